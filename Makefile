@@ -1,0 +1,70 @@
+# portal-shell — build, test, benchmark, install.
+# `make demo` and `make test` work on a fresh Debian machine: they install what is missing.
+
+PREFIX ?= /usr/local
+SWIFT ?= swift
+DEBS := libsqlite3-dev libncurses-dev libedit-dev tmux mandoc sqlite3
+RELEASE_BIN := .build/release/portal-shell
+DEBUG_BIN := .build/debug/portal-shell
+# ThreadSanitizer builds go to their own folder so they don't throw away the debug build.
+TSAN_SCRATCH := .build-tsan
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build release test unit-test tsan-test lint-man demo bench install uninstall fuzz clean
+
+all: build
+
+# Install the Debian packages that are missing (root, or through sudo).
+deps:
+	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Every test of the project: unit, end-to-end (the real binary, tmux), the concurrency stress
+# test under ThreadSanitizer, and the man page lint.
+test: deps build unit-test tsan-test lint-man
+
+unit-test:
+	PORTAL_SHELL_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test
+
+tsan-test:
+	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter Stress
+
+lint-man:
+	@if [ -f man/portal-shell.1 ]; then mandoc -T lint -W warning man/portal-shell.1 && echo "man page: lint clean"; fi
+
+demo: release
+	$(RELEASE_BIN)
+
+bench: deps
+	$(SWIFT) build -c release --product portal-bench
+	$(SWIFT) build -c release --product portal-shell
+	.build/release/portal-bench
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/portal-shell
+	@if [ -f man/portal-shell.1 ]; then install -m 644 man/portal-shell.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	$(RELEASE_BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/portal-shell
+	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_portal-shell
+	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/portal-shell.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/portal-shell $(DESTDIR)$(PREFIX)/share/man/man1/portal-shell.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/portal-shell \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_portal-shell \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/portal-shell.fish
+
+clean:
+	rm -rf .build $(TSAN_SCRATCH)

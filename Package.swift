@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "portal-shell",
+    products: [
+        .library(name: "PortalEngine", targets: ["PortalEngine"]),
+        .library(name: "PortalPredicate", targets: ["PortalPredicate"]),
+        .executable(name: "portal-shell", targets: ["portal-shell"]),
+        .executable(name: "portal-bench", targets: ["portal-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries from Debian, each behind a small shim header.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CLibedit", providers: [.apt(["libedit-dev"])]),
+        // The benchmark baselines: the same work written against the SQLite C API.
+        .target(
+            name: "CBaseline",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
+
+        .target(name: "PortalPredicate"),
+        .target(name: "PortalEngine", dependencies: ["PortalPredicate", "CSQLite"]),
+        .target(name: "PortalTUI", dependencies: ["PortalEngine", "CNcurses"]),
+        .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalTUI", "CLibedit"]),
+
+        .executableTarget(
+            name: "portal-shell",
+            dependencies: ["PortalShell", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "portal-bench",
+            dependencies: ["PortalEngine", "PortalShell", "PortalTUI", "CBaseline", "CSQLite"]
+        ),
+
+        .testTarget(name: "PortalPredicateTests", dependencies: ["PortalPredicate"]),
+        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite"]),
+        .testTarget(name: "PortalShellTests", dependencies: ["PortalShell"]),
+        .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["portal-shell"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+#include "baseline.h"
+#include <sqlite3.h>

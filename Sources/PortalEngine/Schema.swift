@@ -1,0 +1,119 @@
+import PortalPredicate
+
+/// The entities of a database, with their attributes, keys, relationships and indexes,
+/// under the names users type (../shared/SPEC.md section 2).
+public struct Schema: Sendable, Hashable {
+    /// Every table and view, in the order SQLite lists them.
+    public var entities: [EntityDescription]
+
+    public init(entities: [EntityDescription]) { self.entities = entities }
+
+    /// The entity with this name: exact match first, then case-insensitive when unambiguous.
+    public func entity(named name: String) -> EntityDescription? {
+        entities.first { $0.name == name } ?? uniqueCaseInsensitive(entities, name, \.name)
+    }
+}
+
+/// A table or a view.
+public struct EntityDescription: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case table, view }
+
+    public var name: String
+    public var kind: Kind
+    /// The columns, in declaration order.
+    public var attributes: [AttributeDescription]
+    /// The declared primary key's columns in key order; empty when the entity has none
+    /// (it is then identified by its rowid, or, for a view, not at all).
+    public var primaryKey: [String]
+    /// False for `WITHOUT ROWID` tables and for views.
+    public var hasRowid: Bool
+    /// To-one relationships (from this entity's foreign keys) and to-many ones (the inverses).
+    public var relationships: [RelationshipDescription]
+    public var indexes: [IndexDescription]
+
+    public init(name: String, kind: Kind, attributes: [AttributeDescription], primaryKey: [String],
+                hasRowid: Bool, relationships: [RelationshipDescription], indexes: [IndexDescription]) {
+        self.name = name
+        self.kind = kind
+        self.attributes = attributes
+        self.primaryKey = primaryKey
+        self.hasRowid = hasRowid
+        self.relationships = relationships
+        self.indexes = indexes
+    }
+
+    /// The columns that identify one entity: the declared key, else `rowid`.
+    public var identifyingColumns: [String] { primaryKey.isEmpty && hasRowid ? ["rowid"] : primaryKey }
+
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributes.first { $0.name == name } ?? uniqueCaseInsensitive(attributes, name, \.name)
+    }
+
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationships.first { $0.name == name } ?? uniqueCaseInsensitive(relationships, name, \.name)
+    }
+}
+
+/// A column.
+public struct AttributeDescription: Sendable, Hashable {
+    public var name: String
+    /// The declared type as written (`NVARCHAR(200)`), empty when none.
+    public var declaredType: String
+    public var isNullable: Bool
+    /// The default value's SQL text, as `PRAGMA table_info` gives it.
+    public var defaultValue: String?
+    /// 1-based position in the primary key, nil when not part of it.
+    public var primaryKeyPosition: Int?
+
+    public init(name: String, declaredType: String, isNullable: Bool, defaultValue: String?,
+                primaryKeyPosition: Int?) {
+        self.name = name
+        self.declaredType = declaredType
+        self.isNullable = isNullable
+        self.defaultValue = defaultValue
+        self.primaryKeyPosition = primaryKeyPosition
+    }
+}
+
+/// A relationship derived from a foreign key.
+public struct RelationshipDescription: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case toOne = "to-one", toMany = "to-many" }
+
+    public var name: String
+    public var kind: Kind
+    /// The related entity's name.
+    public var destination: String
+    /// Columns of this entity that join (the foreign key columns for to-one; the referenced
+    /// columns for to-many), pairwise with `destinationColumns`.
+    public var sourceColumns: [String]
+    public var destinationColumns: [String]
+
+    public init(name: String, kind: Kind, destination: String, sourceColumns: [String],
+                destinationColumns: [String]) {
+        self.name = name
+        self.kind = kind
+        self.destination = destination
+        self.sourceColumns = sourceColumns
+        self.destinationColumns = destinationColumns
+    }
+}
+
+/// An index of an entity.
+public struct IndexDescription: Sendable, Hashable {
+    public var name: String
+    public var columns: [String]
+    public var isUnique: Bool
+
+    public init(name: String, columns: [String], isUnique: Bool) {
+        self.name = name
+        self.columns = columns
+        self.isUnique = isUnique
+    }
+}
+
+/// The one element whose name equals `name` ignoring case, if exactly one does.
+func uniqueCaseInsensitive<T>(_ items: [T], _ name: String, _ key: KeyPath<T, String>) -> T? {
+    let lowered = name.lowercased()
+    let matches = items.filter { $0[keyPath: key].lowercased() == lowered }
+    return matches.count == 1 ? matches[0] : nil
+}

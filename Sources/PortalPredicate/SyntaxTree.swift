@@ -1,0 +1,139 @@
+/// The syntax tree of a predicate in Apple's NSPredicate format-string language.
+///
+/// Trees are plain values: `Equatable`, `Hashable`, `Sendable`. The parser builds them, the
+/// printer turns them back into canonical text (`parse(print(t)) == t`), the evaluator runs them
+/// over rows in memory, and PortalEngine's compiler turns them into SQLite SQL.
+public indirect enum Predicate: Sendable, Hashable {
+    /// `TRUEPREDICATE` (true) or `FALSEPREDICATE` (false).
+    case constant(Bool)
+    case not(Predicate)
+    /// `a AND b AND c` parses left-associatively: `.and(.and(a, b), c)`.
+    case and(Predicate, Predicate)
+    case or(Predicate, Predicate)
+    case comparison(Comparison)
+}
+
+/// `[quantifier] left operator[options] right`.
+public struct Comparison: Sendable, Hashable {
+    public var quantifier: Quantifier?
+    public var left: Expression
+    public var op: ComparisonOperator
+    public var options: ComparisonOptions
+    public var right: Expression
+
+    public init(quantifier: Quantifier? = nil, _ left: Expression, _ op: ComparisonOperator,
+                options: ComparisonOptions = [], _ right: Expression) {
+        self.quantifier = quantifier
+        self.left = left
+        self.op = op
+        self.options = options
+        self.right = right
+    }
+}
+
+/// `ANY` (and its synonym `SOME`), `ALL`, `NONE`.
+public enum Quantifier: String, Sendable, Hashable, CaseIterable {
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+}
+
+/// The comparison operators; each synonym (`=`, `<>`, `=<`, `=>`) parses to one case.
+public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case between = "BETWEEN"
+    case `in` = "IN"
+    case contains = "CONTAINS"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case like = "LIKE"
+    case matches = "MATCHES"
+}
+
+/// `[c]`, `[d]`, `[cd]`, `[n]`.
+public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `[c]`: Unicode-aware case-insensitive.
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    /// `[d]`: diacritic-insensitive.
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+    /// `[n]`: compare bytes as they are; supersedes c and d.
+    public static let normalized = ComparisonOptions(rawValue: 4)
+}
+
+/// An expression: the operand of a comparison.
+public indirect enum Expression: Sendable, Hashable {
+    /// A literal (string, number, TRUE/YES as 1, FALSE/NO as 0, NULL/NIL) or a substituted `%@`.
+    case literal(Value)
+    /// `SELF`: the entity's primary id.
+    case `self`
+    /// `$name`.
+    case variable(String)
+    /// An identifier at the root of a key path (`#`-escapes removed), or `@count`-style key.
+    case key(String)
+    /// `base.key`; `key` may be an aggregate such as `@count`, `@sum`, `@avg`, `@min`, `@max`.
+    case member(Expression, String)
+    /// `base[FIRST]`, `base[LAST]`, `base[SIZE]`, `base[expr]`.
+    case `subscript`(Expression, SubscriptIndex)
+    /// `{a, b, c}`.
+    case aggregate([Expression])
+    /// `name(arguments)`: lowercase, uppercase, abs, sqrt, floor, ceiling, trunc, ln, log, exp,
+    /// now, length, sum, count, min, max, average. Names are stored lowercased.
+    case function(String, [Expression])
+    /// `SUBQUERY(collection, $variable, predicate)`.
+    case subquery(collection: Expression, variable: String, predicate: Predicate)
+    /// `CAST(expression, "type")`.
+    case cast(Expression, String)
+    /// `left op right` for `+ - * / **`.
+    case arithmetic(Expression, ArithmeticOperator, Expression)
+    /// Unary minus of a non-literal (a negative number literal is `.literal`).
+    case negate(Expression)
+}
+
+/// What stands between the brackets of a subscript.
+public indirect enum SubscriptIndex: Sendable, Hashable {
+    case first
+    case last
+    case size
+    case expression(Expression)
+}
+
+/// `+ - * / **`.
+public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
+    case add = "+"
+    case subtract = "-"
+    case multiply = "*"
+    case divide = "/"
+    case power = "**"
+}
+
+/// A predicate with Realm's trailing `SORT(…)` and `LIMIT(…)` clauses.
+public struct Query: Sendable, Hashable {
+    public var predicate: Predicate
+    public var sort: [SortDescriptor]
+    public var limit: Int?
+
+    public init(predicate: Predicate, sort: [SortDescriptor] = [], limit: Int? = nil) {
+        self.predicate = predicate
+        self.sort = sort
+        self.limit = limit
+    }
+}
+
+/// One key of a `SORT(…)` clause.
+public struct SortDescriptor: Sendable, Hashable {
+    /// The key path, as its dotted parts (`["Album", "Title"]`).
+    public var keyPath: [String]
+    public var ascending: Bool
+
+    public init(keyPath: [String], ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+}

@@ -1,0 +1,89 @@
+/// A value as SQLite stores it: one of its five storage classes.
+///
+/// Values are what rows hold, what predicate literals denote and what is bound to SQL
+/// parameters. They are plain `Sendable` values, safe to pass between threads.
+public enum Value: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    /// True for `.null`.
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+}
+
+extension Value: ExpressibleByNilLiteral {
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension Value: ExpressibleByIntegerLiteral {
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+}
+
+extension Value: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Double) { self = .real(value) }
+}
+
+extension Value: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .text(value) }
+}
+
+extension Value: ExpressibleByBooleanLiteral {
+    /// Booleans are stored as SQLite does: 1 and 0.
+    public init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
+}
+
+/// What a `%@`-style placeholder or a `$variable` stands for: one value, or a list (for `IN`).
+public enum Argument: Sendable, Hashable {
+    case value(Value)
+    case list([Value])
+}
+
+/// A Swift value that can be passed as a predicate argument: `ctx.count("User", where: "age > %@", [30])`.
+public protocol ArgumentConvertible {
+    /// The argument this value stands for.
+    var predicateArgument: Argument { get }
+}
+
+extension Value: ArgumentConvertible {
+    public var predicateArgument: Argument { .value(self) }
+}
+extension Int: ArgumentConvertible {
+    public var predicateArgument: Argument { .value(.integer(Int64(self))) }
+}
+extension Int64: ArgumentConvertible {
+    public var predicateArgument: Argument { .value(.integer(self)) }
+}
+extension Int32: ArgumentConvertible {
+    public var predicateArgument: Argument { .value(.integer(Int64(self))) }
+}
+extension Double: ArgumentConvertible {
+    public var predicateArgument: Argument { .value(.real(self)) }
+}
+extension String: ArgumentConvertible {
+    public var predicateArgument: Argument { .value(.text(self)) }
+}
+extension Substring: ArgumentConvertible {
+    public var predicateArgument: Argument { .value(.text(String(self))) }
+}
+extension Bool: ArgumentConvertible {
+    public var predicateArgument: Argument { .value(.integer(self ? 1 : 0)) }
+}
+extension Argument: ArgumentConvertible {
+    public var predicateArgument: Argument { self }
+}
+extension Optional: ArgumentConvertible where Wrapped: ArgumentConvertible {
+    public var predicateArgument: Argument { self?.predicateArgument ?? .value(.null) }
+}
+extension Array: ArgumentConvertible where Element: ArgumentConvertible {
+    /// An array is a list, for `a IN %@`; nested lists are flattened.
+    public var predicateArgument: Argument {
+        .list(flatMap { element -> [Value] in
+            switch element.predicateArgument {
+            case .value(let v): return [v]
+            case .list(let vs): return vs
+            }
+        })
+    }
+}

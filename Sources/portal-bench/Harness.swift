@@ -1,0 +1,68 @@
+import Foundation
+
+/// One benchmark figure: our time against a baseline doing the same work, measured in the same run.
+struct Figure {
+    let name: String
+    let oursMilliseconds: Double
+    let baselineMilliseconds: Double
+    /// Extra facts to print beside the ratio (peak memory, absolute medians, goals).
+    var notes: [String: String] = [:]
+
+    var ratio: Double { baselineMilliseconds > 0 ? oursMilliseconds / baselineMilliseconds : .infinity }
+}
+
+/// Times `body` `runs` times (after one warm-up run) and returns the median in milliseconds.
+func medianMilliseconds(runs: Int = 5, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Double {
+    if warmUp { try body() }
+    var samples: [Double] = []
+    for _ in 0..<max(runs, 1) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+    }
+    return median(samples)
+}
+
+func median(_ samples: [Double]) -> Double {
+    let sorted = samples.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    let mid = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/// Prints figures as text lines, or as JSON lines with `--json`.
+struct Reporter {
+    let json: Bool
+
+    func report(_ figure: Figure) {
+        if json {
+            var object: [String: Any] = [
+                "name": figure.name,
+                "ours_ms": rounded(figure.oursMilliseconds),
+                "baseline_ms": rounded(figure.baselineMilliseconds),
+                "ratio": rounded(figure.ratio),
+            ]
+            for (key, value) in figure.notes { object[key] = value }
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+               let line = String(data: data, encoding: .utf8) {
+                print(line)
+            }
+        } else {
+            let notes = figure.notes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            print(String(format: "%-28@ ours %10.2f ms  baseline %10.2f ms  ratio %6.3f  %@",
+                         figure.name as NSString, figure.oursMilliseconds, figure.baselineMilliseconds,
+                         figure.ratio, notes as NSString))
+        }
+        fflush(stdout)
+    }
+
+    private func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+}
+
+/// A scratch folder for benchmark databases, under .build/ so it is never committed.
+func benchDirectory() -> URL {
+    let url = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        .appendingPathComponent(".build/bench-data", isDirectory: true)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

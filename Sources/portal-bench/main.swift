@@ -1,0 +1,25 @@
+import Foundation
+
+// portal-bench: each figure is a ratio against the same work done by the SQLite C API (CBaseline)
+// or by the sqlite3 shell, measured in the same run. `--json` prints JSON lines;
+// `--only PREFIX` runs the figures whose name starts with PREFIX.
+let arguments = CommandLine.arguments.dropFirst()
+let reporter = Reporter(json: arguments.contains("--json"))
+let only: String? = arguments.firstIndex(of: "--only").flatMap { i in
+    arguments.index(after: i) < arguments.endIndex ? arguments[arguments.index(after: i)] : nil
+}
+
+/// Every group of figures, each in its own file.
+let groups: [(prefix: String, run: () throws -> [Figure])] = [
+]
+
+for group in groups where only.map({ group.prefix.hasPrefix($0) || $0.hasPrefix(group.prefix) }) ?? true {
+    do {
+        for figure in try group.run() where only.map({ figure.name.hasPrefix($0) }) ?? true {
+            reporter.report(figure)
+        }
+    } catch {
+        FileHandle.standardError.write(Data("portal-bench: \(group.prefix): \(error)\n".utf8))
+        exit(1)
+    }
+}

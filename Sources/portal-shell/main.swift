@@ -1,0 +1,2 @@
+import PortalShell
+print("portal-shell: not yet built")

@@ -1,0 +1,4 @@
+import Testing
+@testable import PortalEngine
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import PortalPredicate
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import PortalShell
+
+@Test func moduleLoads() { #expect(Bool(true)) }

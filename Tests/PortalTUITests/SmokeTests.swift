@@ -1,0 +1,4 @@
+import Testing
+@testable import PortalTUI
+
+@Test func moduleLoads() { #expect(Bool(true)) }
