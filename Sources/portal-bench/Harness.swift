@@ -53,7 +53,7 @@ struct Reporter {
                          figure.name as NSString, figure.oursMilliseconds, figure.baselineMilliseconds,
                          figure.ratio, notes as NSString))
         }
-        fflush(stdout)
+        fflush(nil)
     }
 
     private func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }

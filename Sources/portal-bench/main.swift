@@ -10,7 +10,7 @@ let only: String? = arguments.firstIndex(of: "--only").flatMap { i in
 }
 
 /// Every group of figures, each in its own file.
-let groups: [(prefix: String, run: () throws -> [Figure])] = [
+nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] = [
 ]
 
 for group in groups where only.map({ group.prefix.hasPrefix($0) || $0.hasPrefix(group.prefix) }) ?? true {
