@@ -31,7 +31,7 @@ release: deps
 
 # Every test of the project: unit, end-to-end (the real binary, tmux), the concurrency stress
 # test under ThreadSanitizer, and the man page lint.
-test: deps build unit-test tsan-test lint-man
+test: deps build lint-man tsan-test unit-test
 
 unit-test:
 	PORTAL_SHELL_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test
