@@ -204,9 +204,17 @@ struct Evaluator {
             return (.real(seconds), nil)
         case .many, .list:
             throw invalid("\(op.rawValue) cannot compare a collection; use ANY, ALL or NONE, or IN")
-        case .pending(let key, _):
+        case .pending(let key, let elements):
+            return (try resolved(key, elements), nil)
+        }
+    }
+
+    /// A pending aggregate used as a value: fine over values (or nothing), an error over objects.
+    private func resolved(_ key: String, _ elements: [Operand]) throws(PredicateError) -> Value {
+        if elements.contains(where: \.isObject) {
             throw invalid("\(key) needs an attribute after it (r.\(key).attribute)")
         }
+        return try scalarValue(try aggregate(key, elements), for: key)
     }
 
     func scalarValue(_ operand: Operand, for what: String) throws(PredicateError) -> Value {
@@ -215,7 +223,7 @@ struct Evaluator {
         case .object(let o): return o.id
         case .date(let seconds): return .real(seconds)
         case .many, .list: throw invalid("\(what) needs a single value, not a collection")
-        case .pending(let key, _): throw invalid("\(key) needs an attribute after it (r.\(key).attribute)")
+        case .pending(let key, let elements): return try resolved(key, elements)
         }
     }
 
@@ -320,7 +328,8 @@ struct Evaluator {
                                  suggestion: closestName(to: key, among: Evaluator.aggregateKeys))
         }
         if key == "@count" { return .value(.integer(Int64(elements.count)), nil) }
-        return elements.contains(where: \.isObject) ? .pending(key, elements) : try aggregate(key, elements)
+        // Objects (or none at all, which may be objects) wait for the key after the aggregate.
+        return elements.isEmpty || elements.contains(where: \.isObject) ? .pending(key, elements) : try aggregate(key, elements)
     }
 
     /// `@sum`/`sum` (0 when empty, integer unless a real is summed), `@avg`/`average`,
