@@ -1,5 +1,29 @@
 import Foundation
 
+// The evaluator is the reference the compiled SQL is tested against (differentially), so every
+// choice below is one the SQL compiler must make the same way:
+// - Two-valued logic: a comparison involving NULL is false; `==` is SQL's `IS` (NULL == NULL is
+//   true, so `== nil` is IS NULL) and `!=` is `IS NOT`; `<`, `<=`, `>`, `>=`, BETWEEN, the text
+//   operators and IN are false when a side is NULL (IN never matches a NULL element).
+// - Values compare as SQLite orders them (NULL < numbers < text < blobs; numbers exactly across
+//   integer and real; text by UTF-8 bytes), after SQLite's affinity rules: an attribute's
+//   affinity (INTEGER/REAL/NUMERIC turns number-like text on the other side into a number; TEXT
+//   turns a number on a side without affinity into text). To-one paths keep the affinity of the
+//   attribute they end in. With `[c]`/`[d]`, both sides are folded (text only) and lose affinity.
+// - CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES work on text; numbers are read as SQLite's text
+//   of them. They and the folding go through `TextMatching`, which the SQL functions call too.
+// - A to-many path without a quantifier means ANY; ALL is true on an empty collection; a missing
+//   to-one is NULL, and a quantifier over it sees an empty collection. To-many collections are
+//   ordered by id (for [FIRST], [LAST], [i]).
+// - `@count` counts elements; `@sum` of nothing is 0 (integer unless a real is summed; integer
+//   overflow is an error, as SQLite's SUM); `@avg`, `@min`, `@max` of nothing are NULL; NULLs are
+//   skipped. Inside SUBQUERY, bare keys and SELF refer to the element (as Apple's evaluator).
+// - Arithmetic as SQLite: integers stay integers unless they overflow (then real); `/` is real
+//   division; division by zero and NaN are NULL; text in arithmetic is its numeric prefix.
+// - Dates (`CAST(…, "NSDate")`, `now()`) are Unix seconds; compared with text they are
+//   `YYYY-MM-DD HH:MM:SS` (UTC), compared with anything else seconds. A number cast to NSDate is
+//   seconds since 2001-01-01 (Apple's reference date).
+
 extension Predicate {
     /// Whether `object` matches, by PREDICATE.md's semantics (the same answer as the compiled
     /// SQL). `variables` binds free `$name`s. Unknown names and operators that cannot apply are
