@@ -61,6 +61,29 @@ public final class Connection {
         return Statement(stmt, connection: self, sql: sql)
     }
 
+    /// Prepares each statement of `sql` in turn (uncached) and hands it to `body`.
+    public func forEachStatement(_ sql: String, _ body: (Statement) throws -> Void) throws {
+        var utf8 = Array(sql.utf8CString)
+        try utf8.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var cursor = UnsafePointer(base)
+            while cursor.pointee != 0 {
+                var stmt: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let rc = sqlite3_prepare_v3(handle, cursor, -1, 0, &stmt, &tail)
+                let text = String(cString: cursor)
+                guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: handle, sql: text) }
+                guard let tail, tail > cursor else { return }
+                if let stmt {
+                    let length = tail - cursor
+                    let statementText = String(decoding: UnsafeRawBufferPointer(start: cursor, count: length), as: UTF8.self)
+                    try body(Statement(stmt, connection: self, sql: statementText))
+                }
+                cursor = tail
+            }
+        }
+    }
+
     /// Runs one or more SQL statements separated by semicolons, discarding any rows.
     public func execute(_ sql: String) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
