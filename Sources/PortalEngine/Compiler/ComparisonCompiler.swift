@@ -111,11 +111,10 @@ extension SQLCompiler {
         if op == .beginsWith, fold == 0, case .scalar(_, let info) = left, info.isPlainColumn, info.affinity == .text,
            case .scalar(_, let pattern) = right, case .text(let prefix)? = pattern.literal,
            let successor = prefixSuccessor(prefix) {
-            // A range the index on the column serves, then the exact test (the column's collation
-            // may be NOCASE, which would widen the range).
-            let length = Value.integer(Int64(prefix.unicodeScalars.count))
+            // A range the index on the column serves, then the exact test on the rows in range only
+            // (the column's collation may be NOCASE, which widens the range; substr stops at NUL).
             return "(" + l + " >= " + .bound(.text(prefix)) + " AND " + l + " < " + .bound(.text(successor))
-                + " AND substr(" + l + ", 1, " + .bound(length) + ") = " + .bound(.text(prefix)) + ")"
+                + " AND portal_beginswith(" + l + ", " + .bound(.text(prefix)) + ", 0))"
         }
         let literal: String? = if case .scalar(_, let info) = right, case .text(let text)? = info.literal { text } else { nil }
         if op == .matches, let literal {
