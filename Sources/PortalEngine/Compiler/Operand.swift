@@ -26,7 +26,7 @@ struct ScalarInfo {
 
     static let computed = ScalarInfo()
 
-    var affinity: Affinity? { attribute.map { Affinity(declaredType: $0.declaredType) } }
+    var affinity: ColumnAffinity? { attribute.map { ColumnAffinity(declaredType: $0.declaredType) } }
 }
 
 extension Operand {
