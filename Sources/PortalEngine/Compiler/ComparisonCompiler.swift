@@ -81,19 +81,18 @@ extension SQLCompiler {
 
     /// `value IN list`, or, with a to-many path or one value on the right, equality.
     private func membership(_ value: Operand, _ fold: Int, _ container: Operand) throws -> SQLFragment {
+        // As SQL's IN has it, NULL is a member of nothing.
         guard case .list(let elements) = container else {
-            return try ordered(value, .equal, fold, container)
+            let (l, r) = try pair(value, container, for: .in)
+            return folded(l, fold) + " = " + folded(r, fold)
         }
         let l = try scalar(value, for: .in)
         var members: [SQLFragment] = []
-        var includesNull = false
         for element in elements {
-            if case .scalar(_, let info) = element, info.literal == .null { includesNull = true; continue }
+            if case .scalar(_, let info) = element, info.literal == .null { continue }
             members.append(folded(try scalar(element, against: l, for: .in), fold))
         }
-        var sql = members.isEmpty ? SQLFragment("0") : folded(l, fold) + " IN (" + .joined(members, separator: ", ") + ")"
-        if includesNull { sql = "(" + sql + " OR " + l + " IS NULL)" }
-        return sql
+        return members.isEmpty ? SQLFragment("0") : folded(l, fold) + " IN (" + .joined(members, separator: ", ") + ")"
     }
 
     /// CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES.
