@@ -12,6 +12,7 @@ public enum SQLFunctions {
         try define(db, "portal_fold", 2, fold)
         try define(db, "portal_lower", 1, lower)
         try define(db, "portal_upper", 1, upper)
+        try define(db, "portal_length", 1, length)
         try define(db, "portal_contains", 3, contains)
         try define(db, "portal_beginswith", 3, beginsWith)
         try define(db, "portal_endswith", 3, endsWith)
@@ -48,6 +49,16 @@ public enum SQLFunctions {
         let type = sqlite3_value_type(value)
         guard type != SQLITE_NULL, type != SQLITE_BLOB else { return sqlite3_result_value(context, value) }
         resultText(context, TextMatching.uppercase(text(value)))
+    }
+
+    /// `length(x)`: Unicode scalars of the text (NUL included), bytes of a blob, NULL for NULL.
+    private static let length: Function = { context, _, arguments in
+        guard let context, let arguments, let value = arguments[0] else { return }
+        switch sqlite3_value_type(value) {
+        case SQLITE_NULL: sqlite3_result_null(context)
+        case SQLITE_BLOB: sqlite3_result_int64(context, Int64(sqlite3_value_bytes(value)))
+        default: sqlite3_result_int64(context, Int64(TextMatching.length(text(value))))
+        }
     }
 
     private static let contains: Function = { context, _, arguments in
