@@ -81,7 +81,11 @@ struct World {
                                       affinities: ["id": .integer, "ownerId": .integer, "label": .text, "qty": .integer])
             if case .integer(let owner) = ownerId { items[owner, default: []].append(object) }
         }
-        var objects: [MemoryObject] = []
+        var rows: [[Value]] = []
+        var members: [Int64: [MemoryObject]] = [:]   // team id → its owners (without relationships)
+        let names = ["id", "name", "note", "score", "ratio", "day", "teamId"]
+        let affinities: [String: Affinity] = ["id": .integer, "name": .text, "note": .text, "score": .integer,
+                                              "ratio": .real, "day": .numeric, "teamId": .integer]
         for id in 1...ownerCount {
             let day: Value = random.pick(["2021-01-01 00:00:00", "2020-12-31 23:59:59", "2021-06-15 12:00:00",
                                           .integer(1_609_459_200), .real(1_609_459_199.5), .null])
@@ -91,20 +95,33 @@ struct World {
                                 random.pick(Self.numbers), day, team]
             _ = try database.query("INSERT INTO owner VALUES (?, ?, ?, ?, ?, ?, ?)", row)
             let stored = try database.query("SELECT * FROM owner WHERE id = ?", [row[0]])[0]
-            let names = ["id", "name", "note", "score", "ratio", "day", "teamId"]
-            var attributes: [String: Value] = [:]
-            for (name, value) in zip(names, stored) { attributes[name] = value }
-            let teamObject: MemoryObject? = if case .integer(let t) = stored[6] { teams[t] } else { nil }
-            objects.append(MemoryObject(
-                id: stored[0], attributes: attributes,
-                affinities: ["id": .integer, "name": .text, "note": .text, "score": .integer, "ratio": .real,
-                             "day": .numeric, "teamId": .integer],
-                toOne: ["team": teamObject], toMany: ["items": items[Int64(id)] ?? []]))
+            rows.append(stored)
+            if case .integer(let team) = stored[6] {
+                members[team, default: []].append(MemoryObject(id: stored[0], attributes: Self.attributes(names, stored),
+                                                               affinities: affinities))
+            }
+        }
+        var objects: [MemoryObject] = []
+        for stored in rows {
+            var teamObject: MemoryObject?
+            if case .integer(let team) = stored[6], var object = teams[team] {
+                object.toManyRelationships["owners"] = members[team] ?? []
+                teamObject = object
+            }
+            let id = if case .integer(let id) = stored[0] { id } else { Int64(0) }
+            objects.append(MemoryObject(id: stored[0], attributes: Self.attributes(names, stored), affinities: affinities,
+                                        toOne: ["team": teamObject], toMany: ["items": items[id] ?? []]))
         }
         self.objects = objects
         schema = try database.schema()
         guard let owner = schema.entity(named: "owner") else { throw TestFailure("no owner entity") }
         self.owner = owner
+    }
+
+    static func attributes(_ names: [String], _ values: [Value]) -> [String: Value] {
+        var attributes: [String: Value] = [:]
+        for (name, value) in zip(names, values) { attributes[name] = value }
+        return attributes
     }
 
     enum Outcome { case agree, bothRejected, differ(String) }
@@ -170,7 +187,19 @@ struct PredicateGenerator {
     }
 
     mutating func comparison() -> Comparison {
-        switch random.int(0...11) {
+        switch random.int(0...12) {
+        case 12:
+            // Through a to-one relationship to a to-many one.
+            switch random.int(0...2) {
+            case 0:
+                // Always quantified: without one, the evaluator compares NULL when `team` is missing,
+                // while PREDICATE.md's "same as ANY" (and the SQL) finds no element.
+                var comparison = textComparison(.member(.member(.key("team"), "owners"), "name"))
+                comparison.quantifier = random.pick([Quantifier.any, Quantifier.all, Quantifier.none])
+                return comparison
+            case 1: return numberComparison(.member(.member(.key("team"), "owners"), "@count"))
+            default: return numberComparison(.member(.member(.member(.key("team"), "owners"), "score"), "@max"))
+            }
         case 0, 1, 2: return textComparison(.key(random.pick(Self.textKeys)))
         case 3, 4: return numberComparison(.key(random.pick(Self.numberKeys)))
         case 5:
@@ -204,10 +233,12 @@ struct PredicateGenerator {
         let options: ComparisonOptions = random.pick([[], [], [.caseInsensitive], [.diacriticInsensitive],
                                                       [.caseInsensitive, .diacriticInsensitive], [.normalized]])
         // Functions apply to single values (the evaluator does not map them over collections).
-        let single = if case .member(.key("items"), _) = left { false } else { true }
+        let single = if case .member(.key("items"), _) = left { false }
+            else if case .member(.member(.key("team"), "owners"), _) = left { false } else { true }
         let subject = single && random.chance(10) ? Expression.function(random.pick(["lowercase", "uppercase"]), [left]) : left
         // Inside SUBQUERY, bare keys name the element's attributes, which are not the owner's.
-        let sibling = if case .member(.key, _) = left { false } else if case .member(.variable, _) = left { false } else { true }
+        let sibling = if case .member(.key("items"), _) = left { false }
+            else if case .member(.variable, _) = left { false } else { true }
         let right: Expression
         switch op {
         case .like: right = .literal(random.pick(Self.likePatterns))
