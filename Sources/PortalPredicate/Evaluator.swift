@@ -1,5 +1,29 @@
 import Foundation
 
+// The evaluator is the reference the compiled SQL is tested against (differentially), so every
+// choice below is one the SQL compiler must make the same way:
+// - Two-valued logic: a comparison involving NULL is false; `==` is SQL's `IS` (NULL == NULL is
+//   true, so `== nil` is IS NULL) and `!=` is `IS NOT`; `<`, `<=`, `>`, `>=`, BETWEEN, the text
+//   operators and IN are false when a side is NULL (IN never matches a NULL element).
+// - Values compare as SQLite orders them (NULL < numbers < text < blobs; numbers exactly across
+//   integer and real; text by UTF-8 bytes), after SQLite's affinity rules: an attribute's
+//   affinity (INTEGER/REAL/NUMERIC turns number-like text on the other side into a number; TEXT
+//   turns a number on a side without affinity into text). To-one paths keep the affinity of the
+//   attribute they end in. With `[c]`/`[d]`, both sides are folded (text only) and lose affinity.
+// - CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES work on text; numbers are read as SQLite's text
+//   of them. They and the folding go through `TextMatching`, which the SQL functions call too.
+// - A to-many path without a quantifier means ANY; ALL is true on an empty collection; a missing
+//   to-one is NULL, and a quantifier over it sees an empty collection. To-many collections are
+//   ordered by id (for [FIRST], [LAST], [i]).
+// - `@count` counts elements; `@sum` of nothing is 0 (integer unless a real is summed; integer
+//   overflow is an error, as SQLite's SUM); `@avg`, `@min`, `@max` of nothing are NULL; NULLs are
+//   skipped. Inside SUBQUERY, bare keys and SELF refer to the element (as Apple's evaluator).
+// - Arithmetic as SQLite: integers stay integers unless they overflow (then real); `/` is real
+//   division; division by zero and NaN are NULL; text in arithmetic is its numeric prefix.
+// - Dates (`CAST(…, "NSDate")`, `now()`) are Unix seconds; compared with text they are
+//   `YYYY-MM-DD HH:MM:SS` (UTC), compared with anything else seconds. A number cast to NSDate is
+//   seconds since 2001-01-01 (Apple's reference date).
+
 extension Predicate {
     /// Whether `object` matches, by PREDICATE.md's semantics (the same answer as the compiled
     /// SQL). `variables` binds free `$name`s. Unknown names and operators that cannot apply are
@@ -204,9 +228,17 @@ struct Evaluator {
             return (.real(seconds), nil)
         case .many, .list:
             throw invalid("\(op.rawValue) cannot compare a collection; use ANY, ALL or NONE, or IN")
-        case .pending(let key, _):
+        case .pending(let key, let elements):
+            return (try resolved(key, elements), nil)
+        }
+    }
+
+    /// A pending aggregate used as a value: fine over values (or nothing), an error over objects.
+    private func resolved(_ key: String, _ elements: [Operand]) throws(PredicateError) -> Value {
+        if elements.contains(where: \.isObject) {
             throw invalid("\(key) needs an attribute after it (r.\(key).attribute)")
         }
+        return try scalarValue(try aggregate(key, elements), for: key)
     }
 
     func scalarValue(_ operand: Operand, for what: String) throws(PredicateError) -> Value {
@@ -215,7 +247,7 @@ struct Evaluator {
         case .object(let o): return o.id
         case .date(let seconds): return .real(seconds)
         case .many, .list: throw invalid("\(what) needs a single value, not a collection")
-        case .pending(let key, _): throw invalid("\(key) needs an attribute after it (r.\(key).attribute)")
+        case .pending(let key, let elements): return try resolved(key, elements)
         }
     }
 
@@ -320,7 +352,8 @@ struct Evaluator {
                                  suggestion: closestName(to: key, among: Evaluator.aggregateKeys))
         }
         if key == "@count" { return .value(.integer(Int64(elements.count)), nil) }
-        return elements.contains(where: \.isObject) ? .pending(key, elements) : try aggregate(key, elements)
+        // Objects (or none at all, which may be objects) wait for the key after the aggregate.
+        return elements.isEmpty || elements.contains(where: \.isObject) ? .pending(key, elements) : try aggregate(key, elements)
     }
 
     /// `@sum`/`sum` (0 when empty, integer unless a real is summed), `@avg`/`average`,
