@@ -1,5 +1,7 @@
 import Foundation
 
+runKillTestWriterIfAsked()   // a hidden mode for the engine's kill-9 test; returns unless asked
+
 // portal-bench: each figure is a ratio against the same work done by the SQLite C API (CBaseline)
 // or by the sqlite3 shell, measured in the same run. `--json` prints JSON lines;
 // `--only PREFIX` runs the figures whose name starts with PREFIX.
