@@ -11,7 +11,7 @@ import Testing
         var cases = 0, mismatches = 0, bothRejected = 0
         for world in 0..<Self.worlds {
             let seed = UInt64(0x5EED_0000 + world)
-            var random = SplitMix(seed: seed)
+            var random = DifferentialRandom(seed: seed)
             let data = try World(random: &random)
             var generator = PredicateGenerator(random: random)
             for index in 0..<Self.casesPerWorld {
@@ -50,7 +50,7 @@ struct World {
     ]
     static let numbers: [Value] = [0, 1, 2, 3, 5, 10, -1, -7, 42, 2.5, -0.5, 100, .null, .null]
 
-    init(random: inout SplitMix) throws {
+    init(random: inout DifferentialRandom) throws {
         database = try TestDatabase()
         try database.execute("""
             CREATE TABLE team (id INTEGER PRIMARY KEY, title TEXT, rank INTEGER);
@@ -162,7 +162,7 @@ func show(_ value: Value) -> String {
 
 /// Random predicates over the `owner` entity of `World`, in the shapes both sides must agree on.
 struct PredicateGenerator {
-    var random: SplitMix
+    var random: DifferentialRandom
 
     static let textKeys = ["name", "note"]
     static let numberKeys = ["score", "ratio"]
@@ -187,7 +187,16 @@ struct PredicateGenerator {
     }
 
     mutating func comparison() -> Comparison {
-        switch random.int(0...12) {
+        switch random.int(0...13) {
+        case 13:
+            // One element of a to-many path, by id order.
+            let index: SubscriptIndex = random.pick([.first, .last, .expression(.literal(.integer(Int64(random.int(-1...3)))))])
+            switch random.int(0...3) {
+            case 0: return textComparison(.member(.subscript(.key("items"), index), "label"))
+            case 1: return numberComparison(.subscript(.member(.key("items"), "qty"), index))
+            case 2: return textComparison(.member(.subscript(.member(.key("team"), "owners"), index), "name"))
+            default: return numberComparison(.subscript(.key("items"), index))
+            }
         case 12:
             // Through a to-one relationship to a to-many one.
             switch random.int(0...2) {
@@ -294,7 +303,7 @@ struct PredicateGenerator {
 }
 
 /// A small seeded generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
+struct DifferentialRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
 

@@ -44,7 +44,7 @@ extension SQLCompiler {
                 let count = if case .list(let values) = right { "\(values.count) values" } else { "one value" }
                 throw PredicateError(.invalidOperation, "BETWEEN needs exactly two values {lower, upper}, not \(count)")
             }
-            let value = try scalar(left, for: op)
+            let value = try scalar(left, against: bounds, for: op)
             return folded(value, fold) + " BETWEEN " + folded(try scalar(bounds[0], against: value, for: op), fold)
                 + " AND " + folded(try scalar(bounds[1], against: value, for: op), fold)
         case .in:
@@ -86,7 +86,7 @@ extension SQLCompiler {
             let (l, r) = try pair(value, container, for: .in)
             return folded(l, fold) + " = " + folded(r, fold)
         }
-        let l = try scalar(value, for: .in)
+        let l = try scalar(value, against: elements, for: .in)
         var members: [SQLFragment] = []
         for element in elements {
             if case .scalar(_, let info) = element, info.literal == .null { continue }
@@ -158,12 +158,27 @@ extension SQLCompiler {
         switch (left, right) {
         case (.date, .date): return (try scalar(left, for: op), try scalar(right, for: op))
         case (.date(let seconds), _):
-            let r = try scalar(right, for: op)
+            let r = try scalar(right, against: [left], for: op)
             return (Dates.sql(seconds, against: r), r)
         default:
-            let l = try scalar(left, for: op)
+            let l = try scalar(left, against: [right], for: op)
             return (l, try scalar(right, against: l, for: op))
         }
+    }
+
+    /// `operand` compared with `others`: an id loses its column's affinity (unary `+`) unless
+    /// the others are numbers or NULL, where affinity changes nothing and an index still serves.
+    private func scalar(_ operand: Operand, against others: [Operand], for op: ComparisonOperator) throws -> SQLFragment {
+        let sql = try scalar(operand, for: op)
+        guard case .scalar(_, let info) = operand, info.isIdentity else { return sql }
+        let harmless = others.allSatisfy { other in
+            guard case .scalar(_, let otherInfo) = other, let literal = otherInfo.literal else { return false }
+            switch literal {
+            case .integer, .real, .null: return true
+            case .text, .blob: return false
+            }
+        }
+        return harmless ? sql : "+" + sql
     }
 
     private func isLiteral(_ operand: Operand) -> Bool {
