@@ -44,6 +44,38 @@ extension Expression {
     }
 }
 
+extension Query {
+    /// The objects that match, sorted by `sort` (SQLite's ordering, NULLs first ascending, ties by
+    /// id) and cut to `limit`: what the compiled query returns.
+    public func evaluate(over objects: [any EvaluationObject],
+                         variables: [String: Argument] = [:]) throws(PredicateError) -> [any EvaluationObject] {
+        let evaluator = Evaluator()
+        let bound = Scope.bind(variables)
+        var kept: [(object: any EvaluationObject, keys: [Value])] = []
+        for object in objects {
+            let scope = Scope(object: object, variables: bound)
+            guard try evaluator.predicate(predicate, scope) else { continue }
+            var keys: [Value] = []
+            for descriptor in sort {
+                var path = Expression.key(descriptor.keyPath.first ?? "")
+                for part in descriptor.keyPath.dropFirst() { path = .member(path, part) }
+                keys.append(try evaluator.scalarValue(try evaluator.expression(path, scope), for: "SORT"))
+            }
+            kept.append((object, keys))
+        }
+        let sorted = kept.sorted { a, b in
+            for (i, descriptor) in sort.enumerated() {
+                let order = SQLiteSemantics.compare(a.keys[i], b.keys[i])
+                if order != 0 { return descriptor.ascending ? order < 0 : order > 0 }
+            }
+            return SQLiteSemantics.compare(a.object.id, b.object.id) < 0
+        }
+        let all = sorted.map(\.object)
+        guard let limit else { return all }
+        return Array(all.prefix(max(0, limit)))
+    }
+}
+
 /// What an expression evaluates to.
 enum Operand {
     /// A value, with the affinity of the attribute it came from (nil for anything computed).
@@ -273,6 +305,7 @@ struct Evaluator {
             }
             return bound
         case .key(let name): return try member(.object(scope.object), name)
+        case .member(.self, let name): return try member(.object(scope.object), name)   // SELF.name
         case .member(let base, let name): return try member(try expression(base, scope), name)
         case .subscript(let base, let index): return try subscriptValue(try expression(base, scope), index, scope)
         case .aggregate(let elements):

@@ -321,3 +321,20 @@ private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? 
         #expect(answered > 100)
     }
 }
+
+@Suite struct QueryEvaluationTests {
+    @Test func filtersSortsAndLimits() throws {
+        let tracks: [any EvaluationObject] = [Sample.zurich, Sample.empty, Sample.loveSong]
+        func names(_ text: String) throws -> [Value] {
+            try Query.parse(text).evaluate(over: tracks).map { $0.attribute("Name") ?? .null }
+        }
+        #expect(try names("TRUEPREDICATE") == ["Love Song", "ZÜRICH", ""])              // by id
+        #expect(try names("TRUEPREDICATE SORT(Name ASC)") == ["", "Love Song", "ZÜRICH"])
+        #expect(try names("UnitPrice < 1 SORT(Name DESC)") == ["Love Song", ""])
+        #expect(try names("TRUEPREDICATE SORT(Milliseconds ASC) LIMIT(2)") == ["", "Love Song"])  // NULL first
+        #expect(try names("TRUEPREDICATE SORT(UnitPrice DESC, Name) LIMIT(2)") == ["ZÜRICH", ""])
+        #expect(try names("TRUEPREDICATE SORT(Album.Title ASC)") == ["", "Love Song", "ZÜRICH"])
+        #expect(try names("TRUEPREDICATE LIMIT(0)") == [])
+        #expect(try names("SELF.Name == 'ZÜRICH'") == ["ZÜRICH"])
+    }
+}
