@@ -17,12 +17,22 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func insert(_ entity: String, columns: [String], values: [Value], returning: Bool = false) throws -> Row? {
         try checkValid()
+        // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
+        // text and look it up in the cache.
+        if let last = lastInsert, last.returning == returning, last.entity == entity, last.columns == columns {
+            sqlite3_reset(last.statement.handle)
+            return try runWrite(entity, last.statement, values, returning: returning)
+        }
         var sql = "INSERT INTO \(SQLText.quoted(entity))"
         sql += columns.isEmpty ? " DEFAULT VALUES"
             : " (\(columns.map(SQLText.quoted).joined(separator: ", "))) VALUES (\(SQLText.placeholders(columns.count)))"
         if returning { sql += " RETURNING *" }
-        return try runWrite(entity, sql, values, returning: returning)
+        let statement = try withContext(entity) { try connection.prepare(sql) }
+        lastInsert = (entity, columns, returning, statement)
+        return try runWrite(entity, statement, values, returning: returning)
     }
+
+    private var lastInsert: (entity: String, columns: [String], returning: Bool, statement: Statement)?
 
     /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many.
     @discardableResult
@@ -126,9 +136,13 @@ public final class WriteContext: ReadContext {
     /// when `returning`.
     @discardableResult
     func runWrite(_ entity: String, _ sql: String, _ bindings: [Value], returning: Bool) throws -> Row? {
+        let statement = try withContext(entity) { try connection.prepare(sql) }
+        return try runWrite(entity, statement, bindings, returning: returning)
+    }
+
+    private func runWrite(_ entity: String, _ statement: Statement, _ bindings: [Value], returning: Bool) throws -> Row? {
         try withContext(entity) {
-            let statement = try connection.prepare(sql)
-            defer { statement.reset() }
+            defer { sqlite3_reset(statement.handle) }
             try statement.bind(bindings)
             store.changes.note(entity: entity)
             guard returning else {

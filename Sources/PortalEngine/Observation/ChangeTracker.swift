@@ -37,7 +37,13 @@ final class ChangeTracker: @unchecked Sendable {
         pending.entities.insert(String(cString: table).lowercased())
     }
 
-    func note(entity: String) { pending.entities.insert(entity.lowercased()) }
+    private var lastNoted: String?
+
+    func note(entity: String) {
+        if entity == lastNoted { return }
+        lastNoted = entity
+        pending.entities.insert(entity.lowercased())
+    }
     func noteUnknown() { pending.unknown = true }
 
     func begin() { discard() }
@@ -45,6 +51,7 @@ final class ChangeTracker: @unchecked Sendable {
     func discard() {
         pending = Changes()
         lastTableName = nil
+        lastNoted = nil
     }
 
     /// The changes of the transaction that just committed; starts afresh.

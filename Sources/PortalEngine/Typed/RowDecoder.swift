@@ -96,15 +96,35 @@ struct RowKeyedContainer<Key: CodingKey, Source: ColumnSource>: KeyedDecodingCon
         return source.value(at: i).isNull
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let v = try value(key)
+        if case .integer(let i) = v { return i != 0 }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let v = try value(key)
+        if case .text(let s) = v { return s }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        let v = try value(key)
+        if case .real(let d) = v { return d }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        let v = try value(key)
+        if case .integer(let i) = v { return Int(i) }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        let v = try value(key)
+        if case .integer(let i) = v { return i }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
@@ -115,23 +135,27 @@ struct RowKeyedContainer<Key: CodingKey, Source: ColumnSource>: KeyedDecodingCon
     }
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        guard let i = index(key) else { return nil }
-        let v = source.value(at: i)
+        guard let index = index(key) else { return nil }
+        let v = source.value(at: index)
+        if case .integer(let i) = v { return i }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        guard let i = index(key) else { return nil }
-        let v = source.value(at: i)
+        guard let index = index(key) else { return nil }
+        let v = source.value(at: index)
+        if case .integer(let i) = v { return Int(i) }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let i = index(key) else { return nil }
-        let v = source.value(at: i)
+        guard let index = index(key) else { return nil }
+        let v = source.value(at: index)
+        if case .text(let s) = v { return s }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        guard let i = index(key) else { return nil }
-        let v = source.value(at: i)
+        guard let index = index(key) else { return nil }
+        let v = source.value(at: index)
+        if case .real(let d) = v { return d }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
 
