@@ -111,4 +111,21 @@ import Testing
         #expect(Set(try #require(schema.entity(named: "node")).relationships.map(\.name))
             == ["edges_byfromId", "edges_bytoId"])
     }
+
+    @Test func brokenViewDoesNotHideTheSchema() throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE a (id INTEGER PRIMARY KEY, x TEXT);
+            CREATE VIEW v AS SELECT x FROM a;
+            CREATE TABLE b (id INTEGER PRIMARY KEY, aId INTEGER REFERENCES a);
+            CREATE INDEX b_expr ON b (aId + 1);
+            """)
+        try database.execute("PRAGMA legacy_alter_table = ON; DROP TABLE a")
+        let schema = try database.schema()
+        #expect(schema.entity(named: "v")?.attributes.isEmpty == true)
+        #expect(schema.entity(named: "b")?.attributes.map(\.name) == ["id", "aId"])
+        // The key's parent is gone: no relationship, and no crash.
+        #expect(schema.entity(named: "b")?.relationships.isEmpty == true)
+        #expect(schema.entity(named: "b")?.indexes.first?.columns == [""])
+    }
 }

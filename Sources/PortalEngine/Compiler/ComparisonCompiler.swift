@@ -44,7 +44,7 @@ extension SQLCompiler {
                 let count = if case .list(let values) = right { "\(values.count) values" } else { "one value" }
                 throw PredicateError(.invalidOperation, "BETWEEN needs exactly two values {lower, upper}, not \(count)")
             }
-            let value = try scalar(left, for: op)
+            let value = try scalar(left, against: bounds, for: op)
             return folded(value, fold) + " BETWEEN " + folded(try scalar(bounds[0], against: value, for: op), fold)
                 + " AND " + folded(try scalar(bounds[1], against: value, for: op), fold)
         case .in:
@@ -81,19 +81,18 @@ extension SQLCompiler {
 
     /// `value IN list`, or, with a to-many path or one value on the right, equality.
     private func membership(_ value: Operand, _ fold: Int, _ container: Operand) throws -> SQLFragment {
+        // As SQL's IN has it, NULL is a member of nothing.
         guard case .list(let elements) = container else {
-            return try ordered(value, .equal, fold, container)
+            let (l, r) = try pair(value, container, for: .in)
+            return folded(l, fold) + " = " + folded(r, fold)
         }
-        let l = try scalar(value, for: .in)
+        let l = try scalar(value, against: elements, for: .in)
         var members: [SQLFragment] = []
-        var includesNull = false
         for element in elements {
-            if case .scalar(_, let info) = element, info.literal == .null { includesNull = true; continue }
+            if case .scalar(_, let info) = element, info.literal == .null { continue }
             members.append(folded(try scalar(element, against: l, for: .in), fold))
         }
-        var sql = members.isEmpty ? SQLFragment("0") : folded(l, fold) + " IN (" + .joined(members, separator: ", ") + ")"
-        if includesNull { sql = "(" + sql + " OR " + l + " IS NULL)" }
-        return sql
+        return members.isEmpty ? SQLFragment("0") : folded(l, fold) + " IN (" + .joined(members, separator: ", ") + ")"
     }
 
     /// CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES.
@@ -111,11 +110,10 @@ extension SQLCompiler {
         if op == .beginsWith, fold == 0, case .scalar(_, let info) = left, info.isPlainColumn, info.affinity == .text,
            case .scalar(_, let pattern) = right, case .text(let prefix)? = pattern.literal,
            let successor = prefixSuccessor(prefix) {
-            // A range the index on the column serves, then the exact test (the column's collation
-            // may be NOCASE, which would widen the range).
-            let length = Value.integer(Int64(prefix.unicodeScalars.count))
+            // A range the index on the column serves, then the exact test on the rows in range only
+            // (the column's collation may be NOCASE, which widens the range; substr stops at NUL).
             return "(" + l + " >= " + .bound(.text(prefix)) + " AND " + l + " < " + .bound(.text(successor))
-                + " AND substr(" + l + ", 1, " + .bound(length) + ") = " + .bound(.text(prefix)) + ")"
+                + " AND portal_beginswith(" + l + ", " + .bound(.text(prefix)) + ", 0))"
         }
         let literal: String? = if case .scalar(_, let info) = right, case .text(let text)? = info.literal { text } else { nil }
         if op == .matches, let literal {
@@ -160,12 +158,27 @@ extension SQLCompiler {
         switch (left, right) {
         case (.date, .date): return (try scalar(left, for: op), try scalar(right, for: op))
         case (.date(let seconds), _):
-            let r = try scalar(right, for: op)
+            let r = try scalar(right, against: [left], for: op)
             return (Dates.sql(seconds, against: r), r)
         default:
-            let l = try scalar(left, for: op)
+            let l = try scalar(left, against: [right], for: op)
             return (l, try scalar(right, against: l, for: op))
         }
+    }
+
+    /// `operand` compared with `others`: an id loses its column's affinity (unary `+`) unless
+    /// the others are numbers or NULL, where affinity changes nothing and an index still serves.
+    private func scalar(_ operand: Operand, against others: [Operand], for op: ComparisonOperator) throws -> SQLFragment {
+        let sql = try scalar(operand, for: op)
+        guard case .scalar(_, let info) = operand, info.isIdentity else { return sql }
+        let harmless = others.allSatisfy { other in
+            guard case .scalar(_, let otherInfo) = other, let literal = otherInfo.literal else { return false }
+            switch literal {
+            case .integer, .real, .null: return true
+            case .text, .blob: return false
+            }
+        }
+        return harmless ? sql : "+" + sql
     }
 
     private func isLiteral(_ operand: Operand) -> Bool {

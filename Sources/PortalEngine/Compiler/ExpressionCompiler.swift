@@ -67,7 +67,11 @@ extension SQLCompiler {
             }
             return try aggregate(function, in: row, over: names(parts[..<split]), then: names(suffix))
         default:
-            throw PredicateError(.unsupported, "[FIRST], [LAST] and [index] apply to lists, not to relationships")
+            let suffix = parts[(split + 1)...]
+            guard suffix.allSatisfy({ if case .name = $0 { return true } else { return false } }) else {
+                throw PredicateError(.unsupported, "only one subscript per key path is supported")
+            }
+            return try element(parts[split], in: row, over: names(parts[..<split]), then: names(suffix))
         }
     }
 
@@ -88,7 +92,8 @@ extension SQLCompiler {
             }
             let attribute = scope.entity.attribute(named: relationship.sourceColumns[0])
             return .scalar(scope.value(.raw(column(scope.alias, relationship.sourceColumns[0]))),
-                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, relationship: relationship))
+                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, relationship: relationship,
+                                      isIdentity: true))
         case .toMany(_, let relationship):
             return .toMany(relationship)
         case .row(let scope):
@@ -98,7 +103,8 @@ extension SQLCompiler {
                                      "SELF of \(scope.entity.name) is not one value (its key is \(key.count) columns)")
             }
             return .scalar(scope.value(.raw(column(scope.alias, key[0]))),
-                           ScalarInfo(attribute: scope.entity.attribute(named: key[0]), isPlainColumn: scope.path.isEmpty))
+                           ScalarInfo(attribute: scope.entity.attribute(named: key[0]), isPlainColumn: scope.path.isEmpty,
+                                      isIdentity: true))
         }
     }
 

@@ -1,13 +1,14 @@
 import PortalPredicate
 
 // The functions of ../shared/PREDICATE.md. The math ones are SQLite's built-in math functions;
-// lowercase/uppercase are registered (SQLite's lower/upper fold ASCII only).
+// lowercase/uppercase are registered (SQLite's lower/upper fold ASCII only), and so is length
+// (SQLite's stops at the first NUL character).
 
 extension SQLCompiler {
     static let scalarFunctions = [
         "lowercase": "portal_lower", "uppercase": "portal_upper", "abs": "abs", "sqrt": "sqrt",
         "floor": "floor", "ceiling": "ceil", "trunc": "trunc", "ln": "ln", "log": "log10", "exp": "exp",
-        "length": "length",
+        "length": "portal_length",
     ]
     static let aggregateFunctionNames = ["sum": "@sum", "count": "@count", "min": "@min", "max": "@max",
                                          "average": "@avg"]

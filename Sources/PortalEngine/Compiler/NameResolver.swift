@@ -63,9 +63,10 @@ extension SQLCompiler {
             }
             existing.steps += steps
             existing.elementAlias = alias
+            existing.crossings += 1
             collection = existing
         } else {
-            collection = Collection(steps: steps, elementAlias: alias)
+            collection = Collection(steps: steps, elementAlias: alias, crossings: 1)
         }
         return Scope(entity: entity(relationship.destination), alias: alias, variables: scope.variables)
     }

@@ -23,10 +23,13 @@ struct ScalarInfo {
     var literal: Value?
     /// The to-one relationship whose foreign key this is, when a relationship was named.
     var relationship: RelationshipDescription?
+    /// An entity's id (SELF, a to-one relationship, an element): compared without the column's
+    /// affinity, as the evaluator compares ids.
+    var isIdentity = false
 
     static let computed = ScalarInfo()
 
-    var affinity: Affinity? { attribute.map { Affinity(declaredType: $0.declaredType) } }
+    var affinity: ColumnAffinity? { attribute.map { ColumnAffinity(declaredType: $0.declaredType) } }
 }
 
 extension Operand {

@@ -64,6 +64,8 @@ struct Collection {
     var steps: [JoinStep]
     /// The alias of the element row (the last to-many step's).
     var elementAlias: String
+    /// How many to-many relationships the chain crosses.
+    var crossings = 1
 
     /// `FROM … WHERE …` without the SELECT list; `condition`, when given, is ANDed in.
     func fromWhere(_ condition: SQLFragment? = nil) -> SQLFragment {

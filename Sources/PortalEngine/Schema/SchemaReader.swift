@@ -13,7 +13,10 @@ public enum SchemaReader {
         var entities: [EntityDescription] = []
         var foreignKeys: [ForeignKey] = []
         for (name, kind, withoutRowid) in try pragma.entityList() {
-            let attributes = try pragma.attributes(of: name)
+            // A view over a dropped table, or a virtual table whose module is missing, cannot
+            // list its columns: it is still an entity, without attributes, rather than a
+            // database that cannot be opened at all.
+            let attributes = (try? pragma.attributes(of: name)) ?? []
             let primaryKey = attributes
                 .filter { $0.primaryKeyPosition != nil }
                 .sorted { ($0.primaryKeyPosition ?? 0) < ($1.primaryKeyPosition ?? 0) }
