@@ -1,0 +1,199 @@
+import CSQLite
+
+/// The one error type of the engine: what went wrong (`kind`), in words a user can read
+/// (`message`), and where (entity, attribute, constraint, file, SQLite's code and message).
+public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Which constraint a write violated.
+    public enum ConstraintKind: String, Sendable, Hashable {
+        case notNull = "NOT NULL", unique = "UNIQUE", primaryKey = "PRIMARY KEY"
+        case foreignKey = "FOREIGN KEY", check = "CHECK", other = "constraint"
+    }
+
+    public enum Kind: Sendable, Hashable {
+        /// The database file does not exist (and `create` was false).
+        case fileNotFound
+        /// The file exists but cannot be opened (permissions, a folder…).
+        case cannotOpen
+        /// The file is not an SQLite database, or it is damaged.
+        case notADatabase
+        /// Another connection holds the lock past the busy timeout.
+        case busy
+        /// A write on a read-only store or file.
+        case readOnly
+        case constraint(ConstraintKind)
+        /// The disk (or `PRAGMA max_page_count`) is full.
+        case diskFull
+        case unknownEntity
+        case unknownAttribute
+        /// A row the operation needed is not there (e.g. `Portal.update` of a deleted entity).
+        case rowNotFound
+        /// The predicate or sort key did not compile; `predicateError` has the details.
+        case predicate
+        /// The API was used wrongly: a context outside its closure, a closed store, a commit
+        /// without a transaction…
+        case misuse
+        /// A statement was interrupted (`Store.interrupt()`).
+        case interrupted
+        /// A value could not be converted to or from an entity's type.
+        case conversion
+        /// Any other SQLite error.
+        case sqlite
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var entity: String?
+    public var attribute: String?
+    /// Every column the violated constraint names (`UNIQUE constraint failed: T.a, T.b`).
+    public var attributes: [String] = []
+    public var constraint: ConstraintKind? {
+        if case .constraint(let c) = kind { return c } else { return nil }
+    }
+    public var path: String?
+    /// SQLite's extended result code and message, when SQLite reported the error.
+    public var sqliteCode: Int32?
+    public var sqliteMessage: String?
+    /// A close name the user may have meant ("did you mean 'Track'?").
+    public var suggestion: String?
+    public var predicateError: PredicateError?
+    /// The SQL that failed, when there was one.
+    public var sql: String?
+
+    public init(_ kind: Kind, _ message: String, entity: String? = nil, attribute: String? = nil,
+                path: String? = nil, suggestion: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.entity = entity
+        self.attribute = attribute
+        self.path = path
+        self.suggestion = suggestion
+    }
+
+    public var description: String {
+        var text = message
+        if let suggestion { text += " (did you mean '\(suggestion)'?)" }
+        if let predicateError, !message.contains(predicateError.message) { text += ": \(predicateError.message)" }
+        return text
+    }
+
+    static func misuse(_ message: String) -> PortalError { PortalError(.misuse, message) }
+}
+
+extension PortalError {
+    /// Builds the error SQLite reported on `db` for result `code`, classifying it and filling the
+    /// entity and attributes from constraint messages.
+    static func sqlite(_ code: Int32, db: OpaquePointer?, sql: String? = nil) -> PortalError {
+        let extended = db.map { sqlite3_extended_errcode($0) } ?? code
+        let sqliteMessage = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
+        return fromSQLite(code: (extended & 0xff) == (code & 0xff) ? extended : code,
+                          message: sqliteMessage, sql: sql)
+    }
+
+    static func fromSQLite(code: Int32, message sqliteMessage: String, sql: String? = nil) -> PortalError {
+        let primary = code & 0xff
+        var error: PortalError
+        switch primary {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            error = PortalError(.busy, "the database is locked by another connection (\(sqliteMessage))")
+        case SQLITE_READONLY:
+            error = PortalError(.readOnly, "the database is read-only (\(sqliteMessage))")
+        case SQLITE_FULL:
+            error = PortalError(.diskFull, "the disk or database is full; nothing was written (\(sqliteMessage))")
+        case SQLITE_NOTADB, SQLITE_CORRUPT:
+            error = PortalError(.notADatabase, "the file is not a database or is damaged (\(sqliteMessage))")
+        case SQLITE_CANTOPEN:
+            error = PortalError(.cannotOpen, "unable to open the database file (\(sqliteMessage))")
+        case SQLITE_INTERRUPT:
+            error = PortalError(.interrupted, "interrupted")
+        case SQLITE_MISUSE:
+            error = PortalError(.misuse, sqliteMessage)
+        case SQLITE_CONSTRAINT:
+            error = constraintError(code: code, message: sqliteMessage)
+        default:
+            error = nameError(sqliteMessage) ?? PortalError(.sqlite, sqliteMessage)
+        }
+        error.sqliteCode = code
+        error.sqliteMessage = sqliteMessage
+        error.sql = sql
+        return error
+    }
+
+    /// "no such table: X", "table X has no column named Y", "no such column: Y".
+    private static func nameError(_ message: String) -> PortalError? {
+        if message.hasPrefix("no such table: ") {
+            var name = String(message.dropFirst("no such table: ".count))
+            if name.hasPrefix("main.") { name = String(name.dropFirst(5)) }
+            return PortalError(.unknownEntity, "no entity named '\(name)'", entity: name)
+        }
+        if message.hasPrefix("no such column: ") {
+            let name = String(message.dropFirst("no such column: ".count))
+            let attribute = name.split(separator: ".").last.map(String.init) ?? name
+            return PortalError(.unknownAttribute, "no attribute named '\(name)'", attribute: attribute)
+        }
+        if message.hasPrefix("table "), let column = message.suffix(after: " has no column named ") {
+            let table = message.dropFirst("table ".count).prefix { $0 != " " }
+            return PortalError(.unknownAttribute, "\(table) has no attribute named '\(column)'",
+                               entity: String(table), attribute: String(column))
+        }
+        return nil
+    }
+
+    /// "NOT NULL constraint failed: Track.Name", "UNIQUE constraint failed: T.a, T.b",
+    /// "FOREIGN KEY constraint failed", "CHECK constraint failed: positive".
+    private static func constraintError(code: Int32, message: String) -> PortalError {
+        let kind: ConstraintKind
+        switch code {
+        // SQLite's extended codes are macros Swift cannot import: SQLITE_CONSTRAINT | (n << 8).
+        case SQLITE_CONSTRAINT | (5 << 8): kind = .notNull
+        case SQLITE_CONSTRAINT | (8 << 8): kind = .unique
+        case SQLITE_CONSTRAINT | (6 << 8): kind = .primaryKey
+        case SQLITE_CONSTRAINT | (3 << 8): kind = .foreignKey
+        case SQLITE_CONSTRAINT | (1 << 8): kind = .check
+        default: kind = .other
+        }
+        var error = PortalError(.constraint(kind), "\(kind.rawValue) constraint failed")
+        guard let detail = message.suffix(after: "failed: ") else { return error }
+        if kind == .check {
+            error.message += ": \(detail)"
+            return error
+        }
+        let columns = detail.split(separator: ",").map { $0.trimmingCharacters(in: " ") }
+        var entity: String?
+        var attributes: [String] = []
+        for column in columns {
+            if let dot = column.lastIndex(of: ".") {
+                entity = String(column[..<dot])
+                attributes.append(String(column[column.index(after: dot)...]))
+            } else {
+                attributes.append(column)
+            }
+        }
+        error.entity = entity
+        error.attributes = attributes
+        error.attribute = attributes.first
+        error.message += ": \(detail)"
+        return error
+    }
+}
+
+extension String {
+    /// The text after the first occurrence of `marker`, nil when it does not occur.
+    func suffix(after marker: String) -> Substring? {
+        var start = startIndex
+        while start < endIndex {
+            if self[start...].hasPrefix(marker) { return self[index(start, offsetBy: marker.count)...] }
+            start = index(after: start)
+        }
+        return nil
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: Character) -> String {
+        var s = self
+        while s.first == set { s.removeFirst() }
+        while s.last == set { s.removeLast() }
+        return String(s)
+    }
+}

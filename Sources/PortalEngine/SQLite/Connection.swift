@@ -1,0 +1,238 @@
+import CSQLite
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not thread-safe: the store hands each connection to one thread at a time (the writer behind
+/// its lock, readers through the pool). `interrupt()` alone may be called from any thread.
+public final class Connection {
+    public let handle: OpaquePointer
+    public let path: String
+    public let isReadOnly: Bool
+    private var cache: [String: Statement] = [:]
+    private var isClosed = false
+
+    /// Opens `path` (`":memory:"` for a private in-memory database).
+    public init(path: String, readOnly: Bool, create: Bool, busyTimeout: Int32 = 5000) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            var error = PortalError.sqlite(rc, db: db)
+            error.path = path
+            sqlite3_close_v2(db)
+            throw error
+        }
+        self.handle = db
+        self.path = path
+        self.isReadOnly = readOnly
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeout)
+    }
+
+    deinit { close() }
+
+    /// Finalizes the cached statements and closes the connection (idempotent).
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// A prepared statement for `sql`, from the cache when it was prepared before; reset and
+    /// with its bindings cleared.
+    public func prepare(_ sql: String) throws -> Statement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepareUncached(sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// A statement for one-off SQL (user-typed text), not kept in the cache.
+    public func prepareUncached(_ sql: String) throws -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, 0, &stmt, nil)
+        guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: handle, sql: sql) }
+        guard let stmt else { throw PortalError(.misuse, "no SQL statement in: \(sql)") }
+        return Statement(stmt, connection: self, sql: sql)
+    }
+
+    /// Prepares each statement of `sql` in turn (uncached) and hands it to `body`.
+    public func forEachStatement(_ sql: String, _ body: (Statement) throws -> Void) throws {
+        var utf8 = Array(sql.utf8CString)
+        try utf8.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var cursor = UnsafePointer(base)
+            while cursor.pointee != 0 {
+                var stmt: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let rc = sqlite3_prepare_v3(handle, cursor, -1, 0, &stmt, &tail)
+                let text = String(cString: cursor)
+                guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: handle, sql: text) }
+                guard let tail, tail > cursor else { return }
+                if let stmt {
+                    let length = tail - cursor
+                    let statementText = String(decoding: UnsafeRawBufferPointer(start: cursor, count: length), as: UTF8.self)
+                    try body(Statement(stmt, connection: self, sql: statementText))
+                }
+                cursor = tail
+            }
+        }
+    }
+
+    /// Runs one or more SQL statements separated by semicolons, discarding any rows.
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        sqlite3_free(errorMessage)
+        guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: handle, sql: sql) }
+    }
+
+    /// Runs one cached statement with bindings, discarding rows.
+    public func run(_ sql: String, _ bindings: [Value] = []) throws {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        while try statement.step() {}
+        statement.reset()
+    }
+
+    /// The first column of the first row of `sql`, or nil when there is no row.
+    public func scalar(_ sql: String, _ bindings: [Value] = []) throws -> Value? {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    public var lastInsertRowid: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Makes the statement running on this connection stop with `.interrupted`. Thread-safe.
+    public func interrupt() { sqlite3_interrupt(handle) }
+}
+
+/// A NUL byte for binding empty text (SQLite needs a non-null pointer for '' rather than NULL).
+nonisolated(unsafe) private let emptyCString: UnsafePointer<CChar> = {
+    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+    pointer.initialize(to: 0)
+    return UnsafePointer(pointer)
+}()
+
+/// A prepared statement: bind values, step, read columns by index.
+public final class Statement {
+    public let handle: OpaquePointer
+    public let sql: String
+    unowned let connection: Connection
+    /// Column names, shared by every row this statement produces.
+    private var cachedColumns: ColumnNames?
+
+    init(_ handle: OpaquePointer, connection: Connection, sql: String) {
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Resets the statement so it can run again, and clears its bindings.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    public func bind(_ values: [Value]) throws {
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds `value` to the 1-based parameter `index`.
+    public func bind(_ value: Value, at index: Int32) throws {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .integer(let i): rc = sqlite3_bind_int64(handle, index, i)
+        case .real(let d): rc = sqlite3_bind_double(handle, index, d)
+        case .text(let s):
+            var s = s
+            rc = s.withUTF8 { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    sqlite3_bind_text64(handle, index, chars.baseAddress ?? emptyCString,
+                                        sqlite3_uint64(chars.count), portal_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
+        case .blob(let bytes):
+            rc = bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob64(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                    sqlite3_uint64(buffer.count), portal_sqlite_transient())
+            }
+        }
+        guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: connection.handle, sql: sql) }
+    }
+
+    /// Advances to the next row: true when there is one, false when done.
+    @inline(__always)
+    public func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        let error = PortalError.sqlite(rc, db: connection.handle, sql: sql)
+        sqlite3_reset(handle)
+        throw error
+    }
+
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    public func columnName(_ index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// The result's column names, computed once per statement.
+    public var columns: ColumnNames {
+        if let cachedColumns { return cachedColumns }
+        let names = ColumnNames((0..<columnCount).map(columnName))
+        cachedColumns = names
+        return names
+    }
+
+    @inline(__always)
+    public func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    /// The value of column `index` of the current row.
+    @inline(__always)
+    public func value(at index: Int32) -> Value {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    /// The current row as a `Row` sharing this statement's column names.
+    @inline(__always)
+    public func row() -> Row {
+        let count = Int32(columnCount)
+        var values: [Value] = []
+        values.reserveCapacity(Int(count))
+        var i: Int32 = 0
+        while i < count {
+            values.append(value(at: i))
+            i += 1
+        }
+        return Row(columns: columns, values: values)
+    }
+}
