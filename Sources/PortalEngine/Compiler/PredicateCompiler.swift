@@ -1,7 +1,7 @@
 import PortalPredicate
 
-// INTERFACE between the engine (Store, contexts) and the SQL compiler. The compiler's owner
-// replaces the bodies; the engine calls only these.
+// INTERFACE between the engine (Store, contexts) and the SQL compiler: the engine calls only
+// `PredicateCompiler.compile` and `.orderBy`.
 
 /// A piece of SQL text with the values bound to its `?` parameters, in order.
 public struct SQLFragment: Sendable, Hashable {
@@ -37,12 +37,83 @@ public struct CompiledFilter: Sendable, Hashable {
 public enum PredicateCompiler {
     public static func compile(_ predicate: String, arguments: [Argument] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String) throws -> CompiledFilter {
-        throw PredicateError(.unsupported, "the SQL compiler is not built yet")
+        let query = try parseQuery(predicate, arguments: arguments)
+        return try compile(query, variables: variables, entity: entity, schema: schema, alias: alias)
+    }
+
+    /// Compiles an already parsed query (the shell's `explain` and tests start from the tree).
+    public static func compile(_ query: Query, variables: [String: Argument] = [:],
+                               entity: EntityDescription, schema: Schema, alias: String) throws -> CompiledFilter {
+        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias)
+        let scope = Scope(entity: entity, alias: alias)
+        let condition = try compiler.predicate(query.predicate, in: scope)
+        let sort = query.sort.map { SortKey($0.keyPath.joined(separator: "."), ascending: $0.ascending) }
+        return CompiledFilter(condition: condition, sort: sort, limit: query.limit)
     }
 
     /// The ORDER BY list (without the keywords) for these keys; to-one paths allowed.
     public static func orderBy(_ keys: [SortKey], entity: EntityDescription, schema: Schema,
                                alias: String) throws -> SQLFragment {
-        throw PredicateError(.unsupported, "the SQL compiler is not built yet")
+        let compiler = SQLCompiler(schema: schema, variables: [:], rootAlias: alias)
+        let scope = Scope(entity: entity, alias: alias)
+        let terms = try keys.map { key in
+            try compiler.sortTerm(key.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init),
+                                  in: scope) + (key.ascending ? " ASC" : " DESC")
+        }
+        return .joined(terms, separator: ", ")
+    }
+}
+
+/// The state of one compilation: the schema, the `$variables`, and fresh aliases.
+final class SQLCompiler {
+    let schema: Schema
+    let variables: [String: Argument]
+    private let rootAlias: String
+    private var aliasCount = 0
+    /// The to-many key path the comparison being compiled ranges over, if any.
+    var collection: Collection?
+
+    init(schema: Schema, variables: [String: Argument], rootAlias: String) {
+        self.schema = schema
+        self.variables = variables
+        self.rootAlias = rootAlias
+    }
+
+    /// A new alias, distinct from every other one in this statement.
+    func newAlias() -> String {
+        while true {
+            aliasCount += 1
+            let alias = "pc\(aliasCount)"
+            if alias.lowercased() != rootAlias.lowercased() { return alias }
+        }
+    }
+
+    /// A boolean SQL expression, true exactly when NSPredicate's two-valued logic says true.
+    /// Comparisons may yield NULL for "false"; AND and OR treat that as false already, and NOT
+    /// is `IS NOT 1`, so NULL never turns into true.
+    func predicate(_ predicate: Predicate, in scope: Scope) throws -> SQLFragment {
+        switch predicate {
+        case .constant(let value):
+            return .raw(value ? "1" : "0")
+        case .not(let inner):
+            return try self.predicate(inner, in: scope).parenthesized + " IS NOT 1"
+        case .and(let left, let right):
+            return "(" + (try self.predicate(left, in: scope)) + " AND " + (try self.predicate(right, in: scope)) + ")"
+        case .or(let left, let right):
+            return "(" + (try self.predicate(left, in: scope)) + " OR " + (try self.predicate(right, in: scope)) + ")"
+        case .comparison(let comparison):
+            return try self.comparison(comparison, in: scope)
+        }
+    }
+
+    /// One ORDER BY term: an attribute or a to-one key path.
+    func sortTerm(_ names: [String], in scope: Scope) throws -> SQLFragment {
+        let operand = try keyPath(root: scope, names[...])
+        guard collection == nil, case .scalar(let sql, _) = operand else {
+            throw PredicateError(.invalidOperation,
+                                 "cannot sort \(scope.entity.name) by '\(names.joined(separator: "."))': "
+                                     + "only attributes and to-one key paths sort")
+        }
+        return sql
     }
 }

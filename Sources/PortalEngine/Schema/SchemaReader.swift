@@ -1,13 +1,144 @@
 import CSQLite
 import PortalPredicate
 
-// INTERFACE: the compiler's owner implements this (PRAGMA table_list / table_info /
-// foreign_key_list / index_list, relationship naming of SPEC section 2). The engine calls it on
-// open and whenever PRAGMA schema_version changes.
+// The engine calls `read` on open and whenever PRAGMA schema_version changes. Raw sqlite3 calls
+// keep this independent of the engine's connection type.
 
 /// Reads the schema of an open SQLite connection.
 public enum SchemaReader {
+    /// Tables and views of the main database, with attributes, keys, indexes and the
+    /// relationships its foreign keys imply, named as ../shared/SPEC.md section 2 says.
     public static func read(_ db: OpaquePointer) throws -> Schema {
-        throw PredicateError(.unsupported, "the schema reader is not built yet")
+        let pragma = PragmaReader(db: db)
+        var entities: [EntityDescription] = []
+        var foreignKeys: [ForeignKey] = []
+        for (name, kind, withoutRowid) in try pragma.entityList() {
+            let attributes = try pragma.attributes(of: name)
+            let primaryKey = attributes
+                .filter { $0.primaryKeyPosition != nil }
+                .sorted { ($0.primaryKeyPosition ?? 0) < ($1.primaryKeyPosition ?? 0) }
+                .map(\.name)
+            let indexes = kind == .table ? try pragma.indexes(of: name) : []
+            if kind == .table { foreignKeys += try pragma.foreignKeys(of: name) }
+            entities.append(EntityDescription(
+                name: name, kind: kind, attributes: attributes, primaryKey: primaryKey,
+                hasRowid: kind == .table && !withoutRowid, relationships: [], indexes: indexes))
+        }
+        return Schema(entities: RelationshipNaming.attach(foreignKeys, to: entities))
     }
+}
+
+/// One foreign key constraint as PRAGMA foreign_key_list reports it, columns in order.
+struct ForeignKey {
+    var from: String
+    var to: String
+    var fromColumns: [String]
+    /// Empty in the PRAGMA when the constraint names no columns: the parent's primary key.
+    var toColumns: [String]
+}
+
+/// The PRAGMA queries, each prepared, stepped and finalized here.
+private struct PragmaReader {
+    let db: OpaquePointer
+
+    func entityList() throws -> [(String, EntityDescription.Kind, Bool)] {
+        // sqlite_schema keeps creation order, which is what users see in the CLI's .tables.
+        let rows = try query(
+            "SELECT name, type FROM main.sqlite_schema WHERE type IN ('table','view') "
+                + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+        var withoutRowid: Set<String> = []
+        for row in try query("SELECT name, wr FROM pragma_table_list WHERE schema = 'main'")
+        where row[1] == .integer(1) {
+            if case .text(let name) = row[0] { withoutRowid.insert(name) }
+        }
+        return rows.compactMap { row in
+            guard case .text(let name) = row[0], case .text(let type) = row[1] else { return nil }
+            return (name, type == "view" ? .view : .table, withoutRowid.contains(name))
+        }
+    }
+
+    func attributes(of table: String) throws -> [AttributeDescription] {
+        // table_xinfo also lists generated columns; hidden = 1 marks a virtual table's hidden ones.
+        try query("SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)", [table])
+            .compactMap { row in
+                guard case .text(let name) = row[0], row[5] != .integer(1) else { return nil }
+                let position: Int? = if case .integer(let pk) = row[4], pk > 0 { Int(pk) } else { nil }
+                return AttributeDescription(
+                    name: name, declaredType: row[1].textValue ?? "", isNullable: row[2] != .integer(1),
+                    defaultValue: row[3].textValue, primaryKeyPosition: position)
+            }
+    }
+
+    func indexes(of table: String) throws -> [IndexDescription] {
+        try query("SELECT name, \"unique\" FROM pragma_index_list(?) ORDER BY seq DESC", [table])
+            .compactMap { row -> IndexDescription? in
+                guard case .text(let name) = row[0] else { return nil }
+                let columns = try query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [name])
+                    .map { $0[0].textValue ?? "" }   // expression columns have no name
+                return IndexDescription(name: name, columns: columns, isUnique: row[1] == .integer(1))
+            }
+    }
+
+    func foreignKeys(of table: String) throws -> [ForeignKey] {
+        var keys: [Int64: ForeignKey] = [:]
+        var order: [Int64] = []
+        let rows = try query("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+                             [table])
+        for row in rows {
+            guard case .integer(let id) = row[0], case .text(let parent) = row[1],
+                  case .text(let from) = row[2] else { continue }
+            if keys[id] == nil {
+                keys[id] = ForeignKey(from: table, to: parent, fromColumns: [], toColumns: [])
+                order.append(id)
+            }
+            keys[id]?.fromColumns.append(from)
+            if let to = row[3].textValue { keys[id]?.toColumns.append(to) }
+        }
+        return order.compactMap { keys[$0] }
+    }
+
+    func query(_ sql: String, _ arguments: [String] = []) throws -> [[Value]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw schemaError(sql)
+        }
+        defer { sqlite3_finalize(statement) }
+        for (index, argument) in arguments.enumerated() {
+            sqlite3_bind_text(statement, Int32(index + 1), argument, -1, portal_sqlite_transient())
+        }
+        var rows: [[Value]] = []
+        while true {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return rows }
+            guard rc == SQLITE_ROW else { throw schemaError(sql) }
+            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> Value {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(statement, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        default: return .null
+        }
+    }
+
+    private func schemaError(_ sql: String) -> SchemaReadError {
+        SchemaReadError(message: sqlite3_errmsg(db).map { String(cString: $0) } ?? "unknown error")
+    }
+}
+
+/// SQLite refused one of the schema queries (a corrupt file, a locked schema, …).
+public struct SchemaReadError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { "cannot read the schema: \(message)" }
+}
+
+extension Value {
+    /// The text of a `.text` value, nil otherwise.
+    var textValue: String? { if case .text(let text) = self { return text } else { return nil } }
 }

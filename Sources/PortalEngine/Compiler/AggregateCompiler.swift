@@ -1,0 +1,82 @@
+import PortalPredicate
+
+// Aggregates over to-many key paths (`@count`, `@sum`, …, `sum(…)`, SUBQUERY(…).@count) compile
+// to correlated subqueries; they are scalars, independent of any quantifier around them.
+
+extension SQLCompiler {
+    /// `prefix.@function.suffix` or `prefix.@function`, where `prefix` reaches a to-many relationship
+    /// (or an attribute through one) and `suffix` names the aggregated attribute of its elements.
+    func aggregate(_ function: String, in scope: Scope, over prefix: ArraySlice<String>,
+                   then suffix: ArraySlice<String>) throws -> Operand {
+        guard let sqlFunction = Self.aggregateFunctions[function] else {
+            throw PredicateError(.unknownName, "no aggregate named \(function)",
+                                 suggestion: closest(to: function, among: Array(Self.aggregateFunctions.keys)))
+        }
+        let saved = collection
+        collection = nil
+        defer { collection = saved }
+
+        var value: Operand?
+        let end = prefix.isEmpty ? KeyPathEnd.row(scope) : try walk(scope, prefix)
+        switch end {
+        case .toMany(let owner, let relationship):
+            let element = try enter(relationship, from: owner)
+            if !suffix.isEmpty { value = try keyPath(root: element, suffix) }
+        case .attribute where collection != nil && suffix.isEmpty:
+            value = try operand(for: end)   // `tracks.Milliseconds.@sum`
+        default:
+            throw PredicateError(.invalidOperation,
+                                 "\(function) needs a to-many relationship ('\(prefix.joined(separator: "."))' is not one)")
+        }
+        guard let rows = collection else {
+            throw PredicateError(.invalidOperation, "\(function) needs a to-many relationship")
+        }
+        return try aggregateSQL(function, sqlFunction, value, rows)
+    }
+
+    private func aggregateSQL(_ function: String, _ sqlFunction: String, _ value: Operand?,
+                              _ rows: Collection) throws -> Operand {
+        if function == "@count" {
+            return .scalar("(SELECT COUNT(*)" + rows.fromWhere() + ")", .computed)
+        }
+        guard case .scalar(let sql, let info) = value else {
+            throw PredicateError(.invalidOperation, "\(function) needs an attribute of the related entity after it")
+        }
+        if function == "@sum" || function == "@avg", info.affinity == .text {
+            throw PredicateError(.invalidOperation,
+                                 "\(function) cannot apply to the text attribute '\(info.attribute?.name ?? "")'")
+        }
+        // NSArray's @sum of no elements is 0; the others have no value then.
+        let aggregate = sqlFunction + "(" + sql + ")"
+        let result = function == "@sum" ? "COALESCE(" + aggregate + ", 0)" : aggregate
+        return .scalar("(SELECT " + result + rows.fromWhere() + ")", ScalarInfo(attribute: info.attribute))
+    }
+
+    static let aggregateFunctions = ["@count": "COUNT", "@sum": "SUM", "@avg": "AVG", "@min": "MIN", "@max": "MAX"]
+
+    /// `SUBQUERY(collection, $variable, predicate).@count`.
+    func subqueryCount(_ collectionPath: Expression, _ variable: String, _ predicate: Predicate,
+                       in scope: Scope) throws -> Operand {
+        let saved = collection
+        collection = nil
+        defer { collection = saved }
+        let (root, parts) = flatten(collectionPath)
+        let start: Scope
+        switch root {
+        case .self: start = scope
+        case .variable(let name) where scope.variables[name] != nil: start = scope.variables[name] ?? scope
+        default: throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
+        }
+        guard !parts.isEmpty, parts.allSatisfy({ if case .name = $0 { return true } else { return false } }),
+              case .toMany(let owner, let relationship) = try walk(start, names(parts[...])) else {
+            throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
+        }
+        var element = try enter(relationship, from: owner)
+        element.variables[variable] = element
+        guard let rows = collection else {
+            throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
+        }
+        let condition = try self.predicate(predicate, in: element)
+        return .scalar("(SELECT COUNT(*)" + rows.fromWhere(condition) + ")", .computed)
+    }
+}

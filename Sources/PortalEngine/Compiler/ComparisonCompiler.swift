@@ -1,0 +1,182 @@
+import PortalPredicate
+
+// Comparisons. Positive forms stay plain (`a = ?`, `a BETWEEN ? AND ?`, `a IN (…)`, a range for
+// BEGINSWITH) so that SQLite can answer them from an index; NULL never makes them true.
+
+extension SQLCompiler {
+    func comparison(_ comparison: Comparison, in scope: Scope) throws -> SQLFragment {
+        let saved = collection
+        collection = nil
+        defer { collection = saved }
+        let left = try operand(comparison.left, in: scope)
+        let right = try operand(comparison.right, in: scope)
+        let rows = collection
+        let core = try self.core(left, comparison.op, comparison.options, right)
+        guard let rows else {
+            if let quantifier = comparison.quantifier {
+                throw PredicateError(.invalidOperation,
+                                     "\(quantifier.rawValue) needs a to-many key path (such as relationship.attribute)")
+            }
+            return core
+        }
+        switch comparison.quantifier ?? .any {
+        case .any: return "EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
+        case .none: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
+        case .all: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core.parenthesized + " IS NOT 1") + ")"
+        }
+    }
+
+    /// The comparison of two single values (elements, when a to-many path is involved).
+    func core(_ left: Operand, _ op: ComparisonOperator, _ options: ComparisonOptions,
+              _ right: Operand) throws -> SQLFragment {
+        let fold = options.contains(.normalized) ? 0
+            : (options.contains(.caseInsensitive) ? 1 : 0) | (options.contains(.diacriticInsensitive) ? 2 : 0)
+        for operand in [left, right] {
+            if case .toMany = operand {
+                throw PredicateError(.invalidOperation, "\(op.rawValue) cannot apply to \(operand.kindDescription)")
+            }
+        }
+        switch op {
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return try ordered(left, op, fold, right)
+        case .between:
+            guard case .list(let bounds) = right, bounds.count == 2 else {
+                let count = if case .list(let values) = right { "\(values.count) values" } else { "one value" }
+                throw PredicateError(.invalidOperation, "BETWEEN needs exactly two values {lower, upper}, not \(count)")
+            }
+            let value = try scalar(left, for: op)
+            return folded(value, fold) + " BETWEEN " + folded(try scalar(bounds[0], against: value, for: op), fold)
+                + " AND " + folded(try scalar(bounds[1], against: value, for: op), fold)
+        case .in:
+            return try membership(left, fold, right)
+        case .contains:
+            if case .list = left { return try membership(right, fold, left) }
+            return try text(left, op, fold, right)
+        case .beginsWith, .endsWith, .like, .matches:
+            return try text(left, op, fold, right)
+        }
+    }
+
+    /// `== != < <= > >=`.
+    private func ordered(_ left: Operand, _ op: ComparisonOperator, _ fold: Int, _ right: Operand) throws -> SQLFragment {
+        if case .scalar(_, let info) = right, info.literal == .null, op == .equal || op == .notEqual {
+            return try scalar(left, for: op) + (op == .equal ? " IS NULL" : " IS NOT NULL")
+        }
+        if case .scalar(_, let info) = left, info.literal == .null, op == .equal || op == .notEqual {
+            return try scalar(right, for: op) + (op == .equal ? " IS NULL" : " IS NOT NULL")
+        }
+        let (l, r) = try pair(left, right, for: op)
+        switch op {
+        case .equal:
+            // `=` where one side is a literal (NULL cannot occur there) keeps an index usable;
+            // `IS` between two expressions makes nil == nil true, as NSPredicate does.
+            let literal = isLiteral(left) || isLiteral(right)
+            return folded(l, fold) + (literal ? " = " : " IS ") + folded(r, fold)
+        case .notEqual:
+            return folded(l, fold) + " IS NOT " + folded(r, fold)
+        default:
+            return folded(l, fold) + " \(op.rawValue) " + folded(r, fold)
+        }
+    }
+
+    /// `value IN list`, or, with a to-many path or one value on the right, equality.
+    private func membership(_ value: Operand, _ fold: Int, _ container: Operand) throws -> SQLFragment {
+        guard case .list(let elements) = container else {
+            return try ordered(value, .equal, fold, container)
+        }
+        let l = try scalar(value, for: .in)
+        var members: [SQLFragment] = []
+        var includesNull = false
+        for element in elements {
+            if case .scalar(_, let info) = element, info.literal == .null { includesNull = true; continue }
+            members.append(folded(try scalar(element, against: l, for: .in), fold))
+        }
+        var sql = members.isEmpty ? SQLFragment("0") : folded(l, fold) + " IN (" + .joined(members, separator: ", ") + ")"
+        if includesNull { sql = "(" + sql + " OR " + l + " IS NULL)" }
+        return sql
+    }
+
+    /// CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES.
+    private func text(_ left: Operand, _ op: ComparisonOperator, _ fold: Int, _ right: Operand) throws -> SQLFragment {
+        for operand in [left, right] {
+            if case .scalar(_, let info) = operand, let relationship = info.relationship {
+                throw PredicateError(.invalidOperation,
+                                     "\(op.rawValue) cannot apply to the to-one relationship '\(relationship.name)'")
+            }
+            if case .list = operand {
+                throw PredicateError(.invalidOperation, "\(op.rawValue) cannot apply to a list")
+            }
+        }
+        let (l, r) = try pair(left, right, for: op)
+        if op == .beginsWith, fold == 0, case .scalar(_, let info) = left, info.isPlainColumn, info.affinity == .text,
+           case .scalar(_, let pattern) = right, case .text(let prefix)? = pattern.literal,
+           let successor = prefixSuccessor(prefix) {
+            // A range the index on the column serves, then the exact test (the column's collation
+            // may be NOCASE, which would widen the range).
+            let length = Value.integer(Int64(prefix.unicodeScalars.count))
+            return "(" + l + " >= " + .bound(.text(prefix)) + " AND " + l + " < " + .bound(.text(successor))
+                + " AND substr(" + l + ", 1, " + .bound(length) + ") = " + .bound(.text(prefix)) + ")"
+        }
+        let function = switch op {
+        case .contains: "portal_contains"
+        case .beginsWith: "portal_beginswith"
+        case .endsWith: "portal_endswith"
+        case .like: "portal_like"
+        default: "portal_matches"
+        }
+        return .raw(function + "(") + l + ", " + r + ", \(fold))"
+    }
+
+    /// A single value for `op`; lists are errors, dates become Unix seconds.
+    private func scalar(_ operand: Operand, for op: ComparisonOperator) throws -> SQLFragment {
+        switch operand {
+        case .scalar(let sql, _): return sql
+        case .date(let seconds): return .bound(.real(seconds))
+        default: throw PredicateError(.invalidOperation, "\(op.rawValue) cannot apply to \(operand.kindDescription)")
+        }
+    }
+
+    /// A value compared with `other`: a date takes the form `other` is stored in.
+    private func scalar(_ operand: Operand, against other: SQLFragment, for op: ComparisonOperator) throws -> SQLFragment {
+        if case .date(let seconds) = operand { return Dates.sql(seconds, against: other) }
+        return try scalar(operand, for: op)
+    }
+
+    private func pair(_ left: Operand, _ right: Operand, for op: ComparisonOperator) throws -> (SQLFragment, SQLFragment) {
+        switch (left, right) {
+        case (.date, .date): return (try scalar(left, for: op), try scalar(right, for: op))
+        case (.date(let seconds), _):
+            let r = try scalar(right, for: op)
+            return (Dates.sql(seconds, against: r), r)
+        default:
+            let l = try scalar(left, for: op)
+            return (l, try scalar(right, against: l, for: op))
+        }
+    }
+
+    private func isLiteral(_ operand: Operand) -> Bool {
+        if case .scalar(_, let info) = operand, info.literal != nil { return true }
+        return false
+    }
+
+    private func folded(_ sql: SQLFragment, _ fold: Int) -> SQLFragment {
+        fold == 0 ? sql : "portal_fold(" + sql + ", \(fold))"
+    }
+}
+
+/// The smallest string greater than every string that starts with `prefix` (in UTF-8 byte order,
+/// which is Unicode scalar order): the last scalar that can grow, grown by one. Nil when none can.
+func prefixSuccessor(_ prefix: String) -> String? {
+    var scalars = Array(prefix.unicodeScalars)
+    while let last = scalars.popLast() {
+        var next = last.value + 1
+        if next == 0xD800 { next = 0xE000 }
+        if let scalar = Unicode.Scalar(next) {
+            scalars.append(scalar)
+            var result = String.UnicodeScalarView()
+            result.append(contentsOf: scalars)
+            return String(result)
+        }
+    }
+    return nil
+}

@@ -1,0 +1,202 @@
+import PortalPredicate
+
+/// One step of a key path after its root.
+enum PathPart: Equatable {
+    case name(String)
+    /// `@count`, `@sum`, `@avg`, `@min`, `@max` (lowercased), or `[SIZE]` as `@count`.
+    case aggregate(String)
+    case first, last
+    case index(Expression)
+}
+
+extension SQLCompiler {
+    /// Compiles an expression to an operand.
+    func operand(_ expression: Expression, in scope: Scope) throws -> Operand {
+        switch expression {
+        case .literal(let value):
+            return .literal(value)
+        case .aggregate(let elements):
+            return .list(try elements.map { element in
+                let operand = try self.operand(element, in: scope)
+                if case .list = operand { throw PredicateError(.invalidOperation, "a list cannot contain a list") }
+                return operand
+            })
+        case .function(let name, let arguments):
+            return try function(name, arguments, in: scope)
+        case .cast(let value, let type):
+            return try cast(value, to: type, in: scope)
+        case .arithmetic(let left, let op, let right):
+            return try arithmetic(left, op, right, in: scope)
+        case .negate(let inner):
+            let (sql, _) = try number(inner, in: scope, for: "-")
+            return .scalar("(-" + sql + ")", .computed)
+        case .self, .key, .member, .subscript, .variable, .subquery:
+            return try path(expression, in: scope)
+        }
+    }
+
+    /// A key path with its root: the row, a `SUBQUERY` variable, a `$variable`, a list or a SUBQUERY.
+    func path(_ expression: Expression, in scope: Scope) throws -> Operand {
+        let (root, parts) = flatten(expression)
+        let row: Scope
+        switch root {
+        case .self:
+            row = scope
+        case .variable(let name) where scope.variables[name] != nil:
+            row = scope.variables[name] ?? scope
+        case .variable(let name):
+            return try parts.isEmpty ? variable(name) : listPath(variable(name), parts, root: "$" + name)
+        case .aggregate:
+            return try listPath(operand(root, in: scope), parts, root: "a list")
+        case .subquery(let collection, let variable, let predicate):
+            guard parts == [.aggregate("@count")] else {
+                throw PredicateError(.invalidOperation, "SUBQUERY(…) is used as SUBQUERY(…).@count")
+            }
+            return try subqueryCount(collection, variable, predicate, in: scope)
+        default:
+            return try parts.isEmpty ? operand(root, in: scope) : listPath(operand(root, in: scope), parts, root: "a value")
+        }
+        guard let split = parts.firstIndex(where: { if case .name = $0 { return false } else { return true } }) else {
+            return try keyPath(root: row, names(parts[...]))
+        }
+        switch parts[split] {
+        case .aggregate(let function):
+            let suffix = parts[(split + 1)...]
+            guard suffix.allSatisfy({ if case .name = $0 { return true } else { return false } }) else {
+                throw PredicateError(.invalidOperation, "\(function) can be followed only by attribute names")
+            }
+            return try aggregate(function, in: row, over: names(parts[..<split]), then: names(suffix))
+        default:
+            throw PredicateError(.unsupported, "[FIRST], [LAST] and [index] apply to lists, not to relationships")
+        }
+    }
+
+    /// The operand at the end of a key path of plain names.
+    func keyPath(root: Scope, _ names: ArraySlice<String>) throws -> Operand {
+        try operand(for: walk(root, names))
+    }
+
+    func operand(for end: KeyPathEnd) throws -> Operand {
+        switch end {
+        case .attribute(let scope, let attribute):
+            return .scalar(scope.value(.raw(column(scope.alias, attribute.name))),
+                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty))
+        case .toOne(let scope, let relationship):
+            guard relationship.sourceColumns.count == 1 else {
+                throw PredicateError(.invalidOperation,
+                                     "the relationship '\(relationship.name)' has a composite key and cannot be compared")
+            }
+            let attribute = scope.entity.attribute(named: relationship.sourceColumns[0])
+            return .scalar(scope.value(.raw(column(scope.alias, relationship.sourceColumns[0]))),
+                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, relationship: relationship))
+        case .toMany(_, let relationship):
+            return .toMany(relationship)
+        case .row(let scope):
+            let key = scope.entity.identifyingColumns
+            guard key.count == 1 else {
+                throw PredicateError(.invalidOperation,
+                                     "SELF of \(scope.entity.name) is not one value (its key is \(key.count) columns)")
+            }
+            return .scalar(scope.value(.raw(column(scope.alias, key[0]))),
+                           ScalarInfo(attribute: scope.entity.attribute(named: key[0]), isPlainColumn: scope.path.isEmpty))
+        }
+    }
+
+    /// `$name`, substituted.
+    func variable(_ name: String) throws -> Operand {
+        switch variables[name] {
+        case .value(let value): return .literal(value)
+        case .list(let values): return .list(values.map(Operand.literal))
+        case nil:
+            throw PredicateError(.unknownName, "no value for the variable $\(name)",
+                                 suggestion: closest(to: name, among: Array(variables.keys)).map { "$" + $0 })
+        }
+    }
+
+    /// `{…}.@count`, `{…}[SIZE]`, `[FIRST]`, `[LAST]`, `[n]` on a list or a `$variable`.
+    func listPath(_ base: Operand, _ parts: [PathPart], root: String) throws -> Operand {
+        guard parts.count == 1, case .list(let elements) = base else {
+            throw PredicateError(.invalidOperation, "the key path cannot continue after \(root)")
+        }
+        switch parts[0] {
+        case .aggregate("@count"): return .literal(.integer(Int64(elements.count)))
+        case .first: return elements.first ?? .literal(.null)
+        case .last: return elements.last ?? .literal(.null)
+        case .index(.literal(.integer(let index))):
+            return index >= 0 && index < elements.count ? elements[Int(index)] : .literal(.null)
+        default:
+            throw PredicateError(.invalidOperation, "the key path cannot continue after \(root)")
+        }
+    }
+
+    /// A numeric operand (dates count as their Unix seconds).
+    func number(_ expression: Expression, in scope: Scope, for op: String) throws -> (SQLFragment, ScalarInfo) {
+        switch try operand(expression, in: scope) {
+        case .scalar(let sql, let info): return (sql, info)
+        case .date(let seconds): return (.bound(.real(seconds)), .computed)
+        case let other: throw PredicateError(.invalidOperation, "'\(op)' cannot apply to \(other.kindDescription)")
+        }
+    }
+
+    func arithmetic(_ left: Expression, _ op: ArithmeticOperator, _ right: Expression,
+                    in scope: Scope) throws -> Operand {
+        let (l, _) = try number(left, in: scope, for: op.rawValue)
+        let (r, _) = try number(right, in: scope, for: op.rawValue)
+        switch op {
+        case .add, .subtract, .multiply: return .scalar("(" + l + " \(op.rawValue) " + r + ")", .computed)
+        case .divide: return .scalar("(CAST(" + l + " AS REAL) / " + r + ")", .computed)
+        case .power: return .scalar("pow(" + l + ", " + r + ")", .computed)
+        }
+    }
+
+    func cast(_ value: Expression, to type: String, in scope: Scope) throws -> Operand {
+        switch type {
+        case "NSDate":
+            var literal: Value?
+            if case .scalar(_, let info) = try operand(value, in: scope) { literal = info.literal }
+            guard let literal, let seconds = Dates.cast(literal) else {
+                throw PredicateError(.invalidOperation,
+                                     "CAST(…, \"NSDate\") needs a number of seconds or an ISO-8601 date text")
+            }
+            return .date(seconds)
+        case "NSNumber", "NSDecimalNumber":
+            let (sql, _) = try number(value, in: scope, for: "CAST")
+            return .scalar("CAST(" + sql + " AS NUMERIC)", .computed)
+        case "NSString":
+            let (sql, _) = try number(value, in: scope, for: "CAST")
+            return .scalar("CAST(" + sql + " AS TEXT)", .computed)
+        default:
+            throw PredicateError(.unsupported, "CAST to \"\(type)\" is not supported (NSDate, NSNumber, NSString are)")
+        }
+    }
+}
+
+/// Splits `a.b[SIZE].@count` into its root and the parts after it. A bare key is a part of SELF.
+func flatten(_ expression: Expression) -> (Expression, [PathPart]) {
+    switch expression {
+    case .key(let name):
+        return (.self, [part(name)])
+    case .member(let base, let name):
+        let (root, parts) = flatten(base)
+        return (root, parts + [part(name)])
+    case .subscript(let base, let index):
+        let (root, parts) = flatten(base)
+        switch index {
+        case .size: return (root, parts + [.aggregate("@count")])
+        case .first: return (root, parts + [.first])
+        case .last: return (root, parts + [.last])
+        case .expression(let expression): return (root, parts + [.index(expression)])
+        }
+    default:
+        return (expression, [])
+    }
+}
+
+private func part(_ name: String) -> PathPart {
+    name.hasPrefix("@") ? .aggregate(name.lowercased()) : .name(name)
+}
+
+/// The names of parts known to be `.name`.
+func names(_ parts: ArraySlice<PathPart>) -> ArraySlice<String> {
+    ArraySlice(parts.compactMap { if case .name(let name) = $0 { return name } else { return nil } })
+}

@@ -1,0 +1,62 @@
+import PortalPredicate
+
+// The functions of ../shared/PREDICATE.md. The math ones are SQLite's built-in math functions;
+// lowercase/uppercase are registered (SQLite's lower/upper fold ASCII only).
+
+extension SQLCompiler {
+    static let scalarFunctions = [
+        "lowercase": "portal_lower", "uppercase": "portal_upper", "abs": "abs", "sqrt": "sqrt",
+        "floor": "floor", "ceiling": "ceil", "trunc": "trunc", "ln": "ln", "log": "log10", "exp": "exp",
+        "length": "length",
+    ]
+    static let aggregateFunctionNames = ["sum": "@sum", "count": "@count", "min": "@min", "max": "@max",
+                                         "average": "@avg"]
+
+    func function(_ name: String, _ arguments: [Expression], in scope: Scope) throws -> Operand {
+        let lowered = name.lowercased()
+        if lowered == "now" {
+            guard arguments.isEmpty else { throw argumentCount(name, 0) }
+            return .date(Dates.now())
+        }
+        if let sqlName = Self.scalarFunctions[lowered] {
+            guard arguments.count == 1 else { throw argumentCount(name, 1) }
+            let (sql, _) = try number(arguments[0], in: scope, for: name + "()")
+            return .scalar(.raw(sqlName + "(") + sql + ")", .computed)
+        }
+        if let aggregate = Self.aggregateFunctionNames[lowered] {
+            guard arguments.count == 1 else { throw argumentCount(name, 1) }
+            return try aggregateFunction(aggregate, name, arguments[0], in: scope)
+        }
+        let known = Array(Self.scalarFunctions.keys) + Array(Self.aggregateFunctionNames.keys) + ["now"]
+        throw PredicateError(.unknownName, "no function named \(name)()", suggestion: closest(to: lowered, among: known))
+    }
+
+    /// `sum(tracks.Milliseconds)`, `count(tracks)`, `max({1, 2})`.
+    private func aggregateFunction(_ aggregate: String, _ name: String, _ argument: Expression,
+                                   in scope: Scope) throws -> Operand {
+        let (root, parts) = flatten(argument)
+        if case .self = root, !parts.isEmpty,
+           parts.allSatisfy({ if case .name = $0 { return true } else { return false } }) {
+            return try self.aggregate(aggregate, in: scope, over: names(parts[...]), then: [])
+        }
+        guard case .list(let elements) = try operand(argument, in: scope) else {
+            throw PredicateError(.invalidOperation, "\(name)() needs a to-many key path or a list")
+        }
+        if aggregate == "@count" { return .literal(.integer(Int64(elements.count))) }
+        let rows = try elements.map { element -> SQLFragment in
+            guard case .scalar(let sql, _) = element else {
+                throw PredicateError(.invalidOperation, "\(name)() needs a list of values")
+            }
+            return "SELECT " + sql + " AS v"
+        }
+        guard !rows.isEmpty, let sqlFunction = Self.aggregateFunctions[aggregate] else {
+            return .literal(aggregate == "@sum" ? .integer(0) : .null)
+        }
+        return .scalar("(SELECT " + sqlFunction + "(v) FROM (" + .joined(rows, separator: " UNION ALL ") + "))",
+                       .computed)
+    }
+
+    private func argumentCount(_ name: String, _ count: Int) -> PredicateError {
+        PredicateError(.invalidOperation, "\(name)() takes \(count) argument\(count == 1 ? "" : "s")")
+    }
+}

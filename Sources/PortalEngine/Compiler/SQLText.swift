@@ -1,0 +1,73 @@
+import PortalPredicate
+
+// Small helpers for building SQL text together with its bound values. Names are always quoted
+// and values always bound, so nothing a user types reaches the SQL text unescaped.
+
+extension SQLFragment {
+    /// SQL text without parameters.
+    static func raw(_ sql: String) -> SQLFragment { SQLFragment(sql) }
+
+    /// One `?` bound to `value`.
+    static func bound(_ value: Value) -> SQLFragment { SQLFragment("?", [value]) }
+
+    static func + (left: SQLFragment, right: SQLFragment) -> SQLFragment {
+        SQLFragment(left.sql + right.sql, left.bindings + right.bindings)
+    }
+
+    static func + (left: SQLFragment, right: String) -> SQLFragment {
+        SQLFragment(left.sql + right, left.bindings)
+    }
+
+    static func + (left: String, right: SQLFragment) -> SQLFragment {
+        SQLFragment(left + right.sql, right.bindings)
+    }
+
+    /// `self` in parentheses.
+    var parenthesized: SQLFragment { "(" + self + ")" }
+
+    /// The fragments separated by `separator`, bindings in order.
+    static func joined(_ parts: [SQLFragment], separator: String) -> SQLFragment {
+        var result = SQLFragment("")
+        for (index, part) in parts.enumerated() {
+            if index > 0 { result.sql += separator }
+            result.sql += part.sql
+            result.bindings += part.bindings
+        }
+        return result
+    }
+}
+
+/// `name` as an SQL identifier: in double quotes, inner quotes doubled.
+func quoted(_ name: String) -> String {
+    "\"" + name.replacingAll("\"", with: "\"\"") + "\""
+}
+
+/// `alias."column"`.
+func column(_ alias: String, _ name: String) -> String { alias + "." + quoted(name) }
+
+extension String {
+    /// Every occurrence of `target` replaced (Foundation-free).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        guard contains(target) else { return self }
+        var result = ""
+        result.reserveCapacity(utf8.count + 2)
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}
+
+/// SQLite's type affinity for a declared type (https://sqlite.org/datatype3.html, 3.1).
+enum Affinity {
+    case integer, text, blob, real, numeric
+
+    init(declaredType: String) {
+        let type = declaredType.uppercased()
+        if type.contains("INT") { self = .integer }
+        else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { self = .text }
+        else if type.contains("BLOB") || type.isEmpty { self = .blob }
+        else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { self = .real }
+        else { self = .numeric }
+    }
+}

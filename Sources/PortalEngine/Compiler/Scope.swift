@@ -1,0 +1,75 @@
+import PortalPredicate
+
+/// One table joined into a key path: `FROM/JOIN table AS alias`, linked to the previous alias
+/// (or, for the first step, correlated with the outer query) by `on`.
+struct JoinStep {
+    var table: String
+    var alias: String
+    var on: String
+}
+
+/// A row of an entity that SQL can reach: the query's own row (`path` empty), or a row reached
+/// through to-one relationships (`path` joins from an outer alias to `alias`).
+struct Scope {
+    var entity: EntityDescription
+    var alias: String
+    var path: [JoinStep] = []
+    /// `SUBQUERY` variables visible here, each naming an element row.
+    var variables: [String: Scope] = [:]
+    /// The alias of the row `path` starts from (`alias` itself when `path` is empty).
+    var baseAlias: String
+
+    init(entity: EntityDescription, alias: String, variables: [String: Scope] = [:]) {
+        self.entity = entity
+        self.alias = alias
+        self.variables = variables
+        self.baseAlias = alias
+    }
+
+    /// An expression evaluated on this scope's row: the expression itself when the row is the
+    /// current one, else a correlated scalar subquery that walks `path`.
+    func value(_ expression: SQLFragment) -> SQLFragment {
+        guard let first = path.first else { return expression }
+        return "(SELECT " + expression + " FROM " + JoinStep.render(path) + " WHERE " + first.on + ")"
+    }
+}
+
+extension JoinStep {
+    /// `"A" AS a1 JOIN "B" AS a2 ON …` — the first step's own condition goes in the WHERE clause.
+    static func render(_ steps: [JoinStep]) -> String {
+        var sql = ""
+        for (index, step) in steps.enumerated() {
+            if index == 0 {
+                sql += quoted(step.table) + " AS " + step.alias
+            } else {
+                sql += " JOIN " + quoted(step.table) + " AS " + step.alias + " ON " + step.on
+            }
+        }
+        return sql
+    }
+
+    /// The step that follows `relationship` from the row at `alias` to a new row at `newAlias`.
+    static func following(_ relationship: RelationshipDescription, from alias: String,
+                          to newAlias: String) -> JoinStep {
+        let conditions = zip(relationship.sourceColumns, relationship.destinationColumns).map { source, destination in
+            column(newAlias, destination) + " = " + column(alias, source)
+        }
+        return JoinStep(table: relationship.destination, alias: newAlias, on: conditions.joined(separator: " AND "))
+    }
+}
+
+/// The rows of a to-many key path: `FROM <steps> WHERE <first step's condition>`. Key paths
+/// that cross several to-many relationships flatten into one longer chain.
+struct Collection {
+    var steps: [JoinStep]
+    /// The alias of the element row (the last to-many step's).
+    var elementAlias: String
+
+    /// `FROM … WHERE …` without the SELECT list; `condition`, when given, is ANDed in.
+    func fromWhere(_ condition: SQLFragment? = nil) -> SQLFragment {
+        let correlation = steps.first?.on ?? "1"
+        var sql = SQLFragment(" FROM " + JoinStep.render(steps) + " WHERE " + correlation)
+        if let condition { sql = sql + " AND " + condition }
+        return sql
+    }
+}

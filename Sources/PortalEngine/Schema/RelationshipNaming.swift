@@ -1,0 +1,79 @@
+// Relationship names are part of the user contract (../shared/SPEC.md section 2): users type
+// them in predicates, so the rules here must stay stable and deterministic.
+
+/// Turns foreign keys into named to-one relationships and their inverse to-many ones.
+enum RelationshipNaming {
+    static func attach(_ foreignKeys: [ForeignKey], to entities: [EntityDescription]) -> [EntityDescription] {
+        var result = entities
+        var index: [String: Int] = [:]
+        for (position, entity) in entities.enumerated() { index[entity.name] = position }
+
+        var inverses: [(parent: Int, name: String, key: ForeignKey, toColumns: [String])] = []
+        for key in foreignKeys {
+            guard let child = index[key.from], let parent = index[key.to] else { continue }
+            let toColumns = key.toColumns.isEmpty ? entities[parent].identifyingColumns : key.toColumns
+            guard toColumns.count == key.fromColumns.count else { continue }
+            let taken = Set(result[child].attributes.map { $0.name.lowercased() })
+                .union(result[child].relationships.map { $0.name.lowercased() })
+            result[child].relationships.append(RelationshipDescription(
+                name: toOneName(key, parentName: key.to, taken: taken), kind: .toOne, destination: key.to,
+                sourceColumns: key.fromColumns, destinationColumns: toColumns))
+            inverses.append((parent, inverseName(of: key.from), key, toColumns))
+        }
+
+        // Inverse names collide when two foreign keys yield the same one, or when one equals a
+        // name the parent already has: all of those get `_by<Column>`.
+        var counts: [String: Int] = [:]
+        for inverse in inverses { counts["\(inverse.parent)\u{0}\(inverse.name.lowercased())", default: 0] += 1 }
+        for inverse in inverses {
+            let parent = result[inverse.parent]
+            let existing = Set(parent.attributes.map { $0.name.lowercased() })
+                .union(parent.relationships.filter { $0.kind == .toOne }.map { $0.name.lowercased() })
+            let shared = counts["\(inverse.parent)\u{0}\(inverse.name.lowercased())", default: 0] > 1
+            let name = shared || existing.contains(inverse.name.lowercased())
+                ? inverse.name + "_by" + inverse.key.fromColumns.joined(separator: "_")
+                : inverse.name
+            result[inverse.parent].relationships.append(RelationshipDescription(
+                name: name, kind: .toMany, destination: inverse.key.from,
+                sourceColumns: inverse.toColumns, destinationColumns: inverse.key.fromColumns))
+        }
+        return result
+    }
+
+    /// `AlbumId` → `Album`, `SupportRepId` → `SupportRep`, `artist_id` → `artist`; the column's
+    /// own name when stripping leaves nothing or collides. A composite key is named after its parent.
+    static func toOneName(_ key: ForeignKey, parentName: String, taken: Set<String>) -> String {
+        let column = key.fromColumns.joined(separator: "_")
+        let stripped = key.fromColumns.count == 1 ? strippingIdentifierSuffix(column) : parentName
+        if stripped.isEmpty || taken.contains(stripped.lowercased()) { return column }
+        return stripped
+    }
+
+    static func strippingIdentifierSuffix(_ name: String) -> String {
+        for suffix in ["_id", "Id", "ID"] where name.hasSuffix(suffix) {
+            return String(name.dropLast(suffix.count))
+        }
+        return name
+    }
+
+    /// `Track` → `tracks`, `InvoiceLine` → `invoiceLines`.
+    static func inverseName(of entity: String) -> String {
+        guard let first = entity.first else { return "s" }
+        return first.lowercased() + entity.dropFirst() + "s"
+    }
+}
+
+extension EntityDescription {
+    /// The to-one relationship a key path traverses with this name: the relationship's own name,
+    /// or its foreign key column's (`ReportsTo.FirstName`, `SupportRepId.FirstName`).
+    public func toOneRelationship(traversing name: String) -> RelationshipDescription? {
+        let toOne = relationships.filter { $0.kind == .toOne }
+        if let byName = toOne.first(where: { $0.name == name }) { return byName }
+        if let byColumn = toOne.first(where: { $0.sourceColumns == [name] }) { return byColumn }
+        let lowered = name.lowercased()
+        let matches = toOne.filter {
+            $0.name.lowercased() == lowered || ($0.sourceColumns.count == 1 && $0.sourceColumns[0].lowercased() == lowered)
+        }
+        return matches.count == 1 ? matches[0] : nil
+    }
+}

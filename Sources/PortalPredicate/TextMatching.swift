@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+
+/// The text primitives of the predicate language, shared by the in-memory evaluator and the SQL
+/// functions PortalEngine registers on every connection, so that SQL and memory agree exactly.
+///
+/// Rules both sides follow:
+/// - `[c]` folds case with Unicode full case folding (`"Straße" ==[c] "STRASSE"`), `[d]` removes
+///   diacritics, `[cd]` does both, `[n]` (or no option) compares the UTF-8 bytes as they are.
+/// - Only text is folded; other values are compared as they are.
+/// - Equality and ordering of text are by UTF-8 bytes (SQLite's BINARY collation), never by
+///   Swift's canonical equivalence.
+/// - A "character" for `LIKE`'s `?` is one Unicode scalar (SQLite counts code points the same way).
+public enum TextMatching {
+    /// `[c]`, `[d]`, `[cd]` as folding flags; `[n]` turns both off.
+    public static func fold(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
+        var options: String.CompareOptions = []
+        if caseInsensitive { options.insert(.caseInsensitive) }
+        if diacriticInsensitive { options.insert(.diacriticInsensitive) }
+        if options.isEmpty { return text }
+        return text.folding(options: options, locale: nil)
+    }
+
+    /// Folds `text` as `options` say (`[n]` supersedes `[c]` and `[d]`).
+    public static func fold(_ text: String, options: ComparisonOptions) -> String {
+        if options.contains(.normalized) { return text }
+        return fold(text, caseInsensitive: options.contains(.caseInsensitive),
+                    diacriticInsensitive: options.contains(.diacriticInsensitive))
+    }
+
+    /// True when the two texts are equal byte for byte after folding.
+    public static func equal(_ a: String, _ b: String, options: ComparisonOptions = []) -> Bool {
+        fold(a, options: options).utf8.elementsEqual(fold(b, options: options).utf8)
+    }
+
+    /// SQLite's BINARY ordering of two texts: -1, 0 or 1.
+    public static func compare(_ a: String, _ b: String) -> Int {
+        var i = a.utf8.makeIterator(), j = b.utf8.makeIterator()
+        while true {
+            switch (i.next(), j.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case let (x?, y?): if x != y { return x < y ? -1 : 1 }
+            }
+        }
+    }
+
+    /// `text CONTAINS part`.
+    public static func contains(_ text: String, _ part: String, options: ComparisonOptions = []) -> Bool {
+        let t = Array(fold(text, options: options).utf8), p = Array(fold(part, options: options).utf8)
+        if p.isEmpty { return true }
+        if p.count > t.count { return false }
+        for start in 0...(t.count - p.count) where t[start] == p[0] {
+            if t[start..<(start + p.count)].elementsEqual(p) { return true }
+        }
+        return false
+    }
+
+    /// `text BEGINSWITH prefix`.
+    public static func beginsWith(_ text: String, _ prefix: String, options: ComparisonOptions = []) -> Bool {
+        fold(text, options: options).utf8.starts(with: fold(prefix, options: options).utf8)
+    }
+
+    /// `text ENDSWITH suffix`.
+    public static func endsWith(_ text: String, _ suffix: String, options: ComparisonOptions = []) -> Bool {
+        fold(text, options: options).utf8.reversed().starts(with: fold(suffix, options: options).utf8.reversed())
+    }
+
+    /// `text LIKE pattern`: the whole text matches; `*` is any run of characters, `?` exactly one
+    /// Unicode scalar; no other character (not even `\`) is special.
+    public static func like(_ text: String, pattern: String, options: ComparisonOptions = []) -> Bool {
+        let t = Array(fold(text, options: options).unicodeScalars)
+        let p = Array(fold(pattern, options: options).unicodeScalars)
+        // Greedy match with backtracking to the last star only: linear-time in practice and never
+        // exponential, whatever the pattern.
+        var ti = 0, pi = 0
+        var starP = -1, starT = 0
+        while ti < t.count {
+            if pi < p.count, p[pi] == "*" {
+                starP = pi; starT = ti; pi += 1
+            } else if pi < p.count, p[pi] == "?" || p[pi] == t[ti] {
+                ti += 1; pi += 1
+            } else if starP >= 0 {
+                pi = starP + 1; starT += 1; ti = starT
+            } else {
+                return false
+            }
+        }
+        while pi < p.count, p[pi] == "*" { pi += 1 }
+        return pi == p.count
+    }
+
+    /// `text MATCHES regex`: the ICU regular expression must match the whole text. `[c]` makes
+    /// the expression case-insensitive; `[d]` removes diacritics from both text and pattern.
+    /// Compiled expressions are cached (thread-safe). An invalid pattern is a `PredicateError`.
+    public static func matches(_ text: String, regex pattern: String, options: ComparisonOptions = []) throws(PredicateError) -> Bool {
+        var subject = text, source = pattern
+        let caseInsensitive = options.contains(.caseInsensitive) && !options.contains(.normalized)
+        if options.contains(.diacriticInsensitive) && !options.contains(.normalized) {
+            subject = fold(subject, caseInsensitive: false, diacriticInsensitive: true)
+            source = fold(source, caseInsensitive: false, diacriticInsensitive: true)
+        }
+        let expression = try RegexCache.shared.expression(source, caseInsensitive: caseInsensitive)
+        let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
+        return expression.firstMatch(in: subject, options: [], range: range) != nil
+    }
+
+    /// `lowercase(x)`: Unicode lowercase mapping.
+    public static func lowercase(_ text: String) -> String { text.lowercased() }
+
+    /// `uppercase(x)`: Unicode uppercase mapping.
+    public static func uppercase(_ text: String) -> String { text.uppercased() }
+
+    /// `length(x)`: the number of Unicode scalars (what SQLite calls characters).
+    public static func length(_ text: String) -> Int { text.unicodeScalars.count }
+}
+
+/// Compiled regular expressions by (pattern, case-insensitivity). Bounded: cleared when full.
+final class RegexCache: Sendable {
+    static let shared = RegexCache()
+    private struct Key: Hashable { var pattern: String; var caseInsensitive: Bool }
+    private let cache = Mutex<[Key: NSRegularExpression]>([:])
+    private let capacity = 256
+
+    func expression(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
+        let key = Key(pattern: pattern, caseInsensitive: caseInsensitive)
+        if let found = cache.withLock({ $0[key] }) { return found }
+        let compiled = try Self.compile(pattern, caseInsensitive: caseInsensitive)
+        cache.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = compiled
+        }
+        return compiled
+    }
+
+    /// The pattern must be valid on its own; it is then anchored at both ends of the text so that
+    /// it matches the whole string, with ICU's backtracking (like `uregex_matches`).
+    private static func compile(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
+        let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
+        do {
+            _ = try NSRegularExpression(pattern: pattern, options: options)
+            return try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: options)
+        } catch {
+            throw PredicateError(.invalidOperation, "invalid regular expression for MATCHES: \(pattern)")
+        }
+    }
+}
