@@ -1,2 +1,140 @@
+import ArgumentParser
 import PortalShell
-print("portal-shell: not yet built")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The command line of SPEC section 1. It only parses: `PortalShell.run` does the work.
+struct PortalShellCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "portal-shell",
+        abstract: "A terminal database browser and shell for SQLite, with NSPredicate queries.",
+        discussion: """
+            Examples:
+              portal-shell                                   the demo database, interactively
+              portal-shell music.sqlite                      a prompt on music.sqlite
+              portal-shell music.sqlite -e 'find Track where Milliseconds > 300000 sort by Name limit 5'
+              portal-shell music.sqlite -e 'count Track where Album.Title BEGINSWITH[c] "a"' --format json
+              portal-shell music.sqlite -p name=AC/DC -e 'find Artist where Name == $name'
+              portal-shell music.sqlite -f script.txt --on-error continue
+              portal-shell music.sqlite --browse --entity Track --where 'Composer == nil'
+              portal-shell --demo fitness.sqlite
+              portal-shell --generate-completion-script bash > /etc/bash_completion.d/portal-shell
+            """,
+        version: PortalShell.version
+    )
+
+    @Argument(help: ArgumentHelp("An SQLite database file, or :memory:.", valueName: "DATABASE"))
+    var database: String?
+
+    @Option(name: [.short, .customLong("exec")], help: ArgumentHelp("Run TEXT as commands and exit (repeatable).", valueName: "TEXT"))
+    var exec: [String] = []
+
+    @Option(name: [.short, .customLong("file")], help: ArgumentHelp("Run the commands in PATH ('-' = standard input), then exit.", valueName: "PATH"))
+    var file: String?
+
+    @Flag(help: "Open the full-screen browser instead of the prompt.")
+    var browse = false
+
+    @Option(help: ArgumentHelp("With --browse: the entity to open on.", valueName: "NAME"))
+    var entity: String?
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("With --browse: the entity's filter.", valueName: "PREDICATE"))
+    var wherePredicate: String?
+
+    @Option(help: ArgumentHelp("Output format: table, tsv, csv, json, ndjson, line, markdown (default: table on a terminal, tsv otherwise).", valueName: "F"))
+    var format: String?
+
+    @Flag(help: "Omit the header row in table, csv, tsv and markdown.")
+    var noHeader = false
+
+    @Option(name: .customLong("null"), help: ArgumentHelp("How NULL is shown (default NULL in table/line/markdown, empty in csv/tsv).", valueName: "TEXT"))
+    var nullText: String?
+
+    @Option(name: [.short, .customLong("param")], help: ArgumentHelp("Define $NAME for predicates, bound as text (repeatable).", valueName: "NAME=VALUE"))
+    var param: [String] = []
+
+    @Flag(name: [.short, .customLong("read-only")], help: "Open read-only: every write fails and the file is never modified.")
+    var readOnly = false
+
+    @Flag(help: "Create DATABASE if it does not exist.")
+    var create = false
+
+    @Option(help: ArgumentHelp("In scripted runs: stop at the first failing command, or continue.", valueName: "stop|continue"))
+    var onError: String = "stop"
+
+    @Option(help: ArgumentHelp("How long to wait for another process's lock (milliseconds).", valueName: "MS"))
+    var busyTimeout: Int = 5000
+
+    @Option(help: ArgumentHelp("auto: colour only on a terminal with NO_COLOR unset or empty.", valueName: "auto|always|never"))
+    var color: String = "auto"
+
+    @Option(help: ArgumentHelp("Write the demo database to PATH and exit.", valueName: "PATH"))
+    var demo: String?
+
+    @Flag(help: "Skip the start-up commands file.")
+    var noInit = false
+
+    mutating func validate() throws {
+        if format.map({ OutputFormat(rawValue: $0.lowercased()) == nil }) ?? false {
+            throw ValidationError("unknown format '\(format ?? "")' (expected \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if !["stop", "continue"].contains(onError) { throw ValidationError("--on-error must be 'stop' or 'continue'") }
+        if Configuration.ColorMode(rawValue: color) == nil { throw ValidationError("--color must be auto, always or never") }
+        if busyTimeout < 0 { throw ValidationError("--busy-timeout must not be negative") }
+        for p in param where !p.contains("=") || p.hasPrefix("=") {
+            throw ValidationError("--param '\(p)' must be NAME=VALUE")
+        }
+        if database == nil && demo == nil && (!exec.isEmpty || file != nil) {
+            throw ValidationError("--exec and --file need a DATABASE")
+        }
+        if (entity != nil || wherePredicate != nil) && !browse {
+            throw ValidationError("--entity and --where go with --browse")
+        }
+    }
+
+    var shellConfiguration: Configuration {
+        var c = Configuration()
+        c.database = database
+        c.exec = exec
+        c.file = file
+        c.browse = browse
+        c.browseEntity = entity
+        c.browseWhere = wherePredicate
+        c.format = format.flatMap { OutputFormat(rawValue: $0.lowercased()) }
+        c.header = !noHeader
+        c.nullText = nullText
+        c.parameters = param.compactMap { p in
+            guard let eq = p.firstIndex(of: "=") else { return nil }
+            return (String(p[..<eq]), String(p[p.index(after: eq)...]))
+        }
+        c.readOnly = readOnly
+        c.create = create
+        c.stopOnError = onError == "stop"
+        c.busyTimeout = busyTimeout
+        c.color = Configuration.ColorMode(rawValue: color) ?? .auto
+        c.demoPath = demo
+        c.noInit = noInit
+        return c
+    }
+}
+
+// Usage errors exit 2 (ArgumentParser would use 64); --help, --version and completion scripts exit 0.
+do {
+    let command = try PortalShellCommand.parseAsRoot()
+    guard let parsed = command as? PortalShellCommand else {
+        // Only --help/--version-like subcommands land here; none exist.
+        exit(ExitStatus.usage)
+    }
+    exit(PortalShell.run(parsed.shellConfiguration))
+} catch {
+    let code = PortalShellCommand.exitCode(for: error)
+    let message = PortalShellCommand.fullMessage(for: error)
+    if code == .success {
+        if !message.isEmpty { print(message) }
+        exit(ExitStatus.success)
+    }
+    var text = message + "\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    exit(ExitStatus.usage)
+}

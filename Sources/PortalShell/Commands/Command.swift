@@ -1,0 +1,89 @@
+import PortalEngine
+
+/// A name as typed, with where it was typed (character offsets in the command line), so that
+/// errors about it can point at it.
+public struct Located<T: Sendable & Equatable>: Sendable, Equatable {
+    public var value: T
+    public var range: Range<Int>
+    public init(_ value: T, _ range: Range<Int>) {
+        self.value = value
+        self.range = range
+    }
+}
+
+/// Predicate text taken verbatim from the command line, and where it starts there.
+public struct PredicateText: Sendable, Equatable {
+    public var text: String
+    public var offset: Int
+    public init(_ text: String, offset: Int) {
+        self.text = text
+        self.offset = offset
+    }
+}
+
+/// A literal or variable on the right of `=` in `create`/`upsert`, or an id in `get`.
+public enum Literal: Sendable, Equatable {
+    case value(Value)
+    case variable(String)
+}
+
+/// `KEY = EXPR` in `set`: the expression is kept as tokens, translated to SQL by the executor
+/// (`update` may use attributes: `Milliseconds + 1000`).
+public struct Assignment: Sendable, Equatable {
+    public var key: Located<String>
+    public var expression: [Token]
+}
+
+/// `find`/`first`/`export`/`browse`: an entity, a filter, an order, a window.
+public struct Query: Sendable, Equatable {
+    public var entity: Located<String>
+    public var predicate: PredicateText?
+    public var sort: [Located<SortKey>] = []
+    public var limit: Int?
+    public var offset: Int?
+}
+
+/// The data formats of `import` and `export`.
+public enum DataFormat: String, Sendable, Equatable, CaseIterable {
+    case csv, tsv, json, ndjson
+}
+
+/// One command of SPEC section 3.
+public indirect enum Command: Sendable, Equatable {
+    case find(Query)
+    case first(Query)
+    case count(Located<String>, PredicateText?)
+    case get(Located<String>, [Literal])
+    case explain(Command)
+    case entities
+    case schema(Located<String>?)
+    case create(Located<String>, [Assignment])
+    case update(Located<String>, [Assignment], PredicateText)
+    case upsert(Located<String>, [Assignment])
+    case delete(Located<String>, PredicateText)
+    case importData(Located<String>, path: String, DataFormat?)
+    case export(Query, path: String, DataFormat?)
+    case begin, commit, rollback
+    case setVariable(String, Literal)
+    case variables
+    case mode(OutputFormat)
+    case headers(Bool)
+    case null(String)
+    case timer(Bool)
+    /// nil: back to standard output.
+    case output(String?)
+    case read(String)
+    case open(String)
+    case browse(Query?)
+    case generateSwift([Located<String>])
+    case sql(String)
+    case help(String?)
+    case quit
+}
+
+/// The command words, for `help` and completion.
+public let commandNames = [
+    "find", "first", "count", "get", "explain", "entities", "schema", "create", "update", "upsert", "delete",
+    "import", "export", "begin", "commit", "rollback", "let", "vars", "mode", "headers", "null", "timer",
+    "output", "read", "open", "browse", "generate", "sql", "help", "quit", "exit",
+]

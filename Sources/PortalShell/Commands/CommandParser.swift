@@ -1,0 +1,390 @@
+import PortalEngine
+
+/// Parses one command (as cut by `InputSplitter`) into a `Command`. Predicates are not parsed
+/// here: their text is handed verbatim to the predicate compiler, with its offset for carets.
+public struct CommandParser {
+    private let characters: [Character]
+    private let tokens: [Token]
+    private var index = 0
+
+    /// Parses `line`; nil when it holds no command.
+    public static func parse(_ line: String) throws(CommandError) -> Command? {
+        var parser = try CommandParser(line)
+        guard !parser.tokens.isEmpty else { return nil }
+        let command = try parser.command()
+        if let extra = parser.peek { throw CommandError("unexpected '\(extra.text)'", extra.range) }
+        return command
+    }
+
+    init(_ line: String) throws(CommandError) {
+        characters = Array(line)
+        tokens = try Lexer.tokens(characters)
+    }
+
+    private var peek: Token? { index < tokens.count ? tokens[index] : nil }
+    private var endRange: Range<Int> { characters.count..<(characters.count + 1) }
+
+    private mutating func next() -> Token? {
+        defer { index += 1 }
+        return peek
+    }
+
+    private mutating func accept(_ keyword: String) -> Bool {
+        guard let token = peek, token.isKeyword(keyword) else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func acceptSymbol(_ symbol: String) -> Bool {
+        guard let token = peek, token.isSymbol(symbol) else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func expect(_ keyword: String, after what: String) throws(CommandError) {
+        guard accept(keyword) else {
+            throw CommandError("expected '\(keyword)' after \(what)", peek?.range ?? endRange)
+        }
+    }
+
+    private mutating func command() throws(CommandError) -> Command {
+        guard let first = next() else { throw CommandError("empty command") }
+        var word = first.text.lowercased()
+        // sqlite3 habits: `.mode csv`, `.schema`, `.quit`.
+        if first.isSymbol("."), let name = peek, name.kind == .word, name.range.lowerBound == first.range.upperBound {
+            index += 1
+            word = name.text.lowercased()
+        } else if first.kind != .word {
+            throw CommandError("expected a command, found '\(first.text)' (try 'help')", first.range)
+        }
+        switch word {
+        case "find": return .find(try query(allowWindow: true))
+        case "first": return .first(try query(allowWindow: false))
+        case "count":
+            let entity = try name("an entity name")
+            return .count(entity, accept("where") ? try predicate() : nil)
+        case "get": return try get()
+        case "explain":
+            guard peek != nil else { throw CommandError("explain needs a command: explain find Track where …", endRange) }
+            return .explain(try command())
+        case "entities", "tables": return .entities
+        case "schema": return .schema(peek == nil ? nil : try name("an entity name"))
+        case "create": return try create(upsert: false)
+        case "upsert": return try create(upsert: true)
+        case "update": return try update()
+        case "delete": return try delete()
+        case "import": return try importCommand()
+        case "export": return try export()
+        case "begin":
+            _ = accept("transaction")
+            return .begin
+        case "commit", "end":
+            _ = accept("transaction")
+            return .commit
+        case "rollback":
+            _ = accept("transaction")
+            return .rollback
+        case "let": return try letCommand()
+        case "vars": return .variables
+        case "mode": return .mode(try format())
+        case "headers", "header": return .headers(try onOff())
+        case "timer": return .timer(try onOff())
+        case "null", "nullvalue": return .null(try rest(what: "the text to show for NULL", allowEmpty: true))
+        case "output", "once":
+            let path = try path("a file path or 'stdout'")
+            return .output(path == "stdout" || path == "-" ? nil : path)
+        case "read": return .read(try path("a file path"))
+        case "open": return .open(try path("a database path"))
+        case "browse": return .browse(peek == nil ? nil : try query(allowWindow: false))
+        case "generate":
+            guard accept("swift") else { throw CommandError("expected 'swift' after generate", peek?.range ?? endRange) }
+            var entities: [Located<String>] = []
+            while peek != nil {
+                entities.append(try name("an entity name"))
+                _ = acceptSymbol(",")
+            }
+            return .generateSwift(entities)
+        case "sql": return .sql(try rest(what: "an SQL statement", allowEmpty: false))
+        case "help":
+            guard let topic = next() else { return .help(nil) }
+            return .help(topic.text.lowercased())
+        case "quit", "exit", "q": return .quit
+        default:
+            let suggestion = closestName(to: word, in: commandNames).map { " (did you mean '\($0)'?)" } ?? " (try 'help')"
+            throw CommandError("unknown command '\(first.isSymbol(".") ? "." + word : word)'\(suggestion)",
+                               first.range.lowerBound..<(tokens[index - 1].range.upperBound))
+        }
+    }
+
+    // MARK: Pieces
+
+    private mutating func name(_ what: String) throws(CommandError) -> Located<String> {
+        guard let token = peek else { throw CommandError("expected \(what)", endRange) }
+        guard token.kind == .word || token.kind == .string else {
+            throw CommandError("expected \(what), found '\(token.text)'", token.range)
+        }
+        index += 1
+        return Located(token.text, token.range)
+    }
+
+    private mutating func query(allowWindow: Bool) throws(CommandError) -> Query {
+        var query = Query(entity: try name("an entity name"))
+        if accept("where") { query.predicate = try predicate(stopAtTo: true) }
+        while let token = peek {
+            if token.isKeyword("sort") || token.isKeyword("order") {
+                index += 1
+                try expect("by", after: "'\(token.text)'")
+                query.sort = try sortKeys()
+            } else if token.isKeyword("limit") {
+                index += 1
+                query.limit = try integer("a row count")
+            } else if token.isKeyword("offset") && allowWindow {
+                index += 1
+                query.offset = try integer("a row count")
+            } else {
+                break
+            }
+        }
+        return query
+    }
+
+    private mutating func sortKeys() throws(CommandError) -> [Located<SortKey>] {
+        var keys: [Located<SortKey>] = []
+        repeat {
+            let key = try name("an attribute to sort by")
+            var ascending = true
+            if accept("desc") || accept("descending") { ascending = false } else { _ = accept("asc") || accept("ascending") }
+            keys.append(Located(SortKey(key.value, ascending: ascending), key.range))
+        } while acceptSymbol(",")
+        return keys
+    }
+
+    private mutating func integer(_ what: String) throws(CommandError) -> Int {
+        guard let token = peek, token.kind == .number, let value = Int(token.text), value >= 0 else {
+            throw CommandError("expected \(what)", peek?.range ?? endRange)
+        }
+        index += 1
+        return value
+    }
+
+    /// The predicate text from here to the next top-level `sort by`, `limit N`, `offset N`,
+    /// (`to` for export) or the end.
+    private mutating func predicate(stopAtTo: Bool = false) throws(CommandError) -> PredicateText {
+        let start = index
+        var depth = 0
+        var end = tokens.count
+        scan: while index < tokens.count {
+            let token = tokens[index]
+            if token.kind == .symbol {
+                if ["(", "[", "{"].contains(token.text) { depth += 1 }
+                if [")", "]", "}"].contains(token.text) { depth -= 1 }
+            } else if depth == 0 && token.kind == .word {
+                let following = index + 1 < tokens.count ? tokens[index + 1] : nil
+                let lowered = token.text.lowercased()
+                if (lowered == "sort" || lowered == "order") && following?.isKeyword("by") == true
+                    || (lowered == "limit" || lowered == "offset") && following?.kind == .number
+                    || stopAtTo && lowered == "to" && index > start {
+                    end = index
+                    break scan
+                }
+            }
+            index += 1
+        }
+        guard end > start else {
+            throw CommandError("expected a predicate after 'where'", index < tokens.count ? tokens[index].range : endRange)
+        }
+        let from = tokens[start].range.lowerBound
+        let to = tokens[end - 1].range.upperBound
+        return PredicateText(String(characters[from..<to]), offset: from)
+    }
+
+    private mutating func get() throws(CommandError) -> Command {
+        let entity = try name("an entity name")
+        var ids: [Literal] = []
+        repeat {
+            ids.append(try literal("an id"))
+        } while acceptSymbol(",")
+        return .get(entity, ids)
+    }
+
+    private mutating func literal(_ what: String) throws(CommandError) -> Literal {
+        guard let token = next() else { throw CommandError("expected \(what)", endRange) }
+        switch token.kind {
+        case .string: return .value(.text(token.text))
+        case .variable: return .variable(token.text)
+        case .number:
+            if let i = Int64(token.text) { return .value(.integer(i)) }
+            if let r = Double(token.text) { return .value(.real(r)) }
+            throw CommandError("'\(token.text)' is not a number", token.range)
+        case .word:
+            switch token.text.lowercased() {
+            case "null", "nil": return .value(.null)
+            case "true", "yes": return .value(.integer(1))
+            case "false", "no": return .value(.integer(0))
+            default: throw CommandError("expected \(what), found '\(token.text)' (quote text: \"\(token.text)\")", token.range)
+            }
+        case .symbol:
+            throw CommandError("expected \(what), found '\(token.text)'", token.range)
+        }
+    }
+
+    private mutating func assignments(stopAtWhere: Bool) throws(CommandError) -> [Assignment] {
+        try expect("set", after: "the entity name")
+        var result: [Assignment] = []
+        repeat {
+            let key = try name("an attribute name")
+            guard acceptSymbol("=") || acceptSymbol("==") else {
+                throw CommandError("expected '=' after '\(key.value)'", peek?.range ?? endRange)
+            }
+            var expression: [Token] = []
+            var depth = 0
+            while let token = peek {
+                if depth == 0 && (token.isSymbol(",") || (stopAtWhere && token.isKeyword("where"))) { break }
+                if token.isSymbol("(") { depth += 1 }
+                if token.isSymbol(")") { depth -= 1 }
+                expression.append(token)
+                index += 1
+            }
+            guard !expression.isEmpty else { throw CommandError("expected a value for '\(key.value)'", peek?.range ?? endRange) }
+            result.append(Assignment(key: key, expression: expression))
+        } while acceptSymbol(",")
+        return result
+    }
+
+    private mutating func create(upsert: Bool) throws(CommandError) -> Command {
+        let entity = try name("an entity name")
+        let values = try assignments(stopAtWhere: false)
+        return upsert ? .upsert(entity, values) : .create(entity, values)
+    }
+
+    private mutating func update() throws(CommandError) -> Command {
+        let entity = try name("an entity name")
+        let values = try assignments(stopAtWhere: true)
+        guard accept("where") else {
+            throw CommandError("update needs 'where' (write 'where TRUEPREDICATE' to update every \(entity.value))",
+                               peek?.range ?? endRange)
+        }
+        return .update(entity, values, try predicate())
+    }
+
+    private mutating func delete() throws(CommandError) -> Command {
+        _ = accept("from")
+        let entity = try name("an entity name")
+        guard accept("where") else {
+            throw CommandError("delete needs 'where' (write 'where TRUEPREDICATE' to delete every \(entity.value))",
+                               peek?.range ?? endRange)
+        }
+        return .delete(entity, try predicate())
+    }
+
+    private mutating func importCommand() throws(CommandError) -> Command {
+        let entity = try name("an entity name")
+        try expect("from", after: "the entity name")
+        let file = try path("a file path")
+        return .importData(entity, path: file, try dataFormat())
+    }
+
+    private mutating func export() throws(CommandError) -> Command {
+        let query = try query(allowWindow: true)
+        try expect("to", after: "the query")
+        let file = try path("a file path")
+        return .export(query, path: file, try dataFormat())
+    }
+
+    private mutating func dataFormat() throws(CommandError) -> DataFormat? {
+        guard accept("as") else { return nil }
+        guard let token = next(), let format = DataFormat(rawValue: token.text.lowercased()) else {
+            throw CommandError("expected csv, tsv, json or ndjson after 'as'", tokens[index - 1].range)
+        }
+        return format
+    }
+
+    private mutating func letCommand() throws(CommandError) -> Command {
+        guard let token = next(), token.kind == .variable || token.kind == .word else {
+            throw CommandError("expected a variable: let $name = value", tokens.last?.range ?? endRange)
+        }
+        guard acceptSymbol("=") else { throw CommandError("expected '=' after $\(token.text)", peek?.range ?? endRange) }
+        return .setVariable(token.text, try literal("a value"))
+    }
+
+    private mutating func format() throws(CommandError) -> OutputFormat {
+        guard let token = next() else { throw CommandError("expected a format: \(formatList)", endRange) }
+        let name = token.text.lowercased()
+        let aliases = ["list": "tsv", "box": "table", "column": "table", "tabs": "tsv", "jsonl": "ndjson", "md": "markdown"]
+        guard let format = OutputFormat(rawValue: aliases[name] ?? name) else {
+            throw CommandError("unknown format '\(token.text)' (expected \(formatList))", token.range)
+        }
+        return format
+    }
+
+    private var formatList: String { OutputFormat.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    private mutating func onOff() throws(CommandError) -> Bool {
+        guard let token = next() else { throw CommandError("expected 'on' or 'off'", endRange) }
+        switch token.text.lowercased() {
+        case "on", "yes", "true", "1": return true
+        case "off", "no", "false", "0": return false
+        default: throw CommandError("expected 'on' or 'off', found '\(token.text)'", token.range)
+        }
+    }
+
+    /// A path: a quoted string, or the characters up to the next whitespace.
+    private mutating func path(_ what: String) throws(CommandError) -> String {
+        guard let token = peek else { throw CommandError("expected \(what)", endRange) }
+        if token.kind == .string {
+            index += 1
+            return token.text
+        }
+        var end = token.range.lowerBound
+        while end < characters.count && !characters[end].isWhitespace { end += 1 }
+        while index < tokens.count && tokens[index].range.lowerBound < end { index += 1 }
+        return String(characters[token.range.lowerBound..<end])
+    }
+
+    /// Everything after the command word, verbatim (a quoted string is unquoted).
+    private mutating func rest(what: String, allowEmpty: Bool) throws(CommandError) -> String {
+        guard let token = peek else {
+            if allowEmpty { return "" }
+            throw CommandError("expected \(what)", endRange)
+        }
+        index = tokens.count
+        if token.kind == .string && token.range.upperBound == characters.count { return token.text }
+        return String(characters[token.range.lowerBound...]).trimmingWhitespace()
+    }
+}
+
+/// The candidate closest to `name` by edit distance (case-insensitive), if close enough to be a
+/// plausible typo.
+public func closestName(to name: String, in candidates: [String]) -> String? {
+    let target = Array(name.lowercased())
+    var best: (String, Int)?
+    for candidate in candidates {
+        let distance = editDistance(target, Array(candidate.lowercased()))
+        if distance <= max(1, min(3, target.count / 3 + 1)), best.map({ distance < $0.1 }) ?? true {
+            best = (candidate, distance)
+        }
+    }
+    return best?.0
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+/// neighbours ("Nmae" → "Name") each cost one.
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    let width = b.count + 1
+    var d = [Int](repeating: 0, count: (a.count + 1) * width)
+    for i in 0...a.count { d[i * width] = i }
+    for j in 0...b.count { d[j] = j }
+    for i in 1...a.count {
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            var value = min(d[(i - 1) * width + j] + 1, d[i * width + j - 1] + 1, d[(i - 1) * width + j - 1] + cost)
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                value = min(value, d[(i - 2) * width + j - 2] + 1)
+            }
+            d[i * width + j] = value
+        }
+    }
+    return d[a.count * width + b.count]
+}

@@ -1,0 +1,108 @@
+/// A token of the command language. Offsets are in characters from the start of the command.
+public struct Token: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A name or keyword; may contain dots (`Album.Title`).
+        case word
+        /// A quoted string, its value unescaped.
+        case string
+        case number
+        /// `$name`, text without the dollar.
+        case variable
+        /// Any other character, or the operators `==`, `!=`, `<=`, `>=`, `<>`.
+        case symbol
+    }
+
+    public var kind: Kind
+    public var text: String
+    public var range: Range<Int>
+
+    func isKeyword(_ keyword: String) -> Bool { kind == .word && text.lowercased() == keyword }
+    func isSymbol(_ symbol: String) -> Bool { kind == .symbol && text == symbol }
+}
+
+/// A command that could not be parsed, with where.
+public struct CommandError: Error, Sendable, Equatable {
+    public var message: String
+    public var range: Range<Int>?
+    public init(_ message: String, _ range: Range<Int>? = nil) {
+        self.message = message
+        self.range = range
+    }
+}
+
+/// Splits a command line into tokens. Never fails except on an unterminated string: every
+/// character that is not part of a word, number, string or variable is a symbol, so predicate
+/// text passes through untouched.
+enum Lexer {
+    static func tokens(_ characters: [Character]) throws(CommandError) -> [Token] {
+        var tokens: [Token] = []
+        var i = 0
+        while i < characters.count {
+            let c = characters[i]
+            let start = i
+            if c.isWhitespace {
+                i += 1
+            } else if c == "\"" || c == "'" {
+                var value = ""
+                i += 1
+                var closed = false
+                while i < characters.count {
+                    let d = characters[i]
+                    if d == "\\" && i + 1 < characters.count {
+                        value.append(unescape(characters[i + 1]))
+                        i += 2
+                    } else if d == c {
+                        i += 1
+                        closed = true
+                        break
+                    } else {
+                        value.append(d)
+                        i += 1
+                    }
+                }
+                if !closed { throw CommandError("unterminated string", start..<characters.count) }
+                tokens.append(Token(kind: .string, text: value, range: start..<i))
+            } else if c == "$" && i + 1 < characters.count && isWordStart(characters[i + 1]) {
+                i += 1
+                while i < characters.count && isWordPart(characters[i]) { i += 1 }
+                tokens.append(Token(kind: .variable, text: String(characters[(start + 1)..<i]), range: start..<i))
+            } else if c.isNumber && c.isASCII || ((c == "-" || c == ".") && i + 1 < characters.count
+                        && characters[i + 1].isASCII && characters[i + 1].isNumber && startsNumber(tokens)) {
+                i += 1
+                while i < characters.count && (characters[i].isASCII && (characters[i].isNumber || characters[i].isLetter)
+                        || characters[i] == "." || ((characters[i] == "-" || characters[i] == "+")
+                        && (characters[i - 1] == "e" || characters[i - 1] == "E"))) { i += 1 }
+                tokens.append(Token(kind: .number, text: String(characters[start..<i]), range: start..<i))
+            } else if isWordStart(c) {
+                i += 1
+                while i < characters.count && (isWordPart(characters[i]) || (characters[i] == "."
+                        && i + 1 < characters.count && isWordStart(characters[i + 1]))) { i += 1 }
+                tokens.append(Token(kind: .word, text: String(characters[start..<i]), range: start..<i))
+            } else {
+                i += 1
+                if i < characters.count, ["==", "!=", "<=", ">=", "<>", "&&", "||"].contains(String([c, characters[i]])) { i += 1 }
+                tokens.append(Token(kind: .symbol, text: String(characters[start..<i]), range: start..<i))
+            }
+        }
+        return tokens
+    }
+
+    /// A minus or dot starts a number only where a value may stand (not after a name or number).
+    private static func startsNumber(_ tokens: [Token]) -> Bool {
+        guard let last = tokens.last else { return true }
+        return last.kind == .symbol && last.text != ")"
+    }
+
+    static func isWordStart(_ c: Character) -> Bool { c.isLetter || c == "_" || c == "@" }
+    static func isWordPart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+
+    private static func unescape(_ c: Character) -> Character {
+        switch c {
+        case "n": return "\n"
+        case "t": return "\t"
+        case "r": return "\r"
+        case "0": return "\0"
+        default: return c
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Everything the command line decided, handed by `main` to `PortalShell.run`.
+public struct Configuration: Sendable {
+    public enum ColorMode: String, Sendable, CaseIterable { case auto, always, never }
+
+    public var database: String?
+    public var exec: [String] = []
+    public var file: String?
+    public var browse = false
+    public var browseEntity: String?
+    public var browseWhere: String?
+    public var format: OutputFormat?
+    public var header = true
+    public var nullText: String?
+    /// `--param NAME=VALUE`, in order.
+    public var parameters: [(name: String, value: String)] = []
+    public var readOnly = false
+    public var create = false
+    public var stopOnError = true
+    public var busyTimeout = 5000
+    public var color: ColorMode = .auto
+    public var demoPath: String?
+    public var noInit = false
+
+    public init() {}
+}
+
+/// Exit statuses of SPEC section 1.
+public enum ExitStatus {
+    public static let success: Int32 = 0
+    public static let commandFailed: Int32 = 1
+    public static let usage: Int32 = 2
+    public static let cannotOpen: Int32 = 3
+    public static let interrupted: Int32 = 130
+}

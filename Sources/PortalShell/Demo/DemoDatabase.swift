@@ -1,0 +1,264 @@
+import PortalEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The demo database of SPEC section 6: a fitness tracker with users, shoes, routes and
+/// workouts, generated from a fixed seed so every run writes the same data.
+public enum DemoDatabase {
+    public static let workoutCount = 250_000
+    static let userCount = 2_000
+    static let routeCount = 600
+    static let shoeCount = 3_500
+    static let seed: UInt64 = 0x5EED_F17E_55DB
+
+    /// The demo under `$XDG_DATA_HOME/portal-shell/demo.sqlite`, generated when missing.
+    public static func defaultLocation() throws -> (path: String, created: Bool) {
+        let base: String
+        if let xdg = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") {
+            base = xdg
+        } else if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
+            base = home + "/.local/share"
+        } else {
+            throw ShellError("neither XDG_DATA_HOME nor HOME is set")
+        }
+        let folder = base + "/portal-shell"
+        try makeDirectories(folder)
+        let path = folder + "/demo.sqlite"
+        if access(path, F_OK) == 0 { return (path, false) }
+        try write(to: path)
+        return (path, true)
+    }
+
+    /// Writes the demo to `path` (through a temporary file, renamed when complete).
+    public static func write(to path: String) throws {
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        do {
+            let connection = try Connection(path: temporary, readOnly: false, create: true)
+            try generate(connection)
+            connection.close()
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw ShellError(reason)
+        }
+    }
+
+    static func makeDirectories(_ path: String) throws {
+        var partial = ""
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
+                throw ShellError("cannot create '\(partial)': \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    static let schemaSQL = """
+        CREATE TABLE User (
+            UserId INTEGER PRIMARY KEY,
+            Name TEXT NOT NULL,
+            Email TEXT NOT NULL UNIQUE,
+            City TEXT,
+            Country TEXT NOT NULL,
+            BirthDate TEXT,
+            JoinedAt TEXT NOT NULL,
+            WeightKg REAL
+        );
+        CREATE TABLE Route (
+            RouteId INTEGER PRIMARY KEY,
+            Name TEXT NOT NULL,
+            City TEXT NOT NULL,
+            DistanceKm REAL NOT NULL,
+            ElevationM INTEGER,
+            Surface TEXT NOT NULL
+        );
+        CREATE TABLE Shoe (
+            ShoeId INTEGER PRIMARY KEY,
+            UserId INTEGER NOT NULL REFERENCES User(UserId),
+            Brand TEXT NOT NULL,
+            Model TEXT NOT NULL,
+            BoughtOn TEXT NOT NULL,
+            RetiredOn TEXT
+        );
+        CREATE TABLE Workout (
+            WorkoutId INTEGER PRIMARY KEY,
+            UserId INTEGER NOT NULL REFERENCES User(UserId),
+            RouteId INTEGER REFERENCES Route(RouteId),
+            ShoeId INTEGER REFERENCES Shoe(ShoeId),
+            Kind TEXT NOT NULL,
+            StartedAt TEXT NOT NULL,
+            DurationS INTEGER NOT NULL,
+            DistanceKm REAL,
+            AvgHeartRate INTEGER,
+            Calories INTEGER NOT NULL,
+            Notes TEXT
+        );
+        CREATE INDEX WorkoutUser ON Workout(UserId);
+        CREATE INDEX WorkoutStartedAt ON Workout(StartedAt);
+        CREATE INDEX WorkoutRoute ON Workout(RouteId);
+        CREATE INDEX ShoeUser ON Shoe(UserId);
+        """
+
+    static func generate(_ connection: Connection) throws {
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF")
+        try connection.execute(schemaSQL)
+        var random = SplitMix64(seed: seed)
+        try connection.execute("BEGIN")
+        var userShoes: [[Int64]] = Array(repeating: [], count: userCount + 1)
+        var userWeights: [Double] = Array(repeating: 70, count: userCount + 1)
+
+        let insertUser = try connection.prepare("INSERT INTO User VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        for id in 1...userCount {
+            let script = DemoNames.scripts[id % 3 == 0 ? random.index(DemoNames.scripts.count) : 0]
+            let given = random.pick(script.given)
+            let family = random.pick(script.family)
+            let name = script.familyFirst ? family + script.separator + given : given + script.separator + family
+            let weight = 50 + random.unit() * 50
+            userWeights[id] = weight
+            let birth: Value = random.unit() < 0.15 ? .null
+                : .text(DemoDate.day(fromDays: -8000 - random.index(14000)))
+            try insertUser.bind([
+                .integer(Int64(id)), .text(name), .text("user\(id)@example.org"),
+                random.unit() < 0.1 ? .null : .text(random.pick(DemoNames.cities)),
+                .text(random.pick(script.country)), birth,
+                .text(DemoDate.timestamp(seconds: random.index(3 * 365 * 86_400) - 400 * 86_400)),
+                random.unit() < 0.2 ? .null : .real(rounded(weight, 1)),
+            ])
+            while try insertUser.step() {}
+            insertUser.reset()
+        }
+
+        let insertRoute = try connection.prepare("INSERT INTO Route VALUES (?, ?, ?, ?, ?, ?)")
+        var routeDistances: [Double] = [0]
+        for id in 1...routeCount {
+            let distance = rounded(1 + random.unit() * 41, 2)
+            routeDistances.append(distance)
+            try insertRoute.bind([
+                .integer(Int64(id)),
+                .text("\(random.pick(DemoNames.routeWords)) \(random.pick(DemoNames.routeKinds)) \(id)"),
+                .text(random.pick(DemoNames.cities)), .real(distance),
+                random.unit() < 0.25 ? .null : .integer(Int64(random.index(1200))),
+                .text(random.pick(DemoNames.surfaces)),
+            ])
+            while try insertRoute.step() {}
+            insertRoute.reset()
+        }
+
+        let insertShoe = try connection.prepare("INSERT INTO Shoe VALUES (?, ?, ?, ?, ?, ?)")
+        for id in 1...shoeCount {
+            let user = 1 + random.index(userCount)
+            userShoes[user].append(Int64(id))
+            let brand = random.pick(DemoNames.shoeBrands)
+            let bought = random.index(1200)
+            try insertShoe.bind([
+                .integer(Int64(id)), .integer(Int64(user)), .text(brand.brand), .text(random.pick(brand.models)),
+                .text(DemoDate.day(fromDays: 18_600 + bought)),
+                random.unit() < 0.6 ? .null : .text(DemoDate.day(fromDays: 18_600 + bought + 100 + random.index(400))),
+            ])
+            while try insertShoe.step() {}
+            insertShoe.reset()
+        }
+
+        let insertWorkout = try connection.prepare("INSERT INTO Workout VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        // Workouts in time order, 2021-01-01 onwards, about 3.5 years.
+        let start = 18_628 * 86_400
+        let span = 1_300 * 86_400
+        for id in 1...workoutCount {
+            let user = 1 + random.index(userCount)
+            let kind = DemoNames.workoutKinds[random.index(DemoNames.workoutKinds.count)]
+            let startedAt = start + span / workoutCount * (id - 1) + random.index(span / workoutCount)
+            var duration = 900 + random.index(6300)
+            var distance: Value = .null
+            var route: Value = .null
+            if kind.usesRoute && random.unit() < 0.7 {
+                let routeId = 1 + random.index(routeCount)
+                route = .integer(Int64(routeId))
+                let laps = 1 + random.index(2)
+                let km = routeDistances[routeId] * Double(laps)
+                distance = .real(rounded(km, 2))
+                let speed = kind.speedKmh.lowerBound + random.unit() * (kind.speedKmh.upperBound - kind.speedKmh.lowerBound)
+                duration = Int(km / speed * 3600)
+            } else if kind.speedKmh.upperBound > 0 {
+                let speed = kind.speedKmh.lowerBound + random.unit() * (kind.speedKmh.upperBound - kind.speedKmh.lowerBound)
+                distance = .real(rounded(speed * Double(duration) / 3600, 2))
+            }
+            var shoe: Value = .null
+            if kind.usesShoes && !userShoes[user].isEmpty && random.unit() < 0.8 { shoe = .integer(random.pick(userShoes[user])) }
+            let heartRate: Value = random.unit() < 0.3 ? .null : .integer(Int64(95 + random.index(90)))
+            let calories = Int64(Double(duration) / 3600 * userWeights[user] * (kind.speedKmh.upperBound > 0 ? 8 : 4))
+            let note: Value = random.unit() < 0.08 ? .text(random.pick(DemoNames.notes)) : .null
+            try insertWorkout.bind([
+                .integer(Int64(id)), .integer(Int64(user)), route, shoe, .text(kind.kind),
+                .text(DemoDate.timestamp(seconds: startedAt)), .integer(Int64(duration)), distance, heartRate,
+                .integer(calories), note,
+            ])
+            while try insertWorkout.step() {}
+            insertWorkout.reset()
+        }
+        try connection.execute("COMMIT")
+        try connection.execute("ANALYZE; PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+    }
+
+    private static func rounded(_ value: Double, _ digits: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+}
+
+/// A seeded pseudo-random generator (SplitMix64): the same seed gives the same demo everywhere.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in 0..<count (count > 0).
+    mutating func index(_ count: Int) -> Int { Int(next() % UInt64(max(count, 1))) }
+
+    /// A number in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    mutating func pick<T>(_ items: [T]) -> T { items[index(items.count)] }
+}
+
+/// Dates as text without Foundation (days since 1970-01-01, proleptic Gregorian calendar).
+enum DemoDate {
+    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        // Howard Hinnant's days_from_civil inverse.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    static func day(fromDays days: Int) -> String {
+        let (y, m, d) = civil(days)
+        return "\(y)-\(pad(m))-\(pad(d))"
+    }
+
+    static func timestamp(seconds: Int) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = seconds - days * 86_400
+        return day(fromDays: days) + " \(pad(rest / 3600)):\(pad(rest / 60 % 60)):\(pad(rest % 60))"
+    }
+
+    private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}

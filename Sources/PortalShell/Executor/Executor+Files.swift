@@ -1,0 +1,101 @@
+import PortalEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Executor {
+    /// The data format named by `as`, else by the file's extension, else csv.
+    func dataFormat(_ format: DataFormat?, path: String) -> DataFormat {
+        if let format { return format }
+        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        if ext == "jsonl" { return .ndjson }
+        return DataFormat(rawValue: ext) ?? .csv
+    }
+
+    func importData(_ name: Located<String>, path: String, format: DataFormat?) throws {
+        let entity = try writableEntity(name)
+        guard let text = readBytes(path) else { throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        let format = dataFormat(format, path: path)
+        var records: [ImportRecord] = []
+        do {
+            switch format {
+            case .csv, .tsv:
+                let (header, rows) = try DelimitedReader.records(text, tab: format == .tsv)
+                records = rows.map { row in ImportRecord(line: row.line, fields: Array(zip(header, row.values))) }
+            case .json, .ndjson:
+                records = try JSONReader.records(text, lines: format == .ndjson)
+            }
+        } catch {
+            throw ShellError("\(path), \(format == .json ? "line" : "line") \(error.line): \(error.message); nothing was imported")
+        }
+        let database = try requireDatabase()
+        let progress = isatty(2) == 1
+        let imported = try performWrite(entity, []) { () throws -> Int in
+            var n = 0
+            for record in records {
+                var columns: [String] = []
+                for field in record.fields {
+                    guard let attribute = entity.attribute(named: field.name) else {
+                        let suggestion = closestName(to: field.name, in: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                        throw ShellError("\(path), line \(record.line): unknown attribute '\(field.name)' on \(entity.name)\(suggestion); nothing was imported")
+                    }
+                    columns.append(quoted(attribute.name))
+                }
+                let sql = "INSERT INTO \(quoted(entity.name)) (\(columns.joined(separator: ", "))) VALUES ("
+                    + columns.map { _ in "?" }.joined(separator: ", ") + ")"
+                do {
+                    try database.connection.run(sql, record.fields.map(\.value))
+                } catch let error as PortalError {
+                    throw ShellError("\(path), line \(record.line): \(entity.name): \(error.description); nothing was imported")
+                }
+                n += 1
+                if progress && n % 50_000 == 0 {
+                    errors.write("\rimporting… \(n) of \(records.count)")
+                    errors.flush()
+                }
+            }
+            if progress && n >= 50_000 { errors.write("\r") }
+            return n
+        }
+        report("imported \(imported) \(entity.name)")
+    }
+
+    func export(_ query: Query, path: String, format: DataFormat?) throws {
+        let (compiled, entity) = try compile(query, limitOne: false)
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        let stream = OutputStream(fileDescriptor: fd, ownsDescriptor: true)
+        var fileOptions = options
+        fileOptions.format = OutputFormat(rawValue: dataFormat(format, path: path).rawValue) ?? .csv
+        fileOptions.header = true
+        fileOptions.nullText = nil
+        let renderer = makeRenderer(fileOptions, stream: stream)
+        var rows = 0
+        try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) }, row: {
+            rows += 1
+            renderer.row($0)
+        })
+        renderer.end()
+        if let code = stream.close() {
+            throw ShellError("writing '\(path)' failed: \(String(cString: strerror(code)))")
+        }
+        report("exported \(rows) \(entity.name) to \(path)")
+    }
+
+    private func readBytes(_ path: String) -> [UInt8]? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import CSQLite
+import PortalEngine
+
+/// An identifier quoted for SQL: `"Name"`, inner quotes doubled.
+func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences("\"", with: "\"\"") + "\""
+}
+
+/// The SQL a query compiles to, with what it binds.
+struct CompiledQuery {
+    var sql: String
+    var bindings: [Value]
+}
+
+extension Executor {
+    static let alias = "t0"
+
+    func entity(_ name: Located<String>) throws -> EntityDescription {
+        let schema = try requireDatabase().schema
+        if let entity = schema.entity(named: name.value) { return entity }
+        let names = schema.entities.map(\.name)
+        let suggestion = closestName(to: name.value, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+        let matches = names.filter { $0.lowercased() == name.value.lowercased() }
+        if matches.count > 1 {
+            throw ShellError("entity name '\(name.value)' is ambiguous: \(matches.joined(separator: ", "))", name.range)
+        }
+        throw ShellError("unknown entity '\(name.value)'\(suggestion)", name.range)
+    }
+
+    /// The variables predicates see: `--param` values and `let`.
+    var predicateVariables: [String: Argument] {
+        variables.mapValues { .value($0) }
+    }
+
+    /// The WHERE condition and the Realm SORT/LIMIT of a predicate, positions shifted to the command.
+    func filter(_ predicate: PredicateText?, entity: EntityDescription) throws -> CompiledFilter? {
+        guard let predicate else { return nil }
+        let schema = try requireDatabase().schema
+        do {
+            return try PredicateCompiler.compile(predicate.text, variables: predicateVariables, entity: entity,
+                                                 schema: schema, alias: Self.alias)
+        } catch {
+            throw ShellError.from(error, predicateOffset: predicate.offset)
+        }
+    }
+
+    /// Checks that a sort key's first name is an attribute or relationship, for an error with a caret.
+    func checkKeyPath(_ key: Located<SortKey>, entity: EntityDescription) throws {
+        let first = String(key.value.keyPath.split(separator: ".").first ?? "")
+        if entity.attribute(named: first) != nil || entity.relationship(named: first) != nil { return }
+        let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)
+        let suggestion = closestName(to: first, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+        throw ShellError("unknown attribute '\(first)' on \(entity.name)\(suggestion)",
+                         key.range.lowerBound..<(key.range.lowerBound + first.count))
+    }
+
+    func compile(_ query: Query, limitOne: Bool) throws -> (CompiledQuery, EntityDescription) {
+        let entity = try entity(query.entity)
+        let compiled = try filter(query.predicate, entity: entity)
+        var sql = "SELECT " + entity.attributes.map { "\(Self.alias).\(quoted($0.name))" }.joined(separator: ", ")
+            + " FROM \(quoted(entity.name)) AS \(Self.alias)"
+        var bindings: [Value] = []
+        if let compiled {
+            sql += " WHERE " + compiled.condition.sql
+            bindings += compiled.condition.bindings
+        }
+        for key in query.sort { try checkKeyPath(key, entity: entity) }
+        let keys = query.sort.map(\.value) + (compiled?.sort ?? [])
+        if !keys.isEmpty {
+            let schema = try requireDatabase().schema
+            let order = try PredicateCompiler.orderBy(keys, entity: entity, schema: schema, alias: Self.alias)
+            sql += " ORDER BY " + order.sql
+            bindings += order.bindings
+        }
+        let limit = limitOne ? 1 : [query.limit, compiled?.limit].compactMap { $0 }.min()
+        if let limit {
+            sql += " LIMIT \(limit)"
+        } else if query.offset != nil {
+            sql += " LIMIT -1"
+        }
+        if let offset = query.offset { sql += " OFFSET \(offset)" }
+        return (CompiledQuery(sql: sql, bindings: bindings), entity)
+    }
+
+    func find(_ query: Query, limitOne: Bool) throws {
+        let (compiled, _) = try compile(query, limitOne: limitOne)
+        try render(compiled, to: output, options: options)
+    }
+
+    /// Streams the rows of `compiled` through the renderer for `options`.
+    func render(_ compiled: CompiledQuery, to stream: OutputStream, options: OutputOptions) throws {
+        let renderer = makeRenderer(options, stream: stream)
+        try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) },
+                                    row: { renderer.row($0) })
+        renderer.end()
+    }
+
+    func countQuery(_ entityName: Located<String>, _ predicate: PredicateText?) throws -> CompiledQuery {
+        let entity = try entity(entityName)
+        var sql = "SELECT count(*) FROM \(quoted(entity.name)) AS \(Self.alias)"
+        var bindings: [Value] = []
+        if let compiled = try filter(predicate, entity: entity) {
+            sql += " WHERE " + compiled.condition.sql
+            bindings = compiled.condition.bindings
+        }
+        return CompiledQuery(sql: sql, bindings: bindings)
+    }
+
+    func count(_ entity: Located<String>, _ predicate: PredicateText?) throws {
+        let n = try countRows(countQuery(entity, predicate))
+        output.write(String(n))
+        output.write(10)
+    }
+
+    func countRows(_ query: CompiledQuery) throws -> Int64 {
+        var n: Int64 = 0
+        try requireDatabase().query(query.sql, query.bindings, columns: { _ in }, row: { values in
+            if case .integer(let i) = values[0] { n = i }
+        })
+        return n
+    }
+
+    func getQuery(_ entityName: Located<String>, _ ids: [Literal]) throws -> CompiledQuery {
+        let entity = try entity(entityName)
+        let key = entity.identifyingColumns
+        guard !key.isEmpty else { throw ShellError("\(entity.name) is a view: it has no primary id to get by", entityName.range) }
+        guard ids.count == key.count else {
+            throw ShellError("\(entity.name)'s id has \(key.count) part\(key.count == 1 ? "" : "s") (\(key.joined(separator: ", "))), "
+                             + "\(ids.count) given", entityName.range)
+        }
+        let sql = "SELECT " + entity.attributes.map { "\(Self.alias).\(quoted($0.name))" }.joined(separator: ", ")
+            + " FROM \(quoted(entity.name)) AS \(Self.alias) WHERE "
+            + key.map { "\(Self.alias).\(quoted($0)) = ?" }.joined(separator: " AND ")
+        return CompiledQuery(sql: sql, bindings: try ids.map { try value(of: $0, range: entityName.range) })
+    }
+
+    func get(_ entityName: Located<String>, _ ids: [Literal]) throws {
+        let query = try getQuery(entityName, ids)
+        let renderer = makeRenderer(options, stream: output)
+        var found = false
+        var columns: [String] = []
+        try requireDatabase().query(query.sql, query.bindings, columns: { columns = $0 }, row: { values in
+            if !found { renderer.begin(columns: columns) }
+            found = true
+            renderer.row(values)
+        })
+        guard found else {
+            let entity = try entity(entityName)
+            let shown = query.bindings.map { ValueText.plain($0, null: "NULL") }.joined(separator: ", ")
+            throw ShellError("no \(entity.name) with \(entity.identifyingColumns.joined(separator: ", ")) = \(shown)", entityName.range)
+        }
+        renderer.end()
+    }
+
+    // MARK: explain
+
+    func explain(_ command: Command) throws {
+        let query: CompiledQuery
+        switch command {
+        case .find(let q): query = try compile(q, limitOne: false).0
+        case .first(let q): query = try compile(q, limitOne: true).0
+        case .count(let entity, let predicate): query = try countQuery(entity, predicate)
+        case .get(let entity, let ids): query = try getQuery(entity, ids)
+        case .update(let entity, let values, let predicate): query = try updateStatement(entity, values, predicate)
+        case .delete(let entity, let predicate): query = try deleteStatement(entity, predicate)
+        case .export(let q, _, _): query = try compile(q, limitOne: false).0
+        default: throw ShellError("explain works on find, first, count, get, update, delete and export")
+        }
+        output.write("sql: \(query.sql)\n")
+        output.write("bindings: [" + query.bindings.map(Self.literalText).joined(separator: ", ") + "]\n")
+        output.write("plan:\n")
+        var depthOfId: [Int64: Int] = [0: 0]
+        try requireDatabase().query("EXPLAIN QUERY PLAN " + query.sql, query.bindings, columns: { _ in }, row: { values in
+            guard case .integer(let id) = values[0], case .integer(let parent) = values[1], case .text(let detail) = values[3] else { return }
+            let depth = (depthOfId[parent] ?? 0) + 1
+            depthOfId[id] = depth
+            output.write(String(repeating: "  ", count: depth) + detail + "\n")
+        })
+    }
+
+    static func literalText(_ value: Value) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .text(let t): return JSONText.string(t)
+        case .blob(let b): return "<blob \(b.count) bytes>"
+        default: return ValueText.plain(value, null: "NULL")
+        }
+    }
+
+    // MARK: entities, schema
+
+    func entities() throws {
+        let database = try requireDatabase()
+        let renderer = makeRenderer(options, stream: output)
+        renderer.begin(columns: ["entity", "kind", "rows", "attributes"])
+        for entity in database.schema.entities {
+            let rows = try countRows(CompiledQuery(sql: "SELECT count(*) FROM \(quoted(entity.name))", bindings: []))
+            renderer.row([.text(entity.name), .text(entity.kind.rawValue), .integer(rows), .integer(Int64(entity.attributes.count))])
+        }
+        renderer.end()
+    }
+
+    func schema(_ name: Located<String>?) throws {
+        let entities = try name.map { [try entity($0)] } ?? requireDatabase().schema.entities
+        for (i, entity) in entities.enumerated() {
+            if i > 0 { output.write(10) }
+            describe(entity)
+        }
+    }
+
+    private func describe(_ entity: EntityDescription) {
+        output.write("\(entity.name) (\(entity.kind.rawValue)\(entity.kind == .table && !entity.hasRowid ? ", without rowid" : ""))\n")
+        let attributes = makeRenderer(options, stream: output)
+        attributes.begin(columns: ["attribute", "type", "nullable", "default", "id"])
+        for a in entity.attributes {
+            attributes.row([.text(a.name), .text(a.declaredType), .text(a.isNullable ? "yes" : "no"),
+                            a.defaultValue.map(Value.text) ?? .null,
+                            a.primaryKeyPosition.map { .integer(Int64($0)) } ?? .null])
+        }
+        attributes.end()
+        if !entity.relationships.isEmpty {
+            output.write(10)
+            let relationships = makeRenderer(options, stream: output)
+            relationships.begin(columns: ["relationship", "kind", "destination", "via"])
+            for r in entity.relationships {
+                let via = r.kind == .toOne ? r.sourceColumns : r.destinationColumns.map { "\(r.destination).\($0)" }
+                relationships.row([.text(r.name), .text(r.kind.rawValue), .text(r.destination), .text(via.joined(separator: ", "))])
+            }
+            relationships.end()
+        }
+        if !entity.indexes.isEmpty {
+            output.write(10)
+            let indexes = makeRenderer(options, stream: output)
+            indexes.begin(columns: ["index", "columns", "unique"])
+            for index in entity.indexes {
+                indexes.row([.text(index.name), .text(index.columns.joined(separator: ", ")), .text(index.isUnique ? "yes" : "no")])
+            }
+            indexes.end()
+        }
+    }
+
+    // MARK: sql
+
+    func sql(_ statement: String) throws {
+        let database = try requireDatabase()
+        let prepared = try database.connection.prepareUncached(statement)
+        if sqlite3_stmt_readonly(prepared.handle) != 0 {
+            try render(CompiledQuery(sql: statement, bindings: []), to: output, options: options)
+            return
+        }
+        var changes = 0
+        try database.write {
+            let renderer = makeRenderer(options, stream: output)
+            var hasColumns = false
+            try database.query(statement, [], columns: { columns in
+                hasColumns = !columns.isEmpty
+                if hasColumns { renderer.begin(columns: columns) }
+            }, row: { renderer.row($0) })
+            if hasColumns { renderer.end() }
+            changes = database.connection.changes
+        }
+        try database.refreshSchema()
+        report("ok (\(changes) row\(changes == 1 ? "" : "s") changed)")
+    }
+}

@@ -1,0 +1,234 @@
+import PortalEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs commands against the session's database and writes their results. The REPL, scripted
+/// runs and the browser's `:` all go through `run(_:)`.
+public final class Executor {
+    var database: ShellDatabase?
+    var options: OutputOptions
+    /// Whether the format was chosen by the user (`--format`, `mode`), or follows the output.
+    var variables: [String: Value] = [:]
+    var timer = false
+    var output: OutputStream
+    let standardOutput: OutputStream
+    let errors: OutputStream
+    /// Asks the user a yes/no question; nil in scripted runs (no confirmation there).
+    var confirm: ((String) -> Bool)?
+    /// Set by the `quit` command.
+    private(set) var quitRequested = false
+    /// How many `read` files deep we are (a file that reads itself must stop somewhere).
+    private var readDepth = 0
+    let busyTimeout: Int
+    /// Opens the browser; set by `PortalShell` when the TUI is available.
+    var browser: ((Executor, Query?) throws -> Void)?
+
+    init(database: ShellDatabase?, options: OutputOptions, standardOutput: OutputStream, errors: OutputStream,
+         busyTimeout: Int) {
+        self.database = database
+        self.options = options
+        self.output = standardOutput
+        self.standardOutput = standardOutput
+        self.errors = errors
+        self.busyTimeout = busyTimeout
+    }
+
+    /// Runs every command in `text`; returns false when one failed. With `stopOnError`, stops
+    /// at the first failure. Errors are reported on the error stream.
+    @discardableResult
+    public func run(_ text: String, stopOnError: Bool = true) -> Bool {
+        let (commands, pending) = InputSplitter.split(text)
+        var ok = true
+        for command in commands + (pending.map { [$0] } ?? []) {
+            if quitRequested { break }
+            if Interrupts.received && confirm == nil {
+                lastErrorWasInterrupt = true
+                return false
+            }
+            if !runOne(command) {
+                ok = false
+                if stopOnError || lastErrorWasInterrupt { break }
+            }
+        }
+        return ok
+    }
+
+    /// True when the last failure was an interrupt (scripted runs then exit 130).
+    private(set) var lastErrorWasInterrupt = false
+
+    /// Parses and runs one command, reporting its error; false when it failed.
+    func runOne(_ text: String) -> Bool {
+        let started = Self.now()
+        defer {
+            if timer {
+                let milliseconds = Double(Self.now() - started) / 1_000_000
+                report("time: \(formatMilliseconds(milliseconds))")
+            }
+        }
+        do {
+            guard let command = try CommandParser.parse(text) else { return true }
+            try database?.refreshSchema()
+            try execute(command)
+            flushOutput()
+            return true
+        } catch {
+            flushOutput()
+            let shellError = ShellError.from(error)
+            lastErrorWasInterrupt = shellError.interrupted
+            errors.write(shellError.report(command: text))
+            errors.flush()
+            return false
+        }
+    }
+
+    private func formatMilliseconds(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) ms"
+    }
+
+    func flushOutput() {
+        output.flush()
+        if let code = output.writeError {
+            output = standardOutput
+            report("error: writing the output failed: \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// A line on the error stream (write summaries, notes).
+    func report(_ line: String) {
+        output.flush()
+        errors.write(line)
+        errors.write(10)
+        errors.flush()
+    }
+
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    func requireDatabase() throws -> ShellDatabase {
+        guard let database else { throw ShellError("no database is open (use 'open PATH')") }
+        return database
+    }
+
+    func execute(_ command: Command) throws {
+        switch command {
+        case .find(let query): try find(query, limitOne: false)
+        case .first(let query): try find(query, limitOne: true)
+        case .count(let entity, let predicate): try count(entity, predicate)
+        case .get(let entity, let ids): try get(entity, ids)
+        case .explain(let inner): try explain(inner)
+        case .entities: try entities()
+        case .schema(let entity): try schema(entity)
+        case .create(let entity, let values): try create(entity, values, upsert: false)
+        case .upsert(let entity, let values): try create(entity, values, upsert: true)
+        case .update(let entity, let values, let predicate): try update(entity, values, predicate)
+        case .delete(let entity, let predicate): try delete(entity, predicate)
+        case .importData(let entity, let path, let format): try importData(entity, path: path, format: format)
+        case .export(let query, let path, let format): try export(query, path: path, format: format)
+        case .begin: try requireDatabase().begin()
+        case .commit: try requireDatabase().commit()
+        case .rollback: try requireDatabase().rollback()
+        case .setVariable(let name, let literal): variables[name] = try value(of: literal, range: nil)
+        case .variables: listVariables()
+        case .mode(let format): options.format = format
+        case .headers(let on): options.header = on
+        case .null(let text): options.nullText = text
+        case .timer(let on): timer = on
+        case .output(let path): try redirect(to: path)
+        case .read(let path): try read(path)
+        case .open(let path): try open(path)
+        case .browse(let query): try browse(query)
+        case .generateSwift(let entities): try generateSwift(entities)
+        case .sql(let statement): try sql(statement)
+        case .help(let topic): output.write(Help.text(for: topic))
+        case .quit: quitRequested = true
+        }
+    }
+
+    // MARK: Session commands
+
+    func value(of literal: Literal, range: Range<Int>?) throws -> Value {
+        switch literal {
+        case .value(let value): return value
+        case .variable(let name):
+            guard let value = variables[name] else {
+                let known = closestName(to: name, in: Array(variables.keys)).map { " (did you mean '$\($0)'?)" } ?? ""
+                throw ShellError("unknown variable '$\(name)'\(known)", range)
+            }
+            return value
+        }
+    }
+
+    private func listVariables() {
+        let renderer = makeRenderer(options, stream: output)
+        renderer.begin(columns: ["name", "value"])
+        for name in variables.keys.sorted() { renderer.row([.text("$" + name), variables[name] ?? .null]) }
+        renderer.end()
+    }
+
+    private func redirect(to path: String?) throws {
+        if output !== standardOutput {
+            if let code = output.close() { report("error: writing the output file failed: \(String(cString: strerror(code)))") }
+        }
+        guard let path else {
+            output = standardOutput
+            return
+        }
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        output = OutputStream(fileDescriptor: fd, ownsDescriptor: true)
+    }
+
+    private func read(_ path: String) throws {
+        guard readDepth < 16 else { throw ShellError("'read' nested too deeply (does '\(path)' read itself?)") }
+        guard let text = readTextFile(path) else {
+            throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))")
+        }
+        readDepth += 1
+        defer { readDepth -= 1 }
+        if !run(text, stopOnError: true) { throw ShellError("'read \(path)' stopped at the failing command above") }
+    }
+
+    private func open(_ path: String) throws {
+        let readOnly = database?.isReadOnly ?? false
+        let opened: ShellDatabase
+        do {
+            opened = try ShellDatabase(path: path, readOnly: readOnly, create: false, busyTimeout: busyTimeout)
+        } catch {
+            throw ShellError(error.message)
+        }
+        database?.close()
+        database = opened
+        if Interrupts.isInstalled { Interrupts.install(opened.connection) }
+    }
+
+    private func browse(_ query: Query?) throws {
+        guard let browser else {
+            throw ShellError("the full-screen browser is not available in this build")
+        }
+        try browser(self, query)
+    }
+}
+
+/// The whole content of a file as text, nil (errno set) when it cannot be read.
+func readTextFile(_ path: String) -> String? {
+    let fd = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { if fd != 0 { Glibc.close(fd) } }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return nil
+        }
+        if n == 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,53 @@
+/// The text of `help` and `help COMMAND`.
+enum Help {
+    static let entries: [(name: String, usage: String, summary: String)] = [
+        ("find", "find E [where P] [sort by KEY [asc|desc], …] [limit N] [offset N]", "the matching entities, all attributes"),
+        ("first", "first E [where P] [sort by …]", "at most one entity"),
+        ("count", "count E [where P]", "how many entities match"),
+        ("get", "get E ID [, ID…]", "one entity by its primary id (every part of a composite id, in key order)"),
+        ("explain", "explain COMMAND", "the SQL a command compiles to, its bound values and SQLite's query plan"),
+        ("entities", "entities", "each entity: name, kind, row count, attribute count"),
+        ("schema", "schema [E]", "attributes, relationships and indexes"),
+        ("create", "create E set KEY = VALUE [, …]", "insert one entity and print it"),
+        ("update", "update E set KEY = EXPR [, …] where P", "update the matching entities (where TRUEPREDICATE: all)"),
+        ("upsert", "upsert E set KEY = VALUE [, …]", "insert, or update the entity with the same primary id"),
+        ("delete", "delete E where P", "delete the matching entities (where TRUEPREDICATE: all)"),
+        ("import", "import E from PATH [as csv|tsv|json|ndjson]", "insert records from a file, all or nothing"),
+        ("export", "export E [where P] [sort by …] to PATH [as csv|tsv|json|ndjson]", "write entities to a file"),
+        ("begin", "begin", "group the following writes into one transaction"),
+        ("commit", "commit", "make the transaction's writes permanent"),
+        ("rollback", "rollback", "undo the transaction's writes"),
+        ("let", "let $NAME = VALUE", "define a variable for predicates"),
+        ("vars", "vars", "list the variables"),
+        ("mode", "mode table|csv|tsv|json|ndjson|line|markdown", "the output format"),
+        ("headers", "headers on|off", "show the header row"),
+        ("null", "null TEXT", "how NULL is shown"),
+        ("timer", "timer on|off", "print each command's time on standard error"),
+        ("output", "output PATH | output stdout", "send results to a file, or back to standard output"),
+        ("read", "read PATH", "run the commands in a file"),
+        ("open", "open PATH", "switch to another database"),
+        ("browse", "browse [E] [where P] [sort by …]", "the full-screen browser"),
+        ("generate", "generate swift [E …]", "Swift entity types for the engine's typed portal"),
+        ("sql", "sql STATEMENT", "raw SQL (writes go through a write transaction)"),
+        ("help", "help [COMMAND]", "this text, or one command's"),
+        ("quit", "quit | exit", "leave (end of input does too)"),
+    ]
+
+    static func text(for topic: String?) -> String {
+        if let topic {
+            let name = topic.hasPrefix(".") ? String(topic.dropFirst()) : topic
+            guard let entry = entries.first(where: { $0.name == name || (name == "exit" && $0.name == "quit") }) else {
+                let suggestion = closestName(to: name, in: entries.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
+                return "No command '\(name)'.\(suggestion) Type 'help' for the list.\n"
+            }
+            return "\(entry.usage)\n  \(entry.summary)\n"
+        }
+        let width = entries.map { DisplayWidth.of($0.usage) }.max() ?? 0
+        var text = "Commands (end with a newline or ';'; a leading '.' is accepted: .mode csv):\n"
+        for entry in entries {
+            text += "  " + entry.usage + String(repeating: " ", count: width - DisplayWidth.of(entry.usage) + 2) + entry.summary + "\n"
+        }
+        text += "Predicates: Attribute == \"x\", Album.Title BEGINSWITH[c] \"a\", tracks.@count > 10, $variable, … (see PREDICATE.md)\n"
+        return text
+    }
+}

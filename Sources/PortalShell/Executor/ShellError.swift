@@ -1,0 +1,64 @@
+import PortalEngine
+
+/// A failed command, ready to print: what is wrong, and where in the command (character offsets).
+public struct ShellError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var range: Range<Int>?
+    /// Set when the failure was an interrupt (Ctrl-C, SIGTERM): scripted runs exit 130.
+    public var interrupted = false
+
+    public init(_ message: String, _ range: Range<Int>? = nil) {
+        self.message = message
+        self.range = range
+    }
+
+    public var description: String { message }
+
+    /// Converts any error a command can raise, shifting predicate positions by `offset`.
+    static func from(_ error: any Error, predicateOffset offset: Int? = nil) -> ShellError {
+        switch error {
+        case let error as ShellError: return error
+        case let error as CommandError: return ShellError(error.message, error.range)
+        case let error as PredicateError:
+            return ShellError(error.description, shift(error.range, by: offset))
+        case let error as PortalError:
+            if let predicate = error.predicateError {
+                return ShellError(predicate.description, shift(predicate.range, by: offset))
+            }
+            var shellError = ShellError(error.description)
+            if case .interrupted = error.kind { shellError.interrupted = true }
+            return shellError
+        default:
+            return ShellError("\(error)")
+        }
+    }
+
+    private static func shift(_ range: Range<Int>?, by offset: Int?) -> Range<Int>? {
+        guard let range, let offset else { return nil }
+        return (range.lowerBound + offset)..<(range.upperBound + offset)
+    }
+
+    /// `error: message`, then the command's line and a caret under the offending part.
+    func report(command: String) -> String {
+        var text = "error: \(message)\n"
+        guard let range else { return text }
+        let characters = Array(command)
+        // The line of a multi-line command that holds the range's start.
+        var lineStart = 0
+        var i = 0
+        while i < min(range.lowerBound, characters.count) {
+            if characters[i] == "\n" { lineStart = i + 1 }
+            i += 1
+        }
+        var lineEnd = lineStart
+        while lineEnd < characters.count && characters[lineEnd] != "\n" { lineEnd += 1 }
+        let line = String(characters[lineStart..<lineEnd])
+        let start = min(range.lowerBound, lineEnd)
+        let prefixWidth = DisplayWidth.of(ValueText.escapeControls(String(characters[lineStart..<start])))
+        let end = min(max(range.upperBound, start), lineEnd)
+        let markWidth = max(1, DisplayWidth.of(String(characters[start..<end])))
+        text += "  " + ValueText.escapeControls(line) + "\n"
+        text += "  " + String(repeating: " ", count: prefixWidth) + "^" + String(repeating: "~", count: markWidth - 1) + "\n"
+        return text
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A buffered byte sink over a file descriptor: renderers append bytes, and the buffer goes out
+/// with one `write(2)` per 64 KiB, so streaming a million rows costs a few thousand system calls.
+public final class OutputStream {
+    /// Where bytes go; nil for an in-memory stream (tests, `generate swift` into a string).
+    public let fileDescriptor: Int32?
+    /// What an in-memory stream has received.
+    public private(set) var collected: [UInt8] = []
+    private var buffer: [UInt8] = []
+    private let capacity: Int
+    private let ownsDescriptor: Bool
+    /// The first write error (`ENOSPC`, `EPIPE`, …); later writes are dropped.
+    public private(set) var writeError: Int32?
+
+    /// An in-memory stream.
+    public convenience init() { self.init(fileDescriptor: nil) }
+
+    public init(fileDescriptor: Int32?, capacity: Int = 1 << 16, ownsDescriptor: Bool = false) {
+        self.fileDescriptor = fileDescriptor
+        self.capacity = capacity
+        self.ownsDescriptor = ownsDescriptor
+        buffer.reserveCapacity(capacity)
+    }
+
+
+    /// True when the descriptor is a terminal.
+    public var isTerminal: Bool { fileDescriptor.map { isatty($0) == 1 } ?? false }
+
+    /// What an in-memory stream has received, as text.
+    public var text: String {
+        flush()
+        return String(decoding: collected, as: UTF8.self)
+    }
+
+    @inline(__always)
+    public func write(_ byte: UInt8) {
+        buffer.append(byte)
+        if buffer.count >= capacity { flush() }
+    }
+
+    public func write(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: $0) }
+        if buffer.count >= capacity { flush() }
+    }
+
+    public func write<S: Sequence>(bytes: S) where S.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { flush() }
+    }
+
+    /// Writes everything buffered; returns false when the descriptor refused it.
+    @discardableResult
+    public func flush() -> Bool {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard writeError == nil else { return false }
+        guard let fileDescriptor else {
+            collected.append(contentsOf: buffer)
+            return true
+        }
+        var offset = 0
+        let total = buffer.count
+        while offset < total {
+            let written = buffer.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Glibc.write(fileDescriptor, base + offset, total - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                writeError = errno
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// Flushes and, for a file opened by `output PATH`, closes it.
+    public func close() -> Int32? {
+        flush()
+        if ownsDescriptor, let fileDescriptor, Glibc.close(fileDescriptor) != 0, writeError == nil { writeError = errno }
+        return writeError
+    }
+
+    deinit {
+        flush()
+        if ownsDescriptor, let fileDescriptor { _ = Glibc.close(fileDescriptor) }
+    }
+}
+

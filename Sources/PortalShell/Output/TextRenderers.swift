@@ -1,0 +1,220 @@
+import PortalEngine
+
+/// csv (RFC 4180 quoting) and tsv (backslash escapes), one line per row, `\n` line ends.
+final class DelimitedRenderer: RowRenderer {
+    private let options: OutputOptions
+    private let stream: OutputStream
+    private let tab: Bool
+    private let null: String
+
+    init(_ options: OutputOptions, _ stream: OutputStream, tab: Bool) {
+        self.options = options
+        self.stream = stream
+        self.tab = tab
+        self.null = options.nullText ?? ""
+    }
+
+    func begin(columns: [String]) {
+        guard options.header else { return }
+        writeLine(columns.map(Value.text), header: true)
+    }
+
+    func row(_ values: [Value]) { writeLine(values, header: false) }
+
+    func end() {}
+
+    private func writeLine(_ values: [Value], header: Bool) {
+        for (i, value) in values.enumerated() {
+            if i > 0 { stream.write(tab ? 9 : 44) }
+            if case .null = value, !header {
+                stream.write(null)
+            } else {
+                let text = ValueText.plain(value, null: null)
+                if tab { writeTSV(text) } else { writeCSV(text) }
+            }
+        }
+        stream.write(10)
+    }
+
+    private func writeCSV(_ text: String) {
+        let needsQuotes = text.utf8.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+        guard needsQuotes else { return stream.write(text) }
+        stream.write(34)
+        for byte in text.utf8 {
+            if byte == 34 { stream.write(34) }
+            stream.write(byte)
+        }
+        stream.write(34)
+    }
+
+    private func writeTSV(_ text: String) {
+        let needsEscapes = text.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 92 }
+        guard needsEscapes else { return stream.write(text) }
+        for byte in text.utf8 {
+            switch byte {
+            case 9: stream.write("\\t")
+            case 10: stream.write("\\n")
+            case 13: stream.write("\\r")
+            case 92: stream.write("\\\\")
+            default: stream.write(byte)
+            }
+        }
+    }
+}
+
+/// json (one array, an object per line inside it) and ndjson (an object per line).
+final class JSONRenderer: RowRenderer {
+    private let stream: OutputStream
+    private let lines: Bool
+    private var keys: [String] = []
+    private var rows = 0
+
+    init(_ options: OutputOptions, _ stream: OutputStream, lines: Bool) {
+        self.stream = stream
+        self.lines = lines
+    }
+
+    func begin(columns: [String]) {
+        // Each key is escaped once, with its quotes and colon.
+        keys = columns.map { JSONText.string($0) + ":" }
+        if !lines { stream.write("[") }
+    }
+
+    func row(_ values: [Value]) {
+        if !lines { stream.write(rows == 0 ? "\n" : ",\n") }
+        rows += 1
+        stream.write(123)
+        for (i, value) in values.enumerated() where i < keys.count {
+            if i > 0 { stream.write(44) }
+            stream.write(keys[i])
+            JSONText.write(value, to: stream)
+        }
+        stream.write(125)
+        if lines { stream.write(10) }
+    }
+
+    func end() {
+        if !lines { stream.write(rows == 0 ? "]\n" : "\n]\n") }
+    }
+}
+
+enum JSONText {
+    static func write(_ value: Value, to stream: OutputStream) {
+        switch value {
+        case .null: stream.write("null")
+        case .integer(let i): stream.write(String(i))
+        case .real(let r): stream.write(r.isFinite ? r.description : "null")
+        case .text(let t): writeString(t, to: stream)
+        case .blob(let b): writeString(Base64.encode(b), to: stream)
+        }
+    }
+
+    static func string(_ text: String) -> String {
+        let stream = OutputStream()
+        writeString(text, to: stream)
+        return stream.text
+    }
+
+    static func writeString(_ text: String, to stream: OutputStream) {
+        stream.write(34)
+        for byte in text.utf8 {
+            switch byte {
+            case 34: stream.write("\\\"")
+            case 92: stream.write("\\\\")
+            case 10: stream.write("\\n")
+            case 13: stream.write("\\r")
+            case 9: stream.write("\\t")
+            case 0..<0x20: stream.write("\\u00" + ValueText.hex2(UInt32(byte)))
+            default: stream.write(byte)
+            }
+        }
+        stream.write(34)
+    }
+}
+
+/// `attribute = value`, one per line, a blank line between entities.
+final class LineRenderer: RowRenderer {
+    private let options: OutputOptions
+    private let stream: OutputStream
+    private var names: [String] = []
+    private var rows = 0
+    private let null: String
+
+    init(_ options: OutputOptions, _ stream: OutputStream) {
+        self.options = options
+        self.stream = stream
+        self.null = options.nullText ?? "NULL"
+    }
+
+    func begin(columns: [String]) { names = columns.map(ValueText.escapeControls) }
+
+    func row(_ values: [Value]) {
+        if rows > 0 { stream.write(10) }
+        rows += 1
+        for (i, value) in values.enumerated() where i < names.count {
+            stream.write(names[i])
+            stream.write(" = ")
+            stream.write(ValueText.display(value, null: null, escape: options.escapeControlCharacters))
+            stream.write(10)
+        }
+    }
+
+    func end() {}
+}
+
+/// A GitHub table: `|` in values escaped as `\|`, line breaks as `<br>`.
+final class MarkdownRenderer: RowRenderer {
+    private let options: OutputOptions
+    private let stream: OutputStream
+    private let null: String
+
+    init(_ options: OutputOptions, _ stream: OutputStream) {
+        self.options = options
+        self.stream = stream
+        self.null = options.nullText ?? "NULL"
+    }
+
+    func begin(columns: [String]) {
+        guard options.header else { return }
+        writeLine(columns)
+        writeLine(columns.map { _ in "---" })
+    }
+
+    func row(_ values: [Value]) {
+        writeLine(values.map { ValueText.display($0, null: null, escape: true) })
+    }
+
+    func end() {}
+
+    private func writeLine(_ cells: [String]) {
+        stream.write("|")
+        for cell in cells {
+            stream.write(" ")
+            stream.write(escape(cell))
+            stream.write(" |")
+        }
+        stream.write(10)
+    }
+
+    private func escape(_ cell: String) -> String {
+        guard cell.utf8.contains(where: { $0 == 124 || $0 == 10 || $0 == 13 }) else { return cell }
+        return cell.replacingOccurrences("|", with: "\\|").replacingOccurrences("\r\n", with: "<br>")
+            .replacingOccurrences("\n", with: "<br>").replacingOccurrences("\r", with: "<br>")
+    }
+}
+
+extension String {
+    /// Replaces every occurrence of `target` (Foundation-free).
+    func replacingOccurrences(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        result += rest
+        return result
+    }
+}

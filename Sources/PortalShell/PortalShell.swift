@@ -1,0 +1,120 @@
+import CSQLite
+import PortalEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The program: takes the command line's configuration, returns the exit status.
+public enum PortalShell {
+    public static let version = "portal-shell 0.1.0"
+
+    public static func run(_ configuration: Configuration) -> Int32 {
+        setlocale(LC_ALL, "")
+        let errors = OutputStream(fileDescriptor: 2, capacity: 4096)
+        func fail(_ message: String, _ status: Int32) -> Int32 {
+            errors.write("error: \(message)\n")
+            errors.flush()
+            return status
+        }
+
+        if let demoPath = configuration.demoPath {
+            do {
+                try DemoDatabase.write(to: demoPath)
+                return ExitStatus.success
+            } catch {
+                return fail("cannot write the demo database to '\(demoPath)': \(error)", ExitStatus.commandFailed)
+            }
+        }
+
+        let scripted = !configuration.exec.isEmpty || configuration.file != nil
+        let stdinIsTerminal = isatty(0) == 1
+        let interactive = !scripted && !configuration.browse && stdinIsTerminal
+        let readsStandardInput = !scripted && !configuration.browse && !stdinIsTerminal
+
+        // The database: given, or the demo in an interactive session.
+        var path = configuration.database
+        var banner: String?
+        if path == nil {
+            guard interactive || configuration.browse else {
+                return fail("a DATABASE is needed when commands come from --exec, --file or standard input", ExitStatus.usage)
+            }
+            do {
+                let demo = try DemoDatabase.defaultLocation()
+                path = demo.path
+                banner = demo.created
+                    ? "Created the demo database (a fitness tracker) at \(demo.path). Type 'help' to begin."
+                    : "The demo database (a fitness tracker): \(demo.path). Type 'help' to begin."
+            } catch {
+                return fail("cannot create the demo database: \(error)", ExitStatus.cannotOpen)
+            }
+        }
+        guard let path else { return ExitStatus.usage }
+        let database: ShellDatabase
+        do {
+            database = try ShellDatabase(path: path, readOnly: configuration.readOnly, create: configuration.create,
+                                         busyTimeout: configuration.busyTimeout)
+        } catch {
+            return fail(error.message, ExitStatus.cannotOpen)
+        }
+        defer { database.close() }
+
+        let standardOutput = OutputStream(fileDescriptor: 1)
+        let stdoutIsTerminal = standardOutput.isTerminal
+        let noColor = getenv("NO_COLOR").map { String(cString: $0) }.map { !$0.isEmpty } ?? false
+        let color = configuration.color == .always || (configuration.color == .auto && stdoutIsTerminal && !noColor)
+        let options = OutputOptions(format: configuration.format ?? (stdoutIsTerminal ? .table : .tsv),
+                                    header: configuration.header, nullText: configuration.nullText,
+                                    escapeControlCharacters: true, color: color)
+        let executor = Executor(database: database, options: options, standardOutput: standardOutput, errors: errors,
+                                busyTimeout: configuration.busyTimeout)
+        for (name, value) in configuration.parameters { executor.variables[name] = .text(value) }
+        executor.browser = BrowserBridge.open
+
+        if configuration.browse {
+            var query: Query?
+            if let entity = configuration.browseEntity {
+                query = Query(entity: Located(entity, 0..<entity.count),
+                              predicate: configuration.browseWhere.map { PredicateText($0, offset: 0) })
+            }
+            do {
+                try BrowserBridge.open(executor, query)
+                return ExitStatus.success
+            } catch {
+                errors.write(ShellError.from(error).report(command: configuration.browseWhere ?? ""))
+                errors.flush()
+                return ExitStatus.commandFailed
+            }
+        }
+
+        if interactive {
+            if let banner { executor.report(banner) }
+            return REPL(executor: executor, configuration: configuration).run()
+        }
+
+        Interrupts.install(database.connection)
+        var texts = configuration.exec
+        if let file = configuration.file {
+            guard let text = readTextFile(file) else {
+                return fail("cannot read '\(file)': \(String(cString: strerror(errno)))", ExitStatus.commandFailed)
+            }
+            texts.append(text)
+        } else if readsStandardInput, let text = readTextFile("-") {
+            texts.append(text)
+        }
+        var failed = false
+        for text in texts {
+            if !executor.run(text, stopOnError: configuration.stopOnError) {
+                failed = true
+                if configuration.stopOnError || executor.lastErrorWasInterrupt { break }
+            }
+            if executor.quitRequested { break }
+        }
+        executor.flushOutput()
+        if Interrupts.received {
+            database.abandon()
+            return ExitStatus.interrupted
+        }
+        return failed ? ExitStatus.commandFailed : ExitStatus.success
+    }
+}
+

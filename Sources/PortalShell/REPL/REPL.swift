@@ -1,0 +1,157 @@
+@preconcurrency import CLibedit
+import CSQLite
+import PortalEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The interactive prompt on libedit: history, Tab completion from the live schema, multi-line
+/// input, Ctrl-C cancels the line or the running command, Ctrl-D quits.
+final class REPL {
+    private let executor: Executor
+    private let configuration: Configuration
+    private let historyPath: String?
+
+    /// The session completion asks; libedit's callbacks are C functions without context.
+    nonisolated(unsafe) static var current: REPL?
+    nonisolated(unsafe) static var matches: [String] = []
+
+    init(executor: Executor, configuration: Configuration) {
+        self.executor = executor
+        self.configuration = configuration
+        historyPath = Self.historyPath()
+    }
+
+    static func historyPath() -> String? {
+        if let path = environment("PORTAL_SHELL_HISTORY"), !path.isEmpty { return path }
+        let base: String
+        if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") {
+            base = state
+        } else if let home = environment("HOME"), !home.isEmpty {
+            base = home + "/.local/state"
+        } else {
+            return nil
+        }
+        return base + "/portal-shell/history"
+    }
+
+    static func initFilePath() -> String? {
+        if let config = environment("XDG_CONFIG_HOME"), config.hasPrefix("/") { return config + "/portal-shell/init" }
+        if let home = environment("HOME"), !home.isEmpty { return home + "/.config/portal-shell/init" }
+        return nil
+    }
+
+    func run() -> Int32 {
+        REPL.current = self
+        setUpLineEditor()
+        executor.confirm = { question in
+            guard let answer = REPL.readLine(prompt: "\(question) [y/N] ", addToHistory: false) else { return false }
+            return ["y", "yes"].contains(answer.trimmingWhitespace().lowercased())
+        }
+        if !configuration.noInit, let initFile = Self.initFilePath(), access(initFile, R_OK) == 0,
+           let text = readTextFile(initFile) {
+            executor.run(text, stopOnError: false)
+        }
+        Interrupts.installInteractive(executor)
+        var pending = ""
+        while !executor.quitRequested {
+            Interrupts.reset()
+            let prompt = pending.isEmpty ? promptText() : String(repeating: " ", count: max(0, DisplayWidth.of(promptText()) - 5)) + "...> "
+            guard let line = REPL.readLine(prompt: prompt, addToHistory: false) else {
+                if Interrupts.consume() {
+                    // Ctrl-C at the prompt: drop the line being typed.
+                    pending = ""
+                    writeRaw("^C\n")
+                    continue
+                }
+                writeRaw("\n")
+                break
+            }
+            pending += pending.isEmpty ? line : "\n" + line
+            let (commands, open) = InputSplitter.split(pending)
+            if open != nil { continue }
+            let entry = pending.trimmingWhitespace()
+            pending = ""
+            if !entry.isEmpty { addHistory(entry) }
+            for command in commands {
+                _ = executor.runOne(command)
+                if executor.quitRequested || Interrupts.consume() { break }
+            }
+        }
+        executor.database?.abandon()
+        REPL.current = nil
+        return ExitStatus.success
+    }
+
+    private func writeRaw(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+    }
+
+    func promptText() -> String {
+        let name = executor.database?.displayName ?? "portal"
+        let stem = name.hasSuffix(".sqlite") || name.hasSuffix(".db") || name.hasSuffix(".sqlite3")
+            ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
+        let inTransaction = executor.database?.inUserTransaction ?? false
+        return stem + (inTransaction ? "*" : "") + "> "
+    }
+
+    // MARK: libedit
+
+    private func setUpLineEditor() {
+        rl_readline_name = UnsafePointer(strdup("portal-shell"))
+        using_history()
+        stifle_history(2000)
+        if let historyPath {
+            if let slash = historyPath.lastIndex(of: "/") {
+                try? DemoDatabase.makeDirectories(String(historyPath[..<slash]))
+            }
+            read_history(historyPath)
+        }
+        rl_completer_word_break_characters = strdup(" \t\n\"'(),;=<>!")
+        rl_attempted_completion_function = { text, start, _ in
+            rl_attempted_completion_over = 1
+            guard let text, let repl = REPL.current else { return nil }
+            let line = rl_line_buffer.map { String(cString: $0) } ?? ""
+            let word = String(cString: text)
+            // libedit gives `start` in bytes; completion works on characters.
+            let prefixBytes = Array(line.utf8.prefix(Int(start)))
+            let characterStart = String(decoding: prefixBytes, as: UTF8.self).count
+            REPL.matches = repl.completions(line: line, start: characterStart, word: word)
+            return rl_completion_matches(text) { _, state in
+                let index = Int(state)
+                guard index < REPL.matches.count else { return nil }
+                return strdup(REPL.matches[index])
+            }
+        }
+    }
+
+    func completions(line: String, start: Int, word: String) -> [String] {
+        let schema = executor.database?.schema ?? Schema(entities: [])
+        return Completion.candidates(line: line, start: start, word: word, schema: schema,
+                                     variables: executor.variables.keys.sorted())
+    }
+
+    /// One line from libedit; nil at end of input or on Ctrl-C (see `Interrupts.consume`).
+    static func readLine(prompt: String, addToHistory: Bool) -> String? {
+        guard let raw = readline(prompt) else { return nil }
+        defer { free(raw) }
+        return String(cString: raw)
+    }
+
+    private func addHistory(_ entry: String) {
+        add_history(entry)
+        if let historyPath { write_history(historyPath) }
+    }
+}
+
+func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}
+
+extension Interrupts {
+    /// In the REPL, Ctrl-C interrupts the running statement; at the prompt it cancels the line.
+    static func installInteractive(_ executor: Executor) {
+        if let database = executor.database { install(database.connection) }
+    }
+}
