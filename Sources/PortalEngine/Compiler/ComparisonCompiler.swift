@@ -117,6 +117,20 @@ extension SQLCompiler {
             return "(" + l + " >= " + .bound(.text(prefix)) + " AND " + l + " < " + .bound(.text(successor))
                 + " AND substr(" + l + ", 1, " + .bound(length) + ") = " + .bound(.text(prefix)) + ")"
         }
+        let literal: String? = if case .scalar(_, let info) = right, case .text(let text)? = info.literal { text } else { nil }
+        if op == .matches, let literal {
+            _ = try TextMatching.matches("", regex: literal, options: [])   // an invalid pattern fails here, not per row
+        }
+        let textColumn = if case .scalar(_, let info) = left { info.affinity == .text } else { false }
+        if fold == 0, textColumn, let literal, !literal.isEmpty {
+            // Case-sensitive tests on a text column need no function call.
+            let length = Value.integer(Int64(literal.unicodeScalars.count))
+            switch op {
+            case .contains: return "instr(" + l + ", " + r + ") > 0"
+            case .endsWith: return "substr(" + l + ", -" + .bound(length) + ") = " + r
+            default: break
+            }
+        }
         let function = switch op {
         case .contains: "portal_contains"
         case .beginsWith: "portal_beginswith"

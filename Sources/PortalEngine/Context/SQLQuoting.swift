@@ -24,7 +24,7 @@ func closestName(to name: String, in candidates: [String]) -> String? {
     let target = Array(name.lowercased())
     var best: (name: String, distance: Int)?
     for candidate in candidates {
-        let distance = editDistance(target, Array(candidate.lowercased()))
+        let distance = levenshteinDistance(target, Array(candidate.lowercased()))
         if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
     }
     guard let best, best.distance <= max(2, target.count / 3) else { return nil }
@@ -32,7 +32,7 @@ func closestName(to name: String, in candidates: [String]) -> String? {
 }
 
 /// Levenshtein distance.
-func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+func levenshteinDistance(_ a: [Character], _ b: [Character]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var previous = Array(0...b.count)

@@ -1,0 +1,259 @@
+import CSQLite
+
+/// Where a decoder reads column values: a `Row`, or the current row of a statement (so typed
+/// fetches build no intermediate `Row`).
+protocol ColumnSource {
+    var columns: ColumnNames { get }
+    func value(at index: Int) -> Value
+}
+
+extension Row: ColumnSource {
+    func value(at index: Int) -> Value { values[index] }
+}
+
+/// The current row of a stepping statement.
+struct StatementSource: ColumnSource {
+    let statement: Statement
+    let columns: ColumnNames
+    func value(at index: Int) -> Value { statement.value(at: Int32(index)) }
+}
+
+extension Row {
+    /// Decodes the row as `T` (attributes by name, as the synthesized `Decodable` asks for them).
+    public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
+        try RowDecoding.decode(type, from: self)
+    }
+}
+
+enum RowDecoding {
+    static func decode<T: Decodable, Source: ColumnSource>(_ type: T.Type, from source: Source) throws -> T {
+        try T(from: RowDecoder(source: source, cursor: Cursor()))
+    }
+}
+
+/// The column the next key is expected at: synthesized `init(from:)` asks for keys in declaration
+/// order, usually the column order, so a guess checked with one string comparison replaces a
+/// hash lookup.
+final class Cursor {
+    var next = 0
+}
+
+struct RowDecoder<Source: ColumnSource>: Decoder {
+    let source: Source
+    let cursor: Cursor
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RowKeyedContainer<Key, Source>(source: source, cursor: cursor))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch([Value].self, .init(codingPath: [], debugDescription: "a row decodes as a keyed value"))
+    }
+
+    /// A single-column row decodes as that column's value.
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard source.columns.names.count == 1 else {
+            throw DecodingError.typeMismatch(Value.self, .init(codingPath: [], debugDescription: "the row has several columns"))
+        }
+        return ValueDecoder(value: source.value(at: 0), codingPath: [])
+    }
+}
+
+struct RowKeyedContainer<Key: CodingKey, Source: ColumnSource>: KeyedDecodingContainerProtocol {
+    let source: Source
+    let cursor: Cursor
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { source.columns.names.compactMap { Key(stringValue: $0) } }
+
+    @inline(__always)
+    private func index(_ key: Key) -> Int? {
+        let name = key.stringValue
+        let names = source.columns.names
+        let guess = cursor.next
+        if guess < names.count && names[guess] == name {
+            cursor.next = guess + 1
+            return guess
+        }
+        guard let found = source.columns.index(of: name) else { return nil }
+        cursor.next = found + 1
+        return found
+    }
+
+    @inline(__always)
+    private func value(_ key: Key) throws -> Value {
+        guard let i = index(key) else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: [key], debugDescription: "no attribute '\(key.stringValue)' in the row"))
+        }
+        return source.value(at: i)
+    }
+
+    func contains(_ key: Key) -> Bool { source.columns.index(of: key.stringValue) != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let i = index(key) else { return true }
+        return source.value(at: i).isNull
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try ValueDecoder(value: value(key), codingPath: [key]).decode(type)
+    }
+
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        guard let i = index(key) else { return nil }
+        let v = source.value(at: i)
+        return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let i = index(key) else { return nil }
+        let v = source.value(at: i)
+        return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let i = index(key) else { return nil }
+        let v = source.value(at: i)
+        return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let i = index(key) else { return nil }
+        let v = source.value(at: i)
+        return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey> {
+        throw DecodingError.typeMismatch(type, .init(codingPath: [key], debugDescription: "attributes hold plain values"))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try ValueDecoder(value: value(key), codingPath: [key]).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder { RowDecoder(source: source, cursor: Cursor()) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try ValueDecoder(value: value(key), codingPath: [key]) }
+}
+
+/// Decodes one value: numbers, text, booleans (0/1), blobs as `[UInt8]`, and types that decode
+/// from one of those (enums with raw values, wrappers).
+struct ValueDecoder: Decoder, SingleValueDecodingContainer {
+    let value: Value
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw mismatch(type)
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .blob(let bytes) = value else { throw mismatch([UInt8].self) }
+        return BlobDecoder(bytes: bytes, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { value.isNull }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        guard case .integer(let i) = value else { throw mismatch(type) }
+        return i != 0
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        guard case .text(let s) = value else { throw mismatch(type) }
+        return s
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        switch value {
+        case .real(let d): return d
+        case .integer(let i): return Double(i)
+        default: throw mismatch(type)
+        }
+    }
+
+    func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        switch value {
+        case .integer(let i):
+            guard let exact = T(exactly: i) else { throw mismatch(type) }
+            return exact
+        case .real(let d):
+            guard let exact = T(exactly: d) else { throw mismatch(type) }
+            return exact
+        default: throw mismatch(type)
+        }
+    }
+
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 {
+        if case .integer(let i) = value { return i }
+        return try integer(type)
+    }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == [UInt8].self, case .blob(let bytes) = value, let result = bytes as? T { return result }
+        if T.self == Value.self, let result = value as? T { return result }
+        return try T(from: self)
+    }
+
+    private func mismatch(_ type: Any.Type) -> DecodingError {
+        DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "cannot read \(value) as \(type)"))
+    }
+}
+
+/// A blob read as a sequence of bytes (how `Data` and `[UInt8]` decode).
+struct BlobDecoder: UnkeyedDecodingContainer {
+    let bytes: [UInt8]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+    var count: Int? { bytes.count }
+    var isAtEnd: Bool { currentIndex >= bytes.count }
+
+    mutating func decodeNil() throws -> Bool { false }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "end of blob"))
+        }
+        let byte = bytes[currentIndex]
+        currentIndex += 1
+        return try ValueDecoder(value: .integer(Int64(byte)), codingPath: codingPath).decode(type)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        throw DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "a blob holds bytes"))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch([UInt8].self, .init(codingPath: codingPath, debugDescription: "a blob holds bytes"))
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        throw DecodingError.typeMismatch([UInt8].self, .init(codingPath: codingPath, debugDescription: "a blob holds bytes"))
+    }
+}
