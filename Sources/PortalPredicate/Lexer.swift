@@ -1,0 +1,322 @@
+/// The tokens of the predicate language, cut from the UTF-8 bytes of the text.
+///
+/// Positions are byte offsets; `Lexer.characterRange` turns them into the character ranges that
+/// `PredicateError` reports, only when an error is made (so lexing stays on bytes).
+struct Token: Sendable {
+    enum Kind: Sendable, Equatable {
+        /// A plain identifier that is not a reserved word, as written.
+        case identifier(String)
+        /// A reserved word, uppercased.
+        case reserved(String)
+        /// `#name` or `#"any text"`: a key that may be a reserved word.
+        case escapedName(String)
+        /// `@count`-style key, including the `@`.
+        case atKey(String)
+        /// `$name` or `$"any text"`, without the `$`.
+        case variable(String)
+        /// `%@`, `%K`, `%d`, … as written.
+        case formatArgument(String)
+        case string(String)
+        /// A decimal, hexadecimal, octal or binary integer that fits in 64 unsigned bits.
+        case integer(UInt64)
+        case real(Double)
+        /// `X'0A0B'`: a blob literal (SQLite's notation, our addition for round trips).
+        case blob([UInt8])
+        /// Punctuation and symbolic operators: `( ) { } [ ] , . + - * / ** == = != <> < <= =< > >= => && || !`.
+        case symbol(String)
+        case end
+    }
+    var kind: Kind
+    /// Byte offsets in the UTF-8 text.
+    var range: Range<Int>
+}
+
+/// Reserved words of the language (case-insensitive).
+let reservedWords: Set<String> = [
+    "AND", "OR", "IN", "NOT", "ALL", "ANY", "SOME", "NONE", "LIKE", "MATCHES", "CONTAINS",
+    "BEGINSWITH", "ENDSWITH", "BETWEEN", "NULL", "NIL", "SELF", "TRUE", "YES", "FALSE", "NO",
+    "FIRST", "LAST", "SIZE", "SUBQUERY", "CAST", "TRUEPREDICATE", "FALSEPREDICATE",
+]
+
+struct Lexer {
+    let text: String
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ text: String) {
+        self.text = text
+        self.bytes = Array(text.utf8)
+    }
+
+    /// All tokens, ending with `.end`.
+    static func tokenize(_ text: String) throws(PredicateError) -> [Token] {
+        var lexer = Lexer(text)
+        var tokens: [Token] = []
+        while true {
+            let token = try lexer.next()
+            tokens.append(token)
+            if token.kind == .end { return tokens }
+        }
+    }
+
+    /// The character range (grapheme clusters) of a byte range of `text`.
+    static func characterRange(_ range: Range<Int>, in text: String) -> Range<Int> {
+        let utf8 = text.utf8
+        func characters(_ byteOffset: Int) -> Int {
+            let clamped = min(max(byteOffset, 0), utf8.count)
+            let index = utf8.index(utf8.startIndex, offsetBy: clamped)
+            return text[..<index].count
+        }
+        let lower = characters(range.lowerBound)
+        return lower..<max(lower, characters(range.upperBound))
+    }
+
+    private func peek(_ ahead: Int = 0) -> UInt8? {
+        offset + ahead < bytes.count ? bytes[offset + ahead] : nil
+    }
+
+    private func error(_ message: String, from start: Int) -> PredicateError {
+        PredicateError(.syntax, message,
+                       range: Lexer.characterRange(start..<max(offset, start + 1), in: text))
+    }
+
+    static func isIdentifierStart(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b >= 0x80
+    }
+
+    static func isIdentifierByte(_ b: UInt8) -> Bool {
+        isIdentifierStart(b) || (b >= 0x30 && b <= 0x39)
+    }
+
+    private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    mutating func next() throws(PredicateError) -> Token {
+        while let b = peek(), b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C || b == 0x0B {
+            offset += 1
+        }
+        let start = offset
+        guard let b = peek() else { return Token(kind: .end, range: start..<start) }
+        let kind: Token.Kind
+        switch b {
+        case 0x22, 0x27: // " '
+            kind = .string(try string())
+        case _ where Lexer.isDigit(b):
+            kind = try number()
+        case _ where (b == 0x58 || b == 0x78) && (peek(1) == 0x27 || peek(1) == 0x22): // X'…'
+            offset += 1
+            kind = .blob(try blob(start: start))
+        case _ where Lexer.isIdentifierStart(b):
+            let word = identifier()
+            let upper = word.uppercased()
+            kind = reservedWords.contains(upper) ? .reserved(upper) : .identifier(word)
+        case 0x23: // #
+            offset += 1
+            kind = .escapedName(try nameAfterSigil(start: start, sigil: "#"))
+        case 0x24: // $
+            offset += 1
+            kind = .variable(try nameAfterSigil(start: start, sigil: "$"))
+        case 0x40: // @
+            offset += 1
+            guard let c = peek(), Lexer.isIdentifierStart(c) else {
+                throw error("expected a name after '@'", from: start)
+            }
+            kind = .atKey("@" + identifier())
+        case 0x25: // %
+            kind = .formatArgument(try formatArgument(start: start))
+        default:
+            kind = .symbol(try symbol(start: start))
+        }
+        return Token(kind: kind, range: start..<offset)
+    }
+
+    private mutating func identifier() -> String {
+        let start = offset
+        while let b = peek(), Lexer.isIdentifierByte(b) { offset += 1 }
+        return String(decoding: bytes[start..<offset], as: UTF8.self)
+    }
+
+    /// After `#` or `$`: an identifier, or a quoted string for any other text.
+    private mutating func nameAfterSigil(start: Int, sigil: String) throws(PredicateError) -> String {
+        if let c = peek(), c == 0x22 || c == 0x27 { return try string() }
+        guard let c = peek(), Lexer.isIdentifierStart(c) else {
+            throw error("expected a name after '\(sigil)'", from: start)
+        }
+        return identifier()
+    }
+
+    private mutating func formatArgument(start: Int) throws(PredicateError) -> String {
+        for form in ["%lld", "%ld", "%@", "%K", "%d", "%i", "%f", "%s"] {
+            let formBytes = Array(form.utf8)
+            if offset + formBytes.count <= bytes.count,
+               bytes[offset..<(offset + formBytes.count)].elementsEqual(formBytes) {
+                offset += formBytes.count
+                return form
+            }
+        }
+        offset += 1
+        throw error("unknown format argument; expected %@, %K, %d, %i, %ld, %lld, %f or %s", from: start)
+    }
+
+    private mutating func symbol(start: Int) throws(PredicateError) -> String {
+        let two = offset + 1 < bytes.count
+            ? String(decoding: bytes[offset...(offset + 1)], as: UTF8.self) : ""
+        if ["**", "==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"].contains(two) {
+            offset += 2
+            return two
+        }
+        let one = bytes[offset]
+        if Array("(){}[],.+-*/=<>!".utf8).contains(one) {
+            offset += 1
+            return String(UnicodeScalar(one))
+        }
+        // Report the whole character, not one byte of it.
+        let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+        let character = text[index...].first.map(String.init) ?? "?"
+        offset += max(1, character.utf8.count)
+        throw error("unexpected character '\(character)'", from: start)
+    }
+
+    private mutating func string() throws(PredicateError) -> String {
+        let start = offset
+        let quote = bytes[offset]
+        offset += 1
+        var result: [UInt8] = []
+        while true {
+            guard let b = peek() else { throw error("unterminated string", from: start) }
+            offset += 1
+            if b == quote { break }
+            if b != 0x5C { result.append(b); continue }
+            guard let e = peek() else { throw error("unterminated string", from: start) }
+            offset += 1
+            switch e {
+            case 0x22, 0x27, 0x5C: result.append(e)
+            case 0x6E: result.append(0x0A)   // n
+            case 0x74: result.append(0x09)   // t
+            case 0x72: result.append(0x0D)   // r
+            case 0x30: result.append(0x00)   // 0
+            case 0x75: result.append(contentsOf: Array(String(Character(try unicodeEscape(start: offset - 2))).utf8))
+            default:
+                // Any other escape is kept as written, so regular expressions such as "\d+" work.
+                result.append(0x5C)
+                result.append(e)
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// `\uXXXX`, or a surrogate pair `\uD83D\uDE00`.
+    private mutating func unicodeEscape(start: Int) throws(PredicateError) -> Unicode.Scalar {
+        let high = try fourHex(start: start)
+        if (0xD800...0xDBFF).contains(high), peek() == 0x5C, peek(1) == 0x75 {
+            offset += 2
+            let low = try fourHex(start: start)
+            if (0xDC00...0xDFFF).contains(low),
+               let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) {
+                return scalar
+            }
+        }
+        guard let scalar = Unicode.Scalar(high) else {
+            throw error("\\u escape is not a Unicode scalar", from: start)
+        }
+        return scalar
+    }
+
+    private mutating func fourHex(start: Int) throws(PredicateError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let b = peek(), let digit = Lexer.hexValue(b) else {
+                throw error("expected four hexadecimal digits after \\u", from: start)
+            }
+            value = value * 16 + UInt32(digit)
+            offset += 1
+        }
+        return value
+    }
+
+    static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: return b - 0x30
+        case 0x41...0x46: return b - 0x41 + 10
+        case 0x61...0x66: return b - 0x61 + 10
+        default: return nil
+        }
+    }
+
+    private mutating func blob(start: Int) throws(PredicateError) -> [UInt8] {
+        let quote = bytes[offset]
+        offset += 1
+        var result: [UInt8] = []
+        var pending: UInt8?
+        while true {
+            guard let b = peek() else { throw error("unterminated blob literal", from: start) }
+            offset += 1
+            if b == quote { break }
+            guard let digit = Lexer.hexValue(b) else {
+                throw error("a blob literal holds hexadecimal digits only", from: start)
+            }
+            if let high = pending { result.append(high << 4 | digit); pending = nil } else { pending = digit }
+        }
+        if pending != nil { throw error("a blob literal needs an even number of hexadecimal digits", from: start) }
+        return result
+    }
+
+    private mutating func number() throws(PredicateError) -> Token.Kind {
+        let start = offset
+        if bytes[offset] == 0x30, let radixByte = peek(1) {
+            let radix: UInt64? = switch radixByte {
+            case 0x78, 0x58: 16
+            case 0x6F, 0x4F: 8
+            case 0x62, 0x42: 2
+            default: nil
+            }
+            if let radix {
+                offset += 2
+                return .integer(try radixDigits(radix, start: start))
+            }
+        }
+        while let b = peek(), Lexer.isDigit(b) { offset += 1 }
+        var isReal = false
+        if peek() == 0x2E, let d = peek(1), Lexer.isDigit(d) {
+            isReal = true
+            offset += 1
+            while let b = peek(), Lexer.isDigit(b) { offset += 1 }
+        }
+        if let e = peek(), e == 0x65 || e == 0x45 {
+            isReal = true
+            offset += 1
+            if let sign = peek(), sign == 0x2B || sign == 0x2D { offset += 1 }
+            guard let d = peek(), Lexer.isDigit(d) else { throw error("malformed number: expected digits in the exponent", from: start) }
+            while let b = peek(), Lexer.isDigit(b) { offset += 1 }
+        }
+        if let b = peek(), Lexer.isIdentifierByte(b) {
+            offset += 1
+            throw error("malformed number", from: start)
+        }
+        let literal = String(decoding: bytes[start..<offset], as: UTF8.self)
+        if !isReal, let value = UInt64(literal) { return .integer(value) }
+        guard let value = Double(literal) else { throw error("malformed number", from: start) }
+        return .real(value)
+    }
+
+    private mutating func radixDigits(_ radix: UInt64, start: Int) throws(PredicateError) -> UInt64 {
+        var value: UInt64 = 0
+        var count = 0
+        while let b = peek(), Lexer.isIdentifierByte(b) {
+            guard let digit = Lexer.hexValue(b), UInt64(digit) < radix else {
+                offset += 1
+                throw error("malformed number: unexpected digit", from: start)
+            }
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: radix)
+            let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflow1, !overflow2, sum <= UInt64(Int64.max) else {
+                offset += 1
+                throw error("number too large for a 64-bit integer", from: start)
+            }
+            value = sum
+            count += 1
+            offset += 1
+        }
+        if count == 0 { throw error("malformed number: expected digits after the prefix", from: start) }
+        return value
+    }
+}

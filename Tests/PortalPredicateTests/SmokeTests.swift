@@ -1,4 +1,0 @@
-import Testing
-@testable import PortalPredicate
-
-@Test func moduleLoads() { #expect(Bool(true)) }
