@@ -2,5 +2,5 @@ import PortalPredicate
 
 /// Parses predicate text with the predicate engineer's parser.
 func parseQuery(_ text: String, arguments: [Argument]) throws -> Query {
-    throw PredicateError(.unsupported, "the predicate parser is not merged yet")
+    try Query.parse(text, arguments: arguments)
 }
