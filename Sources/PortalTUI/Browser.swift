@@ -3,6 +3,14 @@ import PortalEngine
 
 /// The browser's entry point, for the shell (`--browse`, `browse`).
 public enum Browser {
+    /// Runs the browser on a store (read-only when the store is, or when `readOnly`).
+    /// `runCommand` runs one shell command for `:` and returns everything it printed.
+    public static func run(store: Store, entity: String?, filter: String?, sort: BrowserSort? = nil, readOnly: Bool,
+                           color: Bool, runCommand: ((String) -> String)?) throws {
+        try run(source: EngineDataSource(store: store), entity: entity, filter: filter, sort: sort,
+                readOnly: readOnly || store.isReadOnly, color: color, runCommand: runCommand)
+    }
+
     /// Runs the full-screen browser until the user quits.
     ///
     /// - Parameters:
@@ -12,11 +20,11 @@ public enum Browser {
     ///   - readOnly: refuse `e`, `a`, `d`, `u` and say why.
     ///   - color: use colours (false under `NO_COLOR` / `--color never`).
     ///   - runCommand: runs one shell command for `:` and returns what it printed.
-    public static func run(source: any BrowserDataSource, entity: String?, filter: String?, readOnly: Bool,
-                           color: Bool, runCommand: ((String) -> String)?) throws {
+    public static func run(source: any BrowserDataSource, entity: String?, filter: String?, sort: BrowserSort? = nil,
+                           readOnly: Bool, color: Bool, runCommand: ((String) -> String)?) throws {
         let model = BrowserModel(source: source, width: 80, height: 24, readOnly: readOnly, runCommand: runCommand)
         // Errors (unknown entity, bad filter, unreadable database) surface before the screen changes.
-        try model.start(entity: entity, filter: filter)
+        try model.start(entity: entity, filter: filter, sort: sort)
         let terminal = Terminal(color: color)
         defer { terminal.close() }
         model.handle(.resize(width: terminal.width, height: terminal.height))

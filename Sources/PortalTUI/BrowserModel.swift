@@ -94,7 +94,7 @@ public final class BrowserModel {
     // MARK: - Opening
 
     /// Loads the entity list and opens `entity` (or the first one) with `filter`.
-    public func start(entity: String?, filter: String?) throws {
+    public func start(entity: String?, filter: String?, sort: BrowserSort? = nil) throws {
         entities = try source.entities()
         lastToken = source.changeToken()
         countEntities()
@@ -113,7 +113,11 @@ public final class BrowserModel {
             setStatus("the database has no entities", error: false)
             return
         }
-        open(index, filter: filter ?? "", sort: nil)
+        if let sort, !entities[index].columns.contains(where: { $0.name.lowercased() == sort.column.lowercased() }) {
+            throw BrowserError("no attribute '\(sort.column)' on \(entities[index].name) to sort by")
+        }
+        let column = sort.flatMap { s in entities[index].columns.first { $0.name.lowercased() == s.column.lowercased() } }
+        open(index, filter: filter ?? "", sort: column.map { BrowserSort(column: $0.name, direction: sort?.direction ?? .ascending) })
     }
 
     func entityIndex(named name: String) -> Int? {
