@@ -122,12 +122,12 @@ public enum DemoDatabase {
             let weight = 50 + random.unit() * 50
             userWeights[id] = weight
             let birth: Value = random.unit() < 0.15 ? .null
-                : .text(DemoDate.day(fromDays: -8000 - random.index(14000)))
+                : .text(DemoDate.day(fromDays: -7305 + random.index(20000)))
             try insertUser.bind([
                 .integer(Int64(id)), .text(name), .text("user\(id)@example.org"),
                 random.unit() < 0.1 ? .null : .text(random.pick(DemoNames.cities)),
                 .text(random.pick(script.country)), birth,
-                .text(DemoDate.timestamp(seconds: random.index(3 * 365 * 86_400) - 400 * 86_400)),
+                .text(DemoDate.timestamp(seconds: 17_897 * 86_400 + random.index(3 * 365 * 86_400))),
                 random.unit() < 0.2 ? .null : .real(rounded(weight, 1)),
             ])
             while try insertUser.step() {}

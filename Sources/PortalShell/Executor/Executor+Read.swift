@@ -39,8 +39,11 @@ extension Executor {
         do {
             return try PredicateCompiler.compile(predicate.text, variables: predicateVariables, entity: entity,
                                                  schema: schema, alias: Self.alias)
-        } catch {
-            throw ShellError.from(error, predicateOffset: predicate.offset)
+        } catch let error as PredicateError {
+            throw ShellError(error.description, ShellError.locate(error, in: predicate.text, offset: predicate.offset))
+        } catch let error as PortalError {
+            guard let inner = error.predicateError else { throw ShellError.from(error) }
+            throw ShellError(inner.description, ShellError.locate(inner, in: predicate.text, offset: predicate.offset))
         }
     }
 

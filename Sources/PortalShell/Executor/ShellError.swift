@@ -25,12 +25,33 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
             if let predicate = error.predicateError {
                 return ShellError(predicate.description, shift(predicate.range, by: offset))
             }
+            if case .predicate = error.kind { return ShellError(error.description) }
             var shellError = ShellError(error.description)
             if case .interrupted = error.kind { shellError.interrupted = true }
             return shellError
         default:
             return ShellError("\(error)")
         }
+    }
+
+    /// When the compiler gives no position for an unknown name, the first whole-word occurrence
+    /// of the quoted name in the predicate text.
+    static func locate(_ error: PredicateError, in text: String, offset: Int) -> Range<Int>? {
+        if let range = error.range { return (range.lowerBound + offset)..<(range.upperBound + offset) }
+        guard error.kind == .unknownName, let open = error.message.firstIndex(of: "'") else { return nil }
+        let rest = error.message[error.message.index(after: open)...]
+        guard let close = rest.firstIndex(of: "'") else { return nil }
+        let name = Array(rest[..<close])
+        let characters = Array(text)
+        guard !name.isEmpty, characters.count >= name.count else { return nil }
+        for start in 0...(characters.count - name.count) where Array(characters[start..<(start + name.count)]) == name {
+            let before = start == 0 ? " " : characters[start - 1]
+            let after = start + name.count < characters.count ? characters[start + name.count] : " "
+            if !Lexer.isWordPart(before) && !Lexer.isWordPart(after) {
+                return (start + offset)..<(start + name.count + offset)
+            }
+        }
+        return nil
     }
 
     private static func shift(_ range: Range<Int>?, by offset: Int?) -> Range<Int>? {

@@ -1,4 +1,0 @@
-import Testing
-@testable import PortalShell
-
-@Test func moduleLoads() { #expect(Bool(true)) }
