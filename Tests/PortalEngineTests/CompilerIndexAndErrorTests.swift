@@ -102,6 +102,17 @@ import Testing
         #expect(try error(#"CAST("yesterday", "NSDate") > 3"#).message.contains("NSDate"))
     }
 
+    @Test func errorsPointAtTheText() throws {
+        #expect(try error(#"Nmae == "x""#).range == 0..<4)
+        #expect(try error(#"Name == "Nmae" AND Nmae == "x""#).range == 19..<23)
+        #expect(try error(#"Album.Titel == "Titel""#).range == 6..<11)
+        #expect(try error("Milliseconds between {1, 2, 3}").range == 13..<20)
+        #expect(try error("tracks.@sum.Name > 3", on: "Album").range == 7..<11)
+        #expect(try error("$nope == 1").range == 0..<5)
+        #expect(try error("lenght(Name) > 3").range == 0..<6)
+        #expect(try error("Milliseconds == 1 AND Name.Foo == 1").range == 22..<26)
+    }
+
     @Test func sortKeys() throws {
         let schema = try TestDatabase.chinook().schema()
         let track = try #require(schema.entity(named: "Track"))

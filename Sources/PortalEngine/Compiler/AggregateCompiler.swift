@@ -25,6 +25,7 @@ extension SQLCompiler {
         case .attribute where collection != nil && suffix.isEmpty:
             value = try operand(for: end)   // `tracks.Milliseconds.@sum`
         default:
+            failingToken = function
             throw PredicateError(.invalidOperation,
                                  "\(function) needs a to-many relationship ('\(prefix.joined(separator: "."))' is not one)")
         }
@@ -43,6 +44,7 @@ extension SQLCompiler {
             throw PredicateError(.invalidOperation, "\(function) needs an attribute of the related entity after it")
         }
         if function == "@sum" || function == "@avg", info.affinity == .text {
+            failingToken = function
             throw PredicateError(.invalidOperation,
                                  "\(function) cannot apply to the text attribute '\(info.attribute?.name ?? "")'")
         }

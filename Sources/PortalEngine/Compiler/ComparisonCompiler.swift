@@ -11,7 +11,13 @@ extension SQLCompiler {
         let left = try operand(comparison.left, in: scope)
         let right = try operand(comparison.right, in: scope)
         let rows = collection
-        let core = try self.core(left, comparison.op, comparison.options, right)
+        let core: SQLFragment
+        do {
+            core = try self.core(left, comparison.op, comparison.options, right)
+        } catch {
+            failingToken = failingToken ?? comparison.op.rawValue
+            throw error
+        }
         guard let rows else {
             if let quantifier = comparison.quantifier {
                 throw PredicateError(.invalidOperation,

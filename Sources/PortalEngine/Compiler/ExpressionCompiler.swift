@@ -114,6 +114,7 @@ extension SQLCompiler {
         case .value(let value): return .literal(value)
         case .list(let values): return .list(values.map(Operand.literal))
         case nil:
+            failingToken = "$" + name
             throw PredicateError(.unknownName, "no value for the variable $\(name)",
                                  suggestion: closest(to: name, among: Array(variables.keys)).map { "$" + $0 })
         }

@@ -28,6 +28,7 @@ extension SQLCompiler {
             guard arguments.count == 1 else { throw argumentCount(name, 1) }
             return try aggregateFunction(aggregate, name, arguments[0], in: scope)
         }
+        failingToken = name
         let known = Array(Self.scalarFunctions.keys) + Array(Self.aggregateFunctionNames.keys) + ["now"]
         throw PredicateError(.unknownName, "no function named \(name)()", suggestion: closest(to: lowered, among: known))
     }
