@@ -25,7 +25,10 @@ extension SQLCompiler {
             }
             return core
         }
-        switch comparison.quantifier ?? .any {
+        guard let quantifier = comparison.quantifier else {
+            return "EXISTS (SELECT 1" + rows.fromWhereComparingNullWhenMissing(core, anchor: newAlias()) + ")"
+        }
+        switch quantifier {
         case .any: return "EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
         case .none: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
         case .all: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core.parenthesized + " IS NOT 1") + ")"

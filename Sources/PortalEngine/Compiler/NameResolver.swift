@@ -67,7 +67,7 @@ extension SQLCompiler {
             existing.crossings += 1
             collection = existing
         } else {
-            collection = Collection(steps: steps, elementAlias: alias, crossings: 1)
+            collection = Collection(steps: steps, elementAlias: alias, crossings: 1, leadingToOne: scope.path.count)
         }
         return Scope(entity: entity(relationship.destination), alias: alias, variables: scope.variables)
     }
