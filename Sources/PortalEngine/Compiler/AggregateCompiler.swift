@@ -115,7 +115,7 @@ extension SQLCompiler {
         case .variable(let name) where scope.variables[name] != nil: start = scope.variables[name] ?? scope
         default: throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
         }
-        guard !parts.isEmpty, parts.allSatisfy({ if case .name = $0 { return true } else { return false } }),
+        guard !parts.isEmpty, parts.allSatisfy(\.isName),
               case .toMany(let owner, let relationship) = try walk(start, names(parts[...])) else {
             throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
         }

@@ -7,6 +7,8 @@ enum PathPart: Equatable {
     case aggregate(String)
     case first, last
     case index(Expression)
+
+    var isName: Bool { if case .name = self { return true } else { return false } }
 }
 
 extension SQLCompiler {
@@ -56,19 +58,19 @@ extension SQLCompiler {
         default:
             return try parts.isEmpty ? operand(root, in: scope) : listPath(operand(root, in: scope), parts, root: "a value")
         }
-        guard let split = parts.firstIndex(where: { if case .name = $0 { return false } else { return true } }) else {
+        guard let split = parts.firstIndex(where: { !$0.isName }) else {
             return try keyPath(root: row, names(parts[...]))
         }
         switch parts[split] {
         case .aggregate(let function):
             let suffix = parts[(split + 1)...]
-            guard suffix.allSatisfy({ if case .name = $0 { return true } else { return false } }) else {
+            guard suffix.allSatisfy(\.isName) else {
                 throw PredicateError(.invalidOperation, "\(function) can be followed only by attribute names")
             }
             return try aggregate(function, in: row, over: names(parts[..<split]), then: names(suffix))
         default:
             let suffix = parts[(split + 1)...]
-            guard suffix.allSatisfy({ if case .name = $0 { return true } else { return false } }) else {
+            guard suffix.allSatisfy(\.isName) else {
                 throw PredicateError(.unsupported, "only one subscript per key path is supported")
             }
             return try element(parts[split], in: row, over: names(parts[..<split]), then: names(suffix))

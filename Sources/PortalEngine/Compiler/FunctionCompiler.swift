@@ -38,7 +38,7 @@ extension SQLCompiler {
                                    in scope: Scope) throws -> Operand {
         let (root, parts) = flatten(argument)
         if case .self = root, !parts.isEmpty,
-           parts.allSatisfy({ if case .name = $0 { return true } else { return false } }) {
+           parts.allSatisfy(\.isName) {
             return try self.aggregate(aggregate, in: scope, over: names(parts[...]), then: [])
         }
         guard case .list(let elements) = try operand(argument, in: scope) else {
