@@ -85,8 +85,10 @@ extension SQLCompiler {
     func operand(for end: KeyPathEnd) throws -> Operand {
         switch end {
         case .attribute(let scope, let attribute):
-            return .scalar(scope.value(.raw(column(scope.alias, attribute.name))),
-                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty))
+            let local = column(scope.alias, attribute.name)
+            return .scalar(scope.value(.raw(local)),
+                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, path: scope.path,
+                                      local: local))
         case .toOne(let scope, let relationship):
             guard relationship.sourceColumns.count == 1 else {
                 throw PredicateError(.invalidOperation,

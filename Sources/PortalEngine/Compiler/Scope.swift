@@ -8,6 +8,9 @@ struct JoinStep {
     var on: String
     /// A column of this step's row that is not NULL exactly when a row was joined.
     var presence: String
+    /// For a single-column key: the previous row's column and this row's, which `on` equates.
+    var outerColumn: String?
+    var innerColumn: String?
 }
 
 /// A row of an entity that SQL can reach: the query's own row (`path` empty), or a row reached
@@ -56,8 +59,11 @@ extension JoinStep {
         let conditions = zip(relationship.sourceColumns, relationship.destinationColumns).map { source, destination in
             column(newAlias, destination) + " = " + column(alias, source)
         }
+        let single = relationship.sourceColumns.count == 1
         return JoinStep(table: relationship.destination, alias: newAlias, on: conditions.joined(separator: " AND "),
-                        presence: column(newAlias, relationship.destinationColumns.first ?? "rowid"))
+                        presence: column(newAlias, relationship.destinationColumns.first ?? "rowid"),
+                        outerColumn: single ? column(alias, relationship.sourceColumns[0]) : nil,
+                        innerColumn: single ? column(newAlias, relationship.destinationColumns[0]) : nil)
     }
 }
 
