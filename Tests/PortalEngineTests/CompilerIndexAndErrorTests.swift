@@ -58,6 +58,31 @@ import Testing
         #expect(plan.contains { $0.hasPrefix("SEARCH pc1") && $0.contains("person_") }, "plan: \(plan)")
     }
 
+    /// BEGINSWITH stays case-sensitive, and finds every match, on a NOCASE column too (whose
+    /// own ordering would put 'Z' after '[').
+    @Test(arguments: ["ab", "AZ", "Z", "a_", "["])
+    func beginsWithOnANocaseColumn(_ prefix: String) throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT COLLATE NOCASE);
+            CREATE INDEX t_s ON t (s);
+            INSERT INTO t (s) VALUES ('abc'), ('ABC'), ('aBd'), ('ab'), ('b'), (NULL), ('AB'), ('Zed'), ('zed'),
+                                     ('AZx'), ('azx'), ('a_b'), ('A_B'), ('[x'), ('{x');
+            """)
+        let values = try database.column("SELECT s FROM t ORDER BY id")
+        let schema = try database.schema()
+        let entity = try #require(schema.entity(named: "t"))
+        let filter = try PredicateCompiler.compile("s BEGINSWITH $p", variables: ["p": .value(.text(prefix))],
+                                                   entity: entity, schema: schema, alias: "t0")
+        let expected = values.filter { if case .text(let s) = $0 { s.utf8.starts(with: prefix.utf8) } else { false } }
+        #expect(try database.column("SELECT t0.s FROM t AS t0 WHERE \(filter.condition.sql) ORDER BY id",
+                                    filter.condition.bindings) == expected)
+        let negated = try PredicateCompiler.compile("NOT s BEGINSWITH $p", variables: ["p": .value(.text(prefix))],
+                                                    entity: entity, schema: schema, alias: "t0")
+        #expect(try database.column("SELECT t0.s FROM t AS t0 WHERE \(negated.condition.sql) ORDER BY id",
+                                    negated.condition.bindings) == values.filter { !expected.contains($0) })
+    }
+
     @Test func beginsWithOnUnicodeBoundaries() throws {
         let database = try TestDatabase()
         try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT); CREATE INDEX t_s ON t (s)")

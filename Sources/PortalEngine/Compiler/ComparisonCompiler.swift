@@ -155,9 +155,10 @@ extension SQLCompiler {
         if op == .beginsWith, fold == 0, case .scalar(_, let info) = left, info.isPlainColumn, info.affinity == .text,
            case .scalar(_, let pattern) = right, case .text(let prefix)? = pattern.literal,
            let successor = prefixSuccessor(prefix) {
-            // A range the index on the column serves, then the exact test on the rows in range only
-            // (the column's collation may be NOCASE, which widens the range; substr stops at NUL).
-            return "(" + l + " >= " + .bound(.text(prefix)) + " AND " + l + " < " + .bound(.text(successor))
+            // A range in byte order, which an index of the column (BINARY, the default) serves;
+            // then the exact test on the rows in range, which also covers NUL bytes.
+            let binary = l + " COLLATE BINARY"
+            return "(" + binary + " >= " + .bound(.text(prefix)) + " AND " + binary + " < " + .bound(.text(successor))
                 + " AND portal_beginswith(" + l + ", " + .bound(.text(prefix)) + ", 0))"
         }
         let literal: String? = if case .scalar(_, let info) = right, case .text(let text)? = info.literal { text } else { nil }
