@@ -9,8 +9,16 @@ final class EntityEncoder: Encoder {
 
     static func encode<T: Encodable>(_ entity: T) throws -> (columns: [String], values: [Value]) {
         let encoder = EntityEncoder()
-        try entity.encode(to: encoder)
+        try encoder.encode(entity)
         return (encoder.columns, encoder.values)
+    }
+
+    /// Encodes `entity` into `columns` and `values`, reusing their storage (one encoder serves
+    /// a whole batch without reallocating).
+    func encode<T: Encodable>(_ entity: T) throws {
+        columns.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        try entity.encode(to: self)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {

@@ -1,51 +1,63 @@
 import CSQLite
 
 /// Where a decoder reads column values: a `Row`, or the current row of a statement (so typed
-/// fetches build no intermediate `Row`).
-protocol ColumnSource {
-    var columns: ColumnNames { get }
-    func value(at index: Int) -> Value
-}
-
-extension Row: ColumnSource {
-    func value(at index: Int) -> Value { values[index] }
-}
-
-/// The current row of a stepping statement.
-struct StatementSource: ColumnSource {
-    let statement: Statement
+/// fetches build no intermediate `Row`). One concrete class, reused for every row of a fetch,
+/// so the decoding containers are one word and their calls need no generic dispatch.
+final class ColumnSource {
     let columns: ColumnNames
-    func value(at index: Int) -> Value { statement.value(at: Int32(index)) }
+    private let statement: Statement?
+    private let row: Row?
+    /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
+    /// declaration order, usually the column order, so a guess checked with one string
+    /// comparison replaces a hash lookup.
+    var next = 0
+
+    init(statement: Statement) {
+        self.statement = statement
+        self.columns = statement.columns
+        self.row = nil
+    }
+
+    init(row: Row) {
+        self.statement = nil
+        self.columns = row.columns
+        self.row = row
+    }
+
+    @inline(__always)
+    func value(at index: Int) -> Value {
+        if let statement { return statement.value(at: Int32(index)) }
+        return row?.values[index] ?? .null
+    }
+
+    @inline(__always)
+    func index(of name: String) -> Int? {
+        let names = columns.names
+        let guess = next
+        if guess < names.count && names[guess] == name {
+            next = guess + 1
+            return guess
+        }
+        guard let found = columns.index(of: name) else { return nil }
+        next = found + 1
+        return found
+    }
 }
 
 extension Row {
     /// Decodes the row as `T` (attributes by name, as the synthesized `Decodable` asks for them).
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try RowDecoding.decode(type, from: self)
+        try T(from: RowDecoder(source: ColumnSource(row: self)))
     }
 }
 
-enum RowDecoding {
-    static func decode<T: Decodable, Source: ColumnSource>(_ type: T.Type, from source: Source) throws -> T {
-        try T(from: RowDecoder(source: source, cursor: Cursor()))
-    }
-}
-
-/// The column the next key is expected at: synthesized `init(from:)` asks for keys in declaration
-/// order, usually the column order, so a guess checked with one string comparison replaces a
-/// hash lookup.
-final class Cursor {
-    var next = 0
-}
-
-struct RowDecoder<Source: ColumnSource>: Decoder {
-    let source: Source
-    let cursor: Cursor
+struct RowDecoder: Decoder {
+    let source: ColumnSource
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedContainer<Key, Source>(source: source, cursor: cursor))
+        KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -61,25 +73,13 @@ struct RowDecoder<Source: ColumnSource>: Decoder {
     }
 }
 
-struct RowKeyedContainer<Key: CodingKey, Source: ColumnSource>: KeyedDecodingContainerProtocol {
-    let source: Source
-    let cursor: Cursor
+struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let source: ColumnSource
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { source.columns.names.compactMap { Key(stringValue: $0) } }
 
     @inline(__always)
-    private func index(_ key: Key) -> Int? {
-        let name = key.stringValue
-        let names = source.columns.names
-        let guess = cursor.next
-        if guess < names.count && names[guess] == name {
-            cursor.next = guess + 1
-            return guess
-        }
-        guard let found = source.columns.index(of: name) else { return nil }
-        cursor.next = found + 1
-        return found
-    }
+    private func index(_ key: Key) -> Int? { source.index(of: key.stringValue) }
 
     @inline(__always)
     private func value(_ key: Key) throws -> Value {
@@ -168,7 +168,7 @@ struct RowKeyedContainer<Key: CodingKey, Source: ColumnSource>: KeyedDecodingCon
         try ValueDecoder(value: value(key), codingPath: [key]).unkeyedContainer()
     }
 
-    func superDecoder() throws -> any Decoder { RowDecoder(source: source, cursor: Cursor()) }
+    func superDecoder() throws -> any Decoder { RowDecoder(source: source) }
     func superDecoder(forKey key: Key) throws -> any Decoder { try ValueDecoder(value: value(key), codingPath: [key]) }
 }
 
