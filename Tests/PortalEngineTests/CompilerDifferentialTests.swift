@@ -163,6 +163,8 @@ func show(_ value: Value) -> String {
 /// Random predicates over the `owner` entity of `World`, in the shapes both sides must agree on.
 struct PredicateGenerator {
     var random: DifferentialRandom
+    /// True while generating a SUBQUERY's predicate, where the owner's keys do not exist.
+    var inElement = false
 
     static let textKeys = ["name", "note"]
     static let numberKeys = ["score", "ratio"]
@@ -220,10 +222,12 @@ struct PredicateGenerator {
             return comparison
         case 7: return numberComparison(aggregate())
         case 8:
-            let inner: Predicate = .comparison(random.chance(50)
-                ? textComparison(.member(.variable("x"), "label"))
-                : numberComparison(.member(.variable("x"), "qty")))
-            return Comparison(.member(.subquery(collection: .key("items"), variable: "x", predicate: inner), "@count"),
+            let overItems = random.chance(70)
+            let collection: Expression = overItems ? .key("items") : .member(.key("team"), "owners")
+            inElement = true
+            let inner = elementPredicate(depth: 0, overItems: overItems)
+            inElement = false
+            return Comparison(.member(.subquery(collection: collection, variable: "x", predicate: inner), "@count"),
                               random.pick([.greater, .equal, .greaterOrEqual]), .literal(.integer(Int64(random.int(0...2)))))
         case 9:
             return random.chance(50) ? Comparison(.self, .equal, .literal(.integer(Int64(random.int(0...15)))))
@@ -236,6 +240,29 @@ struct PredicateGenerator {
         }
     }
 
+    /// A SUBQUERY's predicate: on `$x`, on bare keys (which name the element's attributes) and on
+    /// `$x` itself (the element's id).
+    mutating func elementPredicate(depth: Int, overItems: Bool) -> Predicate {
+        if depth < 2, random.chance(30) {
+            switch random.int(0...2) {
+            case 0: return .not(elementPredicate(depth: depth + 1, overItems: overItems))
+            case 1: return .and(elementPredicate(depth: depth + 1, overItems: overItems),
+                                elementPredicate(depth: depth + 1, overItems: overItems))
+            default: return .or(elementPredicate(depth: depth + 1, overItems: overItems),
+                                elementPredicate(depth: depth + 1, overItems: overItems))
+            }
+        }
+        let (text, number) = overItems ? ("label", "qty") : ("name", "score")
+        switch random.int(0...4) {
+        case 0: return .comparison(textComparison(.member(.variable("x"), text)))
+        case 1: return .comparison(numberComparison(.member(.variable("x"), number)))
+        case 2: return .comparison(textComparison(.key(text)))
+        case 3: return .comparison(Comparison(.variable("x"), random.pick([.equal, .greater, .lessOrEqual]),
+                                              .literal(.integer(Int64(random.int(0...40))))))
+        default: return .comparison(numberComparison(.key(number)))
+        }
+    }
+
     mutating func textComparison(_ left: Expression) -> Comparison {
         let op = random.pick(Self.textOperators)
         let options: ComparisonOptions = random.pick([[], [], [.caseInsensitive], [.diacriticInsensitive],
@@ -245,7 +272,7 @@ struct PredicateGenerator {
             else if case .member(.member(.key("team"), "owners"), _) = left { false } else { true }
         let subject = single && random.chance(10) ? Expression.function(random.pick(["lowercase", "uppercase"]), [left]) : left
         // Inside SUBQUERY, bare keys name the element's attributes, which are not the owner's.
-        let sibling = if case .member(.key("items"), _) = left { false }
+        let sibling = if inElement { false } else if case .member(.key("items"), _) = left { false }
             else if case .member(.variable, _) = left { false } else { true }
         let right: Expression
         switch op {
