@@ -12,7 +12,7 @@ import Testing
         for world in 0..<Self.worlds {
             let seed = UInt64(0x5EED_0000 + world)
             var random = DifferentialRandom(seed: seed)
-            let data = try World(random: &random)
+            let data = try DifferentialWorld(random: &random)
             var generator = PredicateGenerator(random: random)
             for index in 0..<Self.casesPerWorld {
                 let predicate = generator.predicate(depth: 0)
@@ -37,7 +37,7 @@ import Testing
 }
 
 /// A small random database, and the same rows as evaluator objects.
-struct World {
+struct DifferentialWorld {
     let database: TestDatabase
     let schema: Schema
     let owner: EntityDescription
@@ -145,12 +145,12 @@ struct World {
                                         filter.condition.bindings)
         if found == expected { return .agree }
         return .differ("SQL: \(filter.condition.sql)\nbindings: \(filter.condition.bindings)\n"
-            + "SQL selects \(found.map(show))\nevaluator selects \(expected.map(show))")
+            + "SQL selects \(found.map(showValue))\nevaluator selects \(expected.map(showValue))")
     }
 }
 
 /// A value as the mismatch report shows it.
-func show(_ value: Value) -> String {
+func showValue(_ value: Value) -> String {
     switch value {
     case .null: "NULL"
     case .integer(let i): "\(i)"
@@ -160,7 +160,7 @@ func show(_ value: Value) -> String {
     }
 }
 
-/// Random predicates over the `owner` entity of `World`, in the shapes both sides must agree on.
+/// Random predicates over the `owner` entity of `DifferentialWorld`, in the shapes both sides must agree on.
 struct PredicateGenerator {
     var random: DifferentialRandom
     /// True while generating a SUBQUERY's predicate, where the owner's keys do not exist.
@@ -278,11 +278,11 @@ struct PredicateGenerator {
         switch op {
         case .like: right = .literal(random.pick(Self.likePatterns))
         case .matches: right = .literal(random.pick(Self.regexes))
-        case .in: right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(World.texts)) })
+        case .in: right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(DifferentialWorld.texts)) })
         case .contains, .beginsWith, .endsWith:
-            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(World.texts))
+            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(DifferentialWorld.texts))
         default:
-            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(World.texts))
+            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(DifferentialWorld.texts))
         }
         return Comparison(subject, op, options: options, right)
     }
@@ -292,12 +292,12 @@ struct PredicateGenerator {
         let right: Expression
         switch op {
         case .between:
-            let a = random.pick(World.numbers), b = random.pick(World.numbers)
+            let a = random.pick(DifferentialWorld.numbers), b = random.pick(DifferentialWorld.numbers)
             right = .aggregate([.literal(a), .literal(b)])
         case .in:
-            right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(World.numbers)) })
+            right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(DifferentialWorld.numbers)) })
         default:
-            right = random.chance(10) ? .literal(random.pick(["5", "abc", "2.5"])) : .literal(random.pick(World.numbers))
+            right = random.chance(10) ? .literal(random.pick(["5", "abc", "2.5"])) : .literal(random.pick(DifferentialWorld.numbers))
         }
         return Comparison(left, op, right)
     }
