@@ -236,7 +236,9 @@ struct PredicateGenerator {
         default:
             let date = Expression.cast(.literal(random.pick(["2021-01-01", "2020-12-31 23:59:59", "2021-06-15T12:00:00"])),
                                        "NSDate")
-            return Comparison(.key("day"), random.pick([.equal, .notEqual, .less, .greater, .greaterOrEqual]), date)
+            // `day` (DATETIME) holds text and numbers; `note` (TEXT) only text.
+            return Comparison(.key(random.pick(["day", "day", "note"])),
+                              random.pick([.equal, .notEqual, .less, .greater, .greaterOrEqual]), date)
         }
     }
 

@@ -7,6 +7,7 @@ import Testing
         #"name IN {"Al", "Bo"}"#, #"name BEGINSWITH "Bo""#, #"name BEGINSWITH "Zü""#, "n == 3", "n > 3",
         "n BETWEEN {1, 5}", "n IN {1, 2, 3}", "n IN $list", "SELF == 4", "SELF IN {1, 2}",
         #"name == "Bob" AND n > 2"#, "ANY items.qty > 3", "items.@count > 2",
+        #"name > CAST("2021-01-01", "NSDate")"#, #"name BETWEEN {CAST("2021-01-01", "NSDate"), now()}"#,
     ]
 
     @Test(arguments: indexed)
