@@ -319,7 +319,9 @@ struct PredicateGenerator {
     mutating func arithmetic() -> Expression {
         let key = Expression.key(random.pick(Self.numberKeys))
         let constant = Expression.literal(random.pick([1, 2, 3, -2, 0.5, 0]))
-        switch random.int(0...5) {
+        switch random.int(0...7) {
+        case 6: return .cast(.key(random.pick(Self.textKeys + Self.numberKeys)), "NSNumber")
+        case 7: return .function("length", [.cast(key, "NSString")])
         case 0: return .arithmetic(key, .add, constant)
         case 1: return .arithmetic(key, .subtract, .key(random.pick(Self.numberKeys)))
         case 2: return .arithmetic(key, .multiply, constant)
