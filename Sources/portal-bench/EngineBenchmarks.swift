@@ -20,13 +20,17 @@ private let insertSQL = "INSERT INTO Bench VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 
 func engineBenchmarks() throws -> [Figure] {
     let folder = benchDirectory()
-    return [
-        try fetchFigure(folder: folder, typed: false),
-        try fetchFigure(folder: folder, typed: true),
-        try insertFigure(folder: folder, typed: false),
-        try insertFigure(folder: folder, typed: true),
-        try readDuringWriteFigure(folder: folder),
+    // `--only engine.fetch.typed` filters the printed figures; this skips the others' work too.
+    let arguments = CommandLine.arguments
+    let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? ""
+    let figures: [(String, () throws -> Figure)] = [
+        ("engine.fetch.dynamic", { try fetchFigure(folder: folder, typed: false) }),
+        ("engine.fetch.typed", { try fetchFigure(folder: folder, typed: true) }),
+        ("engine.insert.dynamic", { try insertFigure(folder: folder, typed: false) }),
+        ("engine.insert.typed", { try insertFigure(folder: folder, typed: true) }),
+        ("engine.read.during_write", { try readDuringWriteFigure(folder: folder) }),
     ]
+    return try figures.filter { $0.0.hasPrefix(only) || only.hasPrefix("engine") == false }.map { try $0.1() }
 }
 
 /// Medians of `runs` timings of our work and of the baseline's, run alternately (so both see

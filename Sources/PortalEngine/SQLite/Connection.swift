@@ -131,7 +131,7 @@ public final class Statement {
     public let sql: String
     unowned let connection: Connection
     /// Column names, shared by every row this statement produces.
-    private var cachedColumns: ColumnNames?
+    @exclusivity(unchecked) private var cachedColumns: ColumnNames?
 
     init(_ handle: OpaquePointer, connection: Connection, sql: String) {
         self.handle = handle

@@ -10,7 +10,13 @@ final class ColumnSource {
     /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
     /// declaration order, usually the column order, so a guess checked with one string
     /// comparison replaces a hash lookup.
-    var next = 0
+    @exclusivity(unchecked) var next = 0
+    /// The last keyed container handed out, and its key type. Holding it makes a cycle
+    /// (container → source): `finish()` breaks it.
+    var containerKeyType: ObjectIdentifier?
+    var containerHolder: AnyObject?
+
+    func finish() { containerHolder = nil }
 
     init(statement: Statement) {
         self.statement = statement
@@ -47,8 +53,15 @@ final class ColumnSource {
 extension Row {
     /// Decodes the row as `T` (attributes by name, as the synthesized `Decodable` asks for them).
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try T(from: RowDecoder(source: ColumnSource(row: self)))
+        let source = ColumnSource(row: self)
+        defer { source.finish() }
+        return try T(from: RowDecoder(source: source))
     }
+}
+
+final class ContainerHolder<Key: CodingKey> {
+    let container: KeyedDecodingContainer<Key>
+    init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
 }
 
 struct RowDecoder: Decoder {
@@ -57,7 +70,16 @@ struct RowDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
+        // The container only points at the shared source, so one serves every row of a fetch
+        // (no box allocated per row).
+        let keyType = ObjectIdentifier(type)
+        if source.containerKeyType == keyType, let holder = source.containerHolder as? ContainerHolder<Key> {
+            return holder.container
+        }
+        let container = KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
+        source.containerKeyType = keyType
+        source.containerHolder = ContainerHolder(container)
+        return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
