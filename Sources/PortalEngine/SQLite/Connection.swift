@@ -207,7 +207,10 @@ public final class Statement {
 
     /// The value of column `index` of the current row.
     @inline(__always)
-    public func value(at index: Int32) -> Value {
+    public func value(at index: Int32) -> Value { Statement.value(of: handle, at: index) }
+
+    @inline(__always)
+    static func value(of handle: OpaquePointer, at index: Int32) -> Value {
         // One column lookup (sqlite3_column_value), then cheap reads of that value, rather
         // than a lookup per sqlite3_column_* call.
         guard let value = sqlite3_column_value(handle, index) else { return .null }

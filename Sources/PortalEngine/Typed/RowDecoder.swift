@@ -5,8 +5,13 @@ import CSQLite
 /// so the decoding containers are one word and their calls need no generic dispatch.
 final class ColumnSource {
     let columns: ColumnNames
+    /// The column names, held here so the hot path reads them without going through `columns`.
+    private let names: [String]
+    /// The statement stepping over the rows, or nil when decoding a `Row`.
+    private let handle: OpaquePointer?
+    private let rowValues: [Value]
+    /// Keeps the statement alive while its handle is read.
     private let statement: Statement?
-    private let row: Row?
     /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
     /// declaration order, usually the column order, so a guess checked with one string
     /// comparison replaces a hash lookup.
@@ -20,25 +25,41 @@ final class ColumnSource {
 
     init(statement: Statement) {
         self.statement = statement
+        self.handle = statement.handle
         self.columns = statement.columns
-        self.row = nil
+        self.names = columns.names
+        self.rowValues = []
     }
 
     init(row: Row) {
         self.statement = nil
+        self.handle = nil
         self.columns = row.columns
-        self.row = row
+        self.names = columns.names
+        self.rowValues = row.values
     }
 
     @inline(__always)
     func value(at index: Int) -> Value {
-        if let statement { return statement.value(at: Int32(index)) }
-        return row?.values[index] ?? .null
+        if let handle { return Statement.value(of: handle, at: Int32(index)) }
+        return index < rowValues.count ? rowValues[index] : .null
+    }
+
+    /// The column as an integer when it holds one (the common case, read without a `Value`).
+    @inline(__always)
+    func integer(at index: Int) -> Int64? {
+        if let handle {
+            guard let value = sqlite3_column_value(handle, Int32(index)), sqlite3_value_type(value) == SQLITE_INTEGER else {
+                return nil
+            }
+            return sqlite3_value_int64(value)
+        }
+        if index < rowValues.count, case .integer(let i) = rowValues[index] { return i }
+        return nil
     }
 
     @inline(__always)
     func index(of name: String) -> Int? {
-        let names = columns.names
         let guess = next
         if guess < names.count && names[guess] == name {
             next = guess + 1
@@ -143,7 +164,9 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        let v = try value(key)
+        guard let index = index(key) else { return try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+        if let integer = source.integer(at: index) { return integer }
+        let v = source.value(at: index)
         if case .integer(let i) = v { return i }
         return try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
