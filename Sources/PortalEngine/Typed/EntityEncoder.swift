@@ -31,8 +31,10 @@ final class EntityEncoder: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let keyType = ObjectIdentifier(type)
-        if containerKeyType == keyType, let holder = containerHolder as? EncodingContainerHolder<Key> {
-            return holder.container
+        if containerKeyType == keyType, let holder = containerHolder {
+            // Same key type: a bit cast rather than a dynamic cast (see RowDecoder).
+            return Unmanaged<EncodingContainerHolder<Key>>.fromOpaque(Unmanaged.passUnretained(holder).toOpaque())
+                .takeUnretainedValue().container
         }
         let container = KeyedEncodingContainer(EntityKeyedContainer<Key>(encoder: self))
         containerKeyType = keyType

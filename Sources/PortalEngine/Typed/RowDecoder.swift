@@ -94,8 +94,11 @@ struct RowDecoder: Decoder {
         // The container only points at the shared source, so one serves every row of a fetch
         // (no box allocated per row).
         let keyType = ObjectIdentifier(type)
-        if source.containerKeyType == keyType, let holder = source.containerHolder as? ContainerHolder<Key> {
-            return holder.container
+        if source.containerKeyType == keyType, let holder = source.containerHolder {
+            // Same key type, so the holder is a ContainerHolder<Key>: a bit cast rather than a
+            // dynamic cast (which would look up the generic class's metadata for every row).
+            return Unmanaged<ContainerHolder<Key>>.fromOpaque(Unmanaged.passUnretained(holder).toOpaque())
+                .takeUnretainedValue().container
         }
         let container = KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
         source.containerKeyType = keyType
