@@ -14,6 +14,7 @@ let only: String? = arguments.firstIndex(of: "--only").flatMap { i in
 /// Every group of figures, each in its own file.
 nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] = [
     ("engine", engineBenchmarks),
+    ("predicate", predicateBenchmarks),
 ]
 
 for group in groups where only.map({ group.prefix.hasPrefix($0) || $0.hasPrefix(group.prefix) }) ?? true {
