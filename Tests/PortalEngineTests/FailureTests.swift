@@ -32,6 +32,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
+    @Test func aReadOnlyStoreOpensAWALDatabaseWhileAWriterWorks() throws {
+        let folder = try TemporaryFolder()
+        let writer = try makeUserStore(in: folder)
+        try writer.write { ctx in try ctx.create("User", ["name": "A"]) }
+        let reader = try Store(path: folder.path("users.sqlite"), options: StoreOptions(readOnly: true))
+        #expect(try reader.read { ctx in try ctx.count("User") } == 1)
+        try writer.write { ctx in try ctx.create("User", ["name": "B"]) }
+        #expect(try reader.read { ctx in try ctx.count("User") } == 2)
+        #expect(portalError { try reader.write { ctx in try ctx.create("User", ["name": "C"]) } }?.kind == .readOnly)
+        try reader.close()
+        try writer.close()
+    }
+
     @Test func aMissingFileIsNotCreatedUnlessAsked() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("missing.sqlite")
@@ -121,6 +134,19 @@ import Testing
         #expect(pair?.description == "UNIQUE constraint failed: Pair.a, Pair.b")
         #expect(try store.read { ctx in try ctx.count("Post") } == 0)
         #expect(try store.read { ctx in try ctx.first("User")?["age"] } == 3)
+    }
+
+    @Test func viewsAreReadOnlyEntities() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        try store.write { ctx in
+            try ctx.execute("CREATE VIEW Adult AS SELECT * FROM User WHERE age >= 18")
+            try ctx.create("User", ["name": "A", "age": 30])
+        }
+        #expect(try store.read { ctx in try ctx.count("Adult") } == 1)
+        let error = portalError { try store.write { ctx in try ctx.create("Adult", ["name": "B", "age": 40]) } }
+        #expect(error?.kind == .readOnly)
+        #expect(error?.entity == "Adult")
     }
 
     @Test func unknownNamesComeWithSuggestions() throws {
