@@ -9,7 +9,7 @@ final class ColumnSource {
     private let names: [String]
     /// The statement stepping over the rows, or nil when decoding a `Row`.
     private let handle: OpaquePointer?
-    private let rowValues: [Value]
+    private let row: Row?
     /// Keeps the statement alive while its handle is read.
     private let statement: Statement?
     /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
@@ -28,7 +28,7 @@ final class ColumnSource {
         self.handle = statement.handle
         self.columns = statement.columns
         self.names = columns.names
-        self.rowValues = []
+        self.row = nil
     }
 
     init(row: Row) {
@@ -36,13 +36,14 @@ final class ColumnSource {
         self.handle = nil
         self.columns = row.columns
         self.names = columns.names
-        self.rowValues = row.values
+        self.row = row
     }
 
     @inline(__always)
     func value(at index: Int) -> Value {
         if let handle { return Statement.value(of: handle, at: Int32(index)) }
-        return index < rowValues.count ? rowValues[index] : .null
+        guard let row, index < row.count else { return .null }
+        return row.value(at: index)
     }
 
     /// The column as an integer when it holds one (the common case, read without a `Value`).
@@ -54,7 +55,7 @@ final class ColumnSource {
             }
             return sqlite3_value_int64(value)
         }
-        if index < rowValues.count, case .integer(let i) = rowValues[index] { return i }
+        if let row, index < row.count, case .integer(let i) = row.value(at: index) { return i }
         return nil
     }
 
