@@ -1,16 +1,17 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// Keeps an observation alive: it stops when the token is cancelled or deinitialized.
 public final class ObservationToken: Sendable {
     private let cancellation: @Sendable () -> Void
-    private let state = Mutex(false)
+    // NSLock rather than Synchronization.Mutex: ThreadSanitizer cannot see Mutex's futex.
+    private let lock = NSLock()
+    nonisolated(unsafe) private var cancelled = false
 
     init(_ cancellation: @escaping @Sendable () -> Void) { self.cancellation = cancellation }
 
     public func cancel() {
-        let wasCancelled = state.withLock { cancelled -> Bool in
+        let wasCancelled = lock.withLock {
             defer { cancelled = true }
             return cancelled
         }
