@@ -451,7 +451,7 @@ public final class BrowserModel {
 
     /// Width of the left pane listing the entities (0 when hidden).
     public var paneWidth: Int {
-        guard focus == .entities || width >= 100 else { return 0 }
+        guard focus == .entities || width >= 120 else { return 0 }
         return min(28, max(16, width / 4))
     }
 
