@@ -111,12 +111,36 @@ extension PortalError {
         case SQLITE_CONSTRAINT:
             error = constraintError(code: code, message: sqliteMessage)
         default:
-            error = PortalError(.sqlite, sqliteMessage)
+            error = nameError(sqliteMessage) ?? PortalError(.sqlite, sqliteMessage)
         }
         error.sqliteCode = code
         error.sqliteMessage = sqliteMessage
         error.sql = sql
         return error
+    }
+
+    /// "no such table: X", "table X has no column named Y", "no such column: Y".
+    private static func nameError(_ message: String) -> PortalError? {
+        if message.hasPrefix("cannot modify "), let view = message.dropFirst("cannot modify ".count).split(separator: " ").first,
+           message.hasSuffix("because it is a view") {
+            return PortalError(.readOnly, "\(view) is a view: it cannot be changed", entity: String(view))
+        }
+        if message.hasPrefix("no such table: ") {
+            var name = String(message.dropFirst("no such table: ".count))
+            if name.hasPrefix("main.") { name = String(name.dropFirst(5)) }
+            return PortalError(.unknownEntity, "no entity named '\(name)'", entity: name)
+        }
+        if message.hasPrefix("no such column: ") {
+            let name = String(message.dropFirst("no such column: ".count))
+            let attribute = name.split(separator: ".").last.map(String.init) ?? name
+            return PortalError(.unknownAttribute, "no attribute named '\(name)'", attribute: attribute)
+        }
+        if message.hasPrefix("table "), let column = message.suffix(after: " has no column named ") {
+            let table = message.dropFirst("table ".count).prefix { $0 != " " }
+            return PortalError(.unknownAttribute, "\(table) has no attribute named '\(column)'",
+                               entity: String(table), attribute: String(column))
+        }
+        return nil
     }
 
     /// "NOT NULL constraint failed: Track.Name", "UNIQUE constraint failed: T.a, T.b",

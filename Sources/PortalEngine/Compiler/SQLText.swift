@@ -59,7 +59,7 @@ extension String {
 }
 
 /// SQLite's type affinity for a declared type (https://sqlite.org/datatype3.html, 3.1).
-enum Affinity {
+enum ColumnAffinity {
     case integer, text, blob, real, numeric
 
     init(declaredType: String) {

@@ -13,7 +13,10 @@ public enum SchemaReader {
         var entities: [EntityDescription] = []
         var foreignKeys: [ForeignKey] = []
         for (name, kind, withoutRowid) in try pragma.entityList() {
-            let attributes = try pragma.attributes(of: name)
+            // A view over a dropped table, or a virtual table whose module is missing, cannot
+            // list its columns: it is still an entity, without attributes, rather than a
+            // database that cannot be opened at all.
+            let attributes = (try? pragma.attributes(of: name)) ?? []
             let primaryKey = attributes
                 .filter { $0.primaryKeyPosition != nil }
                 .sorted { ($0.primaryKeyPosition ?? 0) < ($1.primaryKeyPosition ?? 0) }
@@ -82,7 +85,8 @@ private struct PragmaReader {
     func foreignKeys(of table: String) throws -> [ForeignKey] {
         var keys: [Int64: ForeignKey] = [:]
         var order: [Int64] = []
-        let rows = try query("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+        // SQLite numbers foreign keys from the last declared one: id DESC is declaration order.
+        let rows = try query("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq",
                              [table])
         for row in rows {
             guard case .integer(let id) = row[0], case .text(let parent) = row[1],

@@ -1,0 +1,274 @@
+import CSQLite
+
+/// What a select returns besides the entity's columns.
+enum Projection {
+    /// `t0.*`, preceded by `t0.rowid AS rowid` when asked for and the entity has a rowid.
+    case rows(includeRowid: Bool)
+    case count
+}
+
+/// Reads, inside one `Store.read` (or `write`) closure. Valid only during that closure: use
+/// after it returned throws `.misuse`. Not `Sendable`: it cannot leave its thread either.
+public class ReadContext {
+    let store: Store
+    let connection: Connection
+    private(set) var isValid = true
+    /// False for read contexts: raw SQL that writes is refused.
+    var allowsWrites: Bool { false }
+
+    init(store: Store, connection: Connection) {
+        self.store = store
+        self.connection = connection
+    }
+
+    func invalidate() { isValid = false }
+
+    func checkValid() throws {
+        guard isValid else {
+            throw PortalError.misuse("a store context was used outside the closure it was given to")
+        }
+    }
+
+    /// The database's entities, as of this transaction.
+    public var schema: Schema {
+        get throws {
+            try checkValid()
+            return try store.schema(on: connection)
+        }
+    }
+
+    /// The entity named `name` (case-insensitive when unambiguous), or `.unknownEntity` with a suggestion.
+    public func entity(named name: String) throws -> EntityDescription {
+        let schema = try self.schema
+        if let entity = schema.entity(named: name) { return entity }
+        throw PortalError(.unknownEntity, "no entity named '\(name)'", entity: name,
+                          suggestion: closestName(to: name, in: schema.entities.map(\.name)))
+    }
+
+    // MARK: Entity queries
+
+    /// How many rows of `entity` match the predicate (all rows when it is nil).
+    public func count(_ entity: String, where predicate: String? = nil,
+                      _ arguments: [any ArgumentConvertible] = []) throws -> Int {
+        let fragment = try select(entity, .count, predicate, arguments.map(\.predicateArgument), [], nil, nil)
+        return try withContext(entity) {
+            guard case .integer(let n)? = try connection.scalar(fragment.sql, fragment.bindings) else { return 0 }
+            return Int(n)
+        }
+    }
+
+    /// The rows of `entity` matching the predicate, sorted, at most `limit` after skipping
+    /// `offset`. With `includeRowid`, each row starts with a `rowid` attribute (when the entity
+    /// has one), for keyset paging with `SELF > %@`.
+    public func find(_ entity: String, where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
+                     sortedBy: [SortKey] = [], limit: Int? = nil, offset: Int? = nil,
+                     includeRowid: Bool = false) throws -> [Row] {
+        try find(entity, where: predicate, arguments: arguments.map(\.predicateArgument), sortedBy: sortedBy,
+                 limit: limit, offset: offset, includeRowid: includeRowid)
+    }
+
+    func find(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey] = [],
+              limit: Int? = nil, offset: Int? = nil, includeRowid: Bool = false) throws -> [Row] {
+        var rows: [Row] = []
+        try forEach(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
+                    offset: offset, includeRowid: includeRowid) { rows.append($0) }
+        return rows
+    }
+
+    /// The first row matching, in the given order.
+    public func first(_ entity: String, where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
+                      sortedBy: [SortKey] = [], includeRowid: Bool = false) throws -> Row? {
+        try find(entity, where: predicate, arguments: arguments.map(\.predicateArgument), sortedBy: sortedBy,
+                 limit: 1, includeRowid: includeRowid).first
+    }
+
+    /// Streams the rows of a `find`, one at a time, in bounded memory (exports of millions of rows).
+    public func forEach(_ entity: String, where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
+                        sortedBy: [SortKey] = [], limit: Int? = nil, offset: Int? = nil, includeRowid: Bool = false,
+                        _ body: (Row) throws -> Void) throws {
+        try forEach(entity, where: predicate, arguments: arguments.map(\.predicateArgument), sortedBy: sortedBy,
+                    limit: limit, offset: offset, includeRowid: includeRowid, body)
+    }
+
+    func forEach(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey],
+                 limit: Int?, offset: Int?, includeRowid: Bool, _ body: (Row) throws -> Void) throws {
+        let fragment = try select(entity, .rows(includeRowid: includeRowid), predicate, arguments, sortedBy, limit, offset)
+        try withContext(entity) {
+            let statement = try connection.prepare(fragment.sql)
+            defer { statement.reset() }
+            try statement.bind(fragment.bindings)
+            while try statement.step() { try body(statement.row()) }
+        }
+    }
+
+    /// The SQL and bindings a `find` (or `count`) compiles to, without running it.
+    public func compiledSQL(_ entity: String, where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
+                            sortedBy: [SortKey] = [], limit: Int? = nil, offset: Int? = nil,
+                            includeRowid: Bool = false, count: Bool = false) throws -> SQLFragment {
+        try select(entity, count ? .count : .rows(includeRowid: includeRowid), predicate,
+                   arguments.map(\.predicateArgument), sortedBy, limit, offset)
+    }
+
+    /// The compiled SQL of a `find`, its bindings and SQLite's query plan (the shell's `explain`).
+    public func explain(_ entity: String, where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
+                        sortedBy: [SortKey] = [], limit: Int? = nil, offset: Int? = nil) throws -> Explanation {
+        let fragment = try compiledSQL(entity, where: predicate, arguments, sortedBy: sortedBy, limit: limit, offset: offset)
+        let plan = try query("EXPLAIN QUERY PLAN " + fragment.sql, fragment.bindings)
+        return Explanation(sql: fragment.sql, bindings: fragment.bindings, plan: plan.rows)
+    }
+
+    // MARK: Raw SQL
+
+    /// Runs raw SQL (several statements separated by `;` allowed) and returns the last
+    /// statement's rows with its column names. In a read, statements that would write are refused.
+    public func query(_ sql: String, _ bindings: [Value] = []) throws -> ResultSet {
+        var result = ResultSet(columns: [], rows: [])
+        try eachStatement(sql, bindings) { statement in
+            var rows: [Row] = []
+            let before = connection.totalChanges
+            while try statement.step() { rows.append(statement.row()) }
+            let changed = sqlite3_stmt_readonly(statement.handle) == 0 ? connection.totalChanges - before : 0
+            result = ResultSet(columns: statement.columns.names, rows: rows, changes: changed)
+        }
+        return result
+    }
+
+    /// Streams the rows of raw SQL one at a time (bounded memory). Returns the column names,
+    /// known even when there was no row.
+    @discardableResult
+    public func stream(_ sql: String, _ bindings: [Value] = [], _ body: (Row) throws -> Void) throws -> [String] {
+        var columns: [String] = []
+        try eachStatement(sql, bindings) { statement in
+            columns = statement.columns.names
+            while try statement.step() { try body(statement.row()) }
+        }
+        return columns
+    }
+
+    /// Prepares each statement of `sql` in turn; bindings go to the first.
+    private func eachStatement(_ sql: String, _ bindings: [Value], _ body: (Statement) throws -> Void) throws {
+        try checkValid()
+        var first = true
+        try connection.forEachStatement(sql) { statement in
+            if !allowsWrites && sqlite3_stmt_readonly(statement.handle) == 0 {
+                throw PortalError(.readOnly, "a read cannot change the database; use a write")
+            }
+            if !first || !bindings.isEmpty { try statement.bind(first ? bindings : []) }
+            first = false
+            if allowsWrites && sqlite3_stmt_readonly(statement.handle) == 0 { store.changes.noteUnknown() }
+            try body(statement)
+        }
+    }
+
+    // MARK: Compiling
+
+    /// SELECT for `entity`. Without predicate, sort keys or rowid the schema is not needed:
+    /// SQLite resolves the name itself (and reports an unknown one).
+    func select(_ entityName: String, _ projection: Projection, _ predicate: String?, _ arguments: [Argument],
+                _ sortedBy: [SortKey], _ limit: Int?, _ offset: Int?) throws -> SQLFragment {
+        try checkValid()
+        var includeRowid = false
+        if case .rows(let rowid) = projection { includeRowid = rowid }
+        var table = SQLText.quoted(entityName)
+        var condition: SQLFragment?
+        var sort = sortedBy
+        var limit = limit
+        var hasRowid = false
+        if predicate != nil || !sortedBy.isEmpty || includeRowid {
+            let schema = try self.schema
+            let entity = try self.entity(named: entityName)
+            table = SQLText.quoted(entity.name)
+            hasRowid = entity.hasRowid
+            if let predicate {
+                let filter = try compiling(entity.name) {
+                    try PredicateCompiler.compile(predicate, arguments: arguments, entity: entity, schema: schema, alias: "t0")
+                }
+                condition = filter.condition
+                if sort.isEmpty { sort = filter.sort }
+                if let inner = filter.limit { limit = min(limit ?? inner, inner) }
+            }
+            if !sort.isEmpty {
+                let order = try orderBy(sort, entity: entity, schema: schema)
+                return assemble(table, projection, hasRowid, condition, order, limit, offset)
+            }
+        }
+        return assemble(table, projection, hasRowid, condition, nil, limit, offset)
+    }
+
+    /// ORDER BY for the keys; `SELF` sorts by the primary id (rowid or declared key), for
+    /// keyset paging; other keys are compiled by the predicate compiler.
+    private func orderBy(_ keys: [SortKey], entity: EntityDescription, schema: Schema) throws -> SQLFragment {
+        var parts: [SQLFragment] = []
+        for key in keys {
+            if key.keyPath.uppercased() == "SELF" {
+                let direction = key.ascending ? "" : " DESC"
+                let columns = entity.identifyingColumns.map { "t0.\($0 == "rowid" ? "rowid" : SQLText.quoted($0))\(direction)" }
+                guard !columns.isEmpty else {
+                    throw PortalError(.misuse, "\(entity.name) has no primary id to sort by", entity: entity.name)
+                }
+                parts.append(SQLFragment(columns.joined(separator: ", ")))
+            } else {
+                parts.append(try compiling(entity.name) {
+                    try PredicateCompiler.orderBy([key], entity: entity, schema: schema, alias: "t0")
+                })
+            }
+        }
+        return SQLFragment(parts.map(\.sql).joined(separator: ", "), parts.flatMap(\.bindings))
+    }
+
+    private func assemble(_ table: String, _ projection: Projection, _ hasRowid: Bool, _ condition: SQLFragment?,
+                          _ order: SQLFragment?, _ limit: Int?, _ offset: Int?) -> SQLFragment {
+        var columns = "t0.*"
+        if case .rows(true) = projection, hasRowid { columns = "t0.rowid AS rowid, t0.*" }
+        if case .count = projection { columns = limit == nil && offset == nil ? "count(*)" : "1" }
+        var sql = "SELECT \(columns) FROM \(table) AS t0"
+        var bindings: [Value] = []
+        if let condition {
+            sql += " WHERE " + condition.sql
+            bindings += condition.bindings
+        }
+        if let order {
+            sql += " ORDER BY " + order.sql
+            bindings += order.bindings
+        }
+        if limit != nil || offset != nil {
+            sql += " LIMIT ?"
+            bindings.append(.integer(Int64(max(limit ?? -1, -1))))
+        }
+        if let offset {
+            sql += " OFFSET ?"
+            bindings.append(.integer(Int64(offset)))
+        }
+        if case .count = projection, limit != nil || offset != nil { sql = "SELECT count(*) FROM (\(sql))" }
+        return SQLFragment(sql, bindings)
+    }
+
+    /// Turns a predicate compiler error into `.predicate` with the entity named.
+    func compiling<T>(_ entity: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as PredicateError {
+            var wrapped = PortalError(.predicate, "invalid predicate for \(entity): \(error.message)", entity: entity,
+                                      suggestion: error.suggestion)
+            wrapped.predicateError = error
+            throw wrapped
+        }
+    }
+
+    /// Names the entity in errors and suggests close names for unknown ones.
+    func withContext<T>(_ entity: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch var error as PortalError {
+            if error.entity == nil { error.entity = entity }
+            if error.suggestion == nil, let schema = try? store.schema(on: connection) {
+                switch error.kind {
+                case .unknownEntity:
+                    error.suggestion = closestName(to: error.entity ?? entity, in: schema.entities.map(\.name))
+                case .unknownAttribute:
+                    if let attribute = error.attribute, let described = schema.entity(named: error.entity ?? entity) {
+                        error.suggestion = closestName(to: attribute, in: described.attributes.map(\.name))
+                    }
+                default: break
+                }
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import CSQLite
+
+/// Reads and writes, inside one `Store.write` closure (one transaction, or a savepoint when nested).
+public final class WriteContext: ReadContext {
+    override var allowsWrites: Bool { true }
+
+    /// Inserts a row and returns it as stored (defaults filled, with its new id).
+    @discardableResult
+    public func create(_ entity: String, _ values: [String: Value]) throws -> Row {
+        let pairs = values.sorted { $0.key < $1.key }
+        let before = connection.totalChanges
+        let row = try insert(entity, columns: pairs.map(\.key), values: pairs.map(\.value), returning: true)
+        // SQLite 3.40 accepts INSERT … RETURNING on a view and silently does nothing.
+        guard let row, connection.totalChanges > before else {
+            throw PortalError(.readOnly, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
+        }
+        return row
+    }
+
+    /// Inserts a row from columns and values in order; returns the stored row when `returning`.
+    @discardableResult
+    public func insert(_ entity: String, columns: [String], values: [Value], returning: Bool = false) throws -> Row? {
+        try checkValid()
+        // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
+        // text and look it up in the cache.
+        if let last = lastInsert, last.returning == returning, last.entity == entity, last.columns == columns {
+            // Already reset: runWrite resets its statement when done.
+            return try runWrite(entity, last.statement, values, returning: returning)
+        }
+        var sql = "INSERT INTO \(SQLText.quoted(entity))"
+        sql += columns.isEmpty ? " DEFAULT VALUES"
+            : " (\(columns.map(SQLText.quoted).joined(separator: ", "))) VALUES (\(SQLText.placeholders(columns.count)))"
+        if returning { sql += " RETURNING *" }
+        let statement = try withContext(entity) { try connection.prepare(sql) }
+        lastInsert = (entity, columns, returning, statement)
+        return try runWrite(entity, statement, values, returning: returning)
+    }
+
+    @exclusivity(unchecked) private var lastInsert: (entity: String, columns: [String], returning: Bool, statement: Statement)?
+
+    /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many.
+    @discardableResult
+    public func update(_ entity: String, set values: [String: Value], where predicate: String? = nil,
+                       _ arguments: [any ArgumentConvertible] = []) throws -> Int {
+        try checkValid()
+        guard !values.isEmpty else { return 0 }
+        let pairs = values.sorted { $0.key < $1.key }
+        let (table, condition) = try target(entity, predicate, arguments)
+        var sql = "UPDATE \(table) AS t0 SET "
+        sql += pairs.map { "\(SQLText.quoted($0.key)) = ?" }.joined(separator: ", ")
+        var bindings = pairs.map(\.value)
+        if let condition {
+            sql += " WHERE " + condition.sql
+            bindings += condition.bindings
+        }
+        try runWrite(entity, sql, bindings, returning: false)
+        return connection.changes
+    }
+
+    /// Deletes the rows matching the predicate (all rows when nil); returns how many.
+    @discardableResult
+    public func delete(_ entity: String, where predicate: String? = nil,
+                       _ arguments: [any ArgumentConvertible] = []) throws -> Int {
+        try checkValid()
+        let (table, condition) = try target(entity, predicate, arguments)
+        var sql = "DELETE FROM \(table) AS t0"
+        var bindings: [Value] = []
+        if let condition {
+            sql += " WHERE " + condition.sql
+            bindings = condition.bindings
+        }
+        try runWrite(entity, sql, bindings, returning: false)
+        return connection.changes
+    }
+
+    /// Inserts the row, or, when a row with the same primary key exists, updates its other
+    /// attributes. Returns the row as stored. The entity needs a declared primary key.
+    @discardableResult
+    public func upsert(_ entity: String, _ values: [String: Value]) throws -> Row {
+        let described = try self.entity(named: entity)
+        guard described.kind == .table else {
+            throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)
+        }
+        guard !described.primaryKey.isEmpty else {
+            throw PortalError(.misuse, "\(described.name) has no declared primary key to upsert on", entity: described.name)
+        }
+        let pairs = values.sorted { $0.key < $1.key }
+        let row = try upsert(described.name, key: described.primaryKey, columns: pairs.map(\.key), values: pairs.map(\.value),
+                             returning: true)
+        guard let row else { throw PortalError(.sqlite, "the upsert returned no row", entity: entity) }
+        return row
+    }
+
+    @discardableResult
+    func upsert(_ entity: String, key: [String], columns: [String], values: [Value], returning: Bool) throws -> Row? {
+        try checkValid()
+        let lowerKey = Set(key.map { $0.lowercased() })
+        var updated = columns.filter { !lowerKey.contains($0.lowercased()) }
+        if updated.isEmpty { updated = key }   // DO NOTHING would return no row
+        var sql = "INSERT INTO \(SQLText.quoted(entity)) (\(columns.map(SQLText.quoted).joined(separator: ", ")))"
+        sql += " VALUES (\(SQLText.placeholders(columns.count)))"
+        sql += " ON CONFLICT (\(key.map(SQLText.quoted).joined(separator: ", "))) DO UPDATE SET "
+        sql += updated.map { "\(SQLText.quoted($0)) = excluded.\(SQLText.quoted($0))" }.joined(separator: ", ")
+        if returning { sql += " RETURNING *" }
+        return try runWrite(entity, sql, values, returning: returning)
+    }
+
+    /// Runs raw SQL that changes the database or its schema (several statements allowed when
+    /// there are no bindings). Returns the number of rows changed by the last statement.
+    @discardableResult
+    public func execute(_ sql: String, _ bindings: [Value] = []) throws -> Int {
+        try checkValid()
+        store.changes.noteUnknown()
+        if bindings.isEmpty {
+            try connection.execute(sql)
+        } else {
+            let result = try query(sql, bindings)
+            return result.changes
+        }
+        return connection.changes
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE of this context.
+    public var changes: Int { connection.changes }
+    public var lastInsertRowid: Int64 { connection.lastInsertRowid }
+
+    // MARK: Helpers
+
+    /// The quoted table and the compiled WHERE condition (schema needed only for a predicate).
+    private func target(_ entity: String, _ predicate: String?, _ arguments: [any ArgumentConvertible])
+        throws -> (String, SQLFragment?) {
+        guard let predicate else { return (SQLText.quoted(entity), nil) }
+        let schema = try self.schema
+        let described = try self.entity(named: entity)
+        let filter = try compiling(described.name) {
+            try PredicateCompiler.compile(predicate, arguments: arguments.map(\.predicateArgument), entity: described,
+                                          schema: schema, alias: "t0")
+        }
+        return (SQLText.quoted(described.name), filter.condition)
+    }
+
+    /// Runs a cached write statement, noting the entity for observers; returns the first row
+    /// when `returning`.
+    @discardableResult
+    func runWrite(_ entity: String, _ sql: String, _ bindings: [Value], returning: Bool) throws -> Row? {
+        let statement = try withContext(entity) { try connection.prepare(sql) }
+        return try runWrite(entity, statement, bindings, returning: returning)
+    }
+
+    private func runWrite(_ entity: String, _ statement: Statement, _ bindings: [Value], returning: Bool) throws -> Row? {
+        try withContext(entity) {
+            defer { sqlite3_reset(statement.handle) }
+            try statement.bind(bindings)
+            store.changes.note(entity: entity)
+            guard returning else {
+                while try statement.step() {}
+                return nil
+            }
+            var row: Row?
+            while try statement.step() {
+                if row == nil { row = statement.row() }
+            }
+            return row
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A small pool of read-only connections, opened on demand up to a maximum. A read borrows one
+/// for the duration of its transaction.
+final class ReaderPool: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var idle: [Connection] = []
+    private var all: [Connection] = []
+    private var isClosed = false
+    private let maximum: Int
+    private let open: () throws -> Connection
+
+    init(maximum: Int, open: @escaping () throws -> Connection) {
+        self.maximum = maximum
+        self.open = open
+    }
+
+    /// The connection each thread is using now: a read nested in a read on the same thread
+    /// reuses it (same snapshot, and no second connection that a full pool could never give).
+    private var borrowed: [pthread_t: Connection] = [:]
+
+    /// Runs `body` with a connection of its own, returning the connection to the pool after.
+    /// `nested` is true when the thread was already reading on that connection.
+    func withConnection<T>(_ body: (_ connection: Connection, _ nested: Bool) throws -> T) throws -> T {
+        let (connection, nested) = try borrow()
+        defer { if !nested { giveBack(connection) } }
+        return try body(connection, nested)
+    }
+
+    private func borrow() throws -> (Connection, Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        let thread = pthread_self()
+        if let connection = borrowed[thread] { return (connection, true) }
+        let connection = try take()
+        borrowed[thread] = connection
+        return (connection, false)
+    }
+
+    /// An idle connection, or a new one, waiting when the pool is at its maximum (lock held).
+    private func take() throws -> Connection {
+        while true {
+            if isClosed { throw PortalError.misuse("the store is closed") }
+            if let connection = idle.popLast() { return connection }
+            if all.count < maximum {
+                let connection = try open()
+                all.append(connection)
+                return connection
+            }
+            condition.wait()
+        }
+    }
+
+    private func giveBack(_ connection: Connection) {
+        condition.lock()
+        defer { condition.unlock() }
+        borrowed[pthread_self()] = nil
+        if isClosed {
+            connection.close()
+        } else {
+            idle.append(connection)
+            condition.signal()
+        }
+    }
+
+    /// Interrupts the statements running on every connection (thread-safe in SQLite).
+    func interruptAll() {
+        condition.lock()
+        defer { condition.unlock() }
+        for connection in all { connection.interrupt() }
+    }
+
+    /// Closes the idle connections now and the borrowed ones when they come back.
+    func close() {
+        condition.lock()
+        defer { condition.unlock() }
+        isClosed = true
+        for connection in idle { connection.close() }
+        idle.removeAll()
+        all.removeAll()
+        condition.broadcast()
+    }
+}

@@ -1,0 +1,351 @@
+import CSQLite
+import Foundation
+
+/// A database: one writer connection behind a lock, a pool of read-only connections, the schema,
+/// observers and migrations.
+///
+/// - Every `write` is one `BEGIN IMMEDIATE … COMMIT` on the writer; a thrown error rolls it back
+///   and is rethrown. A write (or `beginTransaction`) nested inside a write on the same thread runs
+///   as a savepoint of the outer one.
+/// - Every `read` is one `BEGIN DEFERRED` transaction on a read-only connection of the pool, so it
+///   sees one committed state; in WAL mode readers and the writer never block each other. A read
+///   made on a thread that is inside a write (or an explicit transaction) runs on the writer, so
+///   it sees the uncommitted changes.
+/// - In-memory stores have a single connection (a private `:memory:` database cannot be shared
+///   with other connections without shared cache, whose table locks would make readers block the
+///   writer): reads and writes take turns on it.
+public final class Store: @unchecked Sendable {
+    public let path: String
+    public let options: StoreOptions
+    public let isInMemory: Bool
+    public var isReadOnly: Bool { options.readOnly }
+
+    let writer: Connection?
+    let gate = WriterGate()
+    private let readers: ReaderPool?
+    let changes = ChangeTracker()
+    private let schemaCache = SchemaCache()
+    let observation = ObservationCenter()
+    /// Serial queue for `writeAsync` and `write(_:completion:)`, so async callers never block
+    /// the cooperative thread pool on the writer's lock.
+    private let asyncWriteQueue = DispatchQueue(label: "portal.store.write")
+    private let stateLock = NSLock()
+    private var isClosed = false
+    /// True while `beginTransaction()` has a transaction open (guarded by the gate).
+    private var explicitTransaction = false
+
+    /// Opens (or creates) the database at `path`.
+    public init(path: String, options: StoreOptions = StoreOptions()) throws {
+        self.path = path
+        self.options = options
+        self.isInMemory = path == ":memory:" || path.isEmpty
+        let timeout = Int32(clamping: options.busyTimeout)
+        let isURI = path.hasPrefix("file:")   // SQLite resolves URI filenames itself
+        if !isInMemory && !isURI && access(path, F_OK) != 0 && (options.readOnly || !options.create) {
+            throw PortalError(.fileNotFound, "no database file at \(path)", path: path)
+        }
+        if options.readOnly {
+            writer = nil
+        } else {
+            writer = try Store.openWriter(path: isInMemory ? ":memory:" : path, create: options.create, timeout: timeout)
+        }
+        if isInMemory {
+            readers = nil
+        } else {
+            readers = ReaderPool(maximum: options.maximumReaders) {
+                try Store.openReader(path: path, timeout: timeout)
+            }
+            // A read-only store checks the file now, so that a bad file fails at open time.
+            if options.readOnly { try readers?.withConnection { _, _ in } }
+        }
+        if let writer { changes.install(on: writer) }
+        observation.attach(self)
+    }
+
+    /// A new private in-memory database.
+    public static func inMemory() throws -> Store {
+        try Store(path: ":memory:", options: StoreOptions(readOnly: false, create: true))
+    }
+
+    deinit {
+        observation.stop()
+        readers?.close()
+        if let writer, !isInMemory { try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        writer?.close()
+    }
+
+    private static func openWriter(path: String, create: Bool, timeout: Int32) throws -> Connection {
+        let connection = try opening(path) { try Connection(path: path, readOnly: false, create: create, busyTimeout: timeout) }
+        try opening(path) {
+            // Reading the schema version makes SQLite read the header: a non-database fails here.
+            _ = try connection.scalar("PRAGMA schema_version")
+            if path != ":memory:" {
+                _ = try connection.scalar("PRAGMA journal_mode = WAL")
+                try connection.execute("PRAGMA synchronous = NORMAL")
+            }
+            try connection.execute("PRAGMA foreign_keys = ON")
+        }
+        try SQLFunctions.register(on: connection.handle)
+        return connection
+    }
+
+    private static func openReader(path: String, timeout: Int32) throws -> Connection {
+        let connection = try opening(path) { try Connection(path: path, readOnly: true, create: false, busyTimeout: timeout) }
+        try opening(path) { _ = try connection.scalar("PRAGMA schema_version") }
+        try SQLFunctions.register(on: connection.handle)
+        return connection
+    }
+
+    /// Adds the path to open-time errors.
+    private static func opening<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch var error as PortalError {
+            error.path = path
+            if error.kind == .notADatabase { error.message = "\(path) is not a database (\(error.sqliteMessage ?? "file is not a database"))" }
+            throw error
+        }
+    }
+
+    // MARK: Reading
+
+    /// Runs `body` in one read transaction: it sees one committed state of the database.
+    @discardableResult
+    public func read<T>(_ body: (ReadContext) throws -> T) throws -> T {
+        try checkOpen()
+        if let writer, isInMemory || gate.isHeldByCurrentThread {
+            gate.enter()
+            defer { gate.leave() }
+            return try run(ReadContext(store: self, connection: writer)) { context in
+                if writer.isInTransaction { return try body(context) }
+                return try transaction("BEGIN DEFERRED", on: writer) { try body(context) }
+            }
+        }
+        guard let readers else { throw PortalError.misuse("the store has no reader") }
+        return try readers.withConnection { connection, nested in
+            try run(ReadContext(store: self, connection: connection)) { context in
+                if nested { return try body(context) }   // inside this thread's read: same snapshot
+                return try transaction("BEGIN DEFERRED", on: connection) { try body(context) }
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Runs `body` in one write transaction (a savepoint when nested in another write).
+    @discardableResult
+    public func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        guard let writer else { throw readOnlyError() }
+        gate.enter()
+        defer { gate.leave() }
+        try checkOpen()
+        return try run(WriteContext(store: self, connection: writer)) { context in
+            if writer.isInTransaction { return try savepoint(on: writer) { try body(context) } }
+            return try writeTransaction(on: writer) { try body(context) }
+        }
+    }
+
+    /// `write` from async code, on the store's own queue.
+    @discardableResult
+    public func writeAsync<T: Sendable>(_ body: @escaping @Sendable (WriteContext) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            asyncWriteQueue.async {
+                continuation.resume(with: Result { try self.write(body) })
+            }
+        }
+    }
+
+    /// `write` in the background; `completion` gets the result on the store's write queue.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (WriteContext) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+        asyncWriteQueue.async {
+            completion(Result { try self.write(body) })
+        }
+    }
+
+    private func writeTransaction<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
+        changes.begin()
+        do {
+            try writer.run("BEGIN IMMEDIATE")
+        } catch {
+            changes.discard()
+            throw error
+        }
+        do {
+            let result = try body()
+            try writer.run("COMMIT")
+            observation.didCommit(changes.take())
+            return result
+        } catch {
+            if writer.isInTransaction { try? writer.run("ROLLBACK") }
+            changes.discard()
+            throw error
+        }
+    }
+
+    private func savepoint<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
+        try writer.run("SAVEPOINT portal_nested")
+        do {
+            let result = try body()
+            try writer.run("RELEASE portal_nested")
+            return result
+        } catch {
+            if writer.isInTransaction {
+                try? writer.run("ROLLBACK TO portal_nested")
+                try? writer.run("RELEASE portal_nested")
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body` in a transaction opened with `begin`, committed after (rolled back on error).
+    private func transaction<T>(_ begin: String, on connection: Connection, _ body: () throws -> T) throws -> T {
+        try connection.run(begin)
+        do {
+            let result = try body()
+            try connection.run("COMMIT")
+            return result
+        } catch {
+            if connection.isInTransaction { try? connection.run("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Hands `context` to `body` and makes it unusable afterwards.
+    private func run<C: ReadContext, T>(_ context: C, _ body: (C) throws -> T) throws -> T {
+        defer { context.invalidate() }
+        return try body(context)
+    }
+
+    // MARK: Explicit transactions (the shell's begin/commit/rollback)
+
+    /// Opens a write transaction that spans calls, until `commit()` or `rollback()` on the same
+    /// thread. Meanwhile, reads and writes from this thread run inside it (they see its
+    /// uncommitted changes); other threads' writes wait.
+    public func beginTransaction() throws {
+        guard let writer else { throw readOnlyError() }
+        let nested = gate.enter()
+        if nested || explicitTransaction {
+            gate.leave()
+            throw PortalError.misuse("a transaction is already open")
+        }
+        do {
+            try checkOpen()
+            changes.begin()
+            try writer.run("BEGIN IMMEDIATE")
+            explicitTransaction = true
+        } catch {
+            changes.discard()
+            gate.leave()
+            throw error
+        }
+    }
+
+    /// True when `beginTransaction()` opened a transaction that is still open.
+    public var isInTransaction: Bool { gate.isHeldByCurrentThread && explicitTransaction }
+
+    /// Commits the transaction `beginTransaction()` opened. When the commit fails (a deferred
+    /// constraint, a busy lock) the transaction stays open: fix it and commit again, or roll back.
+    public func commit() throws {
+        let writer = try openTransactionWriter()
+        try writer.run("COMMIT")
+        explicitTransaction = false
+        observation.didCommit(changes.take())
+        gate.leave()
+    }
+
+    /// Rolls back the transaction `beginTransaction()` opened.
+    public func rollback() throws {
+        let writer = try openTransactionWriter()
+        defer {
+            explicitTransaction = false
+            changes.discard()
+            gate.leave()
+        }
+        if writer.isInTransaction { try writer.run("ROLLBACK") }
+    }
+
+    private func openTransactionWriter() throws -> Connection {
+        guard let writer, gate.isHeldByCurrentThread, explicitTransaction else {
+            throw PortalError.misuse("no transaction is open")
+        }
+        return writer
+    }
+
+    // MARK: Schema
+
+    /// The entities of the database, re-read whenever `PRAGMA schema_version` changes.
+    public var schema: Schema {
+        get throws { try read { try $0.schema } }
+    }
+
+    func schema(on connection: Connection) throws -> Schema {
+        try schemaCache.schema(on: connection)
+    }
+
+    // MARK: Interrupt and close
+
+    /// Makes the statements running now stop with `.interrupted` (for Ctrl-C). Thread-safe.
+    public func interrupt() {
+        writer?.interrupt()
+        readers?.interruptAll()
+    }
+
+    /// Rolls back an open explicit transaction of this thread, checkpoints the WAL into the
+    /// database file (unless read-only) and closes every connection. Further use throws `.misuse`.
+    public func close() throws {
+        if gate.isHeldByCurrentThread && explicitTransaction { try? rollback() }
+        observation.stop()
+        gate.enter()
+        defer { gate.leave() }
+        stateLock.lock()
+        let wasClosed = isClosed
+        isClosed = true
+        stateLock.unlock()
+        guard !wasClosed else { return }
+        readers?.close()
+        guard let writer else { return }
+        defer { writer.close() }
+        if !isInMemory { try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
+    func checkOpen() throws {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        if isClosed { throw PortalError.misuse("the store is closed") }
+    }
+
+    func readOnlyError() -> PortalError {
+        PortalError(.readOnly, "the store is read-only: writes are refused", path: path)
+    }
+}
+
+/// The schema, read once per `PRAGMA schema_version` and shared by the store's connections.
+final class SchemaCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var version: Int64?
+    private var cached: Schema?
+
+    func schema(on connection: Connection) throws -> Schema {
+        guard case .integer(let current)? = try connection.scalar("PRAGMA schema_version") else {
+            throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
+        }
+        lock.lock()
+        if version == current, let cached {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let schema: Schema
+        do {
+            schema = try SchemaReader.read(connection.handle)
+        } catch let error as PortalPredicate.PredicateError {
+            var wrapped = PortalError(.sqlite, "cannot read the schema: \(error.message)")
+            wrapped.predicateError = error
+            throw wrapped
+        }
+        lock.lock()
+        version = current
+        cached = schema
+        lock.unlock()
+        return schema
+    }
+}

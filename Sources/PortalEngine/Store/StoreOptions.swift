@@ -1,0 +1,19 @@
+/// How a store opens its file.
+public struct StoreOptions: Sendable, Hashable {
+    /// Refuse every write, open the file with `SQLITE_OPEN_READONLY`, never switch it to WAL nor
+    /// checkpoint it: the file is left byte for byte as it was.
+    public var readOnly: Bool
+    /// Create the file when it does not exist (ignored when `readOnly`).
+    public var create: Bool
+    /// How long, in milliseconds, to wait for another connection's lock before failing with `.busy`.
+    public var busyTimeout: Int
+    /// How many read-only connections reads may use at once.
+    public var maximumReaders: Int
+
+    public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Int = 5000, maximumReaders: Int = 4) {
+        self.readOnly = readOnly
+        self.create = create
+        self.busyTimeout = busyTimeout
+        self.maximumReaders = max(1, maximumReaders)
+    }
+}

@@ -1,0 +1,158 @@
+/// The typed repository of one entity type: fetches decode rows into `Entity` values, writes
+/// encode them. Each call is its own read or write (a savepoint when called inside a write).
+public struct Portal<Entity: PortalEntity>: Sendable {
+    public let store: Store
+
+    public init(_ store: Store) { self.store = store }
+
+    public func count(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = []) throws -> Int {
+        try store.read { ctx in try ctx.count(Entity.entityName, where: predicate, arguments) }
+    }
+
+    public func findAll(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
+                        sortedBy: [SortKey] = [], limit: Int? = nil) throws -> [Entity] {
+        let arguments = arguments.map(\.predicateArgument)
+        return try store.read { ctx in
+            try ctx.fetch(Entity.self, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit)
+        }
+    }
+
+    public func findFirst(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
+                          sortedBy: [SortKey] = []) throws -> Entity? {
+        let arguments = arguments.map(\.predicateArgument)
+        return try store.read { ctx in
+            try ctx.fetch(Entity.self, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: 1).first
+        }
+    }
+
+    /// Inserts the entities, all in one write.
+    public func create(_ entities: [Entity]) throws {
+        try store.write { ctx in
+            let encoder = EntityEncoder()
+            defer { encoder.finish() }
+            for entity in entities {
+                try encode(entity, with: encoder)
+                try ctx.insert(Entity.entityName, columns: encoder.columns, values: encoder.values)
+            }
+        }
+    }
+
+    /// Saves the entities over the stored ones with the same id; returns how many were found.
+    /// Throws `.rowNotFound` (and changes nothing) when one of them is not stored.
+    @discardableResult
+    public func update(_ entities: [Entity]) throws -> Int {
+        try store.write { ctx in
+            var updated = 0
+            let encoder = EntityEncoder()
+            defer { encoder.finish() }
+            for entity in entities {
+                try encode(entity, with: encoder)
+                let (columns, values) = (encoder.columns, encoder.values)
+                guard let idIndex = columns.firstIndex(of: Entity.idAttribute) else {
+                    throw PortalError(.conversion, "\(Entity.self) encodes no '\(Entity.idAttribute)'",
+                                      entity: Entity.entityName, attribute: Entity.idAttribute)
+                }
+                var set: [String] = []
+                var bindings: [Value] = []
+                for (column, value) in zip(columns, values) where column != Entity.idAttribute {
+                    set.append("\(SQLText.quoted(column)) = ?")
+                    bindings.append(value)
+                }
+                guard !set.isEmpty else { continue }
+                bindings.append(values[idIndex])
+                let sql = "UPDATE \(SQLText.quoted(Entity.entityName)) SET \(set.joined(separator: ", "))"
+                    + " WHERE \(SQLText.quoted(Entity.idAttribute)) = ?"
+                try ctx.runWrite(Entity.entityName, sql, bindings, returning: false)
+                guard ctx.changes > 0 else {
+                    throw PortalError(.rowNotFound, "no \(Entity.entityName) with \(Entity.idAttribute) \(values[idIndex])",
+                                      entity: Entity.entityName, attribute: Entity.idAttribute)
+                }
+                updated += 1
+            }
+            return updated
+        }
+    }
+
+    /// Inserts each entity, or updates the stored one with the same id.
+    public func upsert(_ entities: [Entity]) throws {
+        try store.write { ctx in
+            let encoder = EntityEncoder()
+            defer { encoder.finish() }
+            for entity in entities {
+                try encode(entity, with: encoder)
+                let (columns, values) = (encoder.columns, encoder.values)
+                try ctx.upsert(Entity.entityName, key: [Entity.idAttribute], columns: columns, values: values, returning: false)
+            }
+        }
+    }
+
+    /// Deletes the entities matching the predicate (all when nil); returns how many.
+    @discardableResult
+    public func deleteAll(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = []) throws -> Int {
+        let arguments = arguments.map(\.predicateArgument)
+        return try store.write { ctx in try ctx.delete(Entity.entityName, where: predicate, arguments) }
+    }
+
+    private func encode(_ entity: Entity, with encoder: EntityEncoder) throws {
+        do {
+            try encoder.encode(entity)
+        } catch let error as EncodingError {
+            throw PortalError.conversion(error, entity: Entity.entityName)
+        }
+    }
+}
+
+extension ReadContext {
+    /// Rows of `T.entityName` decoded as `T`, straight from the statement (no intermediate rows).
+    public func fetch<T: PortalEntity>(_ type: T.Type, where predicate: String? = nil,
+                                      _ arguments: [any ArgumentConvertible] = [],
+                                      sortedBy: [SortKey] = [], limit: Int? = nil, offset: Int? = nil) throws -> [T] {
+        try fetch(type, where: predicate, arguments: arguments.map(\.predicateArgument), sortedBy: sortedBy,
+                  limit: limit, offset: offset)
+    }
+
+    func fetch<T: PortalEntity>(_ type: T.Type, where predicate: String?, arguments: [Argument],
+                                sortedBy: [SortKey], limit: Int?, offset: Int? = nil) throws -> [T] {
+        let fragment = try select(T.entityName, .rows(includeRowid: false), predicate, arguments, sortedBy, limit, offset)
+        return try withContext(T.entityName) {
+            let statement = try connection.prepare(fragment.sql)
+            defer { statement.reset() }
+            try statement.bind(fragment.bindings)
+            let source = ColumnSource(statement: statement)
+            defer { source.finish() }
+            var result: [T] = []
+            while try statement.step() {
+                source.next = 0
+                do {
+                    result.append(try T(from: RowDecoder(source: source)))
+                } catch let error as DecodingError {
+                    throw PortalError.conversion(error, entity: T.entityName)
+                }
+            }
+            return result
+        }
+    }
+}
+
+extension PortalError {
+    /// A Codable failure, naming the attribute it happened on.
+    static func conversion(_ error: any Error, entity: String) -> PortalError {
+        var attribute: String?
+        var detail = "\(error)"
+        switch error {
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+             DecodingError.dataCorrupted(let context):
+            attribute = context.codingPath.last?.stringValue
+            detail = context.debugDescription
+        case DecodingError.keyNotFound(let key, let context):
+            attribute = key.stringValue
+            detail = context.debugDescription
+        case EncodingError.invalidValue(_, let context):
+            attribute = context.codingPath.last?.stringValue
+            detail = context.debugDescription
+        default: break
+        }
+        let place = attribute.map { "\(entity).\($0)" } ?? entity
+        return PortalError(.conversion, "cannot convert \(place): \(detail)", entity: entity, attribute: attribute)
+    }
+}

@@ -1,0 +1,16 @@
+/// A Swift value type stored as one row of an entity: its stored properties are the attributes.
+///
+///     struct User: PortalEntity {
+///         static let entityName = "User"; static let idAttribute = "id"
+///         var id: Int64; var name: String; var age: Int?
+///     }
+public protocol PortalEntity: Codable, Sendable {
+    /// The table (or view) the entity is stored in.
+    static var entityName: String { get }
+    /// The attribute that identifies one entity (its primary key), used by `update` and `upsert`.
+    static var idAttribute: String { get }
+}
+
+extension PortalEntity {
+    public static var idAttribute: String { "id" }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import PortalEngine
-
-@Test func moduleLoads() { #expect(Bool(true)) }

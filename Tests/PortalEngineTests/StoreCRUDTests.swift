@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import PortalEngine
+
+@Suite struct StoreCRUDTests {
+    @Test func createReturnsTheStoredRowWithItsID() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let row = try store.write { ctx in try ctx.create("User", ["name": "Bruce", "age": 42]) }
+        #expect(row["id"] == .integer(1))
+        #expect(row["name"] == "Bruce")
+        #expect(row["AGE"] == 42)
+        #expect(row.names == ["id", "name", "age"])
+        let rows = try store.read { ctx in try ctx.find("User") }
+        #expect(rows == [row])
+        #expect(try store.read { ctx in try ctx.count("User") } == 1)
+    }
+
+    @Test func updateAndDeleteWithoutPredicateCountRows() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        try store.write { ctx in
+            try ctx.create("User", ["name": "A", "age": 1])
+            try ctx.create("User", ["name": "B", "age": 2])
+        }
+        #expect(try store.write { ctx in try ctx.update("User", set: ["age": 7]) } == 2)
+        #expect(try store.read { ctx in try ctx.find("User").map { $0["age"] } } == [7, 7])
+        #expect(try store.write { ctx in try ctx.delete("User") } == 2)
+        #expect(try store.read { ctx in try ctx.count("User") } == 0)
+    }
+
+    @Test func rawQueryReturnsColumnNamesEvenWithoutRows() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let result = try store.read { ctx in try ctx.query("SELECT id, name AS who FROM User") }
+        #expect(result.columns == ["id", "who"])
+        #expect(result.rows.isEmpty)
+        let sum = try store.read { ctx in try ctx.query("SELECT ? + ?", [2, 3]) }
+        #expect(sum.rows.first?[0].value == .integer(5))
+    }
+
+    @Test func valuesOfEveryStorageClassRoundTrip() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in try ctx.execute("CREATE TABLE T (a, b, c, d, e)") }
+        let values: [String: Value] = ["a": .null, "b": 42, "c": 2.5, "d": "héllo ✓", "e": .blob([0, 1, 255])]
+        let created = try store.write { ctx in try ctx.create("T", values) }
+        for (name, value) in values { #expect(created[name] == value) }
+        let empty = try store.write { ctx in try ctx.create("T", ["d": "", "e": .blob([])]) }
+        #expect(empty["d"] == "")
+        #expect(empty["e"] == .blob([]))
+    }
+
+    @Test func streamingVisitsEveryRowInOrder() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE N (n INTEGER)")
+            for i in 0..<1000 { try ctx.insert("N", columns: ["n"], values: [.integer(Int64(i))]) }
+        }
+        var seen: [Int64] = []
+        let columns = try store.read { ctx in
+            try ctx.stream("SELECT n FROM N ORDER BY n") { row in
+                if case .integer(let n) = row.values[0] { seen.append(n) }
+            }
+        }
+        #expect(columns == ["n"])
+        #expect(seen == Array(0..<1000))
+    }
+
+    @Test func findWithLimitAndOffsetNeedsNoPredicate() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE N (n INTEGER)")
+            for i in 0..<10 { try ctx.insert("N", columns: ["n"], values: [.integer(Int64(i))]) }
+        }
+        let rows = try store.read { ctx in try ctx.find("N", limit: 3, offset: 2) }
+        #expect(rows.map { $0["n"] } == [2, 3, 4])
+        #expect(try store.read { ctx in try ctx.count("N") } == 10)
+    }
+
+    @Test func unknownEntityIsATypedError() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let error = portalError { _ = try store.read { ctx in try ctx.find("Usr") } }
+        #expect(error?.kind == .unknownEntity)
+        #expect(error?.entity == "Usr")
+        let insertError = portalError { try store.write { ctx in _ = try ctx.create("User", ["nmae": "x"]) } }
+        #expect(insertError?.kind == .unknownAttribute)
+        #expect(insertError?.attribute == "nmae")
+    }
+}
