@@ -1,1 +1,80 @@
+import Foundation
 import PortalEngine
+
+/// The browser's entry point, for the shell (`--browse`, `browse`).
+public enum Browser {
+    /// Runs the browser on a store (read-only when the store is, or when `readOnly`).
+    /// `runCommand` runs one shell command for `:` and returns everything it printed.
+    public static func run(store: Store, entity: String?, filter: String?, sort: BrowserSort? = nil, readOnly: Bool,
+                           color: Bool, runCommand: ((String) -> String)?) throws {
+        try run(source: EngineDataSource(store: store), entity: entity, filter: filter, sort: sort,
+                readOnly: readOnly || store.isReadOnly, color: color, runCommand: runCommand)
+    }
+
+    /// Runs the full-screen browser until the user quits.
+    ///
+    /// - Parameters:
+    ///   - source: where rows come from and writes go (`EngineDataSource(store:)` for a database).
+    ///   - entity: the entity to open on (case-insensitive), else the first one.
+    ///   - filter: its initial filter (a predicate); an invalid one is an error before the screen opens.
+    ///   - readOnly: refuse `e`, `a`, `d`, `u` and say why.
+    ///   - color: use colours (false under `NO_COLOR` / `--color never`).
+    ///   - runCommand: runs one shell command for `:` and returns what it printed.
+    public static func run(source: any BrowserDataSource, entity: String?, filter: String?, sort: BrowserSort? = nil,
+                           readOnly: Bool, color: Bool, runCommand: ((String) -> String)?) throws {
+        let model = BrowserModel(source: source, width: 80, height: 24, readOnly: readOnly, runCommand: runCommand)
+        // Errors (unknown entity, bad filter, unreadable database) surface before the screen changes.
+        try model.start(entity: entity, filter: filter, sort: sort)
+        let terminal = Terminal(color: color)
+        defer { terminal.close() }
+        model.handle(.resize(width: terminal.width, height: terminal.height))
+        let counter = BackgroundCounter(source: source)
+        while !model.isFinished {
+            terminal.draw(Renderer.render(model))
+            counter.start(model.takePendingCounts())
+            let key = terminal.readKey()
+            for (job, result) in counter.takeFinished() { model.countFinished(job, result) }
+            if key == .control("l") {
+                terminal.invalidate()
+                continue
+            }
+            let wasCommand: Bool
+            if case .command = model.mode { wasCommand = true } else { wasCommand = false }
+            model.handle(key)
+            // A command may have written to the terminal behind ncurses's back.
+            if wasCommand, key == .enter { terminal.invalidate() }
+        }
+        counter.cancelAll()
+    }
+}
+
+/// Runs exact counts on background threads and collects their results for the main loop.
+final class BackgroundCounter: @unchecked Sendable {
+    private let source: any BrowserDataSource
+    private let lock = NSLock()
+    private var finished: [(BrowserModel.CountJob, RowCount?)] = []
+
+    init(source: any BrowserDataSource) { self.source = source }
+
+    func start(_ jobs: [BrowserModel.CountJob]) {
+        for job in jobs {
+            let thread = Thread { [self] in
+                let result = try? source.count(entity: job.entity, filter: job.filter, budget: nil)
+                lock.lock()
+                finished.append((job, result))
+                lock.unlock()
+            }
+            thread.start()
+        }
+    }
+
+    func takeFinished() -> [(BrowserModel.CountJob, RowCount?)] {
+        lock.lock()
+        defer { lock.unlock() }
+        let done = finished
+        finished = []
+        return done
+    }
+
+    func cancelAll() { source.cancel() }
+}

@@ -1,0 +1,157 @@
+import PortalEngine
+
+/// Where the browser gets its entities, pages and counts, and sends its writes.
+///
+/// The model never touches SQLite: everything goes through this protocol, so tests can drive the
+/// model with an in-memory source and the real program with the engine-backed one.
+/// Implementations must be safe to call from a background thread (counts run there).
+public protocol BrowserDataSource: AnyObject, Sendable {
+    /// Every entity the browser can open, in display order.
+    func entities() throws -> [BrowserEntity]
+    /// One page of rows in display order, fetched by key (sort value, primary id) — never OFFSET.
+    func page(_ request: PageRequest) throws -> [BrowserRow]
+    /// The number of rows matching `filter`; when `budget` runs out first, `.atLeast(n)`.
+    /// `nil` budget: count to the end (used in the background).
+    func count(entity: String, filter: String, budget: Duration?) throws -> RowCount
+    /// Why `filter` is not a valid predicate for `entity`, or nil when it is.
+    func validate(entity: String, filter: String) -> BrowserFilterError?
+    /// Inserts one entity (one transaction); attributes left out take their defaults.
+    func create(entity: String, values: [(String, Value)]) throws -> BrowserRow
+    /// Sets one attribute of the entity with this id (one transaction); returns the row as stored.
+    func update(entity: String, id: [Value], column: String, value: Value) throws -> BrowserRow
+    /// Deletes the entity with this id (one transaction).
+    func delete(entity: String, id: [Value]) throws
+    /// A number that changes whenever the database changes (this session, a script, another process).
+    func changeToken() -> UInt64
+    /// Interrupts a running count or query, if any.
+    func cancel()
+}
+
+/// A table or view as the browser shows it.
+public struct BrowserEntity: Sendable, Hashable {
+    public var name: String
+    public var columns: [BrowserColumn]
+    /// Views (and entities without any identity) cannot be edited.
+    public var isReadOnly: Bool
+    /// The names of the columns that identify one row (the declared key, else `rowid`).
+    public var idColumns: [String]
+
+    public init(name: String, columns: [BrowserColumn], isReadOnly: Bool = false, idColumns: [String]) {
+        self.name = name
+        self.columns = columns
+        self.isReadOnly = isReadOnly
+        self.idColumns = idColumns
+    }
+}
+
+/// One attribute shown as a grid column.
+public struct BrowserColumn: Sendable, Hashable {
+    public var name: String
+    public var declaredType: String
+    public var isKey: Bool
+    /// The entity and attribute this column refers to (a single-column foreign key), if any.
+    public var reference: BrowserReference?
+
+    public init(name: String, declaredType: String = "", isKey: Bool = false, reference: BrowserReference? = nil) {
+        self.name = name
+        self.declaredType = declaredType
+        self.isKey = isKey
+        self.reference = reference
+    }
+
+    /// True when SQLite gives the column numeric affinity (so numbers align right).
+    public var isNumeric: Bool {
+        let t = declaredType.uppercased()
+        return t.contains("INT") || t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB")
+            || t.contains("NUM") || t.contains("DEC")
+    }
+}
+
+public struct BrowserReference: Sendable, Hashable {
+    public var entity: String
+    public var column: String
+    public init(entity: String, column: String) {
+        self.entity = entity
+        self.column = column
+    }
+}
+
+/// One row: its identity and its values, one per column.
+public struct BrowserRow: Sendable, Hashable {
+    public var id: [Value]
+    public var values: [Value]
+    public init(id: [Value], values: [Value]) {
+        self.id = id
+        self.values = values
+    }
+}
+
+public enum BrowserSortDirection: Sendable, Hashable { case ascending, descending }
+
+/// The grid's sort: one column, then the primary id as the tie-breaker (always ascending).
+public struct BrowserSort: Sendable, Hashable {
+    public var column: String
+    public var direction: BrowserSortDirection
+    public init(column: String, direction: BrowserSortDirection) {
+        self.column = column
+        self.direction = direction
+    }
+}
+
+/// Where a page starts, by key.
+public enum PageAnchor: Sendable, Hashable {
+    case first
+    case last
+    /// Rows strictly after this one in display order.
+    case after(BrowserRow)
+    /// Rows strictly before this one; returned in display order.
+    case before(BrowserRow)
+    /// This row (if it still exists) and those after it.
+    case atOrAfter(BrowserRow)
+}
+
+public struct PageRequest: Sendable, Hashable {
+    public var entity: String
+    public var filter: String
+    public var sort: BrowserSort?
+    public var anchor: PageAnchor
+    public var limit: Int
+    public init(entity: String, filter: String, sort: BrowserSort?, anchor: PageAnchor, limit: Int) {
+        self.entity = entity
+        self.filter = filter
+        self.sort = sort
+        self.anchor = anchor
+        self.limit = limit
+    }
+}
+
+/// A row count, exact or a lower bound while counting goes on.
+public enum RowCount: Sendable, Hashable {
+    case exact(Int)
+    case atLeast(Int)
+
+    /// How the status line and the entity list show it.
+    public var label: String {
+        switch self {
+        case .exact(let n): return "\(n)"
+        case .atLeast(let n): return "≥ \(n)"
+        }
+    }
+}
+
+/// A filter's parse or name error, with the character range it concerns.
+public struct BrowserFilterError: Error, Sendable, Hashable {
+    public var message: String
+    public var range: Range<Int>?
+    public init(message: String, range: Range<Int>?) {
+        self.message = message
+        self.range = range
+    }
+}
+
+/// An error a data source reports in words meant for the status line.
+public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,342 @@
+import Foundation
+import PortalEngine
+
+/// The browser's data source over a portal-engine `Store`.
+///
+/// Pages are keyset queries: the entity's filter (compiled by the engine's predicate compiler)
+/// AND a condition on (sort value, primary id) relative to the window's edge row, ordered by
+/// the same key, with a LIMIT — never OFFSET. They run on the store's read contexts; every write
+/// is one transaction on its write context.
+public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
+    public let store: Store
+    private let lock = NSLock()
+    private var localWrites: UInt64 = 0
+    /// A bounded count stops here and reports `≥ N`; the exact count then runs in the background.
+    public var countLimit = 100_000
+
+    public init(store: Store) { self.store = store }
+
+    // MARK: Entities
+
+    public func entities() throws -> [BrowserEntity] {
+        try store.schema.entities.map { browserEntity($0) }
+    }
+
+    func browserEntity(_ entity: EntityDescription) -> BrowserEntity {
+        let columns = entity.attributes.map { attribute in
+            let reference = entity.relationships.first {
+                $0.kind == .toOne && $0.sourceColumns == [attribute.name] && $0.destinationColumns.count == 1
+            }.map { BrowserReference(entity: $0.destination, column: $0.destinationColumns[0]) }
+            return BrowserColumn(name: attribute.name, declaredType: attribute.declaredType,
+                                 isKey: attribute.primaryKeyPosition != nil, reference: reference)
+        }
+        let key = Self.keyColumns(entity)
+        return BrowserEntity(name: entity.name, columns: columns,
+                             isReadOnly: entity.kind == .view || store.isReadOnly || entity.identifyingColumns.isEmpty,
+                             idColumns: key)
+    }
+
+    /// What identifies a row for paging: the declared key, else rowid; a view has neither, so
+    /// all its columns together serve (rows that are equal in every column page as one).
+    static func keyColumns(_ entity: EntityDescription) -> [String] {
+        let id = entity.identifyingColumns
+        return id.isEmpty ? entity.attributes.map(\.name) : id
+    }
+
+    // MARK: Pages
+
+    public func page(_ request: PageRequest) throws -> [BrowserRow] {
+        try store.read { context in
+            let (entity, filter) = try compiled(context, request.entity, request.filter)
+            let key = Self.keyColumns(entity)
+            let keyParts = try sortParts(entity, request.sort)
+            var conditions = filter.map { [$0] } ?? []
+            var backward = false
+            switch request.anchor {
+            case .first: break
+            case .last: backward = true
+            case .after(let row): conditions.append(Keyset.condition(keyParts, values(row, entity, request.sort), .after))
+            case .atOrAfter(let row): conditions.append(Keyset.condition(keyParts, values(row, entity, request.sort), .atOrAfter))
+            case .before(let row):
+                backward = true
+                conditions.append(Keyset.condition(keyParts, values(row, entity, request.sort), .before))
+            }
+            var sql = "SELECT \(key.map { "t0." + quoted($0) }.joined(separator: ", ")), t0.* FROM \(quoted(entity.name)) AS t0"
+            var bindings: [Value] = []
+            if !conditions.isEmpty {
+                sql += " WHERE " + conditions.map { "(\($0.sql))" }.joined(separator: " AND ")
+                bindings = conditions.flatMap(\.bindings)
+            }
+            sql += " ORDER BY " + keyParts.map { "\($0.expression) \($0.ascending != backward ? "ASC" : "DESC")" }
+                .joined(separator: ", ")
+            sql += " LIMIT ?"
+            bindings.append(.integer(Int64(max(0, request.limit))))
+            var rows: [BrowserRow] = []
+            rows.reserveCapacity(request.limit)
+            let k = key.count
+            try context.stream(sql, bindings) { row in
+                rows.append(BrowserRow(id: Array(row.values[0..<k]), values: Array(row.values[k...])))
+            }
+            return backward ? rows.reversed() : rows
+        }
+    }
+
+    /// The sort column (if any) then the key columns, each with its direction.
+    private func sortParts(_ entity: EntityDescription, _ sort: BrowserSort?) throws -> [Keyset.Part] {
+        var parts: [Keyset.Part] = []
+        if let sort {
+            guard let attribute = entity.attribute(named: sort.column) else {
+                throw BrowserError("no attribute '\(sort.column)' on \(entity.name)")
+            }
+            parts.append(Keyset.Part(expression: "t0." + quoted(attribute.name), ascending: sort.direction == .ascending,
+                                     nullable: true))
+        }
+        for column in Self.keyColumns(entity) {
+            parts.append(Keyset.Part(expression: "t0." + quoted(column), ascending: true,
+                                     nullable: entity.identifyingColumns.isEmpty))
+        }
+        return parts
+    }
+
+    /// A row's key values in the order of `sortParts`.
+    private func values(_ row: BrowserRow, _ entity: EntityDescription, _ sort: BrowserSort?) -> [Value] {
+        var values: [Value] = []
+        if let sort, let i = entity.attributes.firstIndex(where: { $0.name.lowercased() == sort.column.lowercased() }) {
+            values.append(row.values[safe: i] ?? .null)
+        }
+        return values + row.id
+    }
+
+    /// The entity and its compiled filter (nil when the filter is empty).
+    private func compiled(_ context: ReadContext, _ name: String, _ filter: String) throws -> (EntityDescription, SQLFragment?) {
+        let entity = try context.entity(named: name)
+        guard !filter.trimmingSpaces.isEmpty else { return (entity, nil) }
+        let schema = try context.schema
+        let compiled = try PredicateCompiler.compile(filter, entity: entity, schema: schema, alias: "t0")
+        return (entity, compiled.condition)
+    }
+
+    // MARK: Counting and checking
+
+    public func count(entity name: String, filter: String, budget: Duration?) throws -> RowCount {
+        try store.read { context in
+            let (entity, condition) = try compiled(context, name, filter)
+            var sql = "SELECT 1 FROM \(quoted(entity.name)) AS t0"
+            if let condition { sql += " WHERE " + condition.sql }
+            var bindings = condition?.bindings ?? []
+            if budget != nil {
+                sql = "SELECT count(*) FROM (\(sql) LIMIT ?)"
+                bindings.append(.integer(Int64(countLimit)))
+            } else {
+                sql = condition == nil ? "SELECT count(*) FROM \(quoted(entity.name))" : "SELECT count(*) FROM (\(sql))"
+            }
+            let result = try context.query(sql, bindings)
+            guard case .integer(let n)? = result.rows.first?.values.first else { return .exact(0) }
+            if budget != nil, n >= countLimit { return .atLeast(Int(n)) }
+            return .exact(Int(n))
+        }
+    }
+
+    public func validate(entity name: String, filter: String) -> BrowserFilterError? {
+        do {
+            _ = try store.read { try compiled($0, name, filter) }
+            return nil
+        } catch let error as PortalPredicate.PredicateError {
+            return BrowserFilterError(message: error.description, range: error.range ?? Self.place(of: error, in: filter))
+        } catch let error as PortalError {
+            let range = error.predicateError.flatMap { $0.range ?? Self.place(of: $0, in: filter) }
+            return BrowserFilterError(message: error.predicateError?.description ?? error.description, range: range)
+        } catch {
+            return BrowserFilterError(message: String(describing: error), range: nil)
+        }
+    }
+
+    /// Where a name error without a position points: the first whole-word occurrence of the
+    /// quoted name the message mentions.
+    static func place(of error: PortalPredicate.PredicateError, in filter: String) -> Range<Int>? {
+        guard error.kind == .unknownName else { return nil }
+        let parts = error.message.split(separator: "'", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return nil }
+        let name = Array(parts[1])
+        let text = Array(filter)
+        guard !name.isEmpty, text.count >= name.count else { return nil }
+        func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+        for start in 0...(text.count - name.count) where Array(text[start..<(start + name.count)]) == name {
+            let end = start + name.count
+            let before = start == 0 || !isWordCharacter(text[start - 1])
+            let after = end == text.count || !isWordCharacter(text[end])
+            if before && after { return start..<end }
+        }
+        return nil
+    }
+
+    // MARK: Writes
+
+    public func create(entity name: String, values: [(String, Value)]) throws -> BrowserRow {
+        try write { context in
+            let entity = try context.entity(named: name)
+            let returned = try context.insert(entity.name, columns: values.map(\.0), values: values.map(\.1), returning: true)
+            let id: [Value]
+            if entity.primaryKey.isEmpty {
+                id = [.integer(context.lastInsertRowid)]
+            } else {
+                guard let returned else { throw BrowserError("the new \(entity.name) was not returned") }
+                id = entity.primaryKey.map { returned[$0] ?? .null }
+            }
+            return try row(context, entity, id)
+        }
+    }
+
+    public func update(entity name: String, id: [Value], column: String, value: Value) throws -> BrowserRow {
+        try write { context in
+            let entity = try context.entity(named: name)
+            let key = Self.keyColumns(entity)
+            let sql = "UPDATE \(quoted(entity.name)) SET \(quoted(column)) = ? WHERE \(Keyset.equals(key))"
+            let changed = try context.execute(sql, [value] + id)
+            guard changed == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
+            var newID = id
+            for (i, part) in key.enumerated() where part.lowercased() == column.lowercased() { newID[i] = value }
+            return try row(context, entity, newID)
+        }
+    }
+
+    public func delete(entity name: String, id: [Value]) throws {
+        try write { context in
+            let entity = try context.entity(named: name)
+            let sql = "DELETE FROM \(quoted(entity.name)) WHERE \(Keyset.equals(Self.keyColumns(entity)))"
+            guard try context.execute(sql, id) == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
+        }
+    }
+
+    /// One row by its id, as pages return it.
+    private func row(_ context: ReadContext, _ entity: EntityDescription, _ id: [Value]) throws -> BrowserRow {
+        let key = Self.keyColumns(entity)
+        let sql = "SELECT \(key.map { "t0." + quoted($0) }.joined(separator: ", ")), t0.* FROM \(quoted(entity.name)) AS t0"
+            + " WHERE \(Keyset.equals(key.map { "t0." + quoted($0) }, quote: false))"
+        guard let found = try context.query(sql, id).rows.first else {
+            throw BrowserError("the \(entity.name) just written cannot be read back")
+        }
+        return BrowserRow(id: Array(found.values[0..<key.count]), values: Array(found.values[key.count...]))
+    }
+
+    /// One write transaction; the change token moves on even when the file does not show it yet.
+    private func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        let result = try store.write(body)
+        lock.lock()
+        localWrites &+= 1
+        lock.unlock()
+        return result
+    }
+
+    // MARK: Changes, cancelling
+
+    /// Changes by this session bump a counter; changes by anyone (other processes included)
+    /// touch the database or its WAL file, whose modification times and sizes are part of the token.
+    public func changeToken() -> UInt64 {
+        lock.lock()
+        var token = localWrites
+        lock.unlock()
+        guard !store.isInMemory else { return token }
+        for path in [store.path, store.path + "-wal"] {
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_mtim.tv_sec))
+            token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_mtim.tv_nsec))
+            token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_size))
+        }
+        return token
+    }
+
+    public func cancel() { store.interrupt() }
+}
+
+/// SQLite identifier quoting.
+func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// Keyset conditions: "the rows after (or before) this key" in an ORDER BY of several parts,
+/// with SQLite's NULL order (NULLs first ascending, last descending).
+enum Keyset {
+    struct Part {
+        var expression: String
+        var ascending: Bool
+        var nullable: Bool
+    }
+
+    enum Direction { case after, atOrAfter, before }
+
+    /// `(a, b) = (?, ?)` over quoted column names.
+    static func equals(_ columns: [String], quote: Bool = true) -> String {
+        let names = quote ? columns.map(quoted) : columns
+        return "(\(names.joined(separator: ", "))) = (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+    }
+
+    static func condition(_ parts: [Part], _ values: [Value], _ direction: Direction) -> SQLFragment {
+        // Fast path: all ascending, no NULL in the key: one row-value comparison SQLite serves
+        // from an index. Rows with a NULL sort value come first, so "before" must include them.
+        if parts.allSatisfy(\.ascending), !values.contains(where: \.isNull) {
+            let lhs = "(\(parts.map(\.expression).joined(separator: ", ")))"
+            let rhs = "(\(Array(repeating: "?", count: parts.count).joined(separator: ", ")))"
+            switch direction {
+            case .after: return SQLFragment("\(lhs) > \(rhs)", values)
+            case .atOrAfter: return SQLFragment("\(lhs) >= \(rhs)", values)
+            case .before:
+                let nulls = parts.filter(\.nullable).map { "\($0.expression) IS NULL" }
+                return SQLFragment(([ "\(lhs) < \(rhs)" ] + nulls).joined(separator: " OR "), values)
+            }
+        }
+        return expanded(parts, values, direction)
+    }
+
+    /// The general form: OR over i of (parts before i equal AND part i strictly beyond).
+    private static func expanded(_ parts: [Part], _ values: [Value], _ direction: Direction) -> SQLFragment {
+        var disjuncts: [String] = []
+        var bindings: [Value] = []
+        for i in parts.indices {
+            var terms: [String] = []
+            var termBindings: [Value] = []
+            for j in 0..<i {
+                let (sql, b) = equal(parts[j], values[j])
+                terms.append(sql)
+                termBindings += b
+            }
+            guard let (sql, b) = beyond(parts[i], values[i], forward: direction != .before) else { continue }
+            terms.append(sql)
+            termBindings += b
+            disjuncts.append(terms.joined(separator: " AND "))
+            bindings += termBindings
+        }
+        if direction == .atOrAfter {
+            var terms: [String] = []
+            for j in parts.indices {
+                let (sql, b) = equal(parts[j], values[j])
+                terms.append(sql)
+                bindings += b
+            }
+            disjuncts.append(terms.joined(separator: " AND "))
+        }
+        if disjuncts.isEmpty { return SQLFragment("0") }
+        return SQLFragment(disjuncts.map { "(\($0))" }.joined(separator: " OR "), bindings)
+    }
+
+    private static func equal(_ part: Part, _ value: Value) -> (String, [Value]) {
+        value.isNull ? ("\(part.expression) IS NULL", []) : ("\(part.expression) = ?", [value])
+    }
+
+    /// "Strictly after `value` in this part's order" (or before when not `forward`); nil when nothing can be.
+    private static func beyond(_ part: Part, _ value: Value, forward: Bool) -> (String, [Value])? {
+        let e = part.expression
+        // In display order, NULLs come first when ascending and last when descending.
+        let nullsFirst = part.ascending
+        let greater = part.ascending == forward   // looking for larger values?
+        if value.isNull {
+            // Beyond NULL: everything non-NULL if NULLs are at the side we move away from.
+            return nullsFirst == forward ? ("\(e) IS NOT NULL", []) : nil
+        }
+        let comparison = "\(e) \(greater ? ">" : "<") ?"
+        // NULLs lie beyond a value when they sit at the end we move towards.
+        let nullsBeyond = nullsFirst != forward
+        return (nullsBeyond ? "(\(comparison) OR \(e) IS NULL)" : comparison, [value])
+    }
+}

@@ -1,0 +1,267 @@
+import PortalEngine
+
+/// Draws the model into a screen buffer. Pure: the same model always gives the same screen.
+public enum Renderer {
+    public static func render(_ model: BrowserModel) -> ScreenBuffer {
+        var screen = ScreenBuffer(width: model.width, height: model.height)
+        guard model.height >= 3, model.width >= 10 else {
+            screen.put("too small", x: 0, y: 0, style: .error)
+            return screen
+        }
+        drawTitle(model, &screen)
+        let left = model.paneWidth
+        if left > 0 { drawEntityList(model, &screen, width: left) }
+        let area = Area(x: left, y: 1, width: model.gridWidth, height: model.height - 2)
+        switch model.mode {
+        case .record(let selected): drawRecord(model, &screen, area, selected: selected)
+        case .editCell(_, _, _, true):
+            if case .editCell(let column, _, _, _) = model.mode { drawRecord(model, &screen, area, selected: column) }
+        case .add(let form): drawAddForm(model, &screen, area, form)
+        case .help(let scroll): drawLines(BrowserModel.helpLines, title: "keys", &screen, area, scroll: scroll)
+        case .output(let lines, let scroll): drawLines(lines.map(CellText.escaped), title: "output", &screen, area, scroll: scroll)
+        default: drawGrid(model, &screen, area)
+        }
+        drawBottom(model, &screen)
+        return screen
+    }
+
+    struct Area {
+        var x: Int, y: Int, width: Int, height: Int
+    }
+
+    // MARK: Title and status
+
+    static func drawTitle(_ model: BrowserModel, _ screen: inout ScreenBuffer) {
+        screen.fill(x: 0, y: 0, count: model.width, style: .title)
+        guard let entity = model.entity else {
+            screen.put(" portal-shell", x: 0, y: 0, style: .title)
+            return
+        }
+        var title = " \(entity.name)"
+        if let count = model.count {
+            title += "  \(count.label) rows"
+            if case .atLeast = count, model.isCounting { title += ", counting…" }
+        } else if model.isCounting {
+            title += "  counting…"
+        }
+        if let sort = model.sort { title += "  sort \(sort.column) \(sort.direction == .ascending ? "↑" : "↓")" }
+        if !model.filter.isEmpty { title += "  where \(CellText.escaped(model.filter))" }
+        if model.readOnly || entity.isReadOnly { title += "  [read-only]" }
+        screen.put(title, x: 0, y: 0, style: .title, maxWidth: model.width)
+    }
+
+    static func drawBottom(_ model: BrowserModel, _ screen: inout ScreenBuffer) {
+        let y = model.height - 1
+        screen.fill(x: 0, y: y, count: model.width, style: .status)
+        switch model.mode {
+        case .filter(let editor, let error):
+            if let error {
+                screen.fill(x: 0, y: y - 1, count: model.width, style: .error)
+                screen.put(" " + CellText.escaped(error.message), x: 0, y: y - 1, style: .error, maxWidth: model.width)
+            }
+            drawEditor(editor, prompt: "/", errorRange: error?.range, &screen, y: y)
+            return
+        case .editCell(let column, let editor, let isNull, _):
+            let name = model.entity?.columns[safe: column]?.name ?? ""
+            if isNull {
+                screen.put("\(name): NULL  (type to replace, Enter saves, Esc cancels)", x: 0, y: y, style: .special,
+                           maxWidth: model.width)
+                screen.cursor = (x: min(name.count + 2, model.width - 1), y: y)
+            } else {
+                drawEditor(editor, prompt: "\(name): ", errorRange: nil, &screen, y: y)
+            }
+            return
+        case .command(let editor):
+            drawEditor(editor, prompt: ":", errorRange: nil, &screen, y: y)
+            return
+        case .confirmDelete:
+            let name = model.entity?.name ?? ""
+            let id = model.currentRow?.id.map { CellText.display($0).text }.joined(separator: ", ") ?? ""
+            screen.put("delete \(name) \(id)? y/n", x: 0, y: y, style: .error, maxWidth: model.width)
+            return
+        case .add:
+            if model.status.isEmpty {
+                screen.put("Enter create · Esc cancel · ↑↓ field · ^N NULL · ^X default", x: 0, y: y, style: .status,
+                           maxWidth: model.width)
+                return
+            }
+        default:
+            break
+        }
+        if !model.status.isEmpty {
+            screen.put(CellText.escaped(model.status), x: 0, y: y, style: model.statusIsError ? .error : .status,
+                       maxWidth: model.width)
+        } else {
+            screen.put("? help  / filter  Tab entities  q quit", x: 0, y: y, style: .status, maxWidth: model.width)
+        }
+    }
+
+    /// A one-line editor with its caret kept on screen; `errorRange` (characters) is marked.
+    static func drawEditor(_ editor: LineEditor, prompt: String, errorRange: Range<Int>?, _ screen: inout ScreenBuffer, y: Int) {
+        let promptWidth = screen.put(prompt, x: 0, y: y, style: .status, maxWidth: screen.width / 2)
+        let available = max(1, screen.width - promptWidth - 1)
+        let chars = editor.characters
+        // Scroll so that the caret is visible.
+        var start = 0
+        var widthBeforeCaret = chars[0..<editor.caret].reduce(0) { $0 + CellText.width(of: CellText.escaped(String($1))) }
+        while widthBeforeCaret > available, start < editor.caret {
+            widthBeforeCaret -= CellText.width(of: CellText.escaped(String(chars[start])))
+            start += 1
+        }
+        var x = promptWidth
+        for i in start..<chars.count {
+            let shown = CellText.escaped(String(chars[i]))
+            let marked = errorRange?.contains(i) ?? false
+            let used = screen.put(shown, x: x, y: y, style: marked ? .error : .normal, maxWidth: screen.width - x)
+            if used == 0 { break }
+            x += used
+        }
+        if let range = errorRange, range.lowerBound >= chars.count, x < screen.width {
+            screen.put(" ", x: x, y: y, style: .error)
+        }
+        screen.cursor = (x: min(promptWidth + widthBeforeCaret, screen.width - 1), y: y)
+    }
+
+    // MARK: Entity list
+
+    static func drawEntityList(_ model: BrowserModel, _ screen: inout ScreenBuffer, width: Int) {
+        let top = 1
+        let height = model.height - 2
+        let first = max(0, model.entitySelection - height + 1)
+        for y in top..<(top + height) { screen.fill(x: 0, y: y, count: width, style: .pane) }
+        for (row, index) in (first..<model.entities.count).enumerated() where row < height {
+            let entity = model.entities[index]
+            let selected = index == model.entitySelection && model.focus == .entities
+            let style: CellStyle = selected ? .paneSelected : .pane
+            let marker = index == model.entityIndex ? "▸" : " "
+            let countText = model.entityCounts[entity.name]?.label ?? "…"
+            let countWidth = CellText.width(of: countText)
+            screen.fill(x: 0, y: top + row, count: width - 1, style: style)
+            screen.put(marker + CellText.escaped(entity.name), x: 0, y: top + row, style: style,
+                       maxWidth: max(1, width - countWidth - 2))
+            if width - countWidth - 1 > 0 {
+                screen.put(countText, x: width - countWidth - 1, y: top + row, style: style)
+            }
+        }
+    }
+
+    // MARK: Grid
+
+    static func drawGrid(_ model: BrowserModel, _ screen: inout ScreenBuffer, _ area: Area) {
+        guard let entity = model.entity else { return }
+        let widths = model.columnWidths()
+        var x = area.x
+        var column = model.columnOffset
+        while column < entity.columns.count, x < area.x + area.width {
+            let w = min(widths[column], area.x + area.width - x)
+            let info = entity.columns[column]
+            var name = CellText.escaped(info.name)
+            if model.sort?.column == info.name { name += model.sort?.direction == .ascending ? "↑" : "↓" }
+            screen.put(CellText.truncated(name, to: w), x: x, y: area.y, style: .header, maxWidth: w)
+            for (i, row) in model.rows.enumerated() where i < area.height - 1 {
+                let value = row.values[safe: column] ?? .null
+                let isCursorRow = i == model.cursorRow && model.focus == .grid
+                let isCursor = isCursorRow && column == model.cursorColumn
+                drawCell(value, numeric: isNumber(value), x: x, y: area.y + 1 + i, width: w,
+                         base: isCursor ? .cursor : (isCursorRow ? .cursorRow : nil), &screen)
+            }
+            x += w + 1
+            column += 1
+        }
+        if model.rows.isEmpty {
+            let message = model.filter.isEmpty ? "(no rows)" : "(no rows match the filter)"
+            screen.put(message, x: area.x, y: area.y + 1, style: .special, maxWidth: area.width)
+        }
+        if model.focus == .grid, model.cursorRow < model.rows.count {
+            screen.cursor = nil
+        }
+    }
+
+    static func isNumber(_ value: Value) -> Bool {
+        switch value {
+        case .integer, .real: return true
+        default: return false
+        }
+    }
+
+    /// One cell: numbers right-aligned, stand-ins (NULL, empty, blob) in their own style.
+    static func drawCell(_ value: Value, numeric: Bool, x: Int, y: Int, width: Int, base: CellStyle?, _ screen: inout ScreenBuffer) {
+        let (raw, special) = CellText.display(value)
+        let text = CellText.truncated(raw, to: width)
+        let style = base ?? (special ? .special : .normal)
+        if base != nil { screen.fill(x: x, y: y, count: width, style: style) }
+        let pad = numeric ? max(0, width - CellText.width(of: text)) : 0
+        screen.put(text, x: x + pad, y: y, style: style, maxWidth: width - pad)
+    }
+
+    // MARK: Record view, add form, lists
+
+    static func drawRecord(_ model: BrowserModel, _ screen: inout ScreenBuffer, _ area: Area, selected: Int) {
+        guard let entity = model.entity, let row = model.currentRow else { return }
+        let nameWidth = min(entity.columns.map { CellText.width(of: $0.name) }.max() ?? 0, max(4, area.width / 3))
+        let valueWidth = max(1, area.width - nameWidth - 3)
+        var blocks: [(index: Int, lines: [String], special: Bool)] = []
+        for (i, column) in entity.columns.enumerated() {
+            let (text, special) = CellText.display(row.values[safe: i] ?? .null)
+            blocks.append((i, CellText.wrapped(text, to: valueWidth), special))
+            _ = column
+        }
+        // Scroll so that the selected attribute's first line is visible.
+        var skip = 0
+        var linesBefore = blocks.prefix(selected).reduce(0) { $0 + $1.lines.count }
+        while linesBefore >= area.height, skip < selected {
+            linesBefore -= blocks[skip].lines.count
+            skip += 1
+        }
+        var y = area.y
+        for block in blocks.dropFirst(skip) {
+            let isSelected = block.index == selected
+            for (n, line) in block.lines.enumerated() {
+                guard y < area.y + area.height else { return }
+                let style: CellStyle = isSelected ? .cursorRow : .normal
+                screen.fill(x: area.x, y: y, count: area.width, style: style)
+                if n == 0 {
+                    screen.put(CellText.truncated(CellText.escaped(entity.columns[block.index].name), to: nameWidth),
+                               x: area.x, y: y, style: isSelected ? .cursor : .header, maxWidth: nameWidth)
+                }
+                screen.put(line, x: area.x + nameWidth + 3, y: y, style: block.special && !isSelected ? .special : style,
+                           maxWidth: valueWidth)
+                y += 1
+            }
+        }
+    }
+
+    static func drawAddForm(_ model: BrowserModel, _ screen: inout ScreenBuffer, _ area: Area, _ form: BrowserModel.AddForm) {
+        guard let entity = model.entity else { return }
+        screen.put("new \(entity.name)", x: area.x, y: area.y, style: .header, maxWidth: area.width)
+        let nameWidth = min(entity.columns.map { CellText.width(of: $0.name) }.max() ?? 0, max(4, area.width / 3))
+        let first = max(0, form.selected - (area.height - 2))
+        for (row, i) in (first..<entity.columns.count).enumerated() where row < area.height - 1 {
+            let y = area.y + 1 + row
+            let isSelected = i == form.selected
+            screen.fill(x: area.x, y: y, count: area.width, style: isSelected ? .cursorRow : .normal)
+            screen.put(CellText.truncated(entity.columns[i].name, to: nameWidth), x: area.x, y: y,
+                       style: isSelected ? .cursor : .header, maxWidth: nameWidth)
+            let valueX = area.x + nameWidth + 3
+            if form.nulls.contains(i) {
+                screen.put("NULL", x: valueX, y: y, style: .special, maxWidth: area.width - nameWidth - 3)
+            } else if let field = form.fields[i] {
+                screen.put(CellText.escaped(field.text), x: valueX, y: y, style: isSelected ? .cursorRow : .normal,
+                           maxWidth: area.width - nameWidth - 3)
+                if isSelected {
+                    let caretWidth = CellText.width(of: CellText.escaped(String(field.characters[0..<field.caret])))
+                    screen.cursor = (x: min(valueX + caretWidth, screen.width - 1), y: y)
+                }
+            } else {
+                screen.put("(default)", x: valueX, y: y, style: .special, maxWidth: area.width - nameWidth - 3)
+            }
+        }
+    }
+
+    static func drawLines(_ lines: [String], title: String, _ screen: inout ScreenBuffer, _ area: Area, scroll: Int) {
+        screen.put(title, x: area.x, y: area.y, style: .header, maxWidth: area.width)
+        for (row, line) in lines.dropFirst(scroll).enumerated() where row < area.height - 1 {
+            screen.put(line, x: area.x, y: area.y + 1 + row, style: .modal, maxWidth: area.width)
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import PortalEngine
+import Testing
+@testable import PortalTUI
+
+/// A fresh copy of Chinook in a temporary folder, opened as a store.
+final class ChinookCopy {
+    static var original: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/data/chinook/Chinook_Sqlite.sqlite").path
+    }
+
+    let directory: URL
+    let path: String
+    let store: Store
+
+    init(readOnly: Bool = false) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tui-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("chinook.sqlite").path
+        try FileManager.default.copyItem(atPath: Self.original, toPath: path)
+        store = try Store(path: path, options: StoreOptions(readOnly: readOnly))
+    }
+
+    deinit {
+        try? store.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func model(_ entity: String, height: Int = 12, readOnly: Bool = false) throws -> BrowserModel {
+        let model = BrowserModel(source: EngineDataSource(store: store), width: 100, height: height, readOnly: readOnly)
+        try model.start(entity: entity, filter: nil)
+        return model
+    }
+
+    /// The first column of every row of raw SQL, as the oracle for paging.
+    func column(_ sql: String) throws -> [Value] {
+        try store.read { try $0.query(sql).rows.map { $0.values[0] } }
+    }
+}
+
+@Suite(.serialized) struct EngineDataSourceTests {
+    @Test func opensTrackAndJumpsToTheEnd() throws {
+        let db = try ChinookCopy()
+        let model = try db.model("Track")
+        #expect(model.count == .exact(3503))
+        #expect(model.rows.map { $0.values[0] } == (1...9).map { Value.integer($0) })
+        model.handle(.character("G"))
+        #expect(model.currentRow?.values[0] == .integer(3503))
+        #expect(model.rows.first?.values[0] == .integer(3495))
+        model.handle(.character("g"))
+        #expect(model.currentRow?.values[0] == .integer(1))
+        #expect(model.screen.text.contains("For Those About To Rock"))
+    }
+
+    @Test func pagingForwardAndBackwardMatchesSQLOrder() throws {
+        let db = try ChinookCopy()
+        let model = try db.model("Track", height: 40)
+        // Composer has NULLs: ascending puts them first, descending last, ties broken by TrackId.
+        for (key, order) in [("s", "Composer ASC, TrackId ASC"), ("S", "Composer DESC, TrackId ASC")] {
+            model.handle(.home)
+            model.handle(.resize(width: 100, height: 40))
+            while model.cursorColumn < 5 { model.handle(.right) }
+            #expect(model.entity?.columns[model.cursorColumn].name == "Composer")
+            model.handle(.character(Character(key)))
+            let expected = try db.column("SELECT TrackId FROM Track ORDER BY \(order)")
+            let forward = pagedIDs(model, forward: true)
+            #expect(forward == expected)
+            let backward = pagedIDs(model, forward: false)
+            #expect(backward == expected)
+            model.handle(.character(Character(key)))   // clear
+        }
+    }
+
+    /// Pages through the whole entity by key, collecting each row's id once.
+    func pagedIDs(_ model: BrowserModel, forward: Bool) -> [Value] {
+        model.handle(forward ? .home : .end)
+        var ids = model.rows.map { $0.id[0] }
+        var seen = Set(ids)
+        while true {
+            let edge = forward ? model.rows.last?.id : model.rows.first?.id
+            model.handle(forward ? .pageDown : .pageUp)
+            if (forward ? model.rows.last?.id : model.rows.first?.id) == edge { break }
+            let page = model.rows.map { $0.id[0] }.filter { !seen.contains($0) }
+            seen.formUnion(page)
+            ids = forward ? ids + page : page + ids
+        }
+        return ids
+    }
+
+    @Test func compositeKeysPageCompletely() throws {
+        let db = try ChinookCopy()
+        let model = try db.model("PlaylistTrack", height: 200)
+        #expect(model.entity?.idColumns == ["PlaylistId", "TrackId"])
+        model.handle(.home)
+        var all = model.rows.map(\.id)
+        while true {
+            let edge = model.rows.last?.id
+            model.handle(.pageDown)
+            if model.rows.last?.id == edge { break }
+            all += model.rows.map(\.id).filter { !all.suffix(model.rows.count).contains($0) }
+        }
+        let expected = try db.store.read {
+            try $0.query("SELECT PlaylistId, TrackId FROM PlaylistTrack ORDER BY 1, 2").rows.map(\.values)
+        }
+        #expect(all == expected)
+    }
+
+    @Test func filtersValidAndInvalid() throws {
+        let db = try ChinookCopy()
+        let model = try db.model("Track")
+        model.handle(.character("/"))
+        model.type("Nmae == \"x\"")
+        guard case .filter(_, let error?) = model.mode else {
+            Issue.record("expected an error for an unknown attribute")
+            return
+        }
+        #expect(error.message.contains("Nmae"))
+        #expect(error.range == 0..<4)
+        for _ in 0..<11 { model.handle(.backspace) }
+        model.type("Composer BEGINSWITH \"Ang\"")
+        if case .filter(_, let error) = model.mode { #expect(error == nil) }
+        model.handle(.enter)
+        let expected = try db.column("SELECT count(*) FROM Track WHERE Composer LIKE 'Ang%'")
+        #expect(model.count.map { Value.integer(Int64($0.label) ?? -1) } == expected.first)
+        #expect(model.rows.allSatisfy { row in
+            if case .text(let s) = row.values[5] { return s.hasPrefix("Ang") }
+            return false
+        })
+    }
+
+    @Test func editAddDeleteAndUndoReachTheFile() throws {
+        let db = try ChinookCopy()
+        let model = try db.model("Artist")
+        model.press(.right, .character("e"), .control("u"))
+        model.type("AC/DC (edited)")
+        model.press(.enter)
+        #expect(try db.column("SELECT Name FROM Artist WHERE ArtistId = 1") == [.text("AC/DC (edited)")])
+        model.press(.character("u"))
+        #expect(try db.column("SELECT Name FROM Artist WHERE ArtistId = 1") == [.text("AC/DC")])
+
+        model.press(.character("a"), .down)
+        model.type("Nouvel Artiste")
+        model.press(.enter)
+        #expect(model.currentRow?.values[1] == .text("Nouvel Artiste"))
+        #expect(try db.column("SELECT count(*) FROM Artist") == [.integer(276)])
+        #expect(model.count == .exact(276))
+
+        model.press(.character("d"), .character("y"))
+        #expect(try db.column("SELECT count(*) FROM Artist WHERE Name = 'Nouvel Artiste'") == [.integer(0)])
+        model.press(.character("u"))
+        #expect(try db.column("SELECT count(*) FROM Artist WHERE Name = 'Nouvel Artiste'") == [.integer(1)])
+        model.press(.character("u"))
+        #expect(try db.column("SELECT count(*) FROM Artist") == [.integer(275)])
+    }
+
+    @Test func aConstraintViolationShowsWhyAndChangesNothing() throws {
+        let db = try ChinookCopy()
+        let model = try db.model("Album")
+        let before = model.screen.text
+        // Artist 1 has albums: the foreign key forbids deleting it.
+        model.press(.right, .right, .character("e"), .control("u"))
+        model.type("999999")
+        model.press(.enter)
+        #expect(model.statusIsError)
+        #expect(model.status.lowercased().contains("foreign key"))
+        #expect(try db.column("SELECT ArtistId FROM Album WHERE AlbumId = 1") == [.integer(1)])
+        model.press(.escape)
+        #expect(model.screen.text.split(separator: "\n").dropLast() == before.split(separator: "\n").dropLast())
+    }
+
+    @Test func followsTheArtistOfAnAlbumAndReturns() throws {
+        let db = try ChinookCopy()
+        let model = try db.model("Album")
+        model.press(.down, .right, .right, .character("f"))
+        #expect(model.entity?.name == "Artist")
+        #expect(model.rows.count == 1)
+        #expect(model.currentRow?.values == [.integer(2), .text("Accept")])
+        model.press(.backspace)
+        #expect(model.entity?.name == "Album")
+        #expect(model.currentRow?.values[0] == .integer(2))
+    }
+
+    @Test func anotherConnectionsWriteAppearsOnTick() throws {
+        let db = try ChinookCopy()
+        let model = try db.model("Genre")
+        model.press(.down)
+        let other = try Store(path: db.path)
+        defer { try? other.close() }
+        try other.write { _ = try $0.execute("UPDATE Genre SET Name = 'Changed Elsewhere' WHERE GenreId = 1") }
+        model.handle(.tick)
+        #expect(model.screen.text.contains("Changed Elsewhere"))
+        #expect(model.currentRow?.values[0] == .integer(2))
+    }
+
+    @Test func readOnlyStoreRefusesEdits() throws {
+        let db = try ChinookCopy(readOnly: true)
+        let model = try db.model("Album", readOnly: true)
+        model.press(.character("e"))
+        #expect(model.status.contains("read-only"))
+        #expect(model.entity?.isReadOnly == true)
+    }
+
+    @Test func tablesWithoutKeysAndViewsPage() throws {
+        let db = try ChinookCopy()
+        try db.store.write { context in
+            _ = try context.execute("CREATE TABLE Loose (label TEXT, n INTEGER)")
+            _ = try context.execute("CREATE VIEW BigAlbums AS SELECT AlbumId, Title FROM Album WHERE AlbumId > 300")
+            for i in 0..<25 { _ = try context.execute("INSERT INTO Loose VALUES (?, ?)", [.text("row \(i % 5)"), .integer(Int64(i))]) }
+        }
+        let loose = try db.model("Loose")
+        #expect(loose.entity?.idColumns == ["rowid"])
+        #expect(pagedIDs(loose, forward: true) == (1...25).map { Value.integer(Int64($0)) })
+        let view = try db.model("BigAlbums")
+        #expect(view.entity?.isReadOnly == true)
+        #expect(view.count == .exact(47))
+        view.handle(.character("G"))
+        #expect(view.currentRow?.values[0] == .integer(347))
+        view.handle(.character("e"))
+        #expect(view.status.contains("read-only"))
+    }
+}

@@ -1,0 +1,113 @@
+import PortalEngine
+import Testing
+@testable import PortalTUI
+
+@Suite struct CellTextTests {
+    @Test func widths() {
+        #expect(CellText.width(of: "abc") == 3)
+        #expect(CellText.width(of: "日本語") == 6)
+        #expect(CellText.width(of: "e\u{301}") == 1)
+        #expect(CellText.width(of: "한국") == 4)
+        #expect(CellText.width(of: "👍") == 2)
+    }
+
+    @Test func controlCharactersAreEscaped() {
+        #expect(CellText.escaped("a\u{1b}[2Jb") == "a\\x1b[2Jb")
+        #expect(CellText.escaped("x\ny\tz\r") == "x\\ny\\tz\\r")
+        #expect(CellText.escaped("\u{7}\u{9b}") == "\\x07\\u{9b}")
+    }
+
+    @Test func standInsAreDistinct() {
+        #expect(CellText.display(.null) == ("NULL", true))
+        #expect(CellText.display(.text("")) == ("\"\"", true))
+        #expect(CellText.display(.blob([1, 2, 3])) == ("<blob 3 bytes>", true))
+        #expect(CellText.display(.text("NULL")) == ("NULL", false))
+        #expect(CellText.display(.real(2)) == ("2.0", false))
+    }
+
+    @Test func truncationRespectsWidths() {
+        #expect(CellText.truncated("abcdef", to: 4) == "abc…")
+        #expect(CellText.truncated("日本語", to: 4) == "日…")
+        #expect(CellText.truncated("abc", to: 3) == "abc")
+    }
+
+    @Test func literalsQuote() {
+        #expect(CellText.literal(.text("a\"b")) == "\"a\\\"b\"")
+        #expect(CellText.literal(.integer(5)) == "5")
+    }
+}
+
+@Suite struct ScreenBufferTests {
+    @Test func wideCharactersTakeTwoCells() {
+        var screen = ScreenBuffer(width: 6, height: 1)
+        let used = screen.put("日本語x", x: 0, y: 0, style: .normal, maxWidth: 5)
+        #expect(used == 5)
+        #expect(screen.line(0) == "日本  ")
+        #expect(screen.cells[0][1].text == "")
+    }
+
+    @Test func combiningMarksJoinTheirBase() {
+        var screen = ScreenBuffer(width: 4, height: 1)
+        screen.put("e\u{301}x", x: 0, y: 0, style: .normal)
+        #expect(screen.cells[0][0].text == "e\u{301}")
+        #expect(screen.cells[0][1].text == "x")
+    }
+}
+
+@Suite struct GridRenderingTests {
+    static func source() -> MemoryDataSource {
+        let entity = BrowserEntity(name: "Mixed", columns: [
+            BrowserColumn(name: "id", declaredType: "INTEGER", isKey: true),
+            BrowserColumn(name: "value"),
+        ], idColumns: ["id"])
+        let values: [Value] = [.null, .text(""), .blob([0, 1]), .text("\u{1b}]0;pwned\u{7}\u{1b}[2J"), .text("日本語のテキスト"),
+                               .text(String(repeating: "long ", count: 20)), .real(1.5), .text("NULL")]
+        let rows = values.enumerated().map { i, v in BrowserRow(id: [.integer(Int64(i + 1))], values: [.integer(Int64(i + 1)), v]) }
+        return MemoryDataSource([(entity, rows)])
+    }
+
+    @Test func specialValuesAreShownDistinctlyAndSafely() throws {
+        let model = try makeModel(Self.source(), entity: "Mixed", width: 60, height: 12)
+        model.press(.down)
+        let screen = model.screen
+        #expect(!screen.text.contains("\u{1b}"))
+        #expect(!screen.text.contains("\u{7}"))
+        #expect(screen.line(2).contains("NULL"))
+        #expect(screen.line(3).contains("\"\""))
+        #expect(screen.line(4).contains("<blob 2 bytes>"))
+        #expect(screen.line(5).contains("\\x1b]0;pwned\\x07\\x1b[2J"))
+        #expect(screen.line(6).contains("日本語のテキスト"))
+        #expect(screen.line(7).contains("…"))
+        // The stand-ins have their own style; the text "NULL" does not.
+        let nullX = try #require(screen.line(2).range(of: "NULL")).lowerBound.utf16Offset(in: screen.line(2))
+        #expect(screen.style(x: nullX, y: 2) == .special)
+        let textNullX = try #require(screen.line(9).range(of: "NULL")).lowerBound.utf16Offset(in: screen.line(9))
+        #expect(screen.style(x: textNullX, y: 9) == .normal)
+    }
+
+    @Test func cursorCellIsHighlightedAndNumbersAlignRight() throws {
+        let model = try makeModel(width: 80, height: 12)
+        model.press(.down, .right)
+        let screen = model.screen
+        #expect(screen.style(x: 8, y: 3) == .cursor)
+        #expect(screen.style(x: 0, y: 3) == .cursorRow)
+        #expect(screen.style(x: 8, y: 2) == .normal)
+        // AlbumId is 7 wide; "1" sits at its right edge.
+        #expect(screen.line(2).hasPrefix("      1 "))
+    }
+
+    @Test func everySizeFromFortyByTenRenders() throws {
+        let model = try makeModel()
+        for (w, h) in [(40, 10), (41, 11), (80, 24), (200, 60), (12, 3)] {
+            model.handle(.resize(width: w, height: h))
+            let screen = model.screen
+            #expect(screen.width == w && screen.height == h)
+            for y in 0..<h { #expect(screen.cells[y].count == w) }
+        }
+        model.handle(.resize(width: 40, height: 10))
+        let small = model.screen
+        #expect(small.line(0).hasPrefix(" Album  100 rows"))
+        #expect(small.line(9).hasPrefix("? help"))
+        #expect(small.text.contains("Album 001"))
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import PortalTUI
-
-@Test func moduleLoads() { #expect(Bool(true)) }
