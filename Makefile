@@ -68,3 +68,14 @@ uninstall:
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH)
+
+# The libFuzzer target for the predicate parser, printer and evaluator, built outside SwiftPM.
+# `make fuzz FUZZ_SECONDS=600` runs it longer. Crashes land in .build/fuzz/crash-*.
+FUZZ_DIR := .build/fuzz
+fuzz:
+	mkdir -p $(FUZZ_DIR)/corpus
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PredicateFuzz \
+		Sources/PortalPredicate/*.swift Fuzz/PredicateFuzz.swift -o $(FUZZ_DIR)/predicate-fuzz
+	cp Fuzz/seeds/* $(FUZZ_DIR)/corpus/
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp $(FUZZ_DIR)/predicate-fuzz -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=$(FUZZ_DIR)/ -max_len=512 $(FUZZ_DIR)/corpus

@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite"]),
         .testTarget(name: "PortalShellTests", dependencies: ["PortalShell"]),
         .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["portal-shell"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["portal-shell"], exclude: ["Expected"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -158,22 +158,37 @@ struct Lexer {
     }
 
     private mutating func symbol(start: Int) throws(PredicateError) -> String {
-        let two = offset + 1 < bytes.count
-            ? String(decoding: bytes[offset...(offset + 1)], as: UTF8.self) : ""
-        if ["**", "==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"].contains(two) {
+        let one = bytes[offset]
+        let next = peek(1)
+        // Two-byte operators first: ** == != <> <= =< >= => && ||
+        let two: String? = switch (one, next) {
+        case (0x2A, 0x2A): "**"
+        case (0x3D, 0x3D): "=="
+        case (0x21, 0x3D): "!="
+        case (0x3C, 0x3E): "<>"
+        case (0x3C, 0x3D): "<="
+        case (0x3D, 0x3C): "=<"
+        case (0x3E, 0x3D): ">="
+        case (0x3D, 0x3E): "=>"
+        case (0x26, 0x26): "&&"
+        case (0x7C, 0x7C): "||"
+        default: nil
+        }
+        if let two {
             offset += 2
             return two
         }
-        let one = bytes[offset]
-        if Array("(){}[],.+-*/=<>!".utf8).contains(one) {
+        switch one {
+        case 0x28, 0x29, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x2E, 0x2B, 0x2D, 0x2A, 0x2F, 0x3D, 0x3C, 0x3E, 0x21:
             offset += 1
             return String(UnicodeScalar(one))
+        default:
+            // Report the whole character, not one byte of it.
+            let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+            let character = text[index...].first.map(String.init) ?? "?"
+            offset += max(1, character.utf8.count)
+            throw error("unexpected character '\(character)'", from: start)
         }
-        // Report the whole character, not one byte of it.
-        let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
-        let character = text[index...].first.map(String.init) ?? "?"
-        offset += max(1, character.utf8.count)
-        throw error("unexpected character '\(character)'", from: start)
     }
 
     private mutating func string() throws(PredicateError) -> String {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The text primitives of the predicate language, shared by the in-memory evaluator and the SQL
 /// functions PortalEngine registers on every connection, so that SQL and memory agree exactly.
@@ -117,20 +116,30 @@ public enum TextMatching {
 }
 
 /// Compiled regular expressions by (pattern, case-insensitivity). Bounded: cleared when full.
-final class RegexCache: Sendable {
+///
+/// Caching also matters because swift-corelibs-foundation leaks about 600 bytes for each
+/// compilation of a pattern longer than 256 UTF-16 units.
+///
+/// Guarded by an `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`, whose futex
+/// implementation ThreadSanitizer cannot see, so the stress test under TSan stays meaningful.
+final class RegexCache: @unchecked Sendable {
     static let shared = RegexCache()
     private struct Key: Hashable { var pattern: String; var caseInsensitive: Bool }
-    private let cache = Mutex<[Key: NSRegularExpression]>([:])
+    private let lock = NSLock()
+    private var entries: [Key: NSRegularExpression] = [:]
     private let capacity = 256
 
     func expression(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
         let key = Key(pattern: pattern, caseInsensitive: caseInsensitive)
-        if let found = cache.withLock({ $0[key] }) { return found }
+        lock.lock()
+        let found = entries[key]
+        lock.unlock()
+        if let found { return found }
         let compiled = try Self.compile(pattern, caseInsensitive: caseInsensitive)
-        cache.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = compiled
-        }
+        lock.lock()
+        if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+        entries[key] = compiled
+        lock.unlock()
         return compiled
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 
+runKillTestWriterIfAsked()   // a hidden mode for the engine's kill-9 test; returns unless asked
+
 // portal-bench: each figure is a ratio against the same work done by the SQLite C API (CBaseline)
 // or by the sqlite3 shell, measured in the same run. `--json` prints JSON lines;
 // `--only PREFIX` runs the figures whose name starts with PREFIX.
@@ -11,6 +13,8 @@ let only: String? = arguments.firstIndex(of: "--only").flatMap { i in
 
 /// Every group of figures, each in its own file.
 nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] = [
+    ("engine", engineBenchmarks),
+    ("predicate", predicateBenchmarks),
 ]
 
 for group in groups where only.map({ group.prefix.hasPrefix($0) || $0.hasPrefix(group.prefix) }) ?? true {

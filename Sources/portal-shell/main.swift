@@ -121,10 +121,11 @@ struct PortalShellCommand: ParsableCommand {
 
 // Usage errors exit 2 (ArgumentParser would use 64); --help, --version and completion scripts exit 0.
 do {
-    let command = try PortalShellCommand.parseAsRoot()
+    var command = try PortalShellCommand.parseAsRoot()
     guard let parsed = command as? PortalShellCommand else {
-        // Only --help/--version-like subcommands land here; none exist.
-        exit(ExitStatus.usage)
+        // --help comes back as ArgumentParser's own help command: running it prints the help.
+        try command.run()
+        exit(ExitStatus.success)
     }
     exit(PortalShell.run(parsed.shellConfiguration))
 } catch {

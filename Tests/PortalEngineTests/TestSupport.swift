@@ -33,9 +33,9 @@ func makeUserStore(in folder: TemporaryFolder, name: String = "users.sqlite") th
 }
 
 /// Expects `body` to throw a PortalError and returns it.
-func portalError(_ body: () throws -> Void) -> PortalError? {
+func portalError<T>(_ body: () throws -> T) -> PortalError? {
     do {
-        try body()
+        _ = try body()
         return nil
     } catch let error as PortalError {
         return error

@@ -1,4 +1,21 @@
 #ifndef PORTAL_BASELINE_H
 #define PORTAL_BASELINE_H
 // Benchmark baselines: the work of each portal-bench figure, written in C against the SQLite C API.
+#include <stdint.h>
+
+typedef struct sqlite3 sqlite3;
+
+/// Opens `path` as the engine opens its writer (WAL, synchronous=NORMAL). NULL on failure.
+sqlite3 *baseline_open(const char *path);
+void baseline_close(sqlite3 *db);
+
+/// engine.fetch.*: runs `sql` and copies every row's first `columns` INTEGER columns into a freshly
+/// allocated row-major array (the C equivalent of building rows). Returns the row count, -1 on
+/// error; `*checksum` receives the sum of all values so the work cannot be optimised away.
+int64_t baseline_fetch_integers(sqlite3 *db, const char *sql, int columns, int64_t *checksum);
+
+/// engine.insert.*: in one transaction, inserts `rows` rows of `columns` integers (value = row * column)
+/// with `sql` (an INSERT with `columns` parameters). Returns 0, or the SQLite error code.
+int baseline_insert_integers(sqlite3 *db, const char *sql, int rows, int columns);
+
 #endif

@@ -25,6 +25,7 @@ extension SQLCompiler {
         case .attribute where collection != nil && suffix.isEmpty:
             value = try operand(for: end)   // `tracks.Milliseconds.@sum`
         default:
+            failingToken = function
             throw PredicateError(.invalidOperation,
                                  "\(function) needs a to-many relationship ('\(prefix.joined(separator: "."))' is not one)")
         }
@@ -43,6 +44,7 @@ extension SQLCompiler {
             throw PredicateError(.invalidOperation, "\(function) needs an attribute of the related entity after it")
         }
         if function == "@sum" || function == "@avg", info.affinity == .text {
+            failingToken = function
             throw PredicateError(.invalidOperation,
                                  "\(function) cannot apply to the text attribute '\(info.attribute?.name ?? "")'")
         }
@@ -50,6 +52,52 @@ extension SQLCompiler {
         let aggregate = sqlFunction + "(" + sql + ")"
         let result = function == "@sum" ? "COALESCE(" + aggregate + ", 0)" : aggregate
         return .scalar("(SELECT " + result + rows.fromWhere() + ")", ScalarInfo(attribute: info.attribute))
+    }
+
+    /// `r[FIRST].a`, `r[LAST]`, `r.a[2]`: one element of a to-many path, the elements ordered by
+    /// their id (as the evaluator orders them); NULL when there is no such element.
+    func element(_ which: PathPart, in scope: Scope, over prefix: ArraySlice<String>,
+                 then suffix: ArraySlice<String>) throws -> Operand {
+        let saved = collection
+        collection = nil
+        defer { collection = saved }
+        let end = prefix.isEmpty ? KeyPathEnd.row(scope) : try walk(scope, prefix)
+        let value: Operand
+        switch end {
+        case .toMany(let owner, let relationship):
+            value = try keyPath(root: try enter(relationship, from: owner), suffix)
+        case .attribute where collection != nil && suffix.isEmpty:
+            value = try operand(for: end)
+        default:
+            throw PredicateError(.invalidOperation, "[FIRST], [LAST] and [index] need a to-many key path or a list")
+        }
+        // With two to-many steps the evaluator orders elements per parent; one step keeps it simple.
+        guard let rows = collection, rows.crossings == 1, case .scalar(let sql, let info) = value else {
+            throw PredicateError(.unsupported, "[FIRST], [LAST] and [index] apply to one to-many relationship and an attribute")
+        }
+        let key = self.entity(rows.steps.last?.table ?? "").identifyingColumns
+        var ascending = true
+        var offset: Int64 = 0
+        switch which {
+        case .first: break
+        case .last: ascending = false
+        case .index(let expression):
+            guard case .scalar(_, let index) = try operand(expression, in: scope), let position = index.literal else {
+                throw PredicateError(.unsupported, "a subscript of a relationship must be a number")
+            }
+            switch position {
+            case .integer(let integer): offset = integer
+            case .real(let real) where real == real.rounded() && abs(real) < 1e15: offset = Int64(real)
+            default: return .literal(.null)
+            }
+            if offset < 0 { return .literal(.null) }
+        default:
+            throw PredicateError(.unsupported, "unsupported subscript")
+        }
+        let alias = rows.elementAlias
+        let order = key.map { column(alias, $0) + (ascending ? " ASC" : " DESC") }.joined(separator: ", ")
+        return .scalar("(SELECT " + sql + rows.fromWhere() + " ORDER BY " + order + " LIMIT 1 OFFSET "
+                           + .bound(.integer(offset)) + ")", ScalarInfo(attribute: info.attribute, isIdentity: info.isIdentity))
     }
 
     static let aggregateFunctions = ["@count": "COUNT", "@sum": "SUM", "@avg": "AVG", "@min": "MIN", "@max": "MAX"]
@@ -67,7 +115,7 @@ extension SQLCompiler {
         case .variable(let name) where scope.variables[name] != nil: start = scope.variables[name] ?? scope
         default: throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
         }
-        guard !parts.isEmpty, parts.allSatisfy({ if case .name = $0 { return true } else { return false } }),
+        guard !parts.isEmpty, parts.allSatisfy(\.isName),
               case .toMany(let owner, let relationship) = try walk(start, names(parts[...])) else {
             throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
         }

@@ -11,7 +11,17 @@ extension SQLCompiler {
         let left = try operand(comparison.left, in: scope)
         let right = try operand(comparison.right, in: scope)
         let rows = collection
-        let core = try self.core(left, comparison.op, comparison.options, right)
+        let core: SQLFragment
+        do {
+            if rows == nil, comparison.quantifier == nil,
+               let semiJoin = try semiJoin(left, comparison.op, comparison.options, right) {
+                return semiJoin
+            }
+            core = try self.core(left, comparison.op, comparison.options, right)
+        } catch {
+            failingToken = failingToken ?? comparison.op.rawValue
+            throw error
+        }
         guard let rows else {
             if let quantifier = comparison.quantifier {
                 throw PredicateError(.invalidOperation,
@@ -19,10 +29,45 @@ extension SQLCompiler {
             }
             return core
         }
-        switch comparison.quantifier ?? .any {
+        guard let quantifier = comparison.quantifier else {
+            return "EXISTS (SELECT 1" + rows.fromWhereComparingNullWhenMissing(core, anchor: newAlias()) + ")"
+        }
+        switch quantifier {
         case .any: return "EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
         case .none: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
         case .all: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core.parenthesized + " IS NOT 1") + ")"
+        }
+    }
+
+    /// `Album.Artist.Name == "AC/DC"` as `t0."AlbumId" IN (SELECT pc1."AlbumId" FROM "Album" AS pc1
+    /// JOIN "Artist" AS pc2 ON … WHERE pc2."Name" = ?)`: indexes serve both the inner condition
+    /// and the outer foreign key, where a correlated subquery per row would scan. Only for
+    /// comparisons that are false on NULL (a missing related row makes the value NULL) and whose
+    /// other side does not depend on the row; nil when the form does not apply.
+    private func semiJoin(_ left: Operand, _ op: ComparisonOperator, _ options: ComparisonOptions,
+                          _ right: Operand) throws -> SQLFragment? {
+        guard case .scalar(_, let info) = left, let local = info.local, let first = info.path.first,
+              let outer = first.outerColumn, let inner = first.innerColumn, isConstant(right) else { return nil }
+        switch op {
+        case .notEqual: return nil
+        case .equal:
+            guard case .scalar(_, let value) = right, let literal = value.literal, literal != .null else { return nil }
+        case .contains:
+            if case .list = right { return nil }
+        default: break
+        }
+        let element = Operand.scalar(.raw(local), ScalarInfo(attribute: info.attribute, isPlainColumn: true))
+        let condition = try core(element, op, options, right)
+        return .raw(outer + " IN (SELECT " + inner + " FROM " + JoinStep.render(info.path) + " WHERE ") + condition + ")"
+    }
+
+    /// Literals, lists of literals and dates: values that do not depend on the row.
+    private func isConstant(_ operand: Operand) -> Bool {
+        switch operand {
+        case .scalar(_, let info): return info.literal != nil
+        case .list(let elements): return elements.allSatisfy(isConstant)
+        case .date: return true
+        case .toMany: return false
         }
     }
 
@@ -44,9 +89,9 @@ extension SQLCompiler {
                 let count = if case .list(let values) = right { "\(values.count) values" } else { "one value" }
                 throw PredicateError(.invalidOperation, "BETWEEN needs exactly two values {lower, upper}, not \(count)")
             }
-            let value = try scalar(left, for: op)
-            return folded(value, fold) + " BETWEEN " + folded(try scalar(bounds[0], against: value, for: op), fold)
-                + " AND " + folded(try scalar(bounds[1], against: value, for: op), fold)
+            let value = try scalar(left, against: bounds, for: op)
+            return folded(value, fold) + " BETWEEN " + folded(try scalar(bounds[0], against: value, of: left, for: op), fold)
+                + " AND " + folded(try scalar(bounds[1], against: value, of: left, for: op), fold)
         case .in:
             return try membership(left, fold, right)
         case .contains:
@@ -81,19 +126,18 @@ extension SQLCompiler {
 
     /// `value IN list`, or, with a to-many path or one value on the right, equality.
     private func membership(_ value: Operand, _ fold: Int, _ container: Operand) throws -> SQLFragment {
+        // As SQL's IN has it, NULL is a member of nothing.
         guard case .list(let elements) = container else {
-            return try ordered(value, .equal, fold, container)
+            let (l, r) = try pair(value, container, for: .in)
+            return folded(l, fold) + " = " + folded(r, fold)
         }
-        let l = try scalar(value, for: .in)
+        let l = try scalar(value, against: elements, for: .in)
         var members: [SQLFragment] = []
-        var includesNull = false
         for element in elements {
-            if case .scalar(_, let info) = element, info.literal == .null { includesNull = true; continue }
-            members.append(folded(try scalar(element, against: l, for: .in), fold))
+            if case .scalar(_, let info) = element, info.literal == .null { continue }
+            members.append(folded(try scalar(element, against: l, of: value, for: .in), fold))
         }
-        var sql = members.isEmpty ? SQLFragment("0") : folded(l, fold) + " IN (" + .joined(members, separator: ", ") + ")"
-        if includesNull { sql = "(" + sql + " OR " + l + " IS NULL)" }
-        return sql
+        return members.isEmpty ? SQLFragment("0") : folded(l, fold) + " IN (" + .joined(members, separator: ", ") + ")"
     }
 
     /// CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES.
@@ -111,11 +155,11 @@ extension SQLCompiler {
         if op == .beginsWith, fold == 0, case .scalar(_, let info) = left, info.isPlainColumn, info.affinity == .text,
            case .scalar(_, let pattern) = right, case .text(let prefix)? = pattern.literal,
            let successor = prefixSuccessor(prefix) {
-            // A range the index on the column serves, then the exact test (the column's collation
-            // may be NOCASE, which would widen the range).
-            let length = Value.integer(Int64(prefix.unicodeScalars.count))
-            return "(" + l + " >= " + .bound(.text(prefix)) + " AND " + l + " < " + .bound(.text(successor))
-                + " AND substr(" + l + ", 1, " + .bound(length) + ") = " + .bound(.text(prefix)) + ")"
+            // A range in byte order, which an index of the column (BINARY, the default) serves;
+            // then the exact test on the rows in range, which also covers NUL bytes.
+            let binary = l + " COLLATE BINARY"
+            return "(" + binary + " >= " + .bound(.text(prefix)) + " AND " + binary + " < " + .bound(.text(successor))
+                + " AND portal_beginswith(" + l + ", " + .bound(.text(prefix)) + ", 0))"
         }
         let literal: String? = if case .scalar(_, let info) = right, case .text(let text)? = info.literal { text } else { nil }
         if op == .matches, let literal {
@@ -150,22 +194,47 @@ extension SQLCompiler {
         }
     }
 
-    /// A value compared with `other`: a date takes the form `other` is stored in.
-    private func scalar(_ operand: Operand, against other: SQLFragment, for op: ComparisonOperator) throws -> SQLFragment {
-        if case .date(let seconds) = operand { return Dates.sql(seconds, against: other) }
+    /// A value compared with `other` (the SQL of `otherOperand`): a date takes the form `other`
+    /// is stored in.
+    private func scalar(_ operand: Operand, against other: SQLFragment, of otherOperand: Operand,
+                        for op: ComparisonOperator) throws -> SQLFragment {
+        if case .date(let seconds) = operand {
+            return Dates.sql(seconds, against: other, isTextColumn: isTextColumn(otherOperand))
+        }
         return try scalar(operand, for: op)
+    }
+
+    /// An attribute with TEXT affinity holds text (or NULL, or a blob), never numbers.
+    private func isTextColumn(_ operand: Operand) -> Bool {
+        if case .scalar(_, let info) = operand, info.attribute != nil, info.affinity == .text { return true }
+        return false
     }
 
     private func pair(_ left: Operand, _ right: Operand, for op: ComparisonOperator) throws -> (SQLFragment, SQLFragment) {
         switch (left, right) {
         case (.date, .date): return (try scalar(left, for: op), try scalar(right, for: op))
         case (.date(let seconds), _):
-            let r = try scalar(right, for: op)
-            return (Dates.sql(seconds, against: r), r)
+            let r = try scalar(right, against: [left], for: op)
+            return (Dates.sql(seconds, against: r, isTextColumn: isTextColumn(right)), r)
         default:
-            let l = try scalar(left, for: op)
-            return (l, try scalar(right, against: l, for: op))
+            let l = try scalar(left, against: [right], for: op)
+            return (l, try scalar(right, against: l, of: left, for: op))
         }
+    }
+
+    /// `operand` compared with `others`: an id loses its column's affinity (unary `+`) unless
+    /// the others are numbers or NULL, where affinity changes nothing and an index still serves.
+    private func scalar(_ operand: Operand, against others: [Operand], for op: ComparisonOperator) throws -> SQLFragment {
+        let sql = try scalar(operand, for: op)
+        guard case .scalar(_, let info) = operand, info.isIdentity else { return sql }
+        let harmless = others.allSatisfy { other in
+            guard case .scalar(_, let otherInfo) = other, let literal = otherInfo.literal else { return false }
+            switch literal {
+            case .integer, .real, .null: return true
+            case .text, .blob: return false
+            }
+        }
+        return harmless ? sql : "+" + sql
     }
 
     private func isLiteral(_ operand: Operand) -> Bool {

@@ -7,6 +7,8 @@ enum PathPart: Equatable {
     case aggregate(String)
     case first, last
     case index(Expression)
+
+    var isName: Bool { if case .name = self { return true } else { return false } }
 }
 
 extension SQLCompiler {
@@ -56,18 +58,22 @@ extension SQLCompiler {
         default:
             return try parts.isEmpty ? operand(root, in: scope) : listPath(operand(root, in: scope), parts, root: "a value")
         }
-        guard let split = parts.firstIndex(where: { if case .name = $0 { return false } else { return true } }) else {
+        guard let split = parts.firstIndex(where: { !$0.isName }) else {
             return try keyPath(root: row, names(parts[...]))
         }
         switch parts[split] {
         case .aggregate(let function):
             let suffix = parts[(split + 1)...]
-            guard suffix.allSatisfy({ if case .name = $0 { return true } else { return false } }) else {
+            guard suffix.allSatisfy(\.isName) else {
                 throw PredicateError(.invalidOperation, "\(function) can be followed only by attribute names")
             }
             return try aggregate(function, in: row, over: names(parts[..<split]), then: names(suffix))
         default:
-            throw PredicateError(.unsupported, "[FIRST], [LAST] and [index] apply to lists, not to relationships")
+            let suffix = parts[(split + 1)...]
+            guard suffix.allSatisfy(\.isName) else {
+                throw PredicateError(.unsupported, "only one subscript per key path is supported")
+            }
+            return try element(parts[split], in: row, over: names(parts[..<split]), then: names(suffix))
         }
     }
 
@@ -79,8 +85,10 @@ extension SQLCompiler {
     func operand(for end: KeyPathEnd) throws -> Operand {
         switch end {
         case .attribute(let scope, let attribute):
-            return .scalar(scope.value(.raw(column(scope.alias, attribute.name))),
-                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty))
+            let local = column(scope.alias, attribute.name)
+            return .scalar(scope.value(.raw(local)),
+                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, path: scope.path,
+                                      local: local))
         case .toOne(let scope, let relationship):
             guard relationship.sourceColumns.count == 1 else {
                 throw PredicateError(.invalidOperation,
@@ -88,7 +96,8 @@ extension SQLCompiler {
             }
             let attribute = scope.entity.attribute(named: relationship.sourceColumns[0])
             return .scalar(scope.value(.raw(column(scope.alias, relationship.sourceColumns[0]))),
-                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, relationship: relationship))
+                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, relationship: relationship,
+                                      isIdentity: true))
         case .toMany(_, let relationship):
             return .toMany(relationship)
         case .row(let scope):
@@ -98,7 +107,8 @@ extension SQLCompiler {
                                      "SELF of \(scope.entity.name) is not one value (its key is \(key.count) columns)")
             }
             return .scalar(scope.value(.raw(column(scope.alias, key[0]))),
-                           ScalarInfo(attribute: scope.entity.attribute(named: key[0]), isPlainColumn: scope.path.isEmpty))
+                           ScalarInfo(attribute: scope.entity.attribute(named: key[0]), isPlainColumn: scope.path.isEmpty,
+                                      isIdentity: true))
         }
     }
 
@@ -108,6 +118,7 @@ extension SQLCompiler {
         case .value(let value): return .literal(value)
         case .list(let values): return .list(values.map(Operand.literal))
         case nil:
+            failingToken = "$" + name
             throw PredicateError(.unknownName, "no value for the variable $\(name)",
                                  suggestion: closest(to: name, among: Array(variables.keys)).map { "$" + $0 })
         }
@@ -150,21 +161,30 @@ extension SQLCompiler {
     }
 
     func cast(_ value: Expression, to type: String, in scope: Scope) throws -> Operand {
+        let inner = try operand(value, in: scope)
+        if case .date(let seconds) = inner {
+            switch type {
+            case "NSDate": return inner
+            case "NSString": return .literal(.text(Dates.isoText(seconds)))
+            default: return .literal(.real(seconds))
+            }
+        }
         switch type {
         case "NSDate":
             var literal: Value?
-            if case .scalar(_, let info) = try operand(value, in: scope) { literal = info.literal }
+            if case .scalar(_, let info) = inner { literal = info.literal }
+            if literal == .null { return .literal(.null) }
             guard let literal, let seconds = Dates.cast(literal) else {
                 throw PredicateError(.invalidOperation,
                                      "CAST(…, \"NSDate\") needs a number of seconds or an ISO-8601 date text")
             }
             return .date(seconds)
-        case "NSNumber", "NSDecimalNumber":
-            let (sql, _) = try number(value, in: scope, for: "CAST")
-            return .scalar("CAST(" + sql + " AS NUMERIC)", .computed)
-        case "NSString":
-            let (sql, _) = try number(value, in: scope, for: "CAST")
-            return .scalar("CAST(" + sql + " AS TEXT)", .computed)
+        case "NSNumber", "NSDecimalNumber", "NSString":
+            guard case .scalar(let sql, _) = inner else {
+                throw PredicateError(.invalidOperation, "CAST cannot apply to \(inner.kindDescription)")
+            }
+            // The unary + drops the affinity SQLite gives a CAST: the result compares as a plain value.
+            return .scalar("+CAST(" + sql + (type == "NSString" ? " AS TEXT)" : " AS NUMERIC)"), .computed)
         default:
             throw PredicateError(.unsupported, "CAST to \"\(type)\" is not supported (NSDate, NSNumber, NSString are)")
         }

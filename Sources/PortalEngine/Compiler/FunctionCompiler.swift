@@ -1,13 +1,14 @@
 import PortalPredicate
 
 // The functions of ../shared/PREDICATE.md. The math ones are SQLite's built-in math functions;
-// lowercase/uppercase are registered (SQLite's lower/upper fold ASCII only).
+// lowercase/uppercase are registered (SQLite's lower/upper fold ASCII only), and so is length
+// (SQLite's stops at the first NUL character).
 
 extension SQLCompiler {
     static let scalarFunctions = [
         "lowercase": "portal_lower", "uppercase": "portal_upper", "abs": "abs", "sqrt": "sqrt",
         "floor": "floor", "ceiling": "ceil", "trunc": "trunc", "ln": "ln", "log": "log10", "exp": "exp",
-        "length": "length",
+        "length": "portal_length",
     ]
     static let aggregateFunctionNames = ["sum": "@sum", "count": "@count", "min": "@min", "max": "@max",
                                          "average": "@avg"]
@@ -27,6 +28,7 @@ extension SQLCompiler {
             guard arguments.count == 1 else { throw argumentCount(name, 1) }
             return try aggregateFunction(aggregate, name, arguments[0], in: scope)
         }
+        failingToken = name
         let known = Array(Self.scalarFunctions.keys) + Array(Self.aggregateFunctionNames.keys) + ["now"]
         throw PredicateError(.unknownName, "no function named \(name)()", suggestion: closest(to: lowered, among: known))
     }
@@ -36,7 +38,7 @@ extension SQLCompiler {
                                    in scope: Scope) throws -> Operand {
         let (root, parts) = flatten(argument)
         if case .self = root, !parts.isEmpty,
-           parts.allSatisfy({ if case .name = $0 { return true } else { return false } }) {
+           parts.allSatisfy(\.isName) {
             return try self.aggregate(aggregate, in: scope, over: names(parts[...]), then: [])
         }
         guard case .list(let elements) = try operand(argument, in: scope) else {

@@ -23,10 +23,17 @@ struct ScalarInfo {
     var literal: Value?
     /// The to-one relationship whose foreign key this is, when a relationship was named.
     var relationship: RelationshipDescription?
+    /// An entity's id (SELF, a to-one relationship, an element): compared without the column's
+    /// affinity, as the evaluator compares ids.
+    var isIdentity = false
+    /// For an attribute reached through to-one relationships: the joins, and the attribute as a
+    /// plain column of the last joined row (for the semi-join form of comparisons).
+    var path: [JoinStep] = []
+    var local: String?
 
     static let computed = ScalarInfo()
 
-    var affinity: Affinity? { attribute.map { Affinity(declaredType: $0.declaredType) } }
+    var affinity: ColumnAffinity? { attribute.map { ColumnAffinity(declaredType: $0.declaredType) } }
 }
 
 extension Operand {

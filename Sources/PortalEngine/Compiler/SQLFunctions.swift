@@ -12,6 +12,7 @@ public enum SQLFunctions {
         try define(db, "portal_fold", 2, fold)
         try define(db, "portal_lower", 1, lower)
         try define(db, "portal_upper", 1, upper)
+        try define(db, "portal_length", 1, length)
         try define(db, "portal_contains", 3, contains)
         try define(db, "portal_beginswith", 3, beginsWith)
         try define(db, "portal_endswith", 3, endsWith)
@@ -35,16 +36,29 @@ public enum SQLFunctions {
         resultText(context, TextMatching.fold(text(value), options: options(arguments[1])))
     }
 
+    /// lowercase/uppercase: numbers by their text, as the evaluator; NULL and blobs unchanged.
     private static let lower: Function = { context, _, arguments in
         guard let context, let arguments, let value = arguments[0] else { return }
-        guard sqlite3_value_type(value) == SQLITE_TEXT else { return sqlite3_result_value(context, value) }
+        let type = sqlite3_value_type(value)
+        guard type != SQLITE_NULL, type != SQLITE_BLOB else { return sqlite3_result_value(context, value) }
         resultText(context, TextMatching.lowercase(text(value)))
     }
 
     private static let upper: Function = { context, _, arguments in
         guard let context, let arguments, let value = arguments[0] else { return }
-        guard sqlite3_value_type(value) == SQLITE_TEXT else { return sqlite3_result_value(context, value) }
+        let type = sqlite3_value_type(value)
+        guard type != SQLITE_NULL, type != SQLITE_BLOB else { return sqlite3_result_value(context, value) }
         resultText(context, TextMatching.uppercase(text(value)))
+    }
+
+    /// `length(x)`: Unicode scalars of the text (NUL included), bytes of a blob, NULL for NULL.
+    private static let length: Function = { context, _, arguments in
+        guard let context, let arguments, let value = arguments[0] else { return }
+        switch sqlite3_value_type(value) {
+        case SQLITE_NULL: sqlite3_result_null(context)
+        case SQLITE_BLOB: sqlite3_result_int64(context, Int64(sqlite3_value_bytes(value)))
+        default: sqlite3_result_int64(context, Int64(TextMatching.length(text(value))))
+        }
     }
 
     private static let contains: Function = { context, _, arguments in
@@ -65,7 +79,7 @@ public enum SQLFunctions {
 
     private static let matches: Function = { context, _, arguments in
         guard let context, let arguments, let subject = arguments[0], let pattern = arguments[1] else { return }
-        guard sqlite3_value_type(subject) == SQLITE_TEXT, sqlite3_value_type(pattern) == SQLITE_TEXT else {
+        guard sqlite3_value_type(subject) != SQLITE_NULL, sqlite3_value_type(pattern) != SQLITE_NULL else {
             return sqlite3_result_null(context)
         }
         do {
@@ -76,11 +90,12 @@ public enum SQLFunctions {
         }
     }
 
-    /// A string test on two texts: NULL (false) unless both are text, as in the evaluator.
+    /// A string test on the text of two values (numbers as SQLite writes them, as the evaluator
+    /// does); NULL (false) when either is NULL.
     private static func test(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
                              _ body: (String, String, ComparisonOptions) -> Bool) {
         guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
-        guard sqlite3_value_type(left) == SQLITE_TEXT, sqlite3_value_type(right) == SQLITE_TEXT else {
+        guard sqlite3_value_type(left) != SQLITE_NULL, sqlite3_value_type(right) != SQLITE_NULL else {
             return sqlite3_result_null(context)
         }
         sqlite3_result_int(context, body(text(left), text(right), options(arguments[2])) ? 1 : 0)

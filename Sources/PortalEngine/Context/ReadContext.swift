@@ -188,14 +188,32 @@ public class ReadContext {
                 if let inner = filter.limit { limit = min(limit ?? inner, inner) }
             }
             if !sort.isEmpty {
-                let keys = sort
-                let order = try compiling(entity.name) {
-                    try PredicateCompiler.orderBy(keys, entity: entity, schema: schema, alias: "t0")
-                }
+                let order = try orderBy(sort, entity: entity, schema: schema)
                 return assemble(table, projection, hasRowid, condition, order, limit, offset)
             }
         }
         return assemble(table, projection, hasRowid, condition, nil, limit, offset)
+    }
+
+    /// ORDER BY for the keys; `SELF` sorts by the primary id (rowid or declared key), for
+    /// keyset paging; other keys are compiled by the predicate compiler.
+    private func orderBy(_ keys: [SortKey], entity: EntityDescription, schema: Schema) throws -> SQLFragment {
+        var parts: [SQLFragment] = []
+        for key in keys {
+            if key.keyPath.uppercased() == "SELF" {
+                let direction = key.ascending ? "" : " DESC"
+                let columns = entity.identifyingColumns.map { "t0.\($0 == "rowid" ? "rowid" : SQLText.quoted($0))\(direction)" }
+                guard !columns.isEmpty else {
+                    throw PortalError(.misuse, "\(entity.name) has no primary id to sort by", entity: entity.name)
+                }
+                parts.append(SQLFragment(columns.joined(separator: ", ")))
+            } else {
+                parts.append(try compiling(entity.name) {
+                    try PredicateCompiler.orderBy([key], entity: entity, schema: schema, alias: "t0")
+                })
+            }
+        }
+        return SQLFragment(parts.map(\.sql).joined(separator: ", "), parts.flatMap(\.bindings))
     }
 
     private func assemble(_ table: String, _ projection: Projection, _ hasRowid: Bool, _ condition: SQLFragment?,

@@ -8,8 +8,12 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func create(_ entity: String, _ values: [String: Value]) throws -> Row {
         let pairs = values.sorted { $0.key < $1.key }
+        let before = connection.totalChanges
         let row = try insert(entity, columns: pairs.map(\.key), values: pairs.map(\.value), returning: true)
-        guard let row else { throw PortalError(.sqlite, "the insert returned no row", entity: entity) }
+        // SQLite 3.40 accepts INSERT … RETURNING on a view and silently does nothing.
+        guard let row, connection.totalChanges > before else {
+            throw PortalError(.readOnly, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
+        }
         return row
     }
 
@@ -17,12 +21,22 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func insert(_ entity: String, columns: [String], values: [Value], returning: Bool = false) throws -> Row? {
         try checkValid()
+        // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
+        // text and look it up in the cache.
+        if let last = lastInsert, last.returning == returning, last.entity == entity, last.columns == columns {
+            // Already reset: runWrite resets its statement when done.
+            return try runWrite(entity, last.statement, values, returning: returning)
+        }
         var sql = "INSERT INTO \(SQLText.quoted(entity))"
         sql += columns.isEmpty ? " DEFAULT VALUES"
             : " (\(columns.map(SQLText.quoted).joined(separator: ", "))) VALUES (\(SQLText.placeholders(columns.count)))"
         if returning { sql += " RETURNING *" }
-        return try runWrite(entity, sql, values, returning: returning)
+        let statement = try withContext(entity) { try connection.prepare(sql) }
+        lastInsert = (entity, columns, returning, statement)
+        return try runWrite(entity, statement, values, returning: returning)
     }
+
+    @exclusivity(unchecked) private var lastInsert: (entity: String, columns: [String], returning: Bool, statement: Statement)?
 
     /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many.
     @discardableResult
@@ -64,6 +78,9 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func upsert(_ entity: String, _ values: [String: Value]) throws -> Row {
         let described = try self.entity(named: entity)
+        guard described.kind == .table else {
+            throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)
+        }
         guard !described.primaryKey.isEmpty else {
             throw PortalError(.misuse, "\(described.name) has no declared primary key to upsert on", entity: described.name)
         }
@@ -126,9 +143,13 @@ public final class WriteContext: ReadContext {
     /// when `returning`.
     @discardableResult
     func runWrite(_ entity: String, _ sql: String, _ bindings: [Value], returning: Bool) throws -> Row? {
+        let statement = try withContext(entity) { try connection.prepare(sql) }
+        return try runWrite(entity, statement, bindings, returning: returning)
+    }
+
+    private func runWrite(_ entity: String, _ statement: Statement, _ bindings: [Value], returning: Bool) throws -> Row? {
         try withContext(entity) {
-            let statement = try connection.prepare(sql)
-            defer { statement.reset() }
+            defer { sqlite3_reset(statement.handle) }
             try statement.bind(bindings)
             store.changes.note(entity: entity)
             guard returning else {

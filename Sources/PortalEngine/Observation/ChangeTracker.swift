@@ -14,10 +14,10 @@ struct Changes: Sendable {
 /// Records, on the writer, which tables the transaction in progress changed, through
 /// `sqlite3_update_hook` (and a rollback hook that forgets them). Only used under the writer's gate.
 final class ChangeTracker: @unchecked Sendable {
-    private var pending = Changes()
+    @exclusivity(unchecked) private var pending = Changes()
     /// The table-name pointer the hook saw last: SQLite passes its own stable string, so most
     /// rows of a bulk write cost a pointer comparison rather than a String.
-    private var lastTableName: UnsafePointer<CChar>?
+    @exclusivity(unchecked) private var lastTableName: UnsafePointer<CChar>?
 
     func install(on connection: Connection) {
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -37,7 +37,13 @@ final class ChangeTracker: @unchecked Sendable {
         pending.entities.insert(String(cString: table).lowercased())
     }
 
-    func note(entity: String) { pending.entities.insert(entity.lowercased()) }
+    @exclusivity(unchecked) private var lastNoted: String?
+
+    func note(entity: String) {
+        if entity == lastNoted { return }
+        lastNoted = entity
+        pending.entities.insert(entity.lowercased())
+    }
     func noteUnknown() { pending.unknown = true }
 
     func begin() { discard() }
@@ -45,6 +51,7 @@ final class ChangeTracker: @unchecked Sendable {
     func discard() {
         pending = Changes()
         lastTableName = nil
+        lastNoted = nil
     }
 
     /// The changes of the transaction that just committed; starts afresh.

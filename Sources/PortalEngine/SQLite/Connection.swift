@@ -44,7 +44,8 @@ public final class Connection {
     /// with its bindings cleared.
     public func prepare(_ sql: String) throws -> Statement {
         if let statement = cache[sql] {
-            statement.reset()
+            // Reset only: every cached statement is re-bound in full before it runs.
+            sqlite3_reset(statement.handle)
             return statement
         }
         let statement = try prepareUncached(sql)
@@ -130,7 +131,7 @@ public final class Statement {
     public let sql: String
     unowned let connection: Connection
     /// Column names, shared by every row this statement produces.
-    private var cachedColumns: ColumnNames?
+    @exclusivity(unchecked) private var cachedColumns: ColumnNames?
 
     init(_ handle: OpaquePointer, connection: Connection, sql: String) {
         self.handle = handle
@@ -206,17 +207,23 @@ public final class Statement {
 
     /// The value of column `index` of the current row.
     @inline(__always)
-    public func value(at index: Int32) -> Value {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+    public func value(at index: Int32) -> Value { Statement.value(of: handle, at: index) }
+
+    @inline(__always)
+    static func value(of handle: OpaquePointer, at index: Int32) -> Value {
+        // One column lookup (sqlite3_column_value), then cheap reads of that value, rather
+        // than a lookup per sqlite3_column_* call.
+        guard let value = sqlite3_column_value(handle, index) else { return .null }
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
         case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(handle, index) else { return .text("") }
-            let count = Int(sqlite3_column_bytes(handle, index))
+            guard let text = sqlite3_value_text(value) else { return .text("") }
+            let count = Int(sqlite3_value_bytes(value))
             return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            let count = Int(sqlite3_value_bytes(value))
+            guard count > 0, let bytes = sqlite3_value_blob(value) else { return .blob([]) }
             return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
         default: return .null
         }
@@ -225,13 +232,10 @@ public final class Statement {
     /// The current row as a `Row` sharing this statement's column names.
     @inline(__always)
     public func row() -> Row {
-        let count = Int32(columnCount)
-        var values: [Value] = []
-        values.reserveCapacity(Int(count))
-        var i: Int32 = 0
-        while i < count {
-            values.append(value(at: i))
-            i += 1
+        let count = Int(sqlite3_column_count(handle))
+        let values = [Value](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count { buffer.initializeElement(at: i, to: value(at: Int32(i))) }
+            initialized = count
         }
         return Row(columns: columns, values: values)
     }

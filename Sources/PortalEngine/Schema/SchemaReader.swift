@@ -13,7 +13,10 @@ public enum SchemaReader {
         var entities: [EntityDescription] = []
         var foreignKeys: [ForeignKey] = []
         for (name, kind, withoutRowid) in try pragma.entityList() {
-            let attributes = try pragma.attributes(of: name)
+            // A view over a dropped table, or a virtual table whose module is missing, cannot
+            // list its columns: it is still an entity, without attributes, rather than a
+            // database that cannot be opened at all.
+            let attributes = (try? pragma.attributes(of: name)) ?? []
             let primaryKey = attributes
                 .filter { $0.primaryKeyPosition != nil }
                 .sorted { ($0.primaryKeyPosition ?? 0) < ($1.primaryKeyPosition ?? 0) }
@@ -44,16 +47,18 @@ private struct PragmaReader {
     func entityList() throws -> [(String, EntityDescription.Kind, Bool)] {
         // sqlite_schema keeps creation order, which is what users see in the CLI's .tables.
         let rows = try query(
-            "SELECT name, type FROM main.sqlite_schema WHERE type IN ('table','view') "
+            "SELECT name, type, sql FROM main.sqlite_schema WHERE type IN ('table','view') "
                 + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
-        var withoutRowid: Set<String> = []
-        for row in try query("SELECT name, wr FROM pragma_table_list WHERE schema = 'main'")
-        where row[1] == .integer(1) {
-            if case .text(let name) = row[0] { withoutRowid.insert(name) }
+        // PRAGMA table_list knows (SQLite 3.37+); before that, the table's SQL says so.
+        var withoutRowid: Set<String>? = nil
+        if let listed = try? query("SELECT name, wr FROM pragma_table_list WHERE schema = 'main'") {
+            withoutRowid = Set(listed.compactMap { row in row[1] == .integer(1) ? row[0].textValue : nil })
         }
         return rows.compactMap { row in
             guard case .text(let name) = row[0], case .text(let type) = row[1] else { return nil }
-            return (name, type == "view" ? .view : .table, withoutRowid.contains(name))
+            let lacksRowid = withoutRowid?.contains(name)
+                ?? (row[2].textValue?.uppercased().replacingAll(" ", with: "").hasSuffix("WITHOUTROWID") ?? false)
+            return (name, type == "view" ? .view : .table, lacksRowid)
         }
     }
 
@@ -82,7 +87,8 @@ private struct PragmaReader {
     func foreignKeys(of table: String) throws -> [ForeignKey] {
         var keys: [Int64: ForeignKey] = [:]
         var order: [Int64] = []
-        let rows = try query("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+        // SQLite numbers foreign keys from the last declared one: id DESC is declaration order.
+        let rows = try query("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq",
                              [table])
         for row in rows {
             guard case .integer(let id) = row[0], case .text(let parent) = row[1],

@@ -28,9 +28,11 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     /// Inserts the entities, all in one write.
     public func create(_ entities: [Entity]) throws {
         try store.write { ctx in
+            let encoder = EntityEncoder()
+            defer { encoder.finish() }
             for entity in entities {
-                let (columns, values) = try encode(entity)
-                try ctx.insert(Entity.entityName, columns: columns, values: values)
+                try encode(entity, with: encoder)
+                try ctx.insert(Entity.entityName, columns: encoder.columns, values: encoder.values)
             }
         }
     }
@@ -41,8 +43,11 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     public func update(_ entities: [Entity]) throws -> Int {
         try store.write { ctx in
             var updated = 0
+            let encoder = EntityEncoder()
+            defer { encoder.finish() }
             for entity in entities {
-                let (columns, values) = try encode(entity)
+                try encode(entity, with: encoder)
+                let (columns, values) = (encoder.columns, encoder.values)
                 guard let idIndex = columns.firstIndex(of: Entity.idAttribute) else {
                     throw PortalError(.conversion, "\(Entity.self) encodes no '\(Entity.idAttribute)'",
                                       entity: Entity.entityName, attribute: Entity.idAttribute)
@@ -71,8 +76,11 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     /// Inserts each entity, or updates the stored one with the same id.
     public func upsert(_ entities: [Entity]) throws {
         try store.write { ctx in
+            let encoder = EntityEncoder()
+            defer { encoder.finish() }
             for entity in entities {
-                let (columns, values) = try encode(entity)
+                try encode(entity, with: encoder)
+                let (columns, values) = (encoder.columns, encoder.values)
                 try ctx.upsert(Entity.entityName, key: [Entity.idAttribute], columns: columns, values: values, returning: false)
             }
         }
@@ -85,9 +93,9 @@ public struct Portal<Entity: PortalEntity>: Sendable {
         return try store.write { ctx in try ctx.delete(Entity.entityName, where: predicate, arguments) }
     }
 
-    private func encode(_ entity: Entity) throws -> (columns: [String], values: [Value]) {
+    private func encode(_ entity: Entity, with encoder: EntityEncoder) throws {
         do {
-            return try EntityEncoder.encode(entity)
+            try encoder.encode(entity)
         } catch let error as EncodingError {
             throw PortalError.conversion(error, entity: Entity.entityName)
         }
@@ -110,13 +118,13 @@ extension ReadContext {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
             try statement.bind(fragment.bindings)
-            let source = StatementSource(statement: statement, columns: statement.columns)
-            let cursor = Cursor()
+            let source = ColumnSource(statement: statement)
+            defer { source.finish() }
             var result: [T] = []
             while try statement.step() {
-                cursor.next = 0
+                source.next = 0
                 do {
-                    result.append(try T(from: RowDecoder(source: source, cursor: cursor)))
+                    result.append(try T(from: RowDecoder(source: source)))
                 } catch let error as DecodingError {
                     throw PortalError.conversion(error, entity: T.entityName)
                 }

@@ -1,51 +1,109 @@
 import CSQLite
 
 /// Where a decoder reads column values: a `Row`, or the current row of a statement (so typed
-/// fetches build no intermediate `Row`).
-protocol ColumnSource {
-    var columns: ColumnNames { get }
-    func value(at index: Int) -> Value
-}
-
-extension Row: ColumnSource {
-    func value(at index: Int) -> Value { values[index] }
-}
-
-/// The current row of a stepping statement.
-struct StatementSource: ColumnSource {
-    let statement: Statement
+/// fetches build no intermediate `Row`). One concrete class, reused for every row of a fetch,
+/// so the decoding containers are one word and their calls need no generic dispatch.
+final class ColumnSource {
     let columns: ColumnNames
-    func value(at index: Int) -> Value { statement.value(at: Int32(index)) }
+    /// The column names, held here so the hot path reads them without going through `columns`.
+    private let names: [String]
+    /// The statement stepping over the rows, or nil when decoding a `Row`.
+    private let handle: OpaquePointer?
+    private let rowValues: [Value]
+    /// Keeps the statement alive while its handle is read.
+    private let statement: Statement?
+    /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
+    /// declaration order, usually the column order, so a guess checked with one string
+    /// comparison replaces a hash lookup.
+    @exclusivity(unchecked) var next = 0
+    /// The last keyed container handed out, and its key type. Holding it makes a cycle
+    /// (container → source): `finish()` breaks it.
+    var containerKeyType: ObjectIdentifier?
+    var containerHolder: AnyObject?
+
+    func finish() { containerHolder = nil }
+
+    init(statement: Statement) {
+        self.statement = statement
+        self.handle = statement.handle
+        self.columns = statement.columns
+        self.names = columns.names
+        self.rowValues = []
+    }
+
+    init(row: Row) {
+        self.statement = nil
+        self.handle = nil
+        self.columns = row.columns
+        self.names = columns.names
+        self.rowValues = row.values
+    }
+
+    @inline(__always)
+    func value(at index: Int) -> Value {
+        if let handle { return Statement.value(of: handle, at: Int32(index)) }
+        return index < rowValues.count ? rowValues[index] : .null
+    }
+
+    /// The column as an integer when it holds one (the common case, read without a `Value`).
+    @inline(__always)
+    func integer(at index: Int) -> Int64? {
+        if let handle {
+            guard let value = sqlite3_column_value(handle, Int32(index)), sqlite3_value_type(value) == SQLITE_INTEGER else {
+                return nil
+            }
+            return sqlite3_value_int64(value)
+        }
+        if index < rowValues.count, case .integer(let i) = rowValues[index] { return i }
+        return nil
+    }
+
+    @inline(__always)
+    func index(of name: String) -> Int? {
+        let guess = next
+        if guess < names.count && names[guess] == name {
+            next = guess + 1
+            return guess
+        }
+        guard let found = columns.index(of: name) else { return nil }
+        next = found + 1
+        return found
+    }
 }
 
 extension Row {
     /// Decodes the row as `T` (attributes by name, as the synthesized `Decodable` asks for them).
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try RowDecoding.decode(type, from: self)
+        let source = ColumnSource(row: self)
+        defer { source.finish() }
+        return try T(from: RowDecoder(source: source))
     }
 }
 
-enum RowDecoding {
-    static func decode<T: Decodable, Source: ColumnSource>(_ type: T.Type, from source: Source) throws -> T {
-        try T(from: RowDecoder(source: source, cursor: Cursor()))
-    }
+final class ContainerHolder<Key: CodingKey> {
+    let container: KeyedDecodingContainer<Key>
+    init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
 }
 
-/// The column the next key is expected at: synthesized `init(from:)` asks for keys in declaration
-/// order, usually the column order, so a guess checked with one string comparison replaces a
-/// hash lookup.
-final class Cursor {
-    var next = 0
-}
-
-struct RowDecoder<Source: ColumnSource>: Decoder {
-    let source: Source
-    let cursor: Cursor
+struct RowDecoder: Decoder {
+    let source: ColumnSource
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedContainer<Key, Source>(source: source, cursor: cursor))
+        // The container only points at the shared source, so one serves every row of a fetch
+        // (no box allocated per row).
+        let keyType = ObjectIdentifier(type)
+        if source.containerKeyType == keyType, let holder = source.containerHolder {
+            // Same key type, so the holder is a ContainerHolder<Key>: a bit cast rather than a
+            // dynamic cast (which would look up the generic class's metadata for every row).
+            return Unmanaged<ContainerHolder<Key>>.fromOpaque(Unmanaged.passUnretained(holder).toOpaque())
+                .takeUnretainedValue().container
+        }
+        let container = KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
+        source.containerKeyType = keyType
+        source.containerHolder = ContainerHolder(container)
+        return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -61,25 +119,13 @@ struct RowDecoder<Source: ColumnSource>: Decoder {
     }
 }
 
-struct RowKeyedContainer<Key: CodingKey, Source: ColumnSource>: KeyedDecodingContainerProtocol {
-    let source: Source
-    let cursor: Cursor
+struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let source: ColumnSource
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { source.columns.names.compactMap { Key(stringValue: $0) } }
 
     @inline(__always)
-    private func index(_ key: Key) -> Int? {
-        let name = key.stringValue
-        let names = source.columns.names
-        let guess = cursor.next
-        if guess < names.count && names[guess] == name {
-            cursor.next = guess + 1
-            return guess
-        }
-        guard let found = source.columns.index(of: name) else { return nil }
-        cursor.next = found + 1
-        return found
-    }
+    private func index(_ key: Key) -> Int? { source.index(of: key.stringValue) }
 
     @inline(__always)
     private func value(_ key: Key) throws -> Value {
@@ -96,15 +142,37 @@ struct RowKeyedContainer<Key: CodingKey, Source: ColumnSource>: KeyedDecodingCon
         return source.value(at: i).isNull
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let v = try value(key)
+        if case .integer(let i) = v { return i != 0 }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let v = try value(key)
+        if case .text(let s) = v { return s }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        let v = try value(key)
+        if case .real(let d) = v { return d }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        let v = try value(key)
+        if case .integer(let i) = v { return Int(i) }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        guard let index = index(key) else { return try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+        if let integer = source.integer(at: index) { return integer }
+        let v = source.value(at: index)
+        if case .integer(let i) = v { return i }
+        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+    }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
@@ -115,23 +183,27 @@ struct RowKeyedContainer<Key: CodingKey, Source: ColumnSource>: KeyedDecodingCon
     }
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        guard let i = index(key) else { return nil }
-        let v = source.value(at: i)
+        guard let index = index(key) else { return nil }
+        let v = source.value(at: index)
+        if case .integer(let i) = v { return i }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        guard let i = index(key) else { return nil }
-        let v = source.value(at: i)
+        guard let index = index(key) else { return nil }
+        let v = source.value(at: index)
+        if case .integer(let i) = v { return Int(i) }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let i = index(key) else { return nil }
-        let v = source.value(at: i)
+        guard let index = index(key) else { return nil }
+        let v = source.value(at: index)
+        if case .text(let s) = v { return s }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        guard let i = index(key) else { return nil }
-        let v = source.value(at: i)
+        guard let index = index(key) else { return nil }
+        let v = source.value(at: index)
+        if case .real(let d) = v { return d }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
 
@@ -144,7 +216,7 @@ struct RowKeyedContainer<Key: CodingKey, Source: ColumnSource>: KeyedDecodingCon
         try ValueDecoder(value: value(key), codingPath: [key]).unkeyedContainer()
     }
 
-    func superDecoder() throws -> any Decoder { RowDecoder(source: source, cursor: Cursor()) }
+    func superDecoder() throws -> any Decoder { RowDecoder(source: source) }
     func superDecoder(forKey key: Key) throws -> any Decoder { try ValueDecoder(value: value(key), codingPath: [key]) }
 }
 

@@ -252,6 +252,7 @@ extension Executor {
             return
         }
         var changes = 0
+        let before = database.connection.totalChanges
         try database.write {
             let renderer = makeRenderer(options, stream: output)
             var hasColumns = false
@@ -260,7 +261,7 @@ extension Executor {
                 if hasColumns { renderer.begin(columns: columns) }
             }, row: { renderer.row($0) })
             if hasColumns { renderer.end() }
-            changes = database.connection.changes
+            changes = database.connection.totalChanges - before
         }
         try database.refreshSchema()
         report("ok (\(changes) row\(changes == 1 ? "" : "s") changed)")

@@ -1,0 +1,87 @@
+extension Predicate {
+    /// This predicate with every free `$name` replaced by its value (a list becomes `{…}`).
+    /// Variables bound by a `SUBQUERY` stay. A free variable missing from `variables` is an
+    /// `.unknownName` error that suggests the closest given name.
+    public func substituting(variables: [String: Argument]) throws(PredicateError) -> Predicate {
+        var substitution = Substitution(values: variables)
+        return try substitution.predicate(self)
+    }
+}
+
+extension Expression {
+    /// This expression with every free `$name` replaced by its value.
+    public func substituting(variables: [String: Argument]) throws(PredicateError) -> Expression {
+        var substitution = Substitution(values: variables)
+        return try substitution.expression(self)
+    }
+}
+
+private struct Substitution {
+    let values: [String: Argument]
+    /// Variables bound by the SUBQUERYs we are inside.
+    var bound: [String] = []
+
+    mutating func predicate(_ p: Predicate) throws(PredicateError) -> Predicate {
+        switch p {
+        case .constant: return p
+        case .not(let a): return .not(try predicate(a))
+        case .and(let a, let b): return .and(try predicate(a), try predicate(b))
+        case .or(let a, let b): return .or(try predicate(a), try predicate(b))
+        case .comparison(var c):
+            c.left = try expression(c.left)
+            c.right = try expression(c.right)
+            return .comparison(c)
+        }
+    }
+
+    mutating func expression(_ e: Expression) throws(PredicateError) -> Expression {
+        switch e {
+        case .literal, .self, .key: return e
+        case .variable(let name):
+            if bound.contains(name) { return e }
+            switch values[name] {
+            case .value(let v)?: return .literal(try checked(v, name))
+            case .list(let vs)?:
+                var elements: [Expression] = []
+                for v in vs { elements.append(.literal(try checked(v, name))) }
+                return .aggregate(elements)
+            case nil:
+                throw PredicateError(.unknownName, "no value for the variable $\(name)",
+                                     suggestion: closestName(to: name, among: Array(values.keys)).map { "$" + $0 })
+            }
+        case .member(let base, let name): return .member(try expression(base), name)
+        case .subscript(let base, let index):
+            if case .expression(let i) = index { return .subscript(try expression(base), .expression(try expression(i))) }
+            return .subscript(try expression(base), index)
+        case .aggregate(let elements):
+            var result: [Expression] = []
+            for element in elements { result.append(try expression(element)) }
+            return .aggregate(result)
+        case .function(let name, let arguments):
+            var result: [Expression] = []
+            for argument in arguments { result.append(try expression(argument)) }
+            return .function(name, result)
+        case .subquery(let collection, let variable, let inner):
+            let newCollection = try expression(collection)
+            bound.append(variable)
+            defer { bound.removeLast() }
+            return .subquery(collection: newCollection, variable: variable, predicate: try predicate(inner))
+        case .cast(let value, let type): return .cast(try expression(value), type)
+        case .arithmetic(let a, let op, let b): return .arithmetic(try expression(a), op, try expression(b))
+        case .negate(let a):
+            // Keep the tree canonical: a negated number is a negative literal, as the parser makes it.
+            switch try expression(a) {
+            case .literal(.integer(let i)) where i != Int64.min: return .literal(.integer(-i))
+            case .literal(.real(let r)): return .literal(.real(-r))
+            case let other: return .negate(other)
+            }
+        }
+    }
+
+    private func checked(_ value: Value, _ name: String) throws(PredicateError) -> Value {
+        if case .real(let r) = value, r.isNaN {
+            throw PredicateError(.argument, "$\(name) is NaN, which a predicate cannot compare with")
+        }
+        return value
+    }
+}

@@ -1,0 +1,239 @@
+import CBaseline
+import Foundation
+import Synchronization
+import PortalEngine
+
+// The engine's figures against the same work written in C on the SQLite C API (CBaseline, -O2),
+// measured in the same run. Each time is the median of 5 runs after a warm-up.
+
+/// 10 INTEGER columns, as a typed entity.
+struct BenchRow: PortalEntity {
+    static let entityName = "Bench"
+    static let idAttribute = "a0"
+    var a0: Int64, a1: Int64, a2: Int64, a3: Int64, a4: Int64
+    var a5: Int64, a6: Int64, a7: Int64, a8: Int64, a9: Int64
+}
+
+private let columnNames = (0..<10).map { "a\($0)" }
+private let createTable = "CREATE TABLE IF NOT EXISTS Bench (\(columnNames.map { "\($0) INTEGER" }.joined(separator: ", ")))"
+private let insertSQL = "INSERT INTO Bench VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+func engineBenchmarks() throws -> [Figure] {
+    let folder = benchDirectory()
+    // `--only engine.fetch.typed` filters the printed figures; this skips the others' work too.
+    let arguments = CommandLine.arguments
+    let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? ""
+    let figures: [(String, () throws -> Figure)] = [
+        ("engine.fetch.dynamic", { try fetchFigure(folder: folder, typed: false) }),
+        ("engine.fetch.typed", { try fetchFigure(folder: folder, typed: true) }),
+        ("engine.insert.dynamic", { try insertFigure(folder: folder, typed: false) }),
+        ("engine.insert.typed", { try insertFigure(folder: folder, typed: true) }),
+        ("engine.read.during_write", { try readDuringWriteFigure(folder: folder) }),
+    ]
+    return try figures.filter { $0.0.hasPrefix(only) || only.hasPrefix("engine") == false }.map { try $0.1() }
+}
+
+/// Medians of `runs` timings of our work and of the baseline's, run alternately (so both see
+/// the same machine load), each after an untimed `setUp`, with a warm-up round first. Single-
+/// threaded work is timed in CPU time of the calling thread (`cpu: true`), which other processes
+/// on a shared machine cannot inflate; the notes say which clock was used.
+private func compare(runs: Int = 7, cpu: Bool, setUp: () throws -> Void = {},
+                     ours: () throws -> Void, baseline: () throws -> Void) throws -> (ours: Double, baseline: Double) {
+    var oursSamples: [Double] = []
+    var baselineSamples: [Double] = []
+    for run in 0...runs {
+        try setUp()
+        let b = try measure(cpu: cpu, baseline)
+        try setUp()
+        let o = try measure(cpu: cpu, ours)
+        if run > 0 {
+            baselineSamples.append(b)
+            oursSamples.append(o)
+        }
+    }
+    return (median(oursSamples), median(baselineSamples))
+}
+
+private func measure(cpu: Bool, _ body: () throws -> Void) throws -> Double {
+    let start = now(cpu: cpu)
+    try body()
+    return Double(now(cpu: cpu) - start) / 1_000_000
+}
+
+private func now(cpu: Bool) -> UInt64 {
+    guard cpu else { return DispatchTime.now().uptimeNanoseconds }
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+private struct BenchError: Error, CustomStringConvertible {
+    let description: String
+}
+
+private func freshFile(_ folder: URL, _ name: String) -> String {
+    let path = folder.appendingPathComponent(name).path
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    return path
+}
+
+/// engine.fetch.dynamic / engine.fetch.typed: 200,000 rows × 10 INTEGER columns.
+private func fetchFigure(folder: URL, typed: Bool) throws -> Figure {
+    let rows = 200_000
+    let path = freshFile(folder, "engine-fetch.sqlite")
+    guard let db = baseline_open(path) else { throw BenchError(description: "cannot open \(path)") }
+    defer { baseline_close(db) }
+    let store = try Store(path: path)
+    try store.write { ctx in try ctx.execute(createTable) }
+    guard baseline_insert_integers(db, insertSQL, Int32(rows), 10) == 0 else { throw BenchError(description: "cannot fill the table") }
+
+    var checksum: Int64 = 0
+    let cBaseline = {
+        guard baseline_fetch_integers(db, "SELECT * FROM Bench", 10, &checksum) == rows else {
+            throw BenchError(description: "C fetch failed")
+        }
+    }
+    let times: (ours: Double, baseline: Double)
+    var streamNotes: [String: String] = [:]
+    if typed {
+        let portal = Portal<BenchRow>(store)
+        times = try compare(cpu: true, ours: {
+            let fetched = try portal.findAll()
+            guard fetched.count == rows, fetched.reduce(0, { $0 &+ $1.a9 }) != 0 else { throw BenchError(description: "typed fetch") }
+        }, baseline: cBaseline)
+    } else {
+        times = try compare(cpu: true, ours: {
+            let fetched = try store.read { ctx in try ctx.find("Bench") }
+            guard fetched.count == rows, fetched[rows - 1].values.count == 10 else { throw BenchError(description: "fetch") }
+        }, baseline: cBaseline)
+        // The same rows streamed one at a time (`forEach`), not all kept in memory at once.
+        let streamed = try compare(runs: 5, cpu: true, ours: {
+            var count = 0
+            try store.read { ctx in try ctx.forEach("Bench") { row in count += row.values.count } }
+            guard count == rows * 10 else { throw BenchError(description: "stream") }
+        }, baseline: cBaseline)
+        streamNotes = ["forEach_ms": String(format: "%.1f", streamed.ours),
+                       "forEach_ratio": String(format: "%.2f", streamed.ours / streamed.baseline)]
+    }
+    try store.close()
+    let goal = typed ? "2.5" : "1.3"
+    return Figure(name: typed ? "engine.fetch.typed" : "engine.fetch.dynamic", oursMilliseconds: times.ours,
+                  baselineMilliseconds: times.baseline,
+                  notes: ["goal": "<= \(goal)", "rows": "\(rows)x10", "clock": "thread-cpu"].merging(streamNotes) { a, _ in a })
+}
+
+/// engine.insert.dynamic / engine.insert.typed: 50,000 rows × 10 columns in one write.
+private func insertFigure(folder: URL, typed: Bool) throws -> Figure {
+    let rows = 50_000
+    let path = freshFile(folder, "engine-insert.sqlite")
+    let store = try Store(path: path)
+    try store.write { ctx in try ctx.execute(createTable) }
+    guard let db = baseline_open(path) else { throw BenchError(description: "cannot open \(path)") }
+    defer { baseline_close(db) }
+    let empty: () throws -> Void = { try store.write { ctx in _ = try ctx.execute("DELETE FROM Bench") } }
+
+    let cBaseline = {
+        guard baseline_insert_integers(db, insertSQL, Int32(rows), 10) == 0 else { throw BenchError(description: "C insert failed") }
+    }
+    var notes = ["goal": typed ? "<= 2.5" : "<= 1.3", "rows": "\(rows)x10", "clock": "thread-cpu"]
+    let times: (ours: Double, baseline: Double)
+    if typed {
+        let portal = Portal<BenchRow>(store)
+        times = try compare(cpu: true, setUp: empty, ours: {
+            var entities: [BenchRow] = []
+            entities.reserveCapacity(rows)
+            for r in 0..<Int64(rows) {
+                entities.append(BenchRow(a0: r, a1: r * 2, a2: r * 3, a3: r * 4, a4: r * 5,
+                                         a5: r * 6, a6: r * 7, a7: r * 8, a8: r * 9, a9: r * 10))
+            }
+            try portal.create(entities)
+        }, baseline: cBaseline)
+    } else {
+        // The dynamic API with ordered columns and values (`insert`), and, as a note, `create`
+        // with a [String: Value] dictionary returning each stored row.
+        times = try compare(cpu: true, setUp: empty, ours: {
+            try store.write { ctx in
+                for r in 0..<Int64(rows) {
+                    try ctx.insert("Bench", columns: columnNames, values: [
+                        .integer(r), .integer(r * 2), .integer(r * 3), .integer(r * 4), .integer(r * 5),
+                        .integer(r * 6), .integer(r * 7), .integer(r * 8), .integer(r * 9), .integer(r * 10)])
+                }
+            }
+        }, baseline: cBaseline)
+        let create = try compare(runs: 3, cpu: true, setUp: empty, ours: {
+            try store.write { ctx in
+                for r in 0..<Int64(rows) {
+                    var values: [String: Value] = [:]
+                    for (c, name) in columnNames.enumerated() { values[name] = .integer(r * Int64(c + 1)) }
+                    try ctx.create("Bench", values)
+                }
+            }
+        }, baseline: cBaseline)
+        notes["create_dictionary_ms"] = String(format: "%.1f", create.ours)
+        notes["create_dictionary_ratio"] = String(format: "%.2f", create.ours / create.baseline)
+    }
+    guard try store.read({ ctx in try ctx.count("Bench") }) == rows else { throw BenchError(description: "row count") }
+    try store.close()
+    return Figure(name: typed ? "engine.insert.typed" : "engine.insert.dynamic", oursMilliseconds: times.ours,
+                  baselineMilliseconds: times.baseline, notes: notes)
+}
+
+/// engine.read.during_write: 2 threads each making 2,000 reads (a 100-row page of a 10,000-row
+/// table); ours = with a writer committing one-row transactions in a loop (pausing 1 ms between
+/// commits), baseline = the same reads with no writer. Ratio = reads/s without ÷ reads/s with.
+private func readDuringWriteFigure(folder: URL) throws -> Figure {
+    let path = freshFile(folder, "engine-read-write.sqlite")
+    let store = try Store(path: path)
+    try store.write { ctx in
+        try ctx.execute(createTable)
+        for r in 0..<Int64(10_000) {
+            try ctx.insert("Bench", columns: columnNames, values: Array(repeating: .integer(r), count: 10))
+        }
+    }
+    let readsPerThread = 2000
+    func readers() throws {
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            do {
+                for i in 0..<readsPerThread {
+                    let start = Int64((i * 97 + thread * 13) % 9_900)
+                    let page = try store.read { ctx in
+                        try ctx.query("SELECT * FROM Bench WHERE rowid > ? LIMIT 100", [.integer(start)])
+                    }
+                    if page.rows.count != 100 { failures.withLock { $0.append("short page") } }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw BenchError(description: failure) }
+    }
+    // Rounds alternate: the reads alone, then the same reads while the writer runs.
+    let commits = Mutex(0)
+    let times = try compare(runs: 5, cpu: false, ours: {
+        let stop = Mutex(false)
+        let finished = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            var r: Int64 = 0
+            while !stop.withLock({ $0 }) {
+                r += 1
+                let value = r
+                _ = try? store.write { ctx in
+                    try ctx.execute("UPDATE Bench SET a1 = ? WHERE rowid = ?", [.integer(value), .integer(value % 10_000 + 1)])
+                }
+                commits.withLock { $0 += 1 }
+                usleep(1000)
+            }
+            finished.signal()
+        }
+        writer.start()
+        defer {
+            stop.withLock { $0 = true }
+            finished.wait()
+        }
+        try readers()
+    }, baseline: readers)
+    try store.close()
+    return Figure(name: "engine.read.during_write", oursMilliseconds: times.ours, baselineMilliseconds: times.baseline,
+                  notes: ["goal": "<= 1.25", "reads": "2x\(readsPerThread)", "commits": "\(commits.withLock { $0 })", "clock": "wall"])
+}

@@ -1,0 +1,84 @@
+import Testing
+@testable import PortalEngine
+
+/// The registered SQL functions, called directly.
+@Suite struct CompilerSQLFunctionsTests {
+    func value(_ sql: String, _ bindings: [Value] = []) throws -> Value {
+        try TestDatabase().column("SELECT " + sql, bindings)[0]
+    }
+
+    @Test func folding() throws {
+        #expect(try value("portal_fold(?, 1)", ["ZÜRICH"]) == "zürich")
+        #expect(try value("portal_fold(?, 2)", ["Antônio"]) == "Antonio")
+        #expect(try value("portal_fold(?, 3)", ["ÉCOLE"]) == "ecole")
+        #expect(try value("portal_fold(?, 0)", ["ÉCOLE"]) == "ÉCOLE")
+        #expect(try value("portal_fold(?, 3)", [42]) == 42)
+        #expect(try value("portal_fold(?, 3)", [.null]) == .null)
+        // The empty text stays text (a nil pointer would make it NULL).
+        #expect(try value("typeof(portal_fold(?, 1))", [""]) == "text")
+        #expect(try value("portal_fold(?, 1)", ["A\u{0}B"]) == "a\u{0}b")
+        #expect(try value("portal_lower(?)", ["ÀB\u{0}C"]) == "àb\u{0}c")
+        #expect(try value("portal_upper(?)", ["straße"]) == "STRASSE")
+        #expect(try value("portal_upper(?)", [12]) == "12")
+        #expect(try value("portal_length(?)", ["nul\u{0}byte"]) == 8)
+        #expect(try value("portal_length(?)", ["🙂é"]) == 2)
+    }
+
+    @Test func matching() throws {
+        #expect(try value("portal_like(?, ?, 0)", ["abc", "a*"]) == 1)
+        #expect(try value("portal_like(?, ?, 0)", ["abc", "A*"]) == 0)
+        #expect(try value("portal_like(?, ?, 1)", ["abc", "A?C"]) == 1)
+        #expect(try value("portal_like(?, ?, 0)", ["a%c", "a%c"]) == 1)
+        #expect(try value("portal_like(?, ?, 0)", ["abc", "a%"]) == 0)
+        #expect(try value("portal_like(?, ?, 0)", [.null, "*"]) == .null)
+        #expect(try value("portal_matches(?, ?, 0)", ["love me", ".*love.*"]) == 1)
+        #expect(try value("portal_matches(?, ?, 0)", ["love me", "love"]) == 0)
+        #expect(try value("portal_matches(?, ?, 1)", ["LOVE", "love"]) == 1)
+        #expect(try value("portal_contains(?, ?, 3)", ["Zürich", "URI"]) == 1)
+        #expect(try value("portal_beginswith(?, ?, 0)", ["a\u{0}b", "a\u{0}"]) == 1)
+        #expect(try value("portal_endswith(?, ?, 0)", [123, "23"]) == 1)
+        #expect(throws: TestFailure.self) { try value("portal_matches(?, ?, 0)", ["x", "("]) }
+    }
+
+    @Test func affinityOfDeclaredTypes() {
+        let cases: [(String, ColumnAffinity)] = [
+            ("NVARCHAR(200)", .text), ("int", .integer), ("", .blob), ("DATETIME", .numeric), ("Floating", .real),
+            ("BIGINT", .integer), ("character", .text), ("double precision", .real), ("NUMERIC(10,2)", .numeric),
+            ("blob", .blob), ("CHARINT", .integer), ("ÜText", .text), ("x", .numeric),
+        ]
+        for (type, affinity) in cases { #expect(ColumnAffinity(declaredType: type) == affinity, "\(type)") }
+    }
+
+    @Test func datesRoundTrip() throws {
+        #expect(Dates.parse("2021-01-01") == 1_609_459_200)
+        #expect(Dates.parse("2021-01-01 00:00:01") == 1_609_459_201)
+        #expect(Dates.parse("2021-01-01T10:20:30.5Z") == 1_609_459_200 + 37_230.5)
+        #expect(Dates.parse("1969-12-31 23:59:59") == -1)
+        #expect(Dates.parse("2021-13-01") == nil)
+        #expect(Dates.parse("2021-01-01x") == nil)
+        #expect(Dates.parse("yesterday") == nil)
+        #expect(Dates.isoText(1_609_459_200) == "2021-01-01 00:00:00")
+        #expect(Dates.isoText(-1) == "1969-12-31 23:59:59")
+        #expect(Dates.isoText(951_782_400) == "2000-02-29 00:00:00")
+        #expect(Dates.cast(.integer(0)) == Dates.referenceDateOffset)
+        let sqliteNow = try value("CAST(strftime('%s', 'now') AS INTEGER)")
+        guard case .integer(let seconds) = sqliteNow else { throw TestFailure("strftime gave \(sqliteNow)") }
+        #expect(abs(Double(seconds) - Dates.now()) < 5)
+    }
+
+    @Test func argumentsAndVariables() throws {
+        let database = try TestDatabase.chinook()
+        let schema = try database.schema()
+        let track = try #require(schema.entity(named: "Track"))
+        let filter = try PredicateCompiler.compile("Milliseconds > %@ AND GenreId IN %@ AND %K BEGINSWITH $p",
+                                                   arguments: [.value(300_000), .list([1, 2]), .value("Name")],
+                                                   variables: ["p": .value("A")], entity: track, schema: schema, alias: "t0")
+        let found = try database.column("SELECT count(*) FROM Track AS t0 WHERE " + filter.condition.sql,
+                                        filter.condition.bindings)
+        let expected = try database.column(
+            "SELECT count(*) FROM Track WHERE Milliseconds > 300000 AND GenreId IN (1, 2) AND Name GLOB 'A*'")
+        #expect(found == expected)
+        #expect(filter.condition.sql.contains("?"))
+        #expect(!filter.condition.sql.contains("300000"))
+    }
+}
