@@ -41,6 +41,19 @@ final class Terminal {
     func readKey() -> BrowserKey {
         var code: UInt32 = 0
         let result = portal_get_wch(&code)
+        return key(result, code)
+    }
+
+    /// A key if one comes within `timeoutMilliseconds`, else nil.
+    func readKey(timeoutMilliseconds: Int32) -> BrowserKey? {
+        timeout(timeoutMilliseconds)
+        defer { timeout(250) }
+        var code: UInt32 = 0
+        let result = portal_get_wch(&code)
+        return result == ERR ? nil : key(result, code)
+    }
+
+    private func key(_ result: Int32, _ code: UInt32) -> BrowserKey {
         if result == ERR { return .tick }
         if result == portal_key_code_yes() { return functionKey(Int32(bitPattern: code)) }
         return characterKey(code)
