@@ -34,6 +34,7 @@ public struct ScreenBuffer: Sendable {
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle, maxWidth: Int? = nil) -> Int {
         guard y >= 0, y < height, x >= 0 else { return 0 }
         let limit = min(width - x, maxWidth ?? width)
+        if CellText.isPrintableASCII(text) { return putASCII(text, x: x, y: y, style: style, limit: limit) }
         var column = x
         var used = 0
         for character in text {
@@ -54,6 +55,20 @@ public struct ScreenBuffer: Sendable {
         }
         return used
     }
+
+    /// The common case, without grapheme breaking: one byte, one cell.
+    private mutating func putASCII(_ text: String, x: Int, y: Int, style: CellStyle, limit: Int) -> Int {
+        var used = 0
+        for byte in text.utf8 {
+            if used >= limit { break }
+            cells[y][x + used] = ScreenCell(text: Self.asciiStrings[Int(byte)], style: style)
+            used += 1
+        }
+        return used
+    }
+
+    /// One small string per ASCII byte, made once: copying one costs no allocation.
+    private static let asciiStrings: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
 
     /// Fills `count` cells from (x, y) with spaces in `style`.
     public mutating func fill(x: Int, y: Int, count: Int, style: CellStyle) {

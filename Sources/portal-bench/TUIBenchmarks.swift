@@ -44,6 +44,12 @@ func tuiBenchmarks() throws -> [Figure] {
     } - medianMilliseconds(runs: 7) { session.handle(.home) }
     let endSQL = baseline("SELECT \(columns) FROM Big ORDER BY id DESC LIMIT \(pageSize)")
 
+    // Where a screen's time goes: drawing it, and the same SQL through the engine's raw query.
+    let renderOnly = medianMilliseconds(runs: 7) { _ = Renderer.render(session) }
+    func engineSQL(_ sql: String) throws -> Double {
+        try medianMilliseconds(runs: 7) { _ = try store.read { try $0.query(sql) } }
+    }
+
     // tui.pagedown: 100 PgDn from the top, each rendered, against the same 100 keyset queries.
     let pageDown = medianMilliseconds(runs: 7) {
         session.handle(.home)
@@ -74,16 +80,24 @@ func tuiBenchmarks() throws -> [Figure] {
     }
     let filterSQL = baseline("SELECT \(columns) FROM Big WHERE a = 4242 ORDER BY id LIMIT \(pageSize)")
 
-    func note(_ ours: Double, _ base: Double) -> [String: String] {
-        ["ours_median_ms": String(format: "%.3f", ours), "sql_median_ms": String(format: "%.3f", base),
+    func note(_ ours: Double, _ base: Double, engine: Double, screens: Int = 1) -> [String: String] {
+        ["ours_median_ms": String(format: "%.3f", ours), "c_sql_median_ms": String(format: "%.3f", base),
+         "engine_sql_ms": String(format: "%.3f", engine), "render_ms": String(format: "%.3f", renderOnly * Double(screens)),
          "rows": String(rowCount), "goal": "ratio<=2"]
     }
+    let firstPage = "SELECT \(columns) FROM Big ORDER BY id LIMIT \(pageSize)"
+    let lastPage = "SELECT \(columns) FROM Big ORDER BY id DESC LIMIT \(pageSize)"
+    let filtered = "SELECT \(columns) FROM Big WHERE a = 4242 ORDER BY id LIMIT \(pageSize)"
+    let nextPage = "SELECT \(columns) FROM Big WHERE id > 500 ORDER BY id LIMIT \(pageSize)"
     return [
-        Figure(name: "tui.open", oursMilliseconds: open, baselineMilliseconds: openSQL, notes: note(open, openSQL)),
-        Figure(name: "tui.end", oursMilliseconds: end, baselineMilliseconds: endSQL, notes: note(end, endSQL)),
+        Figure(name: "tui.open", oursMilliseconds: open, baselineMilliseconds: openSQL,
+               notes: note(open, openSQL, engine: try engineSQL(firstPage))),
+        Figure(name: "tui.end", oursMilliseconds: end, baselineMilliseconds: endSQL,
+               notes: note(end, endSQL, engine: try engineSQL(lastPage))),
         Figure(name: "tui.pagedown", oursMilliseconds: pageDown, baselineMilliseconds: pageDownSQL,
-               notes: note(pageDown, pageDownSQL)),
-        Figure(name: "tui.filter", oursMilliseconds: filter, baselineMilliseconds: filterSQL, notes: note(filter, filterSQL)),
+               notes: note(pageDown, pageDownSQL, engine: try engineSQL(nextPage) * 100, screens: 100)),
+        Figure(name: "tui.filter", oursMilliseconds: filter, baselineMilliseconds: filterSQL,
+               notes: note(filter, filterSQL, engine: try engineSQL(filtered))),
         memory,
     ]
 }
