@@ -73,7 +73,13 @@ final class TmuxSession {
         return false
     }
 
-    deinit { _ = try? tmux(["kill-server"], capture: false) }
+    deinit {
+        // kill-server alone left servers behind here; kill the pane's program and the server too.
+        let pids = ((try? tmux(["display-message", "-p", "-t", name, "#{pid} #{pane_pid}"])) ?? "")
+            .split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int32($0) }
+        _ = try? tmux(["kill-server"], capture: false)
+        for pid in pids.reversed() where pid > 1 { kill(pid, SIGKILL) }
+    }
 }
 
 @Suite(.serialized) struct REPLTests {
@@ -183,6 +189,19 @@ final class TmuxSession {
         try skipped.press("Enter")
         try skipped.waitFor("name")
         #expect(!(try skipped.screen().contains("$who")))
+    }
+
+    @Test func browseFromThePromptAndBack() throws {
+        let session = try TmuxSession(arguments: [db], home: folder)
+        try session.waitFor("chinook>")
+        try session.type("browse Track where GenreId == 2")
+        try session.press("Enter")
+        try session.waitFor("130 rows")
+        try session.press("q")
+        Thread.sleep(forTimeInterval: 0.3)
+        try session.type("count Genre")
+        try session.press("Enter")
+        try session.waitFor("\n25\n")
     }
 
     @Test func noDatabaseOpensTheDemo() throws {
