@@ -107,14 +107,13 @@ final class Terminal {
         }
         erase()
         for y in 0..<min(screen.height, height) {
-            let row = screen.cells[y]
             var x = 0
-            while x < row.count {
-                let style = row[x].style
+            while x < screen.width {
+                let style = screen.style(x: x, y: y) ?? .normal
                 var run = ""
                 var end = x
-                while end < row.count, row[end].style == style {
-                    run += row[end].text
+                while end < screen.width, screen.style(x: end, y: y) == style {
+                    screen.appendText(x: end, y: y, to: &run)
                     end += 1
                 }
                 _ = portal_attrset(attributes(for: style))
