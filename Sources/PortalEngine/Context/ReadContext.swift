@@ -69,8 +69,10 @@ public class ReadContext {
 
     func find(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey] = [],
               limit: Int? = nil, offset: Int? = nil, includeRowid: Bool = false) throws -> [Row] {
-        try run(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
-                offset: offset, includeRowid: includeRowid) { try $0.rows() }
+        var rows: [Row] = []
+        try forEach(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
+                    offset: offset, includeRowid: includeRowid) { rows.append($0) }
+        return rows
     }
 
     /// The first row matching, in the given order.
@@ -90,19 +92,12 @@ public class ReadContext {
 
     func forEach(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey],
                  limit: Int?, offset: Int?, includeRowid: Bool, _ body: (Row) throws -> Void) throws {
-        try run(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
-                offset: offset, includeRowid: includeRowid) { try $0.forEachRow(body) }
-    }
-
-    /// Prepares and binds the select of a `find`, and hands the statement to `body`.
-    private func run<T>(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey],
-                        limit: Int?, offset: Int?, includeRowid: Bool, _ body: (Statement) throws -> T) throws -> T {
         let fragment = try select(entity, .rows(includeRowid: includeRowid), predicate, arguments, sortedBy, limit, offset)
-        return try withContext(entity) {
+        try withContext(entity) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
             try statement.bind(fragment.bindings)
-            return try body(statement)
+            while try statement.step() { try body(statement.row()) }
         }
     }
 
@@ -129,8 +124,9 @@ public class ReadContext {
     public func query(_ sql: String, _ bindings: [Value] = []) throws -> ResultSet {
         var result = ResultSet(columns: [], rows: [])
         try eachStatement(sql, bindings) { statement in
+            var rows: [Row] = []
             let before = connection.totalChanges
-            let rows = try statement.rows()
+            while try statement.step() { rows.append(statement.row()) }
             let changed = sqlite3_stmt_readonly(statement.handle) == 0 ? connection.totalChanges - before : 0
             result = ResultSet(columns: statement.columns.names, rows: rows, changes: changed)
         }
@@ -144,7 +140,7 @@ public class ReadContext {
         var columns: [String] = []
         try eachStatement(sql, bindings) { statement in
             columns = statement.columns.names
-            try statement.forEachRow(body)
+            while try statement.step() { try body(statement.row()) }
         }
         return columns
     }
