@@ -75,7 +75,8 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             rows.reserveCapacity(request.limit)
             let k = key.count
             try context.stream(sql, bindings) { row in
-                rows.append(BrowserRow(id: Array(row.values[0..<k]), values: Array(row.values[k...])))
+                let values = row.values
+                rows.append(BrowserRow(id: Array(values[0..<k]), values: Array(values[k...])))
             }
             return backward ? rows.reversed() : rows
         }
