@@ -69,10 +69,8 @@ public class ReadContext {
 
     func find(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey] = [],
               limit: Int? = nil, offset: Int? = nil, includeRowid: Bool = false) throws -> [Row] {
-        var rows: [Row] = []
-        try forEach(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
-                    offset: offset, includeRowid: includeRowid) { rows.append($0) }
-        return rows
+        try run(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
+                offset: offset, includeRowid: includeRowid) { try $0.rows() }
     }
 
     /// The first row matching, in the given order.
@@ -92,12 +90,19 @@ public class ReadContext {
 
     func forEach(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey],
                  limit: Int?, offset: Int?, includeRowid: Bool, _ body: (Row) throws -> Void) throws {
+        try run(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
+                offset: offset, includeRowid: includeRowid) { try $0.forEachRow(body) }
+    }
+
+    /// Prepares and binds the select of a `find`, and hands the statement to `body`.
+    private func run<T>(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey],
+                        limit: Int?, offset: Int?, includeRowid: Bool, _ body: (Statement) throws -> T) throws -> T {
         let fragment = try select(entity, .rows(includeRowid: includeRowid), predicate, arguments, sortedBy, limit, offset)
-        try withContext(entity) {
+        return try withContext(entity) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
             try statement.bind(fragment.bindings)
-            while try statement.step() { try body(statement.row()) }
+            return try body(statement)
         }
     }
 
@@ -124,9 +129,8 @@ public class ReadContext {
     public func query(_ sql: String, _ bindings: [Value] = []) throws -> ResultSet {
         var result = ResultSet(columns: [], rows: [])
         try eachStatement(sql, bindings) { statement in
-            var rows: [Row] = []
             let before = connection.totalChanges
-            while try statement.step() { rows.append(statement.row()) }
+            let rows = try statement.rows()
             let changed = sqlite3_stmt_readonly(statement.handle) == 0 ? connection.totalChanges - before : 0
             result = ResultSet(columns: statement.columns.names, rows: rows, changes: changed)
         }
@@ -140,7 +144,7 @@ public class ReadContext {
         var columns: [String] = []
         try eachStatement(sql, bindings) { statement in
             columns = statement.columns.names
-            while try statement.step() { try body(statement.row()) }
+            try statement.forEachRow(body)
         }
         return columns
     }
