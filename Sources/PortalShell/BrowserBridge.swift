@@ -17,7 +17,13 @@ enum BrowserBridge {
         let sort = query?.sort.first.map {
             BrowserSort(column: $0.value.keyPath, direction: $0.value.ascending ? .ascending : .descending)
         }
-        let runCommand: (String) -> String = { text in executor.capturingOutput { _ = executor.run(text, stopOnError: true) } }
+        let runCommand: (String) -> String = { text in
+            // No prompt can be answered under the full-screen browser: commands that would ask are refused.
+            let savedConfirm = executor.confirm
+            executor.confirm = { _ in false }
+            defer { executor.confirm = savedConfirm }
+            return executor.capturingOutput { _ = executor.run(text, stopOnError: true) }
+        }
         do {
             try Browser.run(store: store, entity: query?.entity.value, filter: query?.predicate?.text, sort: sort,
                             readOnly: database.isReadOnly, color: executor.options.color, runCommand: runCommand)

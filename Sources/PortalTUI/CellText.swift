@@ -14,6 +14,7 @@ enum CellText {
     }
 
     static func width(of text: some StringProtocol) -> Int {
+        if isASCII(text) { return text.utf8.count }
         var total = 0
         for character in text { total += width(of: character) }
         return total
@@ -53,6 +54,7 @@ enum CellText {
     /// The text with every control character escaped (`\n`, `\t`, `\r`, `\\x1b`, `\\u{85}`),
     /// so a value can never move the cursor or change the terminal.
     static func escaped(_ text: String) -> String {
+        if isPrintableASCII(text) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -72,6 +74,16 @@ enum CellText {
     private static func hex(_ v: UInt32, digits: Int) -> String {
         let s = String(v, radix: 16)
         return String(repeating: "0", count: max(0, digits - s.count)) + s
+    }
+
+    /// True when every byte is ASCII (one column each, once control characters are escaped).
+    static func isASCII(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// True when every byte is a printable ASCII character: nothing to escape, one column each.
+    static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// How a value is shown in a cell: its text and whether it is a stand-in (NULL, empty, blob)

@@ -201,10 +201,9 @@ public enum Renderer {
         let nameWidth = min(entity.columns.map { CellText.width(of: $0.name) }.max() ?? 0, max(4, area.width / 3))
         let valueWidth = max(1, area.width - nameWidth - 3)
         var blocks: [(index: Int, lines: [String], special: Bool)] = []
-        for (i, column) in entity.columns.enumerated() {
+        for i in entity.columns.indices {
             let (text, special) = CellText.display(row.values[safe: i] ?? .null)
             blocks.append((i, CellText.wrapped(text, to: valueWidth), special))
-            _ = column
         }
         // Scroll so that the selected attribute's first line is visible.
         var skip = 0

@@ -16,6 +16,7 @@ nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] =
     ("shell.", shellBenchmarks),
     ("engine", engineBenchmarks),
     ("predicate", predicateBenchmarks),
+    ("tui", tuiBenchmarks),
 ]
 
 for group in groups where only.map({ group.prefix.hasPrefix($0) || $0.hasPrefix(group.prefix) }) ?? true {
