@@ -186,10 +186,12 @@ public enum Renderer {
 
     /// One cell: numbers right-aligned, stand-ins (NULL, empty, blob) in their own style.
     static func drawCell(_ value: Value, numeric: Bool, x: Int, y: Int, width: Int, base: CellStyle?, _ screen: inout ScreenBuffer) {
+        if base != nil { screen.fill(x: x, y: y, count: width, style: base ?? .normal) }
+        // Integers, the common case, go straight into the cells when they fit.
+        if case .integer(let i) = value, screen.putInteger(i, x: x, y: y, width: width, style: base ?? .normal) { return }
         let (raw, special) = CellText.display(value)
         let text = CellText.truncated(raw, to: width)
         let style = base ?? (special ? .special : .normal)
-        if base != nil { screen.fill(x: x, y: y, count: width, style: style) }
         let pad = numeric ? max(0, width - CellText.width(of: text)) : 0
         screen.put(text, x: x + pad, y: y, style: style, maxWidth: width - pad)
     }

@@ -66,6 +66,23 @@ public struct ScreenBuffer: Sendable {
         return used
     }
 
+    /// Writes `n` right-aligned in the `width` columns from (x, y), without building its text;
+    /// false (nothing written) when it does not fit there.
+    mutating func putInteger(_ n: Int64, x: Int, y: Int, width: Int, style: CellStyle) -> Bool {
+        let digits = CellText.digitCount(n.magnitude)
+        let used = digits + (n < 0 ? 1 : 0)
+        guard y >= 0, y < height, x >= 0, width >= used, x + width <= self.width else { return false }
+        var index = y * self.width + x + width - 1
+        var rest = n.magnitude
+        for _ in 0..<digits {
+            cells[index] = ScreenCell(code: UInt32(48 + rest % 10), style: style)
+            rest /= 10
+            index -= 1
+        }
+        if n < 0 { cells[index] = ScreenCell(code: UInt32(UInt8(ascii: "-")), style: style) }
+        return true
+    }
+
     private mutating func code(for character: Character) -> UInt32 {
         if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return UInt32(ascii) }
         clusters.append(String(character))
