@@ -318,7 +318,9 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
 /// SQLite identifier quoting.
 func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    // Names rarely hold a quote: skip Foundation's replacing (a copy through NSString) then.
+    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
 /// Keyset conditions: "the rows after (or before) this key" in an ORDER BY of several parts,
