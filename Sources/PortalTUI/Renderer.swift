@@ -150,18 +150,23 @@ public enum Renderer {
     static func drawGrid(_ model: BrowserModel, _ screen: inout ScreenBuffer, _ area: Area) {
         guard let entity = model.entity else { return }
         let widths = model.columnWidths()
+        // The model's properties read once, not once per cell.
+        let rows = model.rows
+        let sort = model.sort
+        let cursorRow = model.focus == .grid ? model.cursorRow : -1
+        let cursorColumn = model.cursorColumn
         var x = area.x
         var column = model.columnOffset
         while column < entity.columns.count, x < area.x + area.width {
             let w = min(widths[column], area.x + area.width - x)
             let info = entity.columns[column]
             var name = CellText.escaped(info.name)
-            if model.sort?.column == info.name { name += model.sort?.direction == .ascending ? "↑" : "↓" }
+            if sort?.column == info.name { name += sort?.direction == .ascending ? "↑" : "↓" }
             screen.put(CellText.truncated(name, to: w), x: x, y: area.y, style: .header, maxWidth: w)
-            for (i, row) in model.rows.enumerated() where i < area.height - 1 {
+            for (i, row) in rows.enumerated() where i < area.height - 1 {
                 let value = row.values[safe: column] ?? .null
-                let isCursorRow = i == model.cursorRow && model.focus == .grid
-                let isCursor = isCursorRow && column == model.cursorColumn
+                let isCursorRow = i == cursorRow
+                let isCursor = isCursorRow && column == cursorColumn
                 drawCell(value, numeric: isNumber(value), x: x, y: area.y + 1 + i, width: w,
                          base: isCursor ? .cursor : (isCursorRow ? .cursorRow : nil), &screen)
             }

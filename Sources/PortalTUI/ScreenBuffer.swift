@@ -4,11 +4,26 @@ public enum CellStyle: UInt8, Sendable, Hashable {
     case normal, title, header, cursor, cursorRow, special, status, error, pane, paneSelected, modal, keyColumn
 }
 
-/// One terminal cell, as a plain value (no reference to count): `code` 0 is the right half of a
-/// wide character, 1…127 that ASCII character, 128 and up an entry of the buffer's cluster table.
+/// One terminal cell, as a plain value (no reference to count) packed in 32 bits, so that
+/// clearing and filling a screen moves half the memory: the low byte is the style, the rest the
+/// code — 0 the right half of a wide character, 1…127 that ASCII character, 128 and up an entry
+/// of the buffer's cluster table.
 public struct ScreenCell: Sendable, Hashable {
-    var code: UInt32
-    public var style: CellStyle
+    private var bits: UInt32
+
+    init(code: UInt32, style: CellStyle) {
+        bits = code << 8 | UInt32(style.rawValue)
+    }
+
+    var code: UInt32 {
+        get { bits >> 8 }
+        set { bits = newValue << 8 | (bits & 0xFF) }
+    }
+
+    public var style: CellStyle {
+        get { CellStyle(rawValue: UInt8(truncatingIfNeeded: bits)) ?? .normal }
+        set { bits = (bits & ~0xFF) | UInt32(newValue.rawValue) }
+    }
 }
 
 /// What the screen should show: rows of cells with their display widths respected.
@@ -23,6 +38,7 @@ public struct ScreenBuffer: Sendable {
     public var cursor: (x: Int, y: Int)?
 
     private static let space = UInt32(UInt8(ascii: " "))
+    private static let maxClusters = (1 << 24) - 128
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -85,11 +101,14 @@ public struct ScreenBuffer: Sendable {
 
     private mutating func code(for character: Character) -> UInt32 {
         if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return UInt32(ascii) }
+        // A code has 24 bits: past that many clusters (never on a real screen), show `?`.
+        guard clusters.count < Self.maxClusters else { return UInt32(UInt8(ascii: "?")) }
         clusters.append(String(character))
         return UInt32(127 + clusters.count)
     }
 
     private mutating func attach(_ character: Character, at index: Int) {
+        guard clusters.count < Self.maxClusters else { return }
         let combined = text(ofCode: cells[index].code) + String(character)
         clusters.append(combined)
         cells[index].code = UInt32(127 + clusters.count)
