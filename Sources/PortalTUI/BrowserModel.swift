@@ -55,14 +55,16 @@ public final class BrowserModel {
 
     public private(set) var width: Int
     public private(set) var height: Int
-    public private(set) var entities: [BrowserEntity] = []
+    public private(set) var entities: [BrowserEntity] = [] { didSet { widths = nil } }
     public private(set) var entityCounts: [String: RowCount] = [:]
-    public private(set) var entityIndex = 0
+    public private(set) var entityIndex = 0 { didSet { widths = nil } }
     public private(set) var entitySelection = 0
     public private(set) var focus: Focus = .grid
     public private(set) var filter = ""
-    public private(set) var sort: BrowserSort?
-    public private(set) var rows: [BrowserRow] = []
+    public private(set) var sort: BrowserSort? { didSet { widths = nil } }
+    public private(set) var rows: [BrowserRow] = [] { didSet { widths = nil } }
+    /// `columnWidths()` of the current rows, kept until the rows, sort or entity change.
+    private var widths: [Int]?
     public private(set) var cursorRow = 0
     public private(set) var cursorColumn = 0
     public private(set) var columnOffset = 0
@@ -93,31 +95,41 @@ public final class BrowserModel {
 
     // MARK: - Opening
 
-    /// Loads the entity list and opens `entity` (or the first one) with `filter`.
+    /// Loads the entity list and opens `entity` (or the first one) with `filter` and `sort`.
     public func start(entity: String?, filter: String?, sort: BrowserSort? = nil) throws {
-        entities = try source.entities()
+        let (index, sort) = try check(entity: entity, filter: filter, sort: sort)
         lastToken = source.changeToken()
         countEntities()
-        var index = 0
-        if let entity {
-            guard let found = entityIndex(named: entity) else {
-                throw BrowserError("no entity named '\(entity)'")
-            }
-            index = found
-        }
-        if let filter, !filter.isEmpty, let entityName = entities.indices.contains(index) ? entities[index].name : nil,
-           let error = source.validate(entity: entityName, filter: filter) {
-            throw BrowserError("invalid filter: \(error.message)")
-        }
-        guard !entities.isEmpty else {
+        guard let index else {
             setStatus("the database has no entities", error: false)
             return
         }
-        if let sort, !entities[index].columns.contains(where: { $0.name.lowercased() == sort.column.lowercased() }) {
-            throw BrowserError("no attribute '\(sort.column)' on \(entities[index].name) to sort by")
+        open(index, filter: filter ?? "", sort: sort)
+    }
+
+    /// Loads the entity list and checks the arguments of `start` without fetching rows: the
+    /// entity's index (nil when there is none at all) and the sort under the attribute's real name.
+    @discardableResult
+    public func check(entity: String?, filter: String?, sort: BrowserSort?) throws -> (Int?, BrowserSort?) {
+        entities = try source.entities()
+        guard !entities.isEmpty else {
+            if let entity { throw BrowserError("no entity named '\(entity)'") }
+            return (nil, nil)
         }
-        let column = sort.flatMap { s in entities[index].columns.first { $0.name.lowercased() == s.column.lowercased() } }
-        open(index, filter: filter ?? "", sort: column.map { BrowserSort(column: $0.name, direction: sort?.direction ?? .ascending) })
+        var index = 0
+        if let entity {
+            guard let found = entityIndex(named: entity) else { throw BrowserError("no entity named '\(entity)'") }
+            index = found
+        }
+        let name = entities[index].name
+        if let filter, !filter.trimmingSpaces.isEmpty, let error = source.validate(entity: name, filter: filter) {
+            throw BrowserError("invalid filter: \(error.message)")
+        }
+        guard let sort else { return (index, nil) }
+        guard let column = entities[index].columns.first(where: { $0.name.lowercased() == sort.column.lowercased() }) else {
+            throw BrowserError("no attribute '\(sort.column)' on \(name) to sort by")
+        }
+        return (index, BrowserSort(column: column.name, direction: sort.direction))
     }
 
     func entityIndex(named name: String) -> Int? {
@@ -139,6 +151,7 @@ public final class BrowserModel {
         cursorColumn = 0
         rows = []
         cursorRow = 0
+        count = nil
         load(anchor: anchor, cursorID: cursorID)
         recount()
     }
@@ -196,30 +209,19 @@ public final class BrowserModel {
 
     // MARK: - Counting
 
+    /// Counts run in the background (the first screen never waits for them): first within a
+    /// budget, giving `≥ N` on a large table, then exactly. The old count stays on screen meanwhile.
     func recount() {
         guard let name = entity?.name else { return }
-        let job = CountJob(entity: name, filter: filter)
-        do {
-            let result = try source.count(entity: name, filter: filter, budget: countBudget)
-            count = result
-            if filter.isEmpty { entityCounts[name] = result }
-            if case .atLeast = result { schedule(job) }
-        } catch {
-            count = nil
-            setStatus(message(of: error), error: true)
-        }
+        schedule(CountJob(entity: name, filter: filter))
     }
 
     func countEntities() {
-        for entity in entities {
-            let result = try? source.count(entity: entity.name, filter: "", budget: .milliseconds(5))
-            entityCounts[entity.name] = result
-            if case .atLeast = result { schedule(CountJob(entity: entity.name, filter: "")) }
-        }
+        for entity in entities { schedule(CountJob(entity: entity.name, filter: "")) }
     }
 
     func schedule(_ job: CountJob) {
-        if !pendingCounts.contains(job), !runningCounts.contains(job) { pendingCounts.append(job) }
+        if !pendingCounts.contains(job) { pendingCounts.append(job) }
     }
 
     /// Hands the pending counts to the runner, which reports each with `countFinished`.
@@ -230,18 +232,32 @@ public final class BrowserModel {
         return jobs
     }
 
-    /// A background count has finished (`nil`: it failed or was cancelled).
+    /// A background count has a result: `.atLeast` while it goes on, `.exact` when done, nil
+    /// when it failed or was cancelled.
     public func countFinished(_ job: CountJob, _ result: RowCount?) {
-        runningCounts.remove(job)
+        guard case .atLeast? = result else { runningCounts.remove(job); return deliver(job, result) }
+        deliver(job, result)
+    }
+
+    private func deliver(_ job: CountJob, _ result: RowCount?) {
         guard let result else { return }
         if job.filter.isEmpty { entityCounts[job.entity] = result }
         if job.entity == entity?.name, job.filter == filter { count = result }
     }
 
+    /// Runs one count job as the background runner does: within the budget, then exactly.
+    public static func perform(_ job: CountJob, on source: any BrowserDataSource, budget: Duration,
+                               report: (RowCount?) -> Void) {
+        let first = try? source.count(entity: job.entity, filter: job.filter, budget: budget)
+        report(first)
+        guard case .atLeast? = first else { return }
+        report(try? source.count(entity: job.entity, filter: job.filter, budget: nil))
+    }
+
     /// Runs the pending counts here and now (tests and benchmarks have no background thread).
     public func runPendingCounts() {
         for job in takePendingCounts() {
-            countFinished(job, try? source.count(entity: job.entity, filter: job.filter, budget: nil))
+            Self.perform(job, on: source, budget: countBudget) { countFinished(job, $0) }
         }
     }
 
@@ -451,7 +467,7 @@ public final class BrowserModel {
 
     /// Width of the left pane listing the entities (0 when hidden).
     public var paneWidth: Int {
-        guard focus == .entities || width >= 100 else { return 0 }
+        guard focus == .entities || width >= 120 else { return 0 }
         return min(28, max(16, width / 4))
     }
 
@@ -459,14 +475,17 @@ public final class BrowserModel {
 
     /// Each column's width: wide enough for its header and the visible values, at most 40.
     public func columnWidths() -> [Int] {
+        if let widths { return widths }
         guard let entity else { return [] }
-        return entity.columns.indices.map { i in
+        let computed = entity.columns.indices.map { i in
             var w = CellText.width(of: entity.columns[i].name) + (sort?.column == entity.columns[i].name ? 1 : 0)
             for row in rows where i < row.values.count {
-                w = max(w, CellText.width(of: CellText.display(row.values[i]).text))
+                w = max(w, CellText.displayWidth(row.values[i]))
             }
             return min(max(w, 3), 40)
         }
+        widths = computed
+        return computed
     }
 
     func toggleSort(_ direction: BrowserSortDirection) {
@@ -515,6 +534,7 @@ public final class BrowserModel {
             }
             mode = .browse
             backStack = []
+            if filter != text { count = nil }
             filter = text
             load(anchor: .first, cursorID: nil)
             recount()

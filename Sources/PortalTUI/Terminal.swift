@@ -1,4 +1,7 @@
 @preconcurrency import CNcurses
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The ncurses screen: draws a `ScreenBuffer` and reads keys. Nothing else.
 final class Terminal {
@@ -8,6 +11,11 @@ final class Terminal {
     /// Takes over the terminal: wide-character ncurses, no echo, keypad, mouse wheel.
     init(color: Bool) {
         setlocale(LC_ALL, "")
+        // ncurses learns of resizes through SIGWINCH: make sure it is not blocked here.
+        var winch = sigset_t()
+        sigemptyset(&winch)
+        sigaddset(&winch, SIGWINCH)
+        pthread_sigmask(SIG_UNBLOCK, &winch, nil)
         initscr()
         cbreak()
         noecho()
@@ -33,6 +41,19 @@ final class Terminal {
     func readKey() -> BrowserKey {
         var code: UInt32 = 0
         let result = portal_get_wch(&code)
+        return key(result, code)
+    }
+
+    /// A key if one comes within `timeoutMilliseconds`, else nil.
+    func readKey(timeoutMilliseconds: Int32) -> BrowserKey? {
+        timeout(timeoutMilliseconds)
+        defer { timeout(250) }
+        var code: UInt32 = 0
+        let result = portal_get_wch(&code)
+        return result == ERR ? nil : key(result, code)
+    }
+
+    private func key(_ result: Int32, _ code: UInt32) -> BrowserKey {
         if result == ERR { return .tick }
         if result == portal_key_code_yes() { return functionKey(Int32(bitPattern: code)) }
         return characterKey(code)
@@ -86,14 +107,13 @@ final class Terminal {
         }
         erase()
         for y in 0..<min(screen.height, height) {
-            let row = screen.cells[y]
             var x = 0
-            while x < row.count {
-                let style = row[x].style
+            while x < screen.width {
+                let style = screen.style(x: x, y: y) ?? .normal
                 var run = ""
                 var end = x
-                while end < row.count, row[end].style == style {
-                    run += row[end].text
+                while end < screen.width, screen.style(x: end, y: y) == style {
+                    screen.appendText(x: end, y: y, to: &run)
                     end += 1
                 }
                 _ = portal_attrset(attributes(for: style))

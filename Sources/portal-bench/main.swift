@@ -13,8 +13,10 @@ let only: String? = arguments.firstIndex(of: "--only").flatMap { i in
 
 /// Every group of figures, each in its own file.
 nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] = [
+    ("shell.", shellBenchmarks),
     ("engine", engineBenchmarks),
     ("predicate", predicateBenchmarks),
+    ("tui", tuiBenchmarks),
 ]
 
 for group in groups where only.map({ group.prefix.hasPrefix($0) || $0.hasPrefix(group.prefix) }) ?? true {

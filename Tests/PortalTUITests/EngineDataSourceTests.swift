@@ -31,12 +31,22 @@ final class ChinookCopy {
     func model(_ entity: String, height: Int = 12, readOnly: Bool = false) throws -> BrowserModel {
         let model = BrowserModel(source: EngineDataSource(store: store), width: 100, height: height, readOnly: readOnly)
         try model.start(entity: entity, filter: nil)
+        model.runPendingCounts()
         return model
     }
 
     /// The first column of every row of raw SQL, as the oracle for paging.
     func column(_ sql: String) throws -> [Value] {
-        try store.read { try $0.query(sql).rows.map { $0.values[0] } }
+        try rows(sql).map { $0[0] }
+    }
+
+    /// Every row of raw SQL as its values (streamed: each row copied as it comes).
+    func rows(_ sql: String) throws -> [[Value]] {
+        var rows: [[Value]] = []
+        try store.read { context in
+            try context.stream(sql) { rows.append($0.values) }
+        }
+        return rows
     }
 }
 
@@ -101,9 +111,7 @@ final class ChinookCopy {
             if model.rows.last?.id == edge { break }
             all += model.rows.map(\.id).filter { !all.suffix(model.rows.count).contains($0) }
         }
-        let expected = try db.store.read {
-            try $0.query("SELECT PlaylistId, TrackId FROM PlaylistTrack ORDER BY 1, 2").rows.map(\.values)
-        }
+        let expected = try db.rows("SELECT PlaylistId, TrackId FROM PlaylistTrack ORDER BY 1, 2")
         #expect(all == expected)
     }
 
@@ -121,7 +129,7 @@ final class ChinookCopy {
         for _ in 0..<11 { model.handle(.backspace) }
         model.type("Composer BEGINSWITH \"Ang\"")
         if case .filter(_, let error) = model.mode { #expect(error == nil) }
-        model.handle(.enter)
+        model.press(.enter)
         let expected = try db.column("SELECT count(*) FROM Track WHERE Composer LIKE 'Ang%'")
         #expect(model.count.map { Value.integer(Int64($0.label) ?? -1) } == expected.first)
         #expect(model.rows.allSatisfy { row in
@@ -189,9 +197,29 @@ final class ChinookCopy {
         let other = try Store(path: db.path)
         defer { try? other.close() }
         try other.write { _ = try $0.execute("UPDATE Genre SET Name = 'Changed Elsewhere' WHERE GenreId = 1") }
-        model.handle(.tick)
+        model.press(.tick)
         #expect(model.screen.text.contains("Changed Elsewhere"))
         #expect(model.currentRow?.values[0] == .integer(2))
+    }
+
+    /// Pages and filters are compiled once and reused; a schema change by anyone makes them
+    /// compile again rather than run stale SQL.
+    @Test func compiledPagesFollowSchemaChanges() throws {
+        let db = try ChinookCopy()
+        let source = EngineDataSource(store: db.store)
+        let request = PageRequest(entity: "Genre", filter: "Name == \"Rock\"", sort: nil, anchor: .first, limit: 5)
+        #expect(source.validate(entity: "Genre", filter: request.filter) == nil)
+        #expect(try source.page(request).map(\.values) == [[.integer(1), .text("Rock")]])
+        let other = try Store(path: db.path)
+        defer { try? other.close() }
+        try other.write { _ = try $0.execute("ALTER TABLE Genre ADD COLUMN Extra TEXT DEFAULT 'x'") }
+        #expect(try source.page(request).map(\.values) == [[.integer(1), .text("Rock"), .text("x")]])
+        try other.write { _ = try $0.execute("ALTER TABLE Genre RENAME COLUMN Name TO Title") }
+        #expect(source.validate(entity: "Genre", filter: request.filter) != nil)
+        #expect(throws: (any Error).self) { try source.page(request) }
+        var renamed = request
+        renamed.filter = "Title == \"Rock\""
+        #expect(try source.page(renamed).map(\.values) == [[.integer(1), .text("Rock"), .text("x")]])
     }
 
     @Test func readOnlyStoreRefusesEdits() throws {
@@ -215,6 +243,8 @@ final class ChinookCopy {
         let view = try db.model("BigAlbums")
         #expect(view.entity?.isReadOnly == true)
         #expect(view.count == .exact(47))
+        view.handle(.character("r"))
+        #expect(view.count == .exact(47), "a recount keeps the old count on screen until the new one is known")
         view.handle(.character("G"))
         #expect(view.currentRow?.values[0] == .integer(347))
         view.handle(.character("e"))
