@@ -19,7 +19,9 @@ import PortalEngine
         let slowRenderer = makeRenderer(options, stream: slow)
         let statement = try connection.prepareUncached(sql)
         slowRenderer.begin(columns: (0..<statement.columnCount).map(statement.columnName))
-        while try statement.step() { slowRenderer.row(statement.row().values) }
+        while try statement.step() {
+            slowRenderer.row((0..<statement.columnCount).map { StatementCell.value(statement.handle, Int32($0)) })
+        }
         slowRenderer.end()
 
         let fast = OutputStream()
