@@ -4,13 +4,17 @@ import PortalEngine
 
 /// The statement fast path of csv, tsv, json and ndjson writes the same bytes as the Value path.
 @Suite struct StatementRowTests {
-    @Test(arguments: [OutputFormat.csv, .tsv, .json, .ndjson])
+    @Test(arguments: [OutputFormat.csv, .tsv, .json, .ndjson, .table])
     func fastPathMatchesValuePath(format: OutputFormat) throws {
         let connection = try Connection(path: ":memory:", readOnly: false, create: true)
         try connection.execute("""
             CREATE TABLE T (a INTEGER, b TEXT, c REAL, d BLOB);
             INSERT INTO T VALUES (1, 'plain', 1.5, NULL), (-2, 'comma, "quote"' || char(10) || 'tab' || char(9) || '\\', NULL, X'00FF'),
                 (NULL, 'Zoë 東京', -0.0, X''), (3, CAST(X'41FF42' AS TEXT), 1e300, NULL), (4, '', 2.0, NULL);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150)
+                INSERT INTO T SELECT i * 1000000, 'row ' || i || CASE WHEN i % 7 = 0 THEN ' much longer text than the sampled widths' ELSE '' END,
+                    i / 3.0, NULL FROM n;
+            INSERT INTO T VALUES (123456789012, 'bell' || char(7), NULL, X'01'), (NULL, '東京タワー', 0.5, NULL);
             """)
         let sql = "SELECT * FROM T"
         let options = OutputOptions(format: format, nullText: "∅")
@@ -25,7 +29,7 @@ import PortalEngine
         slowRenderer.end()
 
         let fast = OutputStream()
-        let fastRenderer = try #require(makeRenderer(options, stream: fast) as? StatementRowRenderer)
+        let fastRenderer = try #require(makeRenderer(options, stream: fast) as? any StatementRowRenderer)
         let again = try connection.prepareUncached(sql)
         fastRenderer.begin(columns: (0..<again.columnCount).map(again.columnName))
         while try again.step() { fastRenderer.row(statement: again.handle, columnCount: Int32(again.columnCount)) }

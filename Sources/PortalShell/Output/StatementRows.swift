@@ -86,3 +86,40 @@ extension JSONRenderer: StatementRowRenderer {
         endRow()
     }
 }
+
+extension TableRenderer: StatementRowRenderer {
+    /// After the sample, plain ASCII text and integers are written straight from the statement;
+    /// everything else (escapes, wide characters, cuts, NULL, reals, blobs) takes the general path.
+    func row(statement: OpaquePointer, columnCount: Int32) {
+        let count = Int(columnCount)
+        if sampling {
+            row((0..<count).map { StatementCell.value(statement, Int32($0)) })
+            return
+        }
+        let shown = min(count, widths.count)
+        for i in 0..<shown {
+            if i > 0 { stream.write(" | ") }
+            let column = Int32(i)
+            let last = i == count - 1
+            let type = sqlite3_column_type(statement, column)
+            if type == SQLITE_TEXT, let bytes = StatementCell.asciiText(statement, column), bytes.count <= widths[i],
+               !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                stream.write(bytes: bytes)
+                if !last { pad(widths[i] - bytes.count) }
+            } else if type == SQLITE_INTEGER {
+                let digits = String(sqlite3_column_int64(statement, column))
+                if digits.utf8.count <= widths[i] {
+                    pad(widths[i] - digits.utf8.count)
+                    stream.write(digits)
+                } else {
+                    writeCell(digits, width: widths[i], rightAligned: true, style: nil, last: last)
+                }
+            } else {
+                let value = StatementCell.value(statement, column)
+                let style: String? = options.color && value.isNull ? "\u{1B}[2m" : nil
+                writeCell(text(value), width: widths[i], rightAligned: ValueText.isNumber(value), style: style, last: last)
+            }
+        }
+        stream.write(10)
+    }
+}
