@@ -39,3 +39,24 @@ import PortalEngine
         #expect(fast.text.contains("Zoë 東京"))
     }
 }
+
+@Suite struct UTF8ValidationTests {
+    func valid(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { StatementCell.isValidUTF8($0) }
+    }
+
+    @Test func acceptsWellFormedAndRejectsTheRest() {
+        #expect(valid(Array("plain Zoë 東京 👍".utf8)))
+        #expect(!valid([0x41, 0xFF, 0x42]))
+        #expect(!valid([0xC0, 0xAF]))            // overlong '/'
+        #expect(!valid([0xED, 0xA0, 0x80]))      // a surrogate
+        #expect(!valid([0xF4, 0x90, 0x80, 0x80])) // above U+10FFFF
+        #expect(!valid([0xE2, 0x82]))            // cut short
+    }
+
+    @Test func widthsOfEmojiSequences() {
+        #expect(DisplayWidth.of("❤️") == 2)
+        #expect(DisplayWidth.of("Zoë") == 3)
+        #expect(DisplayWidth.of("e\u{301}x") == 2)
+    }
+}

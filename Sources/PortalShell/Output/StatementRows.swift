@@ -20,6 +20,46 @@ enum StatementCell {
         return bytes
     }
 
+    /// The bytes of a text cell when they are well-formed UTF-8 (what `String(decoding:)` would
+    /// keep unchanged), else nil.
+    @inline(__always)
+    static func validText(_ statement: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard let pointer = sqlite3_column_text(statement, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let bytes = UnsafeBufferPointer(start: pointer, count: count)
+        return isValidUTF8(bytes) ? bytes : nil
+    }
+
+    /// RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch b {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard i + length <= n, bytes[i + 1] >= low, bytes[i + 1] <= high else { return false }
+            var k = 2
+            while k < length {
+                guard bytes[i + k] >= 0x80, bytes[i + k] <= 0xBF else { return false }
+                k += 1
+            }
+            i += length
+        }
+        return true
+    }
+
     /// The cell as a `Value`, for everything the fast paths leave to the general one.
     static func value(_ statement: OpaquePointer, _ column: Int32) -> Value {
         switch sqlite3_column_type(statement, column) {
@@ -47,7 +87,7 @@ extension DelimitedRenderer: StatementRowRenderer {
             case SQLITE_NULL: stream.write(null)
             case SQLITE_INTEGER: stream.write(String(sqlite3_column_int64(statement, column)))
             case SQLITE_TEXT:
-                if let bytes = StatementCell.asciiText(statement, column) {
+                if let bytes = StatementCell.validText(statement, column) {
                     if tab { writeTSV(bytes) } else { writeCSV(bytes) }
                 } else {
                     let text = ValueText.plain(StatementCell.value(statement, column), null: null)
@@ -74,7 +114,7 @@ extension JSONRenderer: StatementRowRenderer {
             case SQLITE_NULL: stream.write("null")
             case SQLITE_INTEGER: stream.write(String(sqlite3_column_int64(statement, column)))
             case SQLITE_TEXT:
-                if let bytes = StatementCell.asciiText(statement, column) {
+                if let bytes = StatementCell.validText(statement, column) {
                     JSONText.writeString(bytes, to: stream)
                 } else {
                     JSONText.write(StatementCell.value(statement, column), to: stream)
@@ -106,6 +146,14 @@ extension TableRenderer: StatementRowRenderer {
                !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
                 stream.write(bytes: bytes)
                 if !last { pad(widths[i] - bytes.count) }
+            } else if type == SQLITE_FLOAT {
+                let digits = ValueText.real(sqlite3_column_double(statement, column))
+                if digits.utf8.count <= widths[i] {
+                    pad(widths[i] - digits.utf8.count)
+                    stream.write(digits)
+                } else {
+                    writeCell(digits, width: widths[i], rightAligned: true, style: nil, last: last)
+                }
             } else if type == SQLITE_INTEGER {
                 let digits = String(sqlite3_column_int64(statement, column))
                 if digits.utf8.count <= widths[i] {
