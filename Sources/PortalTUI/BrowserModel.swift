@@ -55,14 +55,16 @@ public final class BrowserModel {
 
     public private(set) var width: Int
     public private(set) var height: Int
-    public private(set) var entities: [BrowserEntity] = []
+    public private(set) var entities: [BrowserEntity] = [] { didSet { widths = nil } }
     public private(set) var entityCounts: [String: RowCount] = [:]
-    public private(set) var entityIndex = 0
+    public private(set) var entityIndex = 0 { didSet { widths = nil } }
     public private(set) var entitySelection = 0
     public private(set) var focus: Focus = .grid
     public private(set) var filter = ""
-    public private(set) var sort: BrowserSort?
-    public private(set) var rows: [BrowserRow] = []
+    public private(set) var sort: BrowserSort? { didSet { widths = nil } }
+    public private(set) var rows: [BrowserRow] = [] { didSet { widths = nil } }
+    /// `columnWidths()` of the current rows, kept until the rows, sort or entity change.
+    private var widths: [Int]?
     public private(set) var cursorRow = 0
     public private(set) var cursorColumn = 0
     public private(set) var columnOffset = 0
@@ -473,14 +475,17 @@ public final class BrowserModel {
 
     /// Each column's width: wide enough for its header and the visible values, at most 40.
     public func columnWidths() -> [Int] {
+        if let widths { return widths }
         guard let entity else { return [] }
-        return entity.columns.indices.map { i in
+        let computed = entity.columns.indices.map { i in
             var w = CellText.width(of: entity.columns[i].name) + (sort?.column == entity.columns[i].name ? 1 : 0)
             for row in rows where i < row.values.count {
-                w = max(w, CellText.width(of: CellText.display(row.values[i]).text))
+                w = max(w, CellText.displayWidth(row.values[i]))
             }
             return min(max(w, 3), 40)
         }
+        widths = computed
+        return computed
     }
 
     func toggleSort(_ direction: BrowserSortDirection) {

@@ -98,6 +98,22 @@ enum CellText {
         }
     }
 
+    /// The columns `display(value).text` takes; integers without building their text.
+    static func displayWidth(_ value: Value) -> Int {
+        guard case .integer(let i) = value else { return width(of: display(value).text) }
+        return digitCount(i.magnitude) + (i < 0 ? 1 : 0)
+    }
+
+    static func digitCount(_ n: UInt64) -> Int {
+        var count = 1
+        var rest = n
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
+    }
+
     static func formatReal(_ d: Double) -> String {
         if d.isFinite, d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) + ".0" }
         return String(d)

@@ -4,11 +4,26 @@ public enum CellStyle: UInt8, Sendable, Hashable {
     case normal, title, header, cursor, cursorRow, special, status, error, pane, paneSelected, modal, keyColumn
 }
 
-/// One terminal cell, as a plain value (no reference to count): `code` 0 is the right half of a
-/// wide character, 1…127 that ASCII character, 128 and up an entry of the buffer's cluster table.
+/// One terminal cell, as a plain value (no reference to count) packed in 32 bits, so that
+/// clearing and filling a screen moves half the memory: the low byte is the style, the rest the
+/// code — 0 the right half of a wide character, 1…127 that ASCII character, 128 and up an entry
+/// of the buffer's cluster table.
 public struct ScreenCell: Sendable, Hashable {
-    var code: UInt32
-    public var style: CellStyle
+    private var bits: UInt32
+
+    init(code: UInt32, style: CellStyle) {
+        bits = code << 8 | UInt32(style.rawValue)
+    }
+
+    var code: UInt32 {
+        get { bits >> 8 }
+        set { bits = newValue << 8 | (bits & 0xFF) }
+    }
+
+    public var style: CellStyle {
+        get { CellStyle(rawValue: UInt8(truncatingIfNeeded: bits)) ?? .normal }
+        set { bits = (bits & ~0xFF) | UInt32(newValue.rawValue) }
+    }
 }
 
 /// What the screen should show: rows of cells with their display widths respected.
@@ -23,6 +38,7 @@ public struct ScreenBuffer: Sendable {
     public var cursor: (x: Int, y: Int)?
 
     private static let space = UInt32(UInt8(ascii: " "))
+    private static let maxClusters = (1 << 24) - 128
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -49,6 +65,13 @@ public struct ScreenBuffer: Sendable {
         }
         var used = 0
         for character in text {
+            if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
+                // Printable ASCII amid other text (a title with `…`): one cell, no width lookup.
+                guard used < limit else { break }
+                cells[start + used] = ScreenCell(code: UInt32(ascii), style: style)
+                used += 1
+                continue
+            }
             let w = CellText.width(of: character)
             if w == 0 {
                 // A lone combining mark or format character: attach it to the previous cell.
@@ -66,13 +89,33 @@ public struct ScreenBuffer: Sendable {
         return used
     }
 
+    /// Writes `n` right-aligned in the `width` columns from (x, y), without building its text;
+    /// false (nothing written) when it does not fit there.
+    mutating func putInteger(_ n: Int64, x: Int, y: Int, width: Int, style: CellStyle) -> Bool {
+        let digits = CellText.digitCount(n.magnitude)
+        let used = digits + (n < 0 ? 1 : 0)
+        guard y >= 0, y < height, x >= 0, width >= used, x + width <= self.width else { return false }
+        var index = y * self.width + x + width - 1
+        var rest = n.magnitude
+        for _ in 0..<digits {
+            cells[index] = ScreenCell(code: UInt32(48 + rest % 10), style: style)
+            rest /= 10
+            index -= 1
+        }
+        if n < 0 { cells[index] = ScreenCell(code: UInt32(UInt8(ascii: "-")), style: style) }
+        return true
+    }
+
     private mutating func code(for character: Character) -> UInt32 {
         if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return UInt32(ascii) }
+        // A code has 24 bits: past that many clusters (never on a real screen), show `?`.
+        guard clusters.count < Self.maxClusters else { return UInt32(UInt8(ascii: "?")) }
         clusters.append(String(character))
         return UInt32(127 + clusters.count)
     }
 
     private mutating func attach(_ character: Character, at index: Int) {
+        guard clusters.count < Self.maxClusters else { return }
         let combined = text(ofCode: cells[index].code) + String(character)
         clusters.append(combined)
         cells[index].code = UInt32(127 + clusters.count)

@@ -37,7 +37,16 @@ final class ChinookCopy {
 
     /// The first column of every row of raw SQL, as the oracle for paging.
     func column(_ sql: String) throws -> [Value] {
-        try store.read { try $0.query(sql).rows.map { $0.values[0] } }
+        try rows(sql).map { $0[0] }
+    }
+
+    /// Every row of raw SQL as its values (streamed: each row copied as it comes).
+    func rows(_ sql: String) throws -> [[Value]] {
+        var rows: [[Value]] = []
+        try store.read { context in
+            try context.stream(sql) { rows.append($0.values) }
+        }
+        return rows
     }
 }
 
@@ -102,9 +111,7 @@ final class ChinookCopy {
             if model.rows.last?.id == edge { break }
             all += model.rows.map(\.id).filter { !all.suffix(model.rows.count).contains($0) }
         }
-        let expected = try db.store.read {
-            try $0.query("SELECT PlaylistId, TrackId FROM PlaylistTrack ORDER BY 1, 2").rows.map(\.values)
-        }
+        let expected = try db.rows("SELECT PlaylistId, TrackId FROM PlaylistTrack ORDER BY 1, 2")
         #expect(all == expected)
     }
 
@@ -193,6 +200,26 @@ final class ChinookCopy {
         model.press(.tick)
         #expect(model.screen.text.contains("Changed Elsewhere"))
         #expect(model.currentRow?.values[0] == .integer(2))
+    }
+
+    /// Pages and filters are compiled once and reused; a schema change by anyone makes them
+    /// compile again rather than run stale SQL.
+    @Test func compiledPagesFollowSchemaChanges() throws {
+        let db = try ChinookCopy()
+        let source = EngineDataSource(store: db.store)
+        let request = PageRequest(entity: "Genre", filter: "Name == \"Rock\"", sort: nil, anchor: .first, limit: 5)
+        #expect(source.validate(entity: "Genre", filter: request.filter) == nil)
+        #expect(try source.page(request).map(\.values) == [[.integer(1), .text("Rock")]])
+        let other = try Store(path: db.path)
+        defer { try? other.close() }
+        try other.write { _ = try $0.execute("ALTER TABLE Genre ADD COLUMN Extra TEXT DEFAULT 'x'") }
+        #expect(try source.page(request).map(\.values) == [[.integer(1), .text("Rock"), .text("x")]])
+        try other.write { _ = try $0.execute("ALTER TABLE Genre RENAME COLUMN Name TO Title") }
+        #expect(source.validate(entity: "Genre", filter: request.filter) != nil)
+        #expect(throws: (any Error).self) { try source.page(request) }
+        var renamed = request
+        renamed.filter = "Title == \"Rock\""
+        #expect(try source.page(renamed).map(\.values) == [[.integer(1), .text("Rock"), .text("x")]])
     }
 
     @Test func readOnlyStoreRefusesEdits() throws {

@@ -149,6 +149,32 @@ public class ReadContext {
         return columns
     }
 
+    /// Runs one statement through the connection's statement cache (prepared once per SQL
+    /// text, then only re-bound), handing `body` the statement on each row in turn: for SQL a
+    /// caller runs again and again with new values, such as the browser's page queries.
+    public func forEachRow(cached sql: String, _ bindings: [Value], _ body: (Statement) throws -> Void) throws {
+        try checkValid()
+        let statement = try connection.prepare(sql)
+        defer { statement.reset() }
+        if !allowsWrites && sqlite3_stmt_readonly(statement.handle) == 0 {
+            throw PortalError(.readOnly, "a read cannot change the database; use a write")
+        }
+        try statement.bind(bindings)
+        while try statement.step() { try body(statement) }
+    }
+
+    /// `PRAGMA schema_version` as of this transaction: it changes whenever the schema does, so
+    /// callers may keep what they derived from the schema while it stays the same.
+    public var schemaVersion: Int64 {
+        get throws {
+            try checkValid()
+            guard case .integer(let version)? = try connection.scalar("PRAGMA schema_version") else {
+                throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
+            }
+            return version
+        }
+    }
+
     /// Prepares each statement of `sql` in turn; bindings go to the first.
     private func eachStatement(_ sql: String, _ bindings: [Value], _ body: (Statement) throws -> Void) throws {
         try checkValid()
