@@ -60,3 +60,14 @@ import PortalEngine
         #expect(DisplayWidth.of("e\u{301}x") == 2)
     }
 }
+
+@Suite struct IntegerWritingTests {
+    @Test func decimalDigits() {
+        let stream = OutputStream()
+        for value: Int64 in [0, 7, -7, 1_234_567_890, .max, .min] {
+            stream.write(integer: value)
+            stream.write(32)
+        }
+        #expect(stream.text == "0 7 -7 1234567890 9223372036854775807 -9223372036854775808 ")
+    }
+}

@@ -85,7 +85,7 @@ extension DelimitedRenderer: StatementRowRenderer {
             if column > 0 { stream.write(tab ? 9 : 44) }
             switch sqlite3_column_type(statement, column) {
             case SQLITE_NULL: stream.write(null)
-            case SQLITE_INTEGER: stream.write(String(sqlite3_column_int64(statement, column)))
+            case SQLITE_INTEGER: stream.write(integer: sqlite3_column_int64(statement, column))
             case SQLITE_TEXT:
                 if let bytes = StatementCell.validText(statement, column) {
                     if tab { writeTSV(bytes) } else { writeCSV(bytes) }
@@ -109,10 +109,10 @@ extension JSONRenderer: StatementRowRenderer {
         var column: Int32 = 0
         while column < columnCount && Int(column) < keys.count {
             if column > 0 { stream.write(44) }
-            stream.write(keys[Int(column)])
+            keyBytes[Int(column)].withUnsafeBufferPointer { stream.write(bytes: $0) }
             switch sqlite3_column_type(statement, column) {
             case SQLITE_NULL: stream.write("null")
-            case SQLITE_INTEGER: stream.write(String(sqlite3_column_int64(statement, column)))
+            case SQLITE_INTEGER: stream.write(integer: sqlite3_column_int64(statement, column))
             case SQLITE_TEXT:
                 if let bytes = StatementCell.validText(statement, column) {
                     JSONText.writeString(bytes, to: stream)
