@@ -71,3 +71,25 @@ import PortalEngine
         #expect(stream.text == "0 7 -7 1234567890 9223372036854775807 -9223372036854775808 ")
     }
 }
+
+@Suite struct DecimalLengthTests {
+    @Test func lengths() {
+        for value: Int64 in [0, 9, 10, -1, -10, 99_999, .max, .min] {
+            #expect(TableRenderer.decimalLength(value) == String(value).count)
+        }
+    }
+}
+
+@Suite struct PlainWidthTests {
+    @Test func matchesDisplayWidthAndRefusesControls() {
+        for text in ["abc", "Zoë", "東京タワー", "e\u{301}x", "❤️ ok", "한국어", ""] {
+            var copy = text
+            let width = copy.withUTF8 { TableRenderer.plainWidth($0) }
+            #expect(width == DisplayWidth.of(text), "\(text)")
+        }
+        var bell = "a\u{7}b"
+        #expect(bell.withUTF8 { TableRenderer.plainWidth($0) } == nil)
+        var c1 = "a\u{85}b"
+        #expect(c1.withUTF8 { TableRenderer.plainWidth($0) } == nil)
+    }
+}

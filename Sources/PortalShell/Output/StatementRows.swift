@@ -128,6 +128,57 @@ extension JSONRenderer: StatementRowRenderer {
 }
 
 extension TableRenderer: StatementRowRenderer {
+    /// The display width of valid UTF-8 text without control characters; nil when it has some
+    /// (they are shown escaped, through the general path).
+    static func plainWidth(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var width = 0
+        var previous = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b < 0x20 || b == 0x7F { return nil }
+                width += 1
+                previous = 1
+                i += 1
+                continue
+            }
+            // Valid UTF-8 is guaranteed by the caller: decode one scalar.
+            var scalar: UInt32
+            let length: Int
+            if b < 0xE0 {
+                scalar = UInt32(b & 0x1F); length = 2
+            } else if b < 0xF0 {
+                scalar = UInt32(b & 0x0F); length = 3
+            } else {
+                scalar = UInt32(b & 0x07); length = 4
+            }
+            for k in 1..<length { scalar = scalar << 6 | UInt32(bytes[i + k] & 0x3F) }
+            i += length
+            if scalar < 0xA0 { return nil }  // C1 control characters
+            if scalar == 0xFE0F {
+                if previous == 1 { width += 1 }
+                previous = 2
+                continue
+            }
+            previous = Unicode.Scalar(scalar).map { DisplayWidth.of($0) } ?? 1
+            width += previous
+        }
+        return width
+    }
+
+    /// Characters of `value` in decimal, sign included.
+    static func decimalLength(_ value: Int64) -> Int {
+        var magnitude = value.magnitude
+        var length = value < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            length += 1
+        }
+        return length
+    }
+
     /// After the sample, plain ASCII text and integers are written straight from the statement;
     /// everything else (escapes, wide characters, cuts, NULL, reals, blobs) takes the general path.
     func row(statement: OpaquePointer, columnCount: Int32) {
@@ -142,10 +193,10 @@ extension TableRenderer: StatementRowRenderer {
             let column = Int32(i)
             let last = i == count - 1
             let type = sqlite3_column_type(statement, column)
-            if type == SQLITE_TEXT, let bytes = StatementCell.asciiText(statement, column), bytes.count <= widths[i],
-               !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            if type == SQLITE_TEXT, let bytes = StatementCell.validText(statement, column),
+               let width = Self.plainWidth(bytes), width <= widths[i] {
                 stream.write(bytes: bytes)
-                if !last { pad(widths[i] - bytes.count) }
+                if !last { pad(widths[i] - width) }
             } else if type == SQLITE_FLOAT {
                 let digits = ValueText.real(sqlite3_column_double(statement, column))
                 if digits.utf8.count <= widths[i] {
@@ -155,12 +206,13 @@ extension TableRenderer: StatementRowRenderer {
                     writeCell(digits, width: widths[i], rightAligned: true, style: nil, last: last)
                 }
             } else if type == SQLITE_INTEGER {
-                let digits = String(sqlite3_column_int64(statement, column))
-                if digits.utf8.count <= widths[i] {
-                    pad(widths[i] - digits.utf8.count)
-                    stream.write(digits)
+                let value = sqlite3_column_int64(statement, column)
+                let length = Self.decimalLength(value)
+                if length <= widths[i] {
+                    pad(widths[i] - length)
+                    stream.write(integer: value)
                 } else {
-                    writeCell(digits, width: widths[i], rightAligned: true, style: nil, last: last)
+                    writeCell(String(value), width: widths[i], rightAligned: true, style: nil, last: last)
                 }
             } else {
                 let value = StatementCell.value(statement, column)
