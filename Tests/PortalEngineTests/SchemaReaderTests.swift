@@ -139,6 +139,27 @@ import Testing
             == ["edges_byfromId", "edges_bytoId"])
     }
 
+    @Test func nullabilityOfKeys() throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE alias (id INTEGER PRIMARY KEY, a TEXT);
+            CREATE TABLE textKey (k TEXT PRIMARY KEY, b INT);
+            CREATE TABLE strict (k TEXT PRIMARY KEY, b INT) WITHOUT ROWID;
+            CREATE TABLE intKey (id INT PRIMARY KEY);
+            """)
+        let schema = try database.schema()
+        func nullable(_ entity: String, _ attribute: String) -> Bool? {
+            schema.entity(named: entity)?.attribute(named: attribute)?.isNullable
+        }
+        // The rowid alias can never be NULL; a TEXT (or INT, not INTEGER) key of a rowid table
+        // can, as SQLite's legacy rule allows; WITHOUT ROWID keys are NOT NULL.
+        #expect(nullable("alias", "id") == false)
+        #expect(nullable("alias", "a") == true)
+        #expect(nullable("textKey", "k") == true)
+        #expect(nullable("intKey", "id") == true)
+        #expect(nullable("strict", "k") == false)
+    }
+
     @Test func brokenViewDoesNotHideTheSchema() throws {
         let database = try TestDatabase()
         try database.execute("""

@@ -16,7 +16,8 @@ public enum SchemaReader {
             // A view over a dropped table, or a virtual table whose module is missing, cannot
             // list its columns: it is still an entity, without attributes, rather than a
             // database that cannot be opened at all.
-            let attributes = (try? pragma.attributes(of: name)) ?? []
+            var attributes = (try? pragma.attributes(of: name)) ?? []
+            if kind == .table && !withoutRowid { markRowidAliasNotNull(&attributes) }
             let primaryKey = attributes
                 .filter { $0.primaryKeyPosition != nil }
                 .sorted { ($0.primaryKeyPosition ?? 0) < ($1.primaryKeyPosition ?? 0) }
@@ -29,6 +30,15 @@ public enum SchemaReader {
         }
         return Schema(entities: RelationshipNaming.attach(foreignKeys, to: entities))
     }
+}
+
+/// An `INTEGER PRIMARY KEY` column is the rowid itself: it can never hold NULL (inserting NULL
+/// assigns a new id), though PRAGMA table_info reports it without NOT NULL.
+private func markRowidAliasNotNull(_ attributes: inout [AttributeDescription]) {
+    let keyColumns = attributes.indices.filter { attributes[$0].primaryKeyPosition != nil }
+    guard keyColumns.count == 1, let i = keyColumns.first,
+          attributes[i].declaredType.uppercased() == "INTEGER" else { return }
+    attributes[i].isNullable = false
 }
 
 /// One foreign key constraint as PRAGMA foreign_key_list reports it, columns in order.
