@@ -651,34 +651,6 @@ struct Parser {
     }
 }
 
-/// The name among `candidates` closest to `name` (case-insensitive edit distance), if any is close.
-func closestName(to name: String, among candidates: [String]) -> String? {
-    let target = Array(name.lowercased())
-    var best: (name: String, distance: Int)?
-    for candidate in candidates.sorted() {
-        let d = editDistance(target, Array(candidate.lowercased()))
-        if best == nil || d < best?.distance ?? Int.max { best = (candidate, d) }
-    }
-    guard let best, best.distance <= max(2, target.count / 3) else { return nil }
-    return best.name
-}
-
-private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var row = previous
-    for i in 1...a.count {
-        row[0] = i
-        for j in 1...b.count {
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &row)
-    }
-    return previous[b.count]
-}
-
-
 extension Predicate {
     /// Parses a predicate; `%@`-style placeholders take `arguments` in order.
     public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> Predicate {

@@ -186,12 +186,12 @@ enum SQLiteSemantics {
 
 /// Dates as `CAST(…, "NSDate")` and `now()` make them: Unix seconds, compared with text as
 /// `YYYY-MM-DD HH:MM:SS` (UTC) and with numbers as seconds.
-enum DateSemantics {
+public enum DateSemantics {
     /// Seconds between 1970-01-01 and Apple's reference date 2001-01-01.
-    static let referenceDateOffset = 978_307_200.0
+    public static let referenceDateOffset = 978_307_200.0
 
     /// `YYYY-MM-DD`, optionally followed by ` HH:MM`, `:SS`, `.fff` (or `T` as separator, `Z`).
-    static func parse(_ text: String) -> Double? {
+    public static func parse(_ text: String) -> Double? {
         let b = Array(text.trimmingCharacters(in: .whitespaces).utf8)
         var i = 0
         func digits(_ count: Int) -> Int? {
@@ -234,7 +234,7 @@ enum DateSemantics {
     }
 
     /// `YYYY-MM-DD HH:MM:SS` (with `.SSS` when there is a fraction), UTC; nil outside years 1–9999.
-    static func text(_ seconds: Double) -> String? {
+    public static func text(_ seconds: Double) -> String? {
         guard seconds >= -62_135_596_800, seconds < 253_402_300_800 else { return nil }
         let whole = seconds.rounded(.down)
         let days = Int((whole / 86_400).rounded(.down))

@@ -10,7 +10,7 @@ extension SQLCompiler {
                    then suffix: ArraySlice<String>) throws -> Operand {
         guard let sqlFunction = Self.aggregateFunctions[function] else {
             throw PredicateError(.unknownName, "no aggregate named \(function)",
-                                 suggestion: closest(to: function, among: Array(Self.aggregateFunctions.keys)))
+                                 suggestion: closestName(to: function, among: Array(Self.aggregateFunctions.keys)))
         }
         let saved = collection
         collection = nil

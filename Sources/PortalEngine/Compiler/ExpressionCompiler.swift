@@ -120,7 +120,7 @@ extension SQLCompiler {
         case nil:
             failingToken = "$" + name
             throw PredicateError(.unknownName, "no value for the variable $\(name)",
-                                 suggestion: closest(to: name, among: Array(variables.keys)).map { "$" + $0 })
+                                 suggestion: closestName(to: name, among: Array(variables.keys)).map { "$" + $0 })
         }
     }
 
@@ -165,7 +165,7 @@ extension SQLCompiler {
         if case .date(let seconds) = inner {
             switch type {
             case "NSDate": return inner
-            case "NSString": return .literal(.text(Dates.isoText(seconds)))
+            case "NSString": return .literal(Dates.isoText(seconds))
             default: return .literal(.real(seconds))
             }
         }

@@ -30,7 +30,7 @@ extension SQLCompiler {
         }
         failingToken = name
         let known = Array(Self.scalarFunctions.keys) + Array(Self.aggregateFunctionNames.keys) + ["now"]
-        throw PredicateError(.unknownName, "no function named \(name)()", suggestion: closest(to: lowered, among: known))
+        throw PredicateError(.unknownName, "no function named \(name)()", suggestion: closestName(to: lowered, among: known))
     }
 
     /// `sum(tracks.Milliseconds)`, `count(tracks)`, `max({1, 2})`.

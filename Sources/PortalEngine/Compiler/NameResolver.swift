@@ -83,41 +83,6 @@ extension SQLCompiler {
         failingToken = name
         let candidates = entity.attributes.map(\.name) + entity.relationships.map(\.name)
         return PredicateError(.unknownName, "\(entity.name) has no attribute or relationship named '\(name)'",
-                              suggestion: closest(to: name, among: candidates))
+                              suggestion: closestName(to: name, among: candidates))
     }
-}
-
-/// The candidate nearest to `name` by edit distance (ignoring case), when it is near enough to be
-/// a plausible typo.
-func closest(to name: String, among candidates: [String]) -> String? {
-    let target = Array(name.lowercased())
-    var best: (String, Int)?
-    for candidate in candidates {
-        let distance = editDistance(target, Array(candidate.lowercased()))
-        if distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
-    }
-    guard let best, best.1 <= max(2, target.count / 3) else { return nil }
-    return best.0
-}
-
-/// Optimal string alignment distance: insertions, deletions, substitutions and adjacent
-/// transpositions each cost one.
-func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous2 = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                current[j] = min(current[j], previous2[j - 2] + 1)
-            }
-        }
-        (previous2, previous, current) = (previous, current, previous2)
-    }
-    return previous[b.count]
 }

@@ -42,7 +42,7 @@ public class ReadContext {
         let schema = try self.schema
         if let entity = schema.entity(named: name) { return entity }
         throw PortalError(.unknownEntity, "no entity named '\(name)'", entity: name,
-                          suggestion: closestName(to: name, in: schema.entities.map(\.name)))
+                          suggestion: closestName(to: name, among: schema.entities.map(\.name)))
     }
 
     // MARK: Entity queries
@@ -290,10 +290,10 @@ public class ReadContext {
             if error.suggestion == nil, let schema = try? store.schema(on: connection) {
                 switch error.kind {
                 case .unknownEntity:
-                    error.suggestion = closestName(to: error.entity ?? entity, in: schema.entities.map(\.name))
+                    error.suggestion = closestName(to: error.entity ?? entity, among: schema.entities.map(\.name))
                 case .unknownAttribute:
                     if let attribute = error.attribute, let described = schema.entity(named: error.entity ?? entity) {
-                        error.suggestion = closestName(to: attribute, in: described.attributes.map(\.name))
+                        error.suggestion = closestName(to: attribute, among: described.attributes.map(\.name))
                     }
                 default: break
                 }

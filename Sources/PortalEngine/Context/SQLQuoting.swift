@@ -18,32 +18,3 @@ enum SQLText {
     }
 }
 
-/// The name in `candidates` closest to `name` (edit distance, ignoring case), if close enough
-/// to be a likely typo.
-func closestName(to name: String, in candidates: [String]) -> String? {
-    let target = Array(name.lowercased())
-    var best: (name: String, distance: Int)?
-    for candidate in candidates {
-        let distance = levenshteinDistance(target, Array(candidate.lowercased()))
-        if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
-    }
-    guard let best, best.distance <= max(2, target.count / 3) else { return nil }
-    return best.name
-}
-
-/// Levenshtein distance.
-func levenshteinDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
-}
