@@ -241,7 +241,8 @@ public enum DateSemantics {
         let secondOfDay = Int(whole - Double(days) * 86_400)
         let (y, m, d) = civilFromDays(days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        var s = "\(String(format: "%04d", y))-\(two(m))-\(two(d)) \(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+        let year = y < 1_000 ? String(repeating: "0", count: y < 10 ? 3 : y < 100 ? 2 : 1) + "\(y)" : "\(y)"
+        var s = "\(year)-\(two(m))-\(two(d)) \(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
         let millis = Int(((seconds - whole) * 1_000).rounded())
         if millis > 0 && millis < 1_000 { s += String(format: ".%03d", millis) }
         return s

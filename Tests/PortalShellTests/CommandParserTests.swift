@@ -117,13 +117,6 @@ import PortalEngine
     @Test func emptyInputIsNoCommand() throws {
         #expect(try parse("   ") == nil)
     }
-
-    @Test func closestNames() {
-        #expect(closestName(to: "Nmae", in: ["Name", "Composer"]) == "Name")
-        #expect(closestName(to: "trak", in: ["Track", "Album"]) == "Track")
-        #expect(closestName(to: "zzzzzz", in: ["Track", "Album"]) == nil)
-        #expect(editDistance(Array("Nmae"), Array("Name")) == 1)
-    }
 }
 
 @Suite struct InputSplitterTests {

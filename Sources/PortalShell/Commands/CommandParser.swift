@@ -110,7 +110,7 @@ public struct CommandParser {
             return .help(topic.text.lowercased())
         case "quit", "exit", "q": return .quit
         default:
-            let suggestion = closestName(to: word, in: commandNames).map { " (did you mean '\($0)'?)" } ?? " (try 'help')"
+            let suggestion = closestName(to: word, among: commandNames).map { " (did you mean '\($0)'?)" } ?? " (try 'help')"
             throw CommandError("unknown command '\(first.isSymbol(".") ? "." + word : word)'\(suggestion)",
                                first.range.lowerBound..<(tokens[index - 1].range.upperBound))
         }
@@ -351,40 +351,4 @@ public struct CommandParser {
         if token.kind == .string && token.range.upperBound == characters.count { return token.text }
         return String(characters[token.range.lowerBound...]).trimmingWhitespace()
     }
-}
-
-/// The candidate closest to `name` by edit distance (case-insensitive), if close enough to be a
-/// plausible typo.
-public func closestName(to name: String, in candidates: [String]) -> String? {
-    let target = Array(name.lowercased())
-    var best: (String, Int)?
-    for candidate in candidates {
-        let distance = editDistance(target, Array(candidate.lowercased()))
-        if distance <= max(1, min(3, target.count / 3 + 1)), best.map({ distance < $0.1 }) ?? true {
-            best = (candidate, distance)
-        }
-    }
-    return best?.0
-}
-
-/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
-/// neighbours ("Nmae" → "Name") each cost one.
-func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    let width = b.count + 1
-    var d = [Int](repeating: 0, count: (a.count + 1) * width)
-    for i in 0...a.count { d[i * width] = i }
-    for j in 0...b.count { d[j] = j }
-    for i in 1...a.count {
-        for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            var value = min(d[(i - 1) * width + j] + 1, d[i * width + j - 1] + 1, d[(i - 1) * width + j - 1] + cost)
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                value = min(value, d[(i - 2) * width + j - 2] + 1)
-            }
-            d[i * width + j] = value
-        }
-    }
-    return d[a.count * width + b.count]
 }

@@ -234,31 +234,15 @@ struct SplitMix64 {
     mutating func pick<T>(_ items: [T]) -> T { items[index(items.count)] }
 }
 
-/// Dates as text without Foundation (days since 1970-01-01, proleptic Gregorian calendar).
+/// Dates as text, written by the same code that reads them in predicates (`CAST(…, "NSDate")`).
 enum DemoDate {
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        // Howard Hinnant's days_from_civil inverse.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
+    /// `YYYY-MM-DD` of a day counted from 1970-01-01.
     static func day(fromDays days: Int) -> String {
-        let (y, m, d) = civil(days)
-        return "\(y)-\(pad(m))-\(pad(d))"
+        String(timestamp(seconds: days * 86_400).prefix(10))
     }
 
+    /// `YYYY-MM-DD HH:MM:SS` of Unix seconds (the demo's dates are all within years 1–9999).
     static func timestamp(seconds: Int) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let rest = seconds - days * 86_400
-        return day(fromDays: days) + " \(pad(rest / 3600)):\(pad(rest / 60 % 60)):\(pad(rest % 60))"
+        DateSemantics.text(Double(seconds)) ?? ""
     }
-
-    private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }

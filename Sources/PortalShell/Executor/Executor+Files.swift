@@ -35,7 +35,7 @@ extension Executor {
                 var columns: [String] = []
                 for field in record.fields {
                     guard let attribute = entity.attribute(named: field.name) else {
-                        let suggestion = closestName(to: field.name, in: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                        let suggestion = closestName(to: field.name, among: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
                         throw ShellError("\(path), line \(record.line): unknown attribute '\(field.name)' on \(entity.name)\(suggestion); nothing was imported")
                     }
                     columns.append(attribute.name)

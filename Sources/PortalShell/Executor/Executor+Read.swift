@@ -19,7 +19,7 @@ extension Executor {
         let schema = try requireDatabase().schema
         if let entity = schema.entity(named: name.value) { return entity }
         let names = schema.entities.map(\.name)
-        let suggestion = closestName(to: name.value, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+        let suggestion = closestName(to: name.value, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         let matches = names.filter { $0.lowercased() == name.value.lowercased() }
         if matches.count > 1 {
             throw ShellError("entity name '\(name.value)' is ambiguous: \(matches.joined(separator: ", "))", name.range)
@@ -52,7 +52,7 @@ extension Executor {
         let first = String(key.value.keyPath.split(separator: ".").first ?? "")
         if entity.attribute(named: first) != nil || entity.relationship(named: first) != nil { return }
         let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)
-        let suggestion = closestName(to: first, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+        let suggestion = closestName(to: first, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         throw ShellError("unknown attribute '\(first)' on \(entity.name)\(suggestion)",
                          key.range.lowerBound..<(key.range.lowerBound + first.count))
     }

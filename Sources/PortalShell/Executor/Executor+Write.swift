@@ -52,7 +52,7 @@ extension Executor {
                     }
                     sql += quoted(attribute.name)
                 } else {
-                    let suggestion = closestName(to: token.text, in: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                    let suggestion = closestName(to: token.text, among: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
                     throw ShellError("unknown attribute '\(token.text)' on \(entity.name)\(suggestion)", token.range)
                 }
             }
@@ -62,7 +62,7 @@ extension Executor {
 
     func attribute(_ key: Located<String>, of entity: EntityDescription) throws -> AttributeDescription {
         if let attribute = entity.attribute(named: key.value) { return attribute }
-        let suggestion = closestName(to: key.value, in: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+        let suggestion = closestName(to: key.value, among: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
         throw ShellError("unknown attribute '\(key.value)' on \(entity.name)\(suggestion)", key.range)
     }
 

@@ -156,7 +156,7 @@ public final class Executor {
         case .value(let value): return value
         case .variable(let name):
             guard let value = variables[name] else {
-                let known = closestName(to: name, in: Array(variables.keys)).map { " (did you mean '$\($0)'?)" } ?? ""
+                let known = closestName(to: name, among: Array(variables.keys)).map { " (did you mean '$\($0)'?)" } ?? ""
                 throw ShellError("unknown variable '$\(name)'\(known)", range)
             }
             return value

@@ -1,3 +1,5 @@
+import PortalPredicate
+
 /// The text of `help` and `help COMMAND`.
 enum Help {
     static let entries: [(name: String, usage: String, summary: String)] = [
@@ -37,7 +39,7 @@ enum Help {
         if let topic {
             let name = topic.hasPrefix(".") ? String(topic.dropFirst()) : topic
             guard let entry = entries.first(where: { $0.name == name || (name == "exit" && $0.name == "quit") }) else {
-                let suggestion = closestName(to: name, in: entries.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
+                let suggestion = closestName(to: name, among: entries.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
                 return "No command '\(name)'.\(suggestion) Type 'help' for the list.\n"
             }
             return "\(entry.usage)\n  \(entry.summary)\n"
