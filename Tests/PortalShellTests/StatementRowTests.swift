@@ -15,6 +15,9 @@ import PortalEngine
                 INSERT INTO T SELECT i * 1000000, 'row ' || i || CASE WHEN i % 7 = 0 THEN ' much longer text than the sampled widths' ELSE '' END,
                     i / 3.0, NULL FROM n;
             INSERT INTO T VALUES (123456789012, 'bell' || char(7), NULL, X'01'), (NULL, '東京タワー', 0.5, NULL);
+            -- Wider than any column after the sample: cut with '…' (ASCII by bytes, the rest by width).
+            INSERT INTO T VALUES (5, hex(zeroblob(40)), 0.25, NULL), (6, replace(hex(zeroblob(60)), '00', 'ë'), 0.75, NULL),
+                (7, replace(hex(zeroblob(40)), '00', '東'), NULL, NULL);
             """)
         let sql = "SELECT * FROM T"
         let options = OutputOptions(format: format, nullText: "∅")
@@ -37,6 +40,7 @@ import PortalEngine
 
         #expect(fast.text == slow.text)
         #expect(fast.text.contains("Zoë 東京"))
+        if format == .table { #expect(fast.text.contains("0000…")) }
     }
 }
 

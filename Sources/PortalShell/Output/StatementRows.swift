@@ -168,6 +168,10 @@ extension TableRenderer: StatementRowRenderer {
         return width
     }
 
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 < 0x80 }
+    }
+
     /// Characters of `value` in decimal, sign included.
     static func decimalLength(_ value: Int64) -> Int {
         var magnitude = value.magnitude
@@ -194,9 +198,15 @@ extension TableRenderer: StatementRowRenderer {
             let last = i == count - 1
             let type = sqlite3_column_type(statement, column)
             if type == SQLITE_TEXT, let bytes = StatementCell.validText(statement, column),
-               let width = Self.plainWidth(bytes), width <= widths[i] {
-                stream.write(bytes: bytes)
-                if !last { pad(widths[i] - width) }
+               let width = Self.plainWidth(bytes), width <= widths[i] || Self.isASCII(bytes) {
+                if width <= widths[i] {
+                    stream.write(bytes: bytes)
+                    if !last { pad(widths[i] - width) }
+                } else {
+                    // Wider than its column: one column per byte, so the cut is a byte slice.
+                    stream.write(bytes: UnsafeBufferPointer(rebasing: bytes[0..<(widths[i] - 1)]))
+                    stream.write("…")
+                }
             } else if type == SQLITE_FLOAT {
                 let digits = ValueText.real(sqlite3_column_double(statement, column))
                 if digits.utf8.count <= widths[i] {
