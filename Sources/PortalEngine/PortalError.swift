@@ -121,6 +121,10 @@ extension PortalError {
 
     /// "no such table: X", "table X has no column named Y", "no such column: Y".
     private static func nameError(_ message: String) -> PortalError? {
+        if message.hasPrefix("cannot modify "), let view = message.dropFirst("cannot modify ".count).split(separator: " ").first,
+           message.hasSuffix("because it is a view") {
+            return PortalError(.readOnly, "\(view) is a view: it cannot be changed", entity: String(view))
+        }
         if message.hasPrefix("no such table: ") {
             var name = String(message.dropFirst("no such table: ".count))
             if name.hasPrefix("main.") { name = String(name.dropFirst(5)) }

@@ -61,6 +61,8 @@ import Testing
         Case(entity: "Artist", predicate: #"Name ==[cd] "antonio carlos jobim""#, sql: "Name = 'Antônio Carlos Jobim'"),
         Case(entity: "Artist", predicate: #"Name ==[c] "antonio carlos jobim""#, sql: "0"),
         Case(entity: "Artist", predicate: #"Name ==[n] "AC/DC""#, sql: "Name = 'AC/DC'"),
+        Case(entity: "Artist", predicate: #"Name ==[c] "ANTÔNIO CARLOS JOBIM""#, sql: "Name = 'Antônio Carlos Jobim'"),
+        Case(entity: "Artist", predicate: #"Name ==[n] "antônio carlos jobim""#, sql: "0"),
         Case(entity: "Artist", predicate: #"Name BEGINSWITH[c] "ac""#, sql: "Name LIKE 'ac%'"),
         Case(entity: "Artist", predicate: #"Name CONTAINS[cd] "JOBIM""#, sql: "Name LIKE '%jobim%'"),
         Case(entity: "Artist", predicate: #"Name ENDSWITH[c] "ORCHESTRA""#, sql: "Name LIKE '%orchestra'"),
@@ -78,6 +80,7 @@ import Testing
         Case(entity: "Customer", predicate: #"SupportRepId.FirstName == "Jane""#,
              sql: "SupportRepId IN (SELECT EmployeeId FROM Employee WHERE FirstName = 'Jane')"),
         Case(entity: "Employee", predicate: "ReportsTo == nil", sql: "ReportsTo IS NULL"),
+        Case(entity: "Employee", predicate: "ReportsTo.FirstName == nil", sql: "ReportsTo IS NULL"),
         Case(entity: "Employee", predicate: "ReportsTo.ReportsTo.FirstName == \"Andrew\"",
              sql: "ReportsTo IN (SELECT e.EmployeeId FROM Employee e JOIN Employee b ON b.EmployeeId = e.ReportsTo WHERE b.FirstName = 'Andrew')"),
         // to-many: ANY/SOME/ALL/NONE, implicit ANY
@@ -242,5 +245,31 @@ import Testing
             "SELECT TrackId FROM Track LEFT JOIN Album USING (AlbumId) ORDER BY Album.Title DESC, Track.Name LIMIT 5")
         #expect(compiled == expected)
         #expect(compiled.count == 5)
+    }
+
+    /// The date rule's other half: a DATE/DATETIME/TIMESTAMP column holding numbers compares as
+    /// Unix seconds (Chinook's dates are all text).
+    @Test func datesAgainstNumericColumns() throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE event (id INTEGER PRIMARY KEY, at TIMESTAMP, day DATE);
+            INSERT INTO event VALUES (1, 1609459199, '2020-12-31'), (2, 1609459200, '2021-01-01'),
+                                     (3, 1609459200.5, '2021-01-01 00:00:01'), (4, NULL, NULL);
+            """)
+        let schema = try database.schema()
+        let event = try #require(schema.entity(named: "event"))
+        func ids(_ predicate: String) throws -> [Value] {
+            let filter = try PredicateCompiler.compile(predicate, entity: event, schema: schema, alias: "t0")
+            return try database.column("SELECT id FROM event AS t0 WHERE \(filter.condition.sql) ORDER BY id",
+                                       filter.condition.bindings)
+        }
+        #expect(try ids(#"at >= CAST("2021-01-01", "NSDate")"#) == [2, 3])
+        #expect(try ids(#"at == CAST("2021-01-01 00:00:00", "NSDate")"#) == [2])
+        #expect(try ids(#"at < CAST(631152000, "NSDate")"#) == [1])
+        #expect(try ids("at < now()") == [1, 2, 3])
+        #expect(try ids(#"day >= CAST("2021-01-01", "NSDate")"#) == [3])
+        // Text compares as text: '2020-12-31' sorts before '2020-12-31 00:00:00'.
+        #expect(try ids(#"day BETWEEN {CAST("2020-12-31", "NSDate"), CAST("2021-01-01 00:00:00", "NSDate")}"#) == [2])
+        #expect(try ids(#"day != CAST("2021-01-01", "NSDate")"#) == [1, 2, 3, 4])
     }
 }

@@ -201,10 +201,9 @@ struct PredicateGenerator {
             // Through a to-one relationship to a to-many one.
             switch random.int(0...2) {
             case 0:
-                // Always quantified: without one, the evaluator compares NULL when `team` is missing,
-                // while PREDICATE.md's "same as ANY" (and the SQL) finds no element.
+                // Without a quantifier, a missing team makes the path NULL (not an empty collection).
                 var comparison = textComparison(.member(.member(.key("team"), "owners"), "name"))
-                comparison.quantifier = random.pick([Quantifier.any, Quantifier.all, Quantifier.none])
+                comparison.quantifier = random.pick([nil, Quantifier.any, Quantifier.all, Quantifier.none])
                 return comparison
             case 1: return numberComparison(.member(.member(.key("team"), "owners"), "@count"))
             default: return numberComparison(.member(.member(.member(.key("team"), "owners"), "score"), "@max"))

@@ -35,6 +35,29 @@ import Testing
         }
     }
 
+    /// A comparison through a to-one relationship searches the related table by its index, then
+    /// the entity by its foreign key's index.
+    @Test(arguments: [#"person.name == "Bob""#, #"person.name BEGINSWITH "Bo""#, "person.n BETWEEN {1, 3}",
+                      #"person.name IN {"Al", "Bo"}"#])
+    func toOnePathsSearchBothIndexes(_ predicate: String) throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT, n INTEGER);
+            CREATE INDEX person_name ON person (name);
+            CREATE INDEX person_n ON person (n);
+            CREATE TABLE item (id INTEGER PRIMARY KEY, personId INTEGER REFERENCES person, qty INTEGER);
+            CREATE INDEX item_person ON item (personId);
+            """)
+        let schema = try database.schema()
+        let item = try #require(schema.entity(named: "item"))
+        let filter = try PredicateCompiler.compile(predicate, entity: item, schema: schema, alias: "t0")
+        let plan = try database.query("EXPLAIN QUERY PLAN SELECT t0.id FROM item AS t0 WHERE \(filter.condition.sql)",
+                                      filter.condition.bindings)
+            .compactMap { $0.last.flatMap { if case .text(let text) = $0 { text } else { nil } } }
+        #expect(plan.contains { $0.hasPrefix("SEARCH t0") && $0.contains("item_person") }, "plan: \(plan)")
+        #expect(plan.contains { $0.hasPrefix("SEARCH pc1") && $0.contains("person_") }, "plan: \(plan)")
+    }
+
     @Test func beginsWithOnUnicodeBoundaries() throws {
         let database = try TestDatabase()
         try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT); CREATE INDEX t_s ON t (s)")
@@ -100,6 +123,17 @@ import Testing
         #expect(try error("tracks == 3", on: "Album").message.contains("=="))
         #expect(try error(#"Name MATCHES "(""#).kind == .invalidOperation)
         #expect(try error(#"CAST("yesterday", "NSDate") > 3"#).message.contains("NSDate"))
+    }
+
+    @Test func errorsPointAtTheText() throws {
+        #expect(try error(#"Nmae == "x""#).range == 0..<4)
+        #expect(try error(#"Name == "Nmae" AND Nmae == "x""#).range == 19..<23)
+        #expect(try error(#"Album.Titel == "Titel""#).range == 6..<11)
+        #expect(try error("Milliseconds between {1, 2, 3}").range == 13..<20)
+        #expect(try error("tracks.@sum.Name > 3", on: "Album").range == 7..<11)
+        #expect(try error("$nope == 1").range == 0..<5)
+        #expect(try error("lenght(Name) > 3").range == 0..<6)
+        #expect(try error("Milliseconds == 1 AND Name.Foo == 1").range == 22..<26)
     }
 
     @Test func sortKeys() throws {

@@ -123,6 +123,19 @@ import Testing
         #expect(try store.read { ctx in try ctx.first("User")?["age"] } == 3)
     }
 
+    @Test func viewsAreReadOnlyEntities() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        try store.write { ctx in
+            try ctx.execute("CREATE VIEW Adult AS SELECT * FROM User WHERE age >= 18")
+            try ctx.create("User", ["name": "A", "age": 30])
+        }
+        #expect(try store.read { ctx in try ctx.count("Adult") } == 1)
+        let error = portalError { try store.write { ctx in try ctx.create("Adult", ["name": "B", "age": 40]) } }
+        #expect(error?.kind == .readOnly)
+        #expect(error?.entity == "Adult")
+    }
+
     @Test func unknownNamesComeWithSuggestions() throws {
         let folder = try TemporaryFolder()
         let store = try makeUserStore(in: folder)

@@ -25,6 +25,7 @@ extension SQLCompiler {
         case .attribute where collection != nil && suffix.isEmpty:
             value = try operand(for: end)   // `tracks.Milliseconds.@sum`
         default:
+            failingToken = function
             throw PredicateError(.invalidOperation,
                                  "\(function) needs a to-many relationship ('\(prefix.joined(separator: "."))' is not one)")
         }
@@ -43,6 +44,7 @@ extension SQLCompiler {
             throw PredicateError(.invalidOperation, "\(function) needs an attribute of the related entity after it")
         }
         if function == "@sum" || function == "@avg", info.affinity == .text {
+            failingToken = function
             throw PredicateError(.invalidOperation,
                                  "\(function) cannot apply to the text attribute '\(info.attribute?.name ?? "")'")
         }
@@ -113,7 +115,7 @@ extension SQLCompiler {
         case .variable(let name) where scope.variables[name] != nil: start = scope.variables[name] ?? scope
         default: throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
         }
-        guard !parts.isEmpty, parts.allSatisfy({ if case .name = $0 { return true } else { return false } }),
+        guard !parts.isEmpty, parts.allSatisfy(\.isName),
               case .toMany(let owner, let relationship) = try walk(start, names(parts[...])) else {
             throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
         }

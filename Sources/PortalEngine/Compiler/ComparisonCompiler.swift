@@ -11,7 +11,17 @@ extension SQLCompiler {
         let left = try operand(comparison.left, in: scope)
         let right = try operand(comparison.right, in: scope)
         let rows = collection
-        let core = try self.core(left, comparison.op, comparison.options, right)
+        let core: SQLFragment
+        do {
+            if rows == nil, comparison.quantifier == nil,
+               let semiJoin = try semiJoin(left, comparison.op, comparison.options, right) {
+                return semiJoin
+            }
+            core = try self.core(left, comparison.op, comparison.options, right)
+        } catch {
+            failingToken = failingToken ?? comparison.op.rawValue
+            throw error
+        }
         guard let rows else {
             if let quantifier = comparison.quantifier {
                 throw PredicateError(.invalidOperation,
@@ -19,10 +29,45 @@ extension SQLCompiler {
             }
             return core
         }
-        switch comparison.quantifier ?? .any {
+        guard let quantifier = comparison.quantifier else {
+            return "EXISTS (SELECT 1" + rows.fromWhereComparingNullWhenMissing(core, anchor: newAlias()) + ")"
+        }
+        switch quantifier {
         case .any: return "EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
         case .none: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
         case .all: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core.parenthesized + " IS NOT 1") + ")"
+        }
+    }
+
+    /// `Album.Artist.Name == "AC/DC"` as `t0."AlbumId" IN (SELECT pc1."AlbumId" FROM "Album" AS pc1
+    /// JOIN "Artist" AS pc2 ON … WHERE pc2."Name" = ?)`: indexes serve both the inner condition
+    /// and the outer foreign key, where a correlated subquery per row would scan. Only for
+    /// comparisons that are false on NULL (a missing related row makes the value NULL) and whose
+    /// other side does not depend on the row; nil when the form does not apply.
+    private func semiJoin(_ left: Operand, _ op: ComparisonOperator, _ options: ComparisonOptions,
+                          _ right: Operand) throws -> SQLFragment? {
+        guard case .scalar(_, let info) = left, let local = info.local, let first = info.path.first,
+              let outer = first.outerColumn, let inner = first.innerColumn, isConstant(right) else { return nil }
+        switch op {
+        case .notEqual: return nil
+        case .equal:
+            guard case .scalar(_, let value) = right, let literal = value.literal, literal != .null else { return nil }
+        case .contains:
+            if case .list = right { return nil }
+        default: break
+        }
+        let element = Operand.scalar(.raw(local), ScalarInfo(attribute: info.attribute, isPlainColumn: true))
+        let condition = try core(element, op, options, right)
+        return .raw(outer + " IN (SELECT " + inner + " FROM " + JoinStep.render(info.path) + " WHERE ") + condition + ")"
+    }
+
+    /// Literals, lists of literals and dates: values that do not depend on the row.
+    private func isConstant(_ operand: Operand) -> Bool {
+        switch operand {
+        case .scalar(_, let info): return info.literal != nil
+        case .list(let elements): return elements.allSatisfy(isConstant)
+        case .date: return true
+        case .toMany: return false
         }
     }
 

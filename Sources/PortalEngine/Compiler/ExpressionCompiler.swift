@@ -7,6 +7,8 @@ enum PathPart: Equatable {
     case aggregate(String)
     case first, last
     case index(Expression)
+
+    var isName: Bool { if case .name = self { return true } else { return false } }
 }
 
 extension SQLCompiler {
@@ -56,19 +58,19 @@ extension SQLCompiler {
         default:
             return try parts.isEmpty ? operand(root, in: scope) : listPath(operand(root, in: scope), parts, root: "a value")
         }
-        guard let split = parts.firstIndex(where: { if case .name = $0 { return false } else { return true } }) else {
+        guard let split = parts.firstIndex(where: { !$0.isName }) else {
             return try keyPath(root: row, names(parts[...]))
         }
         switch parts[split] {
         case .aggregate(let function):
             let suffix = parts[(split + 1)...]
-            guard suffix.allSatisfy({ if case .name = $0 { return true } else { return false } }) else {
+            guard suffix.allSatisfy(\.isName) else {
                 throw PredicateError(.invalidOperation, "\(function) can be followed only by attribute names")
             }
             return try aggregate(function, in: row, over: names(parts[..<split]), then: names(suffix))
         default:
             let suffix = parts[(split + 1)...]
-            guard suffix.allSatisfy({ if case .name = $0 { return true } else { return false } }) else {
+            guard suffix.allSatisfy(\.isName) else {
                 throw PredicateError(.unsupported, "only one subscript per key path is supported")
             }
             return try element(parts[split], in: row, over: names(parts[..<split]), then: names(suffix))
@@ -83,8 +85,10 @@ extension SQLCompiler {
     func operand(for end: KeyPathEnd) throws -> Operand {
         switch end {
         case .attribute(let scope, let attribute):
-            return .scalar(scope.value(.raw(column(scope.alias, attribute.name))),
-                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty))
+            let local = column(scope.alias, attribute.name)
+            return .scalar(scope.value(.raw(local)),
+                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, path: scope.path,
+                                      local: local))
         case .toOne(let scope, let relationship):
             guard relationship.sourceColumns.count == 1 else {
                 throw PredicateError(.invalidOperation,
@@ -114,6 +118,7 @@ extension SQLCompiler {
         case .value(let value): return .literal(value)
         case .list(let values): return .list(values.map(Operand.literal))
         case nil:
+            failingToken = "$" + name
             throw PredicateError(.unknownName, "no value for the variable $\(name)",
                                  suggestion: closest(to: name, among: Array(variables.keys)).map { "$" + $0 })
         }

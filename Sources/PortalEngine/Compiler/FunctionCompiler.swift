@@ -28,6 +28,7 @@ extension SQLCompiler {
             guard arguments.count == 1 else { throw argumentCount(name, 1) }
             return try aggregateFunction(aggregate, name, arguments[0], in: scope)
         }
+        failingToken = name
         let known = Array(Self.scalarFunctions.keys) + Array(Self.aggregateFunctionNames.keys) + ["now"]
         throw PredicateError(.unknownName, "no function named \(name)()", suggestion: closest(to: lowered, among: known))
     }
@@ -37,7 +38,7 @@ extension SQLCompiler {
                                    in scope: Scope) throws -> Operand {
         let (root, parts) = flatten(argument)
         if case .self = root, !parts.isEmpty,
-           parts.allSatisfy({ if case .name = $0 { return true } else { return false } }) {
+           parts.allSatisfy(\.isName) {
             return try self.aggregate(aggregate, in: scope, over: names(parts[...]), then: [])
         }
         guard case .list(let elements) = try operand(argument, in: scope) else {

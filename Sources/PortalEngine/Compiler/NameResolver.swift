@@ -31,6 +31,7 @@ extension SQLCompiler {
             } else if let relationship = entity.relationship(named: name), relationship.kind == .toMany {
                 current = try enter(relationship, from: current)
             } else if let attribute = entity.attribute(named: name) {
+                failingToken = name
                 throw PredicateError(.invalidOperation,
                                      "'\(attribute.name)' is an attribute of \(entity.name), not a relationship: "
                                          + "the key path cannot continue with '.\(names[names.index(after: offset)])'")
@@ -66,7 +67,7 @@ extension SQLCompiler {
             existing.crossings += 1
             collection = existing
         } else {
-            collection = Collection(steps: steps, elementAlias: alias, crossings: 1)
+            collection = Collection(steps: steps, elementAlias: alias, crossings: 1, leadingToOne: scope.path.count)
         }
         return Scope(entity: entity(relationship.destination), alias: alias, variables: scope.variables)
     }
@@ -79,6 +80,7 @@ extension SQLCompiler {
     }
 
     func unknownName(_ name: String, in entity: EntityDescription) -> PredicateError {
+        failingToken = name
         let candidates = entity.attributes.map(\.name) + entity.relationships.map(\.name)
         return PredicateError(.unknownName, "\(entity.name) has no attribute or relationship named '\(name)'",
                               suggestion: closest(to: name, among: candidates))

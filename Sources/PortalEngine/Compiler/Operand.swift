@@ -26,6 +26,10 @@ struct ScalarInfo {
     /// An entity's id (SELF, a to-one relationship, an element): compared without the column's
     /// affinity, as the evaluator compares ids.
     var isIdentity = false
+    /// For an attribute reached through to-one relationships: the joins, and the attribute as a
+    /// plain column of the last joined row (for the semi-join form of comparisons).
+    var path: [JoinStep] = []
+    var local: String?
 
     static let computed = ScalarInfo()
 

@@ -38,17 +38,20 @@ public enum PredicateCompiler {
     public static func compile(_ predicate: String, arguments: [Argument] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String) throws -> CompiledFilter {
         let query = try parseQuery(predicate, arguments: arguments)
-        return try compile(query, variables: variables, entity: entity, schema: schema, alias: alias)
+        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias)
+        do {
+            return try compiler.compile(query, entity: entity)
+        } catch var error as PredicateError where error.range == nil {
+            // The tree has no positions: point at the first place the text names the culprit.
+            error.range = compiler.failingToken.flatMap { TokenLocator.range(of: $0, in: predicate) }
+            throw error
+        }
     }
 
     /// Compiles an already parsed query (the shell's `explain` and tests start from the tree).
     public static func compile(_ query: Query, variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String) throws -> CompiledFilter {
-        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias)
-        let scope = Scope(entity: entity, alias: alias)
-        let condition = try compiler.predicate(query.predicate, in: scope)
-        let sort = query.sort.map { SortKey($0.keyPath.joined(separator: "."), ascending: $0.ascending) }
-        return CompiledFilter(condition: condition, sort: sort, limit: query.limit)
+        try SQLCompiler(schema: schema, variables: variables, rootAlias: alias).compile(query, entity: entity)
     }
 
     /// The ORDER BY list (without the keywords) for these keys; to-one paths allowed.
@@ -72,6 +75,8 @@ final class SQLCompiler {
     private var aliasCount = 0
     /// The to-many key path the comparison being compiled ranges over, if any.
     var collection: Collection?
+    /// The name or operator keyword the last error is about, to locate it in the text.
+    var failingToken: String?
 
     init(schema: Schema, variables: [String: Argument], rootAlias: String) {
         self.schema = schema
@@ -86,6 +91,12 @@ final class SQLCompiler {
             let alias = "pc\(aliasCount)"
             if alias.lowercased() != rootAlias.lowercased() { return alias }
         }
+    }
+
+    func compile(_ query: Query, entity: EntityDescription) throws -> CompiledFilter {
+        let condition = try predicate(query.predicate, in: Scope(entity: entity, alias: rootAlias))
+        let sort = query.sort.map { SortKey($0.keyPath.joined(separator: "."), ascending: $0.ascending) }
+        return CompiledFilter(condition: condition, sort: sort, limit: query.limit)
     }
 
     /// A boolean SQL expression, true exactly when NSPredicate's two-valued logic says true.

@@ -6,6 +6,11 @@ struct JoinStep {
     var table: String
     var alias: String
     var on: String
+    /// A column of this step's row that is not NULL exactly when a row was joined.
+    var presence: String
+    /// For a single-column key: the previous row's column and this row's, which `on` equates.
+    var outerColumn: String?
+    var innerColumn: String?
 }
 
 /// A row of an entity that SQL can reach: the query's own row (`path` empty), or a row reached
@@ -54,7 +59,11 @@ extension JoinStep {
         let conditions = zip(relationship.sourceColumns, relationship.destinationColumns).map { source, destination in
             column(newAlias, destination) + " = " + column(alias, source)
         }
-        return JoinStep(table: relationship.destination, alias: newAlias, on: conditions.joined(separator: " AND "))
+        let single = relationship.sourceColumns.count == 1
+        return JoinStep(table: relationship.destination, alias: newAlias, on: conditions.joined(separator: " AND "),
+                        presence: column(newAlias, relationship.destinationColumns.first ?? "rowid"),
+                        outerColumn: single ? column(alias, relationship.sourceColumns[0]) : nil,
+                        innerColumn: single ? column(newAlias, relationship.destinationColumns[0]) : nil)
     }
 }
 
@@ -66,6 +75,8 @@ struct Collection {
     var elementAlias: String
     /// How many to-many relationships the chain crosses.
     var crossings = 1
+    /// How many to-one steps lead to the first to-many one (`team.owners`: one).
+    var leadingToOne = 0
 
     /// `FROM … WHERE …` without the SELECT list; `condition`, when given, is ANDed in.
     func fromWhere(_ condition: SQLFragment? = nil) -> SQLFragment {
@@ -73,5 +84,18 @@ struct Collection {
         var sql = SQLFragment(" FROM " + JoinStep.render(steps) + " WHERE " + correlation)
         if let condition { sql = sql + " AND " + condition }
         return sql
+    }
+
+    /// Like `fromWhere`, but when a to-one step before the first to-many one finds no row, one
+    /// row of NULLs stands for the missing collection: an unquantified comparison then compares
+    /// NULL, as NSPredicate does through a nil key path (`team.owners.name != "x"` with no team
+    /// is true). Rows start from `(SELECT 1)` and every step is a LEFT JOIN.
+    func fromWhereComparingNullWhenMissing(_ condition: SQLFragment, anchor: String) -> SQLFragment {
+        guard leadingToOne > 0, leadingToOne < steps.count else { return fromWhere(condition) }
+        var sql = " FROM (SELECT 1) AS " + anchor
+        for step in steps { sql += " LEFT JOIN " + quoted(step.table) + " AS " + step.alias + " ON " + step.on }
+        let missing = steps[leadingToOne - 1].presence + " IS NULL"
+        let present = (steps.last?.presence ?? "1") + " IS NOT NULL"
+        return SQLFragment(sql + " WHERE (" + missing + " OR " + present + ") AND ") + condition
     }
 }

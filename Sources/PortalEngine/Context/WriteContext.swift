@@ -8,8 +8,12 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func create(_ entity: String, _ values: [String: Value]) throws -> Row {
         let pairs = values.sorted { $0.key < $1.key }
+        let before = connection.totalChanges
         let row = try insert(entity, columns: pairs.map(\.key), values: pairs.map(\.value), returning: true)
-        guard let row else { throw PortalError(.sqlite, "the insert returned no row", entity: entity) }
+        // SQLite 3.40 accepts INSERT … RETURNING on a view and silently does nothing.
+        guard let row, connection.totalChanges > before else {
+            throw PortalError(.readOnly, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
+        }
         return row
     }
 
@@ -74,6 +78,9 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func upsert(_ entity: String, _ values: [String: Value]) throws -> Row {
         let described = try self.entity(named: entity)
+        guard described.kind == .table else {
+            throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)
+        }
         guard !described.primaryKey.isEmpty else {
             throw PortalError(.misuse, "\(described.name) has no declared primary key to upsert on", entity: described.name)
         }
