@@ -20,13 +20,17 @@ private let insertSQL = "INSERT INTO Bench VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 
 func engineBenchmarks() throws -> [Figure] {
     let folder = benchDirectory()
-    return [
-        try fetchFigure(folder: folder, typed: false),
-        try fetchFigure(folder: folder, typed: true),
-        try insertFigure(folder: folder, typed: false),
-        try insertFigure(folder: folder, typed: true),
-        try readDuringWriteFigure(folder: folder),
+    // `--only engine.fetch.typed` filters the printed figures; this skips the others' work too.
+    let arguments = CommandLine.arguments
+    let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? ""
+    let figures: [(String, () throws -> Figure)] = [
+        ("engine.fetch.dynamic", { try fetchFigure(folder: folder, typed: false) }),
+        ("engine.fetch.typed", { try fetchFigure(folder: folder, typed: true) }),
+        ("engine.insert.dynamic", { try insertFigure(folder: folder, typed: false) }),
+        ("engine.insert.typed", { try insertFigure(folder: folder, typed: true) }),
+        ("engine.read.during_write", { try readDuringWriteFigure(folder: folder) }),
     ]
+    return try figures.filter { $0.0.hasPrefix(only) || only.hasPrefix("engine") == false }.map { try $0.1() }
 }
 
 /// Medians of `runs` timings of our work and of the baseline's, run alternately (so both see
@@ -90,6 +94,7 @@ private func fetchFigure(folder: URL, typed: Bool) throws -> Figure {
         }
     }
     let times: (ours: Double, baseline: Double)
+    var streamNotes: [String: String] = [:]
     if typed {
         let portal = Portal<BenchRow>(store)
         times = try compare(cpu: true, ours: {
@@ -101,11 +106,20 @@ private func fetchFigure(folder: URL, typed: Bool) throws -> Figure {
             let fetched = try store.read { ctx in try ctx.find("Bench") }
             guard fetched.count == rows, fetched[rows - 1].values.count == 10 else { throw BenchError(description: "fetch") }
         }, baseline: cBaseline)
+        // The same rows streamed one at a time (`forEach`), not all kept in memory at once.
+        let streamed = try compare(runs: 5, cpu: true, ours: {
+            var count = 0
+            try store.read { ctx in try ctx.forEach("Bench") { row in count += row.values.count } }
+            guard count == rows * 10 else { throw BenchError(description: "stream") }
+        }, baseline: cBaseline)
+        streamNotes = ["forEach_ms": String(format: "%.1f", streamed.ours),
+                       "forEach_ratio": String(format: "%.2f", streamed.ours / streamed.baseline)]
     }
     try store.close()
     let goal = typed ? "2.5" : "1.3"
     return Figure(name: typed ? "engine.fetch.typed" : "engine.fetch.dynamic", oursMilliseconds: times.ours,
-                  baselineMilliseconds: times.baseline, notes: ["goal": "<= \(goal)", "rows": "\(rows)x10", "clock": "thread-cpu"])
+                  baselineMilliseconds: times.baseline,
+                  notes: ["goal": "<= \(goal)", "rows": "\(rows)x10", "clock": "thread-cpu"].merging(streamNotes) { a, _ in a })
 }
 
 /// engine.insert.dynamic / engine.insert.typed: 50,000 rows × 10 columns in one write.

@@ -12,7 +12,7 @@ import Testing
         for world in 0..<Self.worlds {
             let seed = UInt64(0x5EED_0000 + world)
             var random = DifferentialRandom(seed: seed)
-            let data = try World(random: &random)
+            let data = try DifferentialWorld(random: &random)
             var generator = PredicateGenerator(random: random)
             for index in 0..<Self.casesPerWorld {
                 let predicate = generator.predicate(depth: 0)
@@ -37,7 +37,7 @@ import Testing
 }
 
 /// A small random database, and the same rows as evaluator objects.
-struct World {
+struct DifferentialWorld {
     let database: TestDatabase
     let schema: Schema
     let owner: EntityDescription
@@ -145,12 +145,12 @@ struct World {
                                         filter.condition.bindings)
         if found == expected { return .agree }
         return .differ("SQL: \(filter.condition.sql)\nbindings: \(filter.condition.bindings)\n"
-            + "SQL selects \(found.map(show))\nevaluator selects \(expected.map(show))")
+            + "SQL selects \(found.map(showValue))\nevaluator selects \(expected.map(showValue))")
     }
 }
 
 /// A value as the mismatch report shows it.
-func show(_ value: Value) -> String {
+func showValue(_ value: Value) -> String {
     switch value {
     case .null: "NULL"
     case .integer(let i): "\(i)"
@@ -160,9 +160,11 @@ func show(_ value: Value) -> String {
     }
 }
 
-/// Random predicates over the `owner` entity of `World`, in the shapes both sides must agree on.
+/// Random predicates over the `owner` entity of `DifferentialWorld`, in the shapes both sides must agree on.
 struct PredicateGenerator {
     var random: DifferentialRandom
+    /// True while generating a SUBQUERY's predicate, where the owner's keys do not exist.
+    var inElement = false
 
     static let textKeys = ["name", "note"]
     static let numberKeys = ["score", "ratio"]
@@ -220,10 +222,12 @@ struct PredicateGenerator {
             return comparison
         case 7: return numberComparison(aggregate())
         case 8:
-            let inner: Predicate = .comparison(random.chance(50)
-                ? textComparison(.member(.variable("x"), "label"))
-                : numberComparison(.member(.variable("x"), "qty")))
-            return Comparison(.member(.subquery(collection: .key("items"), variable: "x", predicate: inner), "@count"),
+            let overItems = random.chance(70)
+            let collection: Expression = overItems ? .key("items") : .member(.key("team"), "owners")
+            inElement = true
+            let inner = elementPredicate(depth: 0, overItems: overItems)
+            inElement = false
+            return Comparison(.member(.subquery(collection: collection, variable: "x", predicate: inner), "@count"),
                               random.pick([.greater, .equal, .greaterOrEqual]), .literal(.integer(Int64(random.int(0...2)))))
         case 9:
             return random.chance(50) ? Comparison(.self, .equal, .literal(.integer(Int64(random.int(0...15)))))
@@ -232,7 +236,32 @@ struct PredicateGenerator {
         default:
             let date = Expression.cast(.literal(random.pick(["2021-01-01", "2020-12-31 23:59:59", "2021-06-15T12:00:00"])),
                                        "NSDate")
-            return Comparison(.key("day"), random.pick([.equal, .notEqual, .less, .greater, .greaterOrEqual]), date)
+            // `day` (DATETIME) holds text and numbers; `note` (TEXT) only text.
+            return Comparison(.key(random.pick(["day", "day", "note"])),
+                              random.pick([.equal, .notEqual, .less, .greater, .greaterOrEqual]), date)
+        }
+    }
+
+    /// A SUBQUERY's predicate: on `$x`, on bare keys (which name the element's attributes) and on
+    /// `$x` itself (the element's id).
+    mutating func elementPredicate(depth: Int, overItems: Bool) -> Predicate {
+        if depth < 2, random.chance(30) {
+            switch random.int(0...2) {
+            case 0: return .not(elementPredicate(depth: depth + 1, overItems: overItems))
+            case 1: return .and(elementPredicate(depth: depth + 1, overItems: overItems),
+                                elementPredicate(depth: depth + 1, overItems: overItems))
+            default: return .or(elementPredicate(depth: depth + 1, overItems: overItems),
+                                elementPredicate(depth: depth + 1, overItems: overItems))
+            }
+        }
+        let (text, number) = overItems ? ("label", "qty") : ("name", "score")
+        switch random.int(0...4) {
+        case 0: return .comparison(textComparison(.member(.variable("x"), text)))
+        case 1: return .comparison(numberComparison(.member(.variable("x"), number)))
+        case 2: return .comparison(textComparison(.key(text)))
+        case 3: return .comparison(Comparison(.variable("x"), random.pick([.equal, .greater, .lessOrEqual]),
+                                              .literal(.integer(Int64(random.int(0...40))))))
+        default: return .comparison(numberComparison(.key(number)))
         }
     }
 
@@ -245,17 +274,17 @@ struct PredicateGenerator {
             else if case .member(.member(.key("team"), "owners"), _) = left { false } else { true }
         let subject = single && random.chance(10) ? Expression.function(random.pick(["lowercase", "uppercase"]), [left]) : left
         // Inside SUBQUERY, bare keys name the element's attributes, which are not the owner's.
-        let sibling = if case .member(.key("items"), _) = left { false }
+        let sibling = if inElement { false } else if case .member(.key("items"), _) = left { false }
             else if case .member(.variable, _) = left { false } else { true }
         let right: Expression
         switch op {
         case .like: right = .literal(random.pick(Self.likePatterns))
         case .matches: right = .literal(random.pick(Self.regexes))
-        case .in: right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(World.texts)) })
+        case .in: right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(DifferentialWorld.texts)) })
         case .contains, .beginsWith, .endsWith:
-            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(World.texts))
+            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(DifferentialWorld.texts))
         default:
-            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(World.texts))
+            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(DifferentialWorld.texts))
         }
         return Comparison(subject, op, options: options, right)
     }
@@ -265,12 +294,12 @@ struct PredicateGenerator {
         let right: Expression
         switch op {
         case .between:
-            let a = random.pick(World.numbers), b = random.pick(World.numbers)
+            let a = random.pick(DifferentialWorld.numbers), b = random.pick(DifferentialWorld.numbers)
             right = .aggregate([.literal(a), .literal(b)])
         case .in:
-            right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(World.numbers)) })
+            right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(DifferentialWorld.numbers)) })
         default:
-            right = random.chance(10) ? .literal(random.pick(["5", "abc", "2.5"])) : .literal(random.pick(World.numbers))
+            right = random.chance(10) ? .literal(random.pick(["5", "abc", "2.5"])) : .literal(random.pick(DifferentialWorld.numbers))
         }
         return Comparison(left, op, right)
     }
@@ -290,7 +319,9 @@ struct PredicateGenerator {
     mutating func arithmetic() -> Expression {
         let key = Expression.key(random.pick(Self.numberKeys))
         let constant = Expression.literal(random.pick([1, 2, 3, -2, 0.5, 0]))
-        switch random.int(0...5) {
+        switch random.int(0...7) {
+        case 6: return .cast(.key(random.pick(Self.textKeys + Self.numberKeys)), "NSNumber")
+        case 7: return .function("length", [.cast(key, "NSString")])
         case 0: return .arithmetic(key, .add, constant)
         case 1: return .arithmetic(key, .subtract, .key(random.pick(Self.numberKeys)))
         case 2: return .arithmetic(key, .multiply, constant)

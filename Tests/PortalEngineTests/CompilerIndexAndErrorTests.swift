@@ -7,6 +7,7 @@ import Testing
         #"name IN {"Al", "Bo"}"#, #"name BEGINSWITH "Bo""#, #"name BEGINSWITH "Zü""#, "n == 3", "n > 3",
         "n BETWEEN {1, 5}", "n IN {1, 2, 3}", "n IN $list", "SELF == 4", "SELF IN {1, 2}",
         #"name == "Bob" AND n > 2"#, "ANY items.qty > 3", "items.@count > 2",
+        #"name > CAST("2021-01-01", "NSDate")"#, #"name BETWEEN {CAST("2021-01-01", "NSDate"), now()}"#,
     ]
 
     @Test(arguments: indexed)
@@ -56,6 +57,31 @@ import Testing
             .compactMap { $0.last.flatMap { if case .text(let text) = $0 { text } else { nil } } }
         #expect(plan.contains { $0.hasPrefix("SEARCH t0") && $0.contains("item_person") }, "plan: \(plan)")
         #expect(plan.contains { $0.hasPrefix("SEARCH pc1") && $0.contains("person_") }, "plan: \(plan)")
+    }
+
+    /// BEGINSWITH stays case-sensitive, and finds every match, on a NOCASE column too (whose
+    /// own ordering would put 'Z' after '[').
+    @Test(arguments: ["ab", "AZ", "Z", "a_", "["])
+    func beginsWithOnANocaseColumn(_ prefix: String) throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT COLLATE NOCASE);
+            CREATE INDEX t_s ON t (s);
+            INSERT INTO t (s) VALUES ('abc'), ('ABC'), ('aBd'), ('ab'), ('b'), (NULL), ('AB'), ('Zed'), ('zed'),
+                                     ('AZx'), ('azx'), ('a_b'), ('A_B'), ('[x'), ('{x');
+            """)
+        let values = try database.column("SELECT s FROM t ORDER BY id")
+        let schema = try database.schema()
+        let entity = try #require(schema.entity(named: "t"))
+        let filter = try PredicateCompiler.compile("s BEGINSWITH $p", variables: ["p": .value(.text(prefix))],
+                                                   entity: entity, schema: schema, alias: "t0")
+        let expected = values.filter { if case .text(let s) = $0 { s.utf8.starts(with: prefix.utf8) } else { false } }
+        #expect(try database.column("SELECT t0.s FROM t AS t0 WHERE \(filter.condition.sql) ORDER BY id",
+                                    filter.condition.bindings) == expected)
+        let negated = try PredicateCompiler.compile("NOT s BEGINSWITH $p", variables: ["p": .value(.text(prefix))],
+                                                    entity: entity, schema: schema, alias: "t0")
+        #expect(try database.column("SELECT t0.s FROM t AS t0 WHERE \(negated.condition.sql) ORDER BY id",
+                                    negated.condition.bindings) == values.filter { !expected.contains($0) })
     }
 
     @Test func beginsWithOnUnicodeBoundaries() throws {

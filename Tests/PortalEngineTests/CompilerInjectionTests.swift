@@ -84,4 +84,35 @@ import Testing
         }
         #expect(try database.column("SELECT count(*) FROM other") == [.integer(2)])
     }
+
+    /// Names with spaces and Unicode (through %K), views, WITHOUT ROWID tables and composite keys.
+    @Test func unusualSchemas() throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE "Per son" ("Ünïcode Id" INTEGER PRIMARY KEY, "full name" TEXT, âge INT);
+            CREATE VIEW "grown ups" AS SELECT * FROM "Per son" WHERE âge >= 18;
+            CREATE TABLE pairs (a INTEGER, b TEXT, note TEXT, PRIMARY KEY (b, a)) WITHOUT ROWID;
+            CREATE TABLE message (id INTEGER PRIMARY KEY, pa INTEGER, pb TEXT, authorId INTEGER REFERENCES "Per son",
+                                  FOREIGN KEY (pa, pb) REFERENCES pairs (a, b));
+            INSERT INTO "Per son" VALUES (1, 'Zoë Ångström', 30), (2, 'Al', 12), (3, NULL, 40);
+            INSERT INTO pairs VALUES (1, 'x', 'one'), (2, 'y', 'two'), (3, 'z', NULL);
+            INSERT INTO message VALUES (10, 1, 'x', 1), (11, 1, 'x', 2), (12, 2, 'y', NULL);
+            """)
+        let schema = try database.schema()
+        func select(_ entity: String, _ predicate: String, _ arguments: [Argument] = [], key: String) throws -> [Value] {
+            let description = try #require(schema.entity(named: entity))
+            let filter = try PredicateCompiler.compile(predicate, arguments: arguments, entity: description,
+                                                       schema: schema, alias: "t0")
+            return try database.column("SELECT t0.\(quoted(key)) FROM \(quoted(description.name)) AS t0 "
+                                       + "WHERE \(filter.condition.sql) ORDER BY 1", filter.condition.bindings)
+        }
+        #expect(try select("Per son", "%K BEGINSWITH[cd] %@", [.value("full name"), .value("zoe a")], key: "Ünïcode Id") == [1])
+        #expect(try select("Per son", "âge > 18", key: "Ünïcode Id") == [1, 3])
+        #expect(try select("grown ups", "%K == nil", [.value("full name")], key: "Ünïcode Id") == [3])
+        #expect(try select("pairs", "messages.@count >= 1", key: "a") == [1, 2])
+        #expect(try select("pairs", "NONE messages.id > 11", key: "a") == [1, 3])
+        #expect(try select("message", #"pairs.note == "one""#, key: "id") == [10, 11])
+        #expect(try select("message", "author.âge < 18", key: "id") == [11])
+        #expect(try select("Per son", "messages.@count == 0", key: "Ünïcode Id") == [3])
+    }
 }

@@ -32,6 +32,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
+    @Test func aReadOnlyStoreOpensAWALDatabaseWhileAWriterWorks() throws {
+        let folder = try TemporaryFolder()
+        let writer = try makeUserStore(in: folder)
+        try writer.write { ctx in try ctx.create("User", ["name": "A"]) }
+        let reader = try Store(path: folder.path("users.sqlite"), options: StoreOptions(readOnly: true))
+        #expect(try reader.read { ctx in try ctx.count("User") } == 1)
+        try writer.write { ctx in try ctx.create("User", ["name": "B"]) }
+        #expect(try reader.read { ctx in try ctx.count("User") } == 2)
+        #expect(portalError { try reader.write { ctx in try ctx.create("User", ["name": "C"]) } }?.kind == .readOnly)
+        try reader.close()
+        try writer.close()
+    }
+
     @Test func aMissingFileIsNotCreatedUnlessAsked() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("missing.sqlite")

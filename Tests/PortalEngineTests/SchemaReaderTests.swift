@@ -60,6 +60,33 @@ import Testing
         #expect(customer.toOneRelationship(traversing: "Country") == nil)
     }
 
+    /// Every Chinook entity's key and relationships, in declaration order.
+    @Test func everyChinookKeyAndRelationship() throws {
+        let schema = try TestDatabase.chinook().schema()
+        let expected: [String: ([String], [String])] = [
+            "Album": (["AlbumId"], ["Artist:to-one:Artist", "tracks:to-many:Track"]),
+            "Artist": (["ArtistId"], ["albums:to-many:Album"]),
+            "Customer": (["CustomerId"], ["SupportRep:to-one:Employee", "invoices:to-many:Invoice"]),
+            "Employee": (["EmployeeId"], ["ReportsTo:to-one:Employee", "customers:to-many:Customer",
+                                          "employees:to-many:Employee"]),
+            "Genre": (["GenreId"], ["tracks:to-many:Track"]),
+            "Invoice": (["InvoiceId"], ["Customer:to-one:Customer", "invoiceLines:to-many:InvoiceLine"]),
+            "InvoiceLine": (["InvoiceLineId"], ["Invoice:to-one:Invoice", "Track:to-one:Track"]),
+            "MediaType": (["MediaTypeId"], ["tracks:to-many:Track"]),
+            "Playlist": (["PlaylistId"], ["playlistTracks:to-many:PlaylistTrack"]),
+            "PlaylistTrack": (["PlaylistId", "TrackId"], ["Playlist:to-one:Playlist", "Track:to-one:Track"]),
+            "Track": (["TrackId"], ["Album:to-one:Album", "Genre:to-one:Genre", "MediaType:to-one:MediaType",
+                                    "invoiceLines:to-many:InvoiceLine", "playlistTracks:to-many:PlaylistTrack"]),
+        ]
+        #expect(schema.entities.count == expected.count)
+        for entity in schema.entities {
+            let (key, relationships) = try #require(expected[entity.name])
+            #expect(entity.primaryKey == key, "\(entity.name)")
+            #expect(entity.relationships.map { "\($0.name):\($0.kind.rawValue):\($0.destination)" } == relationships,
+                    "\(entity.name)")
+        }
+    }
+
     @Test func edgeCases() throws {
         let database = try TestDatabase()
         try database.execute("""

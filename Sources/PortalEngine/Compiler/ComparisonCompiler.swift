@@ -90,8 +90,8 @@ extension SQLCompiler {
                 throw PredicateError(.invalidOperation, "BETWEEN needs exactly two values {lower, upper}, not \(count)")
             }
             let value = try scalar(left, against: bounds, for: op)
-            return folded(value, fold) + " BETWEEN " + folded(try scalar(bounds[0], against: value, for: op), fold)
-                + " AND " + folded(try scalar(bounds[1], against: value, for: op), fold)
+            return folded(value, fold) + " BETWEEN " + folded(try scalar(bounds[0], against: value, of: left, for: op), fold)
+                + " AND " + folded(try scalar(bounds[1], against: value, of: left, for: op), fold)
         case .in:
             return try membership(left, fold, right)
         case .contains:
@@ -135,7 +135,7 @@ extension SQLCompiler {
         var members: [SQLFragment] = []
         for element in elements {
             if case .scalar(_, let info) = element, info.literal == .null { continue }
-            members.append(folded(try scalar(element, against: l, for: .in), fold))
+            members.append(folded(try scalar(element, against: l, of: value, for: .in), fold))
         }
         return members.isEmpty ? SQLFragment("0") : folded(l, fold) + " IN (" + .joined(members, separator: ", ") + ")"
     }
@@ -155,9 +155,10 @@ extension SQLCompiler {
         if op == .beginsWith, fold == 0, case .scalar(_, let info) = left, info.isPlainColumn, info.affinity == .text,
            case .scalar(_, let pattern) = right, case .text(let prefix)? = pattern.literal,
            let successor = prefixSuccessor(prefix) {
-            // A range the index on the column serves, then the exact test on the rows in range only
-            // (the column's collation may be NOCASE, which widens the range; substr stops at NUL).
-            return "(" + l + " >= " + .bound(.text(prefix)) + " AND " + l + " < " + .bound(.text(successor))
+            // A range in byte order, which an index of the column (BINARY, the default) serves;
+            // then the exact test on the rows in range, which also covers NUL bytes.
+            let binary = l + " COLLATE BINARY"
+            return "(" + binary + " >= " + .bound(.text(prefix)) + " AND " + binary + " < " + .bound(.text(successor))
                 + " AND portal_beginswith(" + l + ", " + .bound(.text(prefix)) + ", 0))"
         }
         let literal: String? = if case .scalar(_, let info) = right, case .text(let text)? = info.literal { text } else { nil }
@@ -193,10 +194,20 @@ extension SQLCompiler {
         }
     }
 
-    /// A value compared with `other`: a date takes the form `other` is stored in.
-    private func scalar(_ operand: Operand, against other: SQLFragment, for op: ComparisonOperator) throws -> SQLFragment {
-        if case .date(let seconds) = operand { return Dates.sql(seconds, against: other) }
+    /// A value compared with `other` (the SQL of `otherOperand`): a date takes the form `other`
+    /// is stored in.
+    private func scalar(_ operand: Operand, against other: SQLFragment, of otherOperand: Operand,
+                        for op: ComparisonOperator) throws -> SQLFragment {
+        if case .date(let seconds) = operand {
+            return Dates.sql(seconds, against: other, isTextColumn: isTextColumn(otherOperand))
+        }
         return try scalar(operand, for: op)
+    }
+
+    /// An attribute with TEXT affinity holds text (or NULL, or a blob), never numbers.
+    private func isTextColumn(_ operand: Operand) -> Bool {
+        if case .scalar(_, let info) = operand, info.attribute != nil, info.affinity == .text { return true }
+        return false
     }
 
     private func pair(_ left: Operand, _ right: Operand, for op: ComparisonOperator) throws -> (SQLFragment, SQLFragment) {
@@ -204,10 +215,10 @@ extension SQLCompiler {
         case (.date, .date): return (try scalar(left, for: op), try scalar(right, for: op))
         case (.date(let seconds), _):
             let r = try scalar(right, against: [left], for: op)
-            return (Dates.sql(seconds, against: r), r)
+            return (Dates.sql(seconds, against: r, isTextColumn: isTextColumn(right)), r)
         default:
             let l = try scalar(left, against: [right], for: op)
-            return (l, try scalar(right, against: l, for: op))
+            return (l, try scalar(right, against: l, of: left, for: op))
         }
     }
 

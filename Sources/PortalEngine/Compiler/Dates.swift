@@ -106,8 +106,10 @@ enum Dates {
     }
 
     /// The date as SQL compared with `other`: Unix seconds when `other` holds a number, the ISO
-    /// text otherwise, decided per row by `typeof` (a DATETIME column may hold either).
-    static func sql(_ seconds: Double, against other: SQLFragment) -> SQLFragment {
+    /// text otherwise, decided per row by `typeof` (a DATETIME column may hold either); a TEXT
+    /// column holds no numbers, so there the text is bound as it is and an index can serve.
+    static func sql(_ seconds: Double, against other: SQLFragment, isTextColumn: Bool) -> SQLFragment {
+        if isTextColumn { return .bound(.text(isoText(seconds))) }
         let number: Value = seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds)
         return "(CASE WHEN typeof(" + other + ") IN ('integer','real') THEN " + .bound(number)
             + " ELSE " + .bound(.text(isoText(seconds))) + " END)"

@@ -161,21 +161,30 @@ extension SQLCompiler {
     }
 
     func cast(_ value: Expression, to type: String, in scope: Scope) throws -> Operand {
+        let inner = try operand(value, in: scope)
+        if case .date(let seconds) = inner {
+            switch type {
+            case "NSDate": return inner
+            case "NSString": return .literal(.text(Dates.isoText(seconds)))
+            default: return .literal(.real(seconds))
+            }
+        }
         switch type {
         case "NSDate":
             var literal: Value?
-            if case .scalar(_, let info) = try operand(value, in: scope) { literal = info.literal }
+            if case .scalar(_, let info) = inner { literal = info.literal }
+            if literal == .null { return .literal(.null) }
             guard let literal, let seconds = Dates.cast(literal) else {
                 throw PredicateError(.invalidOperation,
                                      "CAST(…, \"NSDate\") needs a number of seconds or an ISO-8601 date text")
             }
             return .date(seconds)
-        case "NSNumber", "NSDecimalNumber":
-            let (sql, _) = try number(value, in: scope, for: "CAST")
-            return .scalar("CAST(" + sql + " AS NUMERIC)", .computed)
-        case "NSString":
-            let (sql, _) = try number(value, in: scope, for: "CAST")
-            return .scalar("CAST(" + sql + " AS TEXT)", .computed)
+        case "NSNumber", "NSDecimalNumber", "NSString":
+            guard case .scalar(let sql, _) = inner else {
+                throw PredicateError(.invalidOperation, "CAST cannot apply to \(inner.kindDescription)")
+            }
+            // The unary + drops the affinity SQLite gives a CAST: the result compares as a plain value.
+            return .scalar("+CAST(" + sql + (type == "NSString" ? " AS TEXT)" : " AS NUMERIC)"), .computed)
         default:
             throw PredicateError(.unsupported, "CAST to \"\(type)\" is not supported (NSDate, NSNumber, NSString are)")
         }

@@ -36,7 +36,7 @@ public final class WriteContext: ReadContext {
         return try runWrite(entity, statement, values, returning: returning)
     }
 
-    private var lastInsert: (entity: String, columns: [String], returning: Bool, statement: Statement)?
+    @exclusivity(unchecked) private var lastInsert: (entity: String, columns: [String], returning: Bool, statement: Statement)?
 
     /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many.
     @discardableResult

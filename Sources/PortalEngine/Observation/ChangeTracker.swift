@@ -14,10 +14,10 @@ struct Changes: Sendable {
 /// Records, on the writer, which tables the transaction in progress changed, through
 /// `sqlite3_update_hook` (and a rollback hook that forgets them). Only used under the writer's gate.
 final class ChangeTracker: @unchecked Sendable {
-    private var pending = Changes()
+    @exclusivity(unchecked) private var pending = Changes()
     /// The table-name pointer the hook saw last: SQLite passes its own stable string, so most
     /// rows of a bulk write cost a pointer comparison rather than a String.
-    private var lastTableName: UnsafePointer<CChar>?
+    @exclusivity(unchecked) private var lastTableName: UnsafePointer<CChar>?
 
     func install(on connection: Connection) {
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -37,7 +37,7 @@ final class ChangeTracker: @unchecked Sendable {
         pending.entities.insert(String(cString: table).lowercased())
     }
 
-    private var lastNoted: String?
+    @exclusivity(unchecked) private var lastNoted: String?
 
     func note(entity: String) {
         if entity == lastNoted { return }

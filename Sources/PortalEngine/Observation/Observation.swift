@@ -1,16 +1,17 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// Keeps an observation alive: it stops when the token is cancelled or deinitialized.
 public final class ObservationToken: Sendable {
     private let cancellation: @Sendable () -> Void
-    private let state = Mutex(false)
+    // NSLock rather than Synchronization.Mutex: ThreadSanitizer cannot see Mutex's futex.
+    private let lock = NSLock()
+    nonisolated(unsafe) private var cancelled = false
 
     init(_ cancellation: @escaping @Sendable () -> Void) { self.cancellation = cancellation }
 
     public func cancel() {
-        let wasCancelled = state.withLock { cancelled -> Bool in
+        let wasCancelled = lock.withLock {
             defer { cancelled = true }
             return cancelled
         }
@@ -24,8 +25,9 @@ extension Store {
     /// Calls `onChange` with the rows of `entity` matching the predicate: once at the start, then
     /// after every commit of this store that touched the entity, and whenever another connection
     /// or process commits a change to the result (noticed by polling `PRAGMA data_version` every
-    /// 200 ms). Callbacks run on a private serial queue. Keep the token: observation stops when it
-    /// is cancelled or released.
+    /// 200 ms). Commits that come faster than the query re-runs are coalesced into one call with
+    /// the latest rows. Callbacks run on a private serial queue. Keep the token: observation
+    /// stops when it is cancelled or released.
     public func observe(_ entity: String, where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
                         onError: (@Sendable (Error) -> Void)? = nil,
                         _ onChange: @escaping @Sendable ([Row]) -> Void) -> ObservationToken {

@@ -131,7 +131,7 @@ public final class Statement {
     public let sql: String
     unowned let connection: Connection
     /// Column names, shared by every row this statement produces.
-    private var cachedColumns: ColumnNames?
+    @exclusivity(unchecked) private var cachedColumns: ColumnNames?
 
     init(_ handle: OpaquePointer, connection: Connection, sql: String) {
         self.handle = handle
@@ -207,7 +207,10 @@ public final class Statement {
 
     /// The value of column `index` of the current row.
     @inline(__always)
-    public func value(at index: Int32) -> Value {
+    public func value(at index: Int32) -> Value { Statement.value(of: handle, at: index) }
+
+    @inline(__always)
+    static func value(of handle: OpaquePointer, at index: Int32) -> Value {
         // One column lookup (sqlite3_column_value), then cheap reads of that value, rather
         // than a lookup per sqlite3_column_* call.
         guard let value = sqlite3_column_value(handle, index) else { return .null }

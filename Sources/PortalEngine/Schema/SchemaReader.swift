@@ -85,7 +85,8 @@ private struct PragmaReader {
     func foreignKeys(of table: String) throws -> [ForeignKey] {
         var keys: [Int64: ForeignKey] = [:]
         var order: [Int64] = []
-        let rows = try query("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+        // SQLite numbers foreign keys from the last declared one: id DESC is declaration order.
+        let rows = try query("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq",
                              [table])
         for row in rows {
             guard case .integer(let id) = row[0], case .text(let parent) = row[1],

@@ -40,7 +40,8 @@ public final class Store: @unchecked Sendable {
         self.options = options
         self.isInMemory = path == ":memory:" || path.isEmpty
         let timeout = Int32(clamping: options.busyTimeout)
-        if !isInMemory && access(path, F_OK) != 0 && (options.readOnly || !options.create) {
+        let isURI = path.hasPrefix("file:")   // SQLite resolves URI filenames itself
+        if !isInMemory && !isURI && access(path, F_OK) != 0 && (options.readOnly || !options.create) {
             throw PortalError(.fileNotFound, "no database file at \(path)", path: path)
         }
         if options.readOnly {

@@ -2,13 +2,14 @@
 /// the same INSERT text — and the same cached statement — serves every entity of a type).
 /// `nil` optionals are written as NULL, so an update clears them.
 final class EntityEncoder: Encoder {
-    var columns: [String] = []
-    var values: [Value] = []
+    @exclusivity(unchecked) var columns: [String] = []
+    @exclusivity(unchecked) var values: [Value] = []
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     static func encode<T: Encodable>(_ entity: T) throws -> (columns: [String], values: [Value]) {
         let encoder = EntityEncoder()
+        defer { encoder.finish() }
         try encoder.encode(entity)
         return (encoder.columns, encoder.values)
     }
@@ -21,8 +22,24 @@ final class EntityEncoder: Encoder {
         try entity.encode(to: self)
     }
 
+    /// The last keyed container handed out (it only points back at this encoder, so one serves
+    /// a whole batch); `finish()` breaks the cycle.
+    private var containerKeyType: ObjectIdentifier?
+    private var containerHolder: AnyObject?
+
+    func finish() { containerHolder = nil }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(EntityKeyedContainer<Key>(encoder: self))
+        let keyType = ObjectIdentifier(type)
+        if containerKeyType == keyType, let holder = containerHolder {
+            // Same key type: a bit cast rather than a dynamic cast (see RowDecoder).
+            return Unmanaged<EncodingContainerHolder<Key>>.fromOpaque(Unmanaged.passUnretained(holder).toOpaque())
+                .takeUnretainedValue().container
+        }
+        let container = KeyedEncodingContainer(EntityKeyedContainer<Key>(encoder: self))
+        containerKeyType = keyType
+        containerHolder = EncodingContainerHolder(container)
+        return container
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -36,6 +53,11 @@ final class EntityEncoder: Encoder {
         columns.append(key.stringValue)
         values.append(value)
     }
+}
+
+final class EncodingContainerHolder<Key: CodingKey> {
+    let container: KeyedEncodingContainer<Key>
+    init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
 }
 
 struct EntityKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {

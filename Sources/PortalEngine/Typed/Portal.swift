@@ -29,6 +29,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     public func create(_ entities: [Entity]) throws {
         try store.write { ctx in
             let encoder = EntityEncoder()
+            defer { encoder.finish() }
             for entity in entities {
                 try encode(entity, with: encoder)
                 try ctx.insert(Entity.entityName, columns: encoder.columns, values: encoder.values)
@@ -43,6 +44,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
         try store.write { ctx in
             var updated = 0
             let encoder = EntityEncoder()
+            defer { encoder.finish() }
             for entity in entities {
                 try encode(entity, with: encoder)
                 let (columns, values) = (encoder.columns, encoder.values)
@@ -75,6 +77,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     public func upsert(_ entities: [Entity]) throws {
         try store.write { ctx in
             let encoder = EntityEncoder()
+            defer { encoder.finish() }
             for entity in entities {
                 try encode(entity, with: encoder)
                 let (columns, values) = (encoder.columns, encoder.values)
@@ -116,6 +119,7 @@ extension ReadContext {
             defer { statement.reset() }
             try statement.bind(fragment.bindings)
             let source = ColumnSource(statement: statement)
+            defer { source.finish() }
             var result: [T] = []
             while try statement.step() {
                 source.next = 0

@@ -5,34 +5,61 @@ import CSQLite
 /// so the decoding containers are one word and their calls need no generic dispatch.
 final class ColumnSource {
     let columns: ColumnNames
+    /// The column names, held here so the hot path reads them without going through `columns`.
+    private let names: [String]
+    /// The statement stepping over the rows, or nil when decoding a `Row`.
+    private let handle: OpaquePointer?
+    private let rowValues: [Value]
+    /// Keeps the statement alive while its handle is read.
     private let statement: Statement?
-    private let row: Row?
     /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
     /// declaration order, usually the column order, so a guess checked with one string
     /// comparison replaces a hash lookup.
-    var next = 0
+    @exclusivity(unchecked) var next = 0
+    /// The last keyed container handed out, and its key type. Holding it makes a cycle
+    /// (container → source): `finish()` breaks it.
+    var containerKeyType: ObjectIdentifier?
+    var containerHolder: AnyObject?
+
+    func finish() { containerHolder = nil }
 
     init(statement: Statement) {
         self.statement = statement
+        self.handle = statement.handle
         self.columns = statement.columns
-        self.row = nil
+        self.names = columns.names
+        self.rowValues = []
     }
 
     init(row: Row) {
         self.statement = nil
+        self.handle = nil
         self.columns = row.columns
-        self.row = row
+        self.names = columns.names
+        self.rowValues = row.values
     }
 
     @inline(__always)
     func value(at index: Int) -> Value {
-        if let statement { return statement.value(at: Int32(index)) }
-        return row?.values[index] ?? .null
+        if let handle { return Statement.value(of: handle, at: Int32(index)) }
+        return index < rowValues.count ? rowValues[index] : .null
+    }
+
+    /// The column as an integer when it holds one (the common case, read without a `Value`).
+    @inline(__always)
+    func integer(at index: Int) -> Int64? {
+        if let handle {
+            guard let value = sqlite3_column_value(handle, Int32(index)), sqlite3_value_type(value) == SQLITE_INTEGER else {
+                return nil
+            }
+            return sqlite3_value_int64(value)
+        }
+        if index < rowValues.count, case .integer(let i) = rowValues[index] { return i }
+        return nil
     }
 
     @inline(__always)
     func index(of name: String) -> Int? {
-        let names = columns.names
         let guess = next
         if guess < names.count && names[guess] == name {
             next = guess + 1
@@ -47,8 +74,15 @@ final class ColumnSource {
 extension Row {
     /// Decodes the row as `T` (attributes by name, as the synthesized `Decodable` asks for them).
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try T(from: RowDecoder(source: ColumnSource(row: self)))
+        let source = ColumnSource(row: self)
+        defer { source.finish() }
+        return try T(from: RowDecoder(source: source))
     }
+}
+
+final class ContainerHolder<Key: CodingKey> {
+    let container: KeyedDecodingContainer<Key>
+    init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
 }
 
 struct RowDecoder: Decoder {
@@ -57,7 +91,19 @@ struct RowDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
+        // The container only points at the shared source, so one serves every row of a fetch
+        // (no box allocated per row).
+        let keyType = ObjectIdentifier(type)
+        if source.containerKeyType == keyType, let holder = source.containerHolder {
+            // Same key type, so the holder is a ContainerHolder<Key>: a bit cast rather than a
+            // dynamic cast (which would look up the generic class's metadata for every row).
+            return Unmanaged<ContainerHolder<Key>>.fromOpaque(Unmanaged.passUnretained(holder).toOpaque())
+                .takeUnretainedValue().container
+        }
+        let container = KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
+        source.containerKeyType = keyType
+        source.containerHolder = ContainerHolder(container)
+        return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -121,7 +167,9 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        let v = try value(key)
+        guard let index = index(key) else { return try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+        if let integer = source.integer(at: index) { return integer }
+        let v = source.value(at: index)
         if case .integer(let i) = v { return i }
         return try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
