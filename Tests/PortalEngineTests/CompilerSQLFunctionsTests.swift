@@ -40,6 +40,15 @@ import Testing
         #expect(throws: TestFailure.self) { try value("portal_matches(?, ?, 0)", ["x", "("]) }
     }
 
+    @Test func affinityOfDeclaredTypes() {
+        let cases: [(String, ColumnAffinity)] = [
+            ("NVARCHAR(200)", .text), ("int", .integer), ("", .blob), ("DATETIME", .numeric), ("Floating", .real),
+            ("BIGINT", .integer), ("character", .text), ("double precision", .real), ("NUMERIC(10,2)", .numeric),
+            ("blob", .blob), ("CHARINT", .integer), ("ÜText", .text), ("x", .numeric),
+        ]
+        for (type, affinity) in cases { #expect(ColumnAffinity(declaredType: type) == affinity, "\(type)") }
+    }
+
     @Test func datesRoundTrip() throws {
         #expect(Dates.parse("2021-01-01") == 1_609_459_200)
         #expect(Dates.parse("2021-01-01 00:00:01") == 1_609_459_201)

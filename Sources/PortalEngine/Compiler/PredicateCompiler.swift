@@ -84,12 +84,13 @@ final class SQLCompiler {
         self.rootAlias = rootAlias
     }
 
-    /// A new alias, distinct from every other one in this statement.
+    /// A new alias, distinct from every other one in this statement (`pc1`, `pc2`, …; the root
+    /// alias is skipped should it be one of them).
     func newAlias() -> String {
         while true {
             aliasCount += 1
-            let alias = "pc\(aliasCount)"
-            if alias.lowercased() != rootAlias.lowercased() { return alias }
+            let alias = "pc" + String(aliasCount)
+            if alias.utf8.count != rootAlias.utf8.count || alias != rootAlias.lowercased() { return alias }
         }
     }
 

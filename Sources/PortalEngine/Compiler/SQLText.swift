@@ -63,11 +63,31 @@ enum ColumnAffinity {
     case integer, text, blob, real, numeric
 
     init(declaredType: String) {
-        let type = declaredType.uppercased()
-        if type.contains("INT") { self = .integer }
-        else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { self = .text }
-        else if type.contains("BLOB") || type.isEmpty { self = .blob }
-        else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { self = .real }
+        let type = Array(declaredType.utf8)
+        func has(_ word: StaticString) -> Bool { containsIgnoringASCIICase(type, word) }
+        if has("INT") { self = .integer }
+        else if has("CHAR") || has("CLOB") || has("TEXT") { self = .text }
+        else if has("BLOB") || type.isEmpty { self = .blob }
+        else if has("REAL") || has("FLOA") || has("DOUB") { self = .real }
         else { self = .numeric }
+    }
+}
+
+/// Whether `bytes` contains the upper-case ASCII `word`, ignoring ASCII case (as SQLite reads
+/// declared types), without allocating.
+private func containsIgnoringASCIICase(_ bytes: [UInt8], _ word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard bytes.count >= count else { return false }
+    return word.withUTF8Buffer { target in
+        for start in 0...(bytes.count - count) {
+            var matched = true
+            for offset in 0..<count {
+                var byte = bytes[start + offset]
+                if byte >= 97 && byte <= 122 { byte -= 32 }
+                if byte != target[offset] { matched = false; break }
+            }
+            if matched { return true }
+        }
+        return false
     }
 }

@@ -47,16 +47,18 @@ private struct PragmaReader {
     func entityList() throws -> [(String, EntityDescription.Kind, Bool)] {
         // sqlite_schema keeps creation order, which is what users see in the CLI's .tables.
         let rows = try query(
-            "SELECT name, type FROM main.sqlite_schema WHERE type IN ('table','view') "
+            "SELECT name, type, sql FROM main.sqlite_schema WHERE type IN ('table','view') "
                 + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
-        var withoutRowid: Set<String> = []
-        for row in try query("SELECT name, wr FROM pragma_table_list WHERE schema = 'main'")
-        where row[1] == .integer(1) {
-            if case .text(let name) = row[0] { withoutRowid.insert(name) }
+        // PRAGMA table_list knows (SQLite 3.37+); before that, the table's SQL says so.
+        var withoutRowid: Set<String>? = nil
+        if let listed = try? query("SELECT name, wr FROM pragma_table_list WHERE schema = 'main'") {
+            withoutRowid = Set(listed.compactMap { row in row[1] == .integer(1) ? row[0].textValue : nil })
         }
         return rows.compactMap { row in
             guard case .text(let name) = row[0], case .text(let type) = row[1] else { return nil }
-            return (name, type == "view" ? .view : .table, withoutRowid.contains(name))
+            let lacksRowid = withoutRowid?.contains(name)
+                ?? (row[2].textValue?.uppercased().replacingAll(" ", with: "").hasSuffix("WITHOUTROWID") ?? false)
+            return (name, type == "view" ? .view : .table, lacksRowid)
         }
     }
 
