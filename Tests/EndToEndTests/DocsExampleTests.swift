@@ -49,10 +49,13 @@ import Testing
         }
     }
 
-    /// The README's tour is one session: it runs as a script, stopping at the first error.
+    /// The README's tour is one session (shipped as share/examples/tour.portal): it runs as a
+    /// script, stopping at the first error.
     @Test func theReadmeTourRuns() throws {
         let tour = try #require(try Docs.readmeBlock(after: "<!-- tour: every line runs in DocsExampleTests -->"))
         #expect(tour.split(separator: "\n").count >= 10)
+        let shipped = try Docs.text(Shell.repository.appendingPathComponent("share/examples/tour.portal"))
+        #expect(tour == shipped, "the README's tour differs from share/examples/tour.portal")
         let folder = try Docs.exampleFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = folder.appendingPathComponent("tour.portal")
