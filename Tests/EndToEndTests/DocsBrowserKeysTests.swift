@@ -89,6 +89,7 @@ import Testing
         var handled: [BrowserKey] = []
         for key in candidates {
             let model = BrowserModel(source: source, width: 120, height: 30)
+            model.countBudget = .zero   // counts are left to a background runner there is none of
             try model.start(entity: "Shoe", filter: nil)
             state(model)
             let before = Snapshot(model)
@@ -111,7 +112,9 @@ import Testing
         }
         // In the entity list.
         let list = try Self.handledKeys(source: source) { model in model.handle(.tab) }
-        let handled = grid + list
+        // In the record view of the current row.
+        let record = try Self.handledKeys(source: source) { model in model.handle(.enter) }
+        let handled = grid + list + record
         // Sanity: the discovery sees the keys we know the browser handles.
         for key: BrowserKey in [.character("/"), .character("q"), .pageDown, .control("f"), .tab, .enter, .character("f")] {
             #expect(handled.contains(key), "\(key) was not discovered")
