@@ -81,5 +81,5 @@ fuzz:
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PredicateFuzz \
 		Sources/PortalPredicate/*.swift Fuzz/PredicateFuzz.swift -o $(FUZZ_DIR)/predicate-fuzz
 	cp Fuzz/seeds/* $(FUZZ_DIR)/corpus/
-	SWIFT_BACKTRACE=enable=no $(FUZZ_DIR)/predicate-fuzz -max_total_time=$(FUZZ_SECONDS) \
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp $(FUZZ_DIR)/predicate-fuzz -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=$(FUZZ_DIR)/ -max_len=512 $(FUZZ_DIR)/corpus

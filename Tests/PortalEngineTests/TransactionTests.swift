@@ -136,6 +136,21 @@ private struct Abort: Error {}
         #expect(try store.read { ctx in try ctx.count("User") } == 2)
     }
 
+    @Test func aReadNestedInAReadSharesItsSnapshotAndConnection() throws {
+        let folder = try TemporaryFolder()
+        let store = try Store(path: folder.path("nested.sqlite"), options: StoreOptions(maximumReaders: 1))
+        try store.write { ctx in try ctx.execute("CREATE TABLE T (a); INSERT INTO T VALUES (1)") }
+        try store.read { outer in
+            #expect(try outer.count("T") == 1)   // the snapshot starts at the first read
+            try store.writeOnAnotherThread { w in try w.execute("INSERT INTO T VALUES (2)") }
+            // With one reader allowed, a second connection would wait forever.
+            let inner = try store.read { ctx in try ctx.count("T") }
+            #expect(inner == 1)
+            #expect(try outer.count("T") == 1)
+        }
+        #expect(try store.read { ctx in try ctx.count("T") } == 2)
+    }
+
     @Test func closeCheckpointsAndRefusesFurtherUse() throws {
         let folder = try TemporaryFolder()
         let store = try makeUserStore(in: folder)

@@ -24,7 +24,7 @@ public final class WriteContext: ReadContext {
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
         if let last = lastInsert, last.returning == returning, last.entity == entity, last.columns == columns {
-            sqlite3_reset(last.statement.handle)
+            // Already reset: runWrite resets its statement when done.
             return try runWrite(entity, last.statement, values, returning: returning)
         }
         var sql = "INSERT INTO \(SQLText.quoted(entity))"

@@ -15,16 +15,30 @@ final class ReaderPool: @unchecked Sendable {
         self.open = open
     }
 
+    /// The connection each thread is using now: a read nested in a read on the same thread
+    /// reuses it (same snapshot, and no second connection that a full pool could never give).
+    private var borrowed: [pthread_t: Connection] = [:]
+
     /// Runs `body` with a connection of its own, returning the connection to the pool after.
-    func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
-        let connection = try borrow()
-        defer { giveBack(connection) }
-        return try body(connection)
+    /// `nested` is true when the thread was already reading on that connection.
+    func withConnection<T>(_ body: (_ connection: Connection, _ nested: Bool) throws -> T) throws -> T {
+        let (connection, nested) = try borrow()
+        defer { if !nested { giveBack(connection) } }
+        return try body(connection, nested)
     }
 
-    private func borrow() throws -> Connection {
+    private func borrow() throws -> (Connection, Bool) {
         condition.lock()
         defer { condition.unlock() }
+        let thread = pthread_self()
+        if let connection = borrowed[thread] { return (connection, true) }
+        let connection = try take()
+        borrowed[thread] = connection
+        return (connection, false)
+    }
+
+    /// An idle connection, or a new one, waiting when the pool is at its maximum (lock held).
+    private func take() throws -> Connection {
         while true {
             if isClosed { throw PortalError.misuse("the store is closed") }
             if let connection = idle.popLast() { return connection }
@@ -40,6 +54,7 @@ final class ReaderPool: @unchecked Sendable {
     private func giveBack(_ connection: Connection) {
         condition.lock()
         defer { condition.unlock() }
+        borrowed[pthread_self()] = nil
         if isClosed {
             connection.close()
         } else {

@@ -56,7 +56,7 @@ public final class Store: @unchecked Sendable {
                 try Store.openReader(path: path, timeout: timeout)
             }
             // A read-only store checks the file now, so that a bad file fails at open time.
-            if options.readOnly { try readers?.withConnection { _ in } }
+            if options.readOnly { try readers?.withConnection { _, _ in } }
         }
         if let writer { changes.install(on: writer) }
         observation.attach(self)
@@ -120,9 +120,10 @@ public final class Store: @unchecked Sendable {
             }
         }
         guard let readers else { throw PortalError.misuse("the store has no reader") }
-        return try readers.withConnection { connection in
+        return try readers.withConnection { connection, nested in
             try run(ReadContext(store: self, connection: connection)) { context in
-                try transaction("BEGIN DEFERRED", on: connection) { try body(context) }
+                if nested { return try body(context) }   // inside this thread's read: same snapshot
+                return try transaction("BEGIN DEFERRED", on: connection) { try body(context) }
             }
         }
     }
