@@ -31,7 +31,7 @@ public enum Browser {
         let counter = BackgroundCounter(source: source)
         while !model.isFinished {
             terminal.draw(Renderer.render(model))
-            counter.start(model.takePendingCounts())
+            counter.start(model.takePendingCounts(), budget: model.countBudget)
             let key = terminal.readKey()
             for (job, result) in counter.takeFinished() { model.countFinished(job, result) }
             if key == .control("l") {
@@ -56,13 +56,14 @@ final class BackgroundCounter: @unchecked Sendable {
 
     init(source: any BrowserDataSource) { self.source = source }
 
-    func start(_ jobs: [BrowserModel.CountJob]) {
+    func start(_ jobs: [BrowserModel.CountJob], budget: Duration) {
         for job in jobs {
             let thread = Thread { [self] in
-                let result = try? source.count(entity: job.entity, filter: job.filter, budget: nil)
-                lock.lock()
-                finished.append((job, result))
-                lock.unlock()
+                BrowserModel.perform(job, on: source, budget: budget) { result in
+                    lock.lock()
+                    finished.append((job, result))
+                    lock.unlock()
+                }
             }
             thread.start()
         }

@@ -139,6 +139,7 @@ public final class BrowserModel {
         cursorColumn = 0
         rows = []
         cursorRow = 0
+        count = nil
         load(anchor: anchor, cursorID: cursorID)
         recount()
     }
@@ -196,30 +197,19 @@ public final class BrowserModel {
 
     // MARK: - Counting
 
+    /// Counts run in the background (the first screen never waits for them): first within a
+    /// budget, giving `≥ N` on a large table, then exactly. The old count stays on screen meanwhile.
     func recount() {
         guard let name = entity?.name else { return }
-        let job = CountJob(entity: name, filter: filter)
-        do {
-            let result = try source.count(entity: name, filter: filter, budget: countBudget)
-            count = result
-            if filter.isEmpty { entityCounts[name] = result }
-            if case .atLeast = result { schedule(job) }
-        } catch {
-            count = nil
-            setStatus(message(of: error), error: true)
-        }
+        schedule(CountJob(entity: name, filter: filter))
     }
 
     func countEntities() {
-        for entity in entities {
-            let result = try? source.count(entity: entity.name, filter: "", budget: .milliseconds(5))
-            entityCounts[entity.name] = result
-            if case .atLeast = result { schedule(CountJob(entity: entity.name, filter: "")) }
-        }
+        for entity in entities { schedule(CountJob(entity: entity.name, filter: "")) }
     }
 
     func schedule(_ job: CountJob) {
-        if !pendingCounts.contains(job), !runningCounts.contains(job) { pendingCounts.append(job) }
+        if !pendingCounts.contains(job) { pendingCounts.append(job) }
     }
 
     /// Hands the pending counts to the runner, which reports each with `countFinished`.
@@ -230,18 +220,32 @@ public final class BrowserModel {
         return jobs
     }
 
-    /// A background count has finished (`nil`: it failed or was cancelled).
+    /// A background count has a result: `.atLeast` while it goes on, `.exact` when done, nil
+    /// when it failed or was cancelled.
     public func countFinished(_ job: CountJob, _ result: RowCount?) {
-        runningCounts.remove(job)
+        guard case .atLeast? = result else { runningCounts.remove(job); return deliver(job, result) }
+        deliver(job, result)
+    }
+
+    private func deliver(_ job: CountJob, _ result: RowCount?) {
         guard let result else { return }
         if job.filter.isEmpty { entityCounts[job.entity] = result }
         if job.entity == entity?.name, job.filter == filter { count = result }
     }
 
+    /// Runs one count job as the background runner does: within the budget, then exactly.
+    public static func perform(_ job: CountJob, on source: any BrowserDataSource, budget: Duration,
+                               report: (RowCount?) -> Void) {
+        let first = try? source.count(entity: job.entity, filter: job.filter, budget: budget)
+        report(first)
+        guard case .atLeast? = first else { return }
+        report(try? source.count(entity: job.entity, filter: job.filter, budget: nil))
+    }
+
     /// Runs the pending counts here and now (tests and benchmarks have no background thread).
     public func runPendingCounts() {
         for job in takePendingCounts() {
-            countFinished(job, try? source.count(entity: job.entity, filter: job.filter, budget: nil))
+            Self.perform(job, on: source, budget: countBudget) { countFinished(job, $0) }
         }
     }
 
@@ -451,7 +455,7 @@ public final class BrowserModel {
 
     /// Width of the left pane listing the entities (0 when hidden).
     public var paneWidth: Int {
-        guard focus == .entities || width >= 100 else { return 0 }
+        guard focus == .entities || width >= 120 else { return 0 }
         return min(28, max(16, width / 4))
     }
 
@@ -515,6 +519,7 @@ public final class BrowserModel {
             }
             mode = .browse
             backStack = []
+            if filter != text { count = nil }
             filter = text
             load(anchor: .first, cursorID: nil)
             recount()

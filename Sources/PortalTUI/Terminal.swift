@@ -1,4 +1,7 @@
 @preconcurrency import CNcurses
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The ncurses screen: draws a `ScreenBuffer` and reads keys. Nothing else.
 final class Terminal {
@@ -8,6 +11,11 @@ final class Terminal {
     /// Takes over the terminal: wide-character ncurses, no echo, keypad, mouse wheel.
     init(color: Bool) {
         setlocale(LC_ALL, "")
+        // ncurses learns of resizes through SIGWINCH: make sure it is not blocked here.
+        var winch = sigset_t()
+        sigemptyset(&winch)
+        sigaddset(&winch, SIGWINCH)
+        pthread_sigmask(SIG_UNBLOCK, &winch, nil)
         initscr()
         cbreak()
         noecho()

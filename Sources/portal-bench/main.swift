@@ -15,6 +15,7 @@ let only: String? = arguments.firstIndex(of: "--only").flatMap { i in
 nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] = [
     ("engine", engineBenchmarks),
     ("predicate", predicateBenchmarks),
+    ("tui", tuiBenchmarks),
 ]
 
 for group in groups where only.map({ group.prefix.hasPrefix($0) || $0.hasPrefix(group.prefix) }) ?? true {

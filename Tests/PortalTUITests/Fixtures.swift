@@ -33,12 +33,19 @@ func makeModel(_ source: MemoryDataSource = makeSource(), entity: String = "Albu
                readOnly: Bool = false, runCommand: ((String) -> String)? = nil) throws -> BrowserModel {
     let model = BrowserModel(source: source, width: width, height: height, readOnly: readOnly, runCommand: runCommand)
     try model.start(entity: entity, filter: nil)
+    model.runPendingCounts()
     return model
 }
 
 extension BrowserModel {
-    func press(_ keys: BrowserKey...) { for key in keys { handle(key) } }
-    func type(_ text: String) { for c in text { handle(.character(c)) } }
+    /// Keys as the runner delivers them: each followed by the background counts it started.
+    func press(_ keys: BrowserKey...) {
+        for key in keys {
+            handle(key)
+            runPendingCounts()
+        }
+    }
+    func type(_ text: String) { for c in text { press(.character(c)) } }
     var screen: ScreenBuffer { Renderer.render(self) }
     /// The first value of the cursor's row (the id in the fixture).
     var cursorID: Value? { currentRow?.values.first }

@@ -1,0 +1,138 @@
+import CBaseline
+import Foundation
+import PortalEngine
+import PortalTUI
+
+// The browser's figures, headless (model + renderer, no ncurses) on a generated table of
+// 10,000,000 rows, each against the plain SQL for the same page(s) run by the SQLite C API
+// (CBaseline) in the same run. Medians of 7 runs after a warm-up, wall-clock.
+
+private let rowCount = 10_000_000
+private let width = 160
+private let height = 40
+private var pageSize: Int { height - 3 }
+
+func tuiBenchmarks() throws -> [Figure] {
+    let path = try tuiDatabase()
+    let memory = try pagingMemory(path)
+    let store = try Store(path: path, options: StoreOptions(readOnly: true))
+    defer { try? store.close() }
+    guard let db = baseline_open(path) else { throw BrowserError("cannot open \(path) for the baseline") }
+    defer { baseline_close(db) }
+    let columns = "id, a, b, c"
+
+    func baseline(_ sql: String) -> Double {
+        var checksum: Int64 = 0
+        return medianMilliseconds(runs: 7) { _ = baseline_fetch_integers(db, sql, 4, &checksum) }
+    }
+
+    // tui.open: a new session on the entity, first screen rendered.
+    let open = try medianMilliseconds(runs: 7) {
+        let model = BrowserModel(source: EngineDataSource(store: store), width: width, height: height, readOnly: true)
+        try model.start(entity: "Big", filter: nil)
+        _ = Renderer.render(model)
+    }
+    let openSQL = baseline("SELECT \(columns) FROM Big ORDER BY id LIMIT \(pageSize)")
+
+    // tui.end: G on an open session, last screen rendered.
+    let session = BrowserModel(source: EngineDataSource(store: store), width: width, height: height, readOnly: true)
+    try session.start(entity: "Big", filter: nil)
+    let end = medianMilliseconds(runs: 7) {
+        session.handle(.home)
+        session.handle(.end)
+        _ = Renderer.render(session)
+    } - medianMilliseconds(runs: 7) { session.handle(.home) }
+    let endSQL = baseline("SELECT \(columns) FROM Big ORDER BY id DESC LIMIT \(pageSize)")
+
+    // tui.pagedown: 100 PgDn from the top, each rendered, against the same 100 keyset queries.
+    let pageDown = medianMilliseconds(runs: 7) {
+        session.handle(.home)
+        for _ in 0..<100 {
+            session.handle(.pageDown)
+            _ = Renderer.render(session)
+        }
+    }
+    let pageDownSQL = medianMilliseconds(runs: 7) {
+        var checksum: Int64 = 0
+        for page in 0..<100 {
+            let last = (page + 1) * pageSize
+            _ = baseline_fetch_integers(db, "SELECT \(columns) FROM Big WHERE id > \(last) ORDER BY id LIMIT \(pageSize)", 4,
+                                        &checksum)
+        }
+    }
+
+    // tui.filter: `/a == 4242` typed and applied (checked as typed), first screen rendered.
+    let filter = medianMilliseconds(runs: 7) {
+        session.handle(.home)
+        session.handle(.character("/"))
+        for c in "a == 4242" { session.handle(.character(c)) }
+        session.handle(.enter)
+        _ = Renderer.render(session)
+        session.handle(.character("/"))
+        session.handle(.control("u"))
+        session.handle(.enter)
+    }
+    let filterSQL = baseline("SELECT \(columns) FROM Big WHERE a = 4242 ORDER BY id LIMIT \(pageSize)")
+
+    func note(_ ours: Double, _ base: Double) -> [String: String] {
+        ["ours_median_ms": String(format: "%.3f", ours), "sql_median_ms": String(format: "%.3f", base),
+         "rows": String(rowCount), "goal": "ratio<=2"]
+    }
+    return [
+        Figure(name: "tui.open", oursMilliseconds: open, baselineMilliseconds: openSQL, notes: note(open, openSQL)),
+        Figure(name: "tui.end", oursMilliseconds: end, baselineMilliseconds: endSQL, notes: note(end, endSQL)),
+        Figure(name: "tui.pagedown", oursMilliseconds: pageDown, baselineMilliseconds: pageDownSQL,
+               notes: note(pageDown, pageDownSQL)),
+        Figure(name: "tui.filter", oursMilliseconds: filter, baselineMilliseconds: filterSQL, notes: note(filter, filterSQL)),
+        memory,
+    ]
+}
+
+/// The 10,000,000-row table, generated once (one prepared INSERT … SELECT in one transaction)
+/// and cached under .build/bench-data.
+private func tuiDatabase() throws -> String {
+    let path = benchDirectory().appendingPathComponent("tui-10m.sqlite").path
+    if FileManager.default.fileExists(atPath: path) { return path }
+    let building = path + ".building"
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: building + suffix) }
+    let store = try Store(path: building)
+    try store.write { context in
+        _ = try context.execute("CREATE TABLE Big (id INTEGER PRIMARY KEY, a INTEGER NOT NULL, b INTEGER, c INTEGER)")
+        _ = try context.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+            INSERT INTO Big SELECT i, i % 100000, i * 7 % 1000003, i % 13 FROM n
+            """, [.integer(Int64(rowCount))])
+        _ = try context.execute("CREATE INDEX Big_a ON Big(a)")
+    }
+    try store.close()
+    try FileManager.default.moveItem(atPath: building, toPath: path)
+    return path
+}
+
+/// Peak memory of a session paging through 100,000 rows (run first, before anything else grows
+/// the process): the model holds one screen of rows whatever the table's size.
+private func pagingMemory(_ path: String) throws -> Figure {
+    let before = peakResidentMegabytes()
+    let store = try Store(path: path, options: StoreOptions(readOnly: true))
+    defer { try? store.close() }
+    let model = BrowserModel(source: EngineDataSource(store: store), width: width, height: height, readOnly: true)
+    try model.start(entity: "Big", filter: nil)
+    var seen = model.rows.count
+    let start = DispatchTime.now().uptimeNanoseconds
+    while seen < 100_000 {
+        model.handle(.pageDown)
+        _ = Renderer.render(model)
+        seen += model.rows.count
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    let peak = peakResidentMegabytes()
+    return Figure(name: "tui.memory.page100k", oursMilliseconds: elapsed, baselineMilliseconds: elapsed,
+                  notes: ["peak_rss_mb": String(format: "%.1f", peak), "rss_before_session_mb": String(format: "%.1f", before),
+                          "rows_paged": String(seen), "goal": "peak<50MB"])
+}
+
+private func peakResidentMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_maxrss) / 1024
+}

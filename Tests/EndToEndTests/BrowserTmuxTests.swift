@@ -1,0 +1,267 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real binary's browser, driven through tmux: keys in with `send-keys`, screen out with
+/// `capture-pane`. Each test has its own tmux server (socket) and its own copy of the database.
+final class BrowserSession {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static var binary: String {
+        ProcessInfo.processInfo.environment["PORTAL_SHELL_BIN"]
+            ?? repository.appendingPathComponent(".build/debug/portal-shell").path
+    }
+    static var chinook: String {
+        repository.deletingLastPathComponent().appendingPathComponent("shared/data/chinook/Chinook_Sqlite.sqlite").path
+    }
+
+    let directory: URL
+    let database: String
+    let socket: String
+
+    /// A copy of Chinook (or an empty file to be filled by `prepare`) in a temporary folder.
+    init(copyChinook: Bool = true) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = directory.appendingPathComponent("db.sqlite").path
+        if copyChinook { try FileManager.default.copyItem(atPath: Self.chinook, toPath: database) }
+        socket = "portal-browser-\(UUID().uuidString.prefix(8))"
+    }
+
+    deinit {
+        _ = try? Self.run("/usr/bin/env", ["tmux", "-L", socket, "kill-server"], capture: false)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs the shell non-interactively on the database (to prepare data or write "from outside").
+    @discardableResult
+    func shell(_ commands: String..., extra: [String] = []) throws -> String {
+        try Self.run(Self.binary, extra + [database] + commands.flatMap { ["-e", $0] })
+    }
+
+    /// Starts the browser in a detached tmux session of the given size.
+    func start(_ arguments: [String], width: Int = 100, height: Int = 30) throws {
+        let command = ([Self.binary, "--browse"] + arguments + [database]).map(Self.quote).joined(separator: " ")
+            + "; echo BROWSER-EXITED-$?; sleep 60"
+        try tmux(["-u", "new-session", "-d", "-x", String(width), "-y", String(height), command])
+    }
+
+    /// Runs tmux without reading its output: the server it may start would keep a pipe open.
+    func tmux(_ arguments: [String]) throws {
+        _ = try Self.run("/usr/bin/env", ["tmux", "-L", socket] + arguments, capture: false)
+    }
+
+    /// Types literal text.
+    func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
+    /// Presses named keys (`Enter`, `Escape`, `PageDown`, `BSpace`, …).
+    func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+
+    func screen() throws -> String { try Self.run("/usr/bin/env", ["tmux", "-L", socket, "capture-pane", "-p"]) }
+
+    /// Waits (at most 10 s) until the screen satisfies `condition`; returns the last screen seen.
+    @discardableResult
+    func waitFor(_ description: String, _ condition: (String) -> Bool) throws -> String {
+        var last = ""
+        for _ in 0..<200 {
+            last = try screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("timed out waiting for \(description); screen was:\n\(last)")
+        return last
+    }
+
+    @discardableResult
+    func waitFor(_ text: String) throws -> String { try waitFor("'\(text)'") { $0.contains(text) } }
+
+    static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// Runs a program with LANG=C.UTF-8 and returns its standard output (posix_spawn and
+    /// waitpid: Foundation's Process can miss the exit of a child that forked a daemon).
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], capture: Bool = true) throws -> String {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"
+        if (environment["TERM"] ?? "").isEmpty || environment["TERM"] == "dumb" { environment["TERM"] = "xterm-256color" }
+        var fds: [Int32] = [-1, -1]
+        if capture { guard pipe(&fds) == 0 else { throw SpawnError(message: "pipe failed") } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if capture {
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, fds[0])
+            posix_spawn_file_actions_addclose(&actions, fds[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        // A clean signal mask: test runners block signals (SIGWINCH among them) in their threads,
+        // and a blocked mask would be inherited by tmux and by the browser under test.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        if capture { close(fds[1]) }
+        guard spawned == 0 else {
+            if capture { close(fds[0]) }
+            throw SpawnError(message: "cannot run \(executable): \(spawned)")
+        }
+        var data: [UInt8] = []
+        if capture {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(fds[0], &buffer, buffer.count)
+                if n <= 0 { break }
+                data += buffer[0..<n]
+            }
+            close(fds[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+struct SpawnError: Error { var message: String }
+
+@Suite(.serialized) struct BrowserTmuxTests {
+    @Test func browsesFiltersSortsAndQuits() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Track"])
+        try s.waitFor("Track  3503 rows")
+        try s.waitFor("For Those About To Rock")
+        try s.type("G")
+        try s.waitFor("Koyaanisqatsi")
+        try s.type("g")
+        try s.waitFor("For Those About To Rock")
+        try s.type("/Nmae == 1")
+        try s.waitFor("no attribute or relationship named 'Nmae'")
+        try s.press("Escape")
+        try s.type("/Composer BEGINSWITH \"Ang\"")
+        try s.press("Enter")
+        try s.waitFor("Track  10 rows")
+        try s.type("lS")
+        let sorted = try s.waitFor("Name↓")
+        let body = sorted.split(separator: "\n").dropFirst(2).first.map(String.init) ?? ""
+        #expect(body.contains("Spellbound"), "Name descending starts with the last name: \(body)")
+        try s.type("q")
+        try s.waitFor("BROWSER-EXITED-0")
+    }
+
+    @Test func editsAddsDeletesAndUndoes() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Genre"])
+        try s.waitFor("Genre  25 rows")
+        try s.type("le")
+        try s.press("C-u")
+        try s.type("Rock and Roll")
+        try s.press("Enter")
+        try s.waitFor("updated Genre.Name")
+        #expect(try s.shell("count Genre where Name == 'Rock and Roll'").hasPrefix("1"))
+        try s.type("u")
+        try s.waitFor("undone")
+        #expect(try s.shell("count Genre where Name == 'Rock and Roll'").hasPrefix("0"))
+
+        try s.type("a")
+        try s.waitFor("(default)")
+        try s.press("Down")
+        try s.type("Zydeco")
+        try s.press("Enter")
+        try s.waitFor("created Genre")
+        try s.waitFor("Genre  26 rows")
+        #expect(try s.shell("count Genre where Name == 'Zydeco'").hasPrefix("1"))
+        try s.type("d")
+        try s.waitFor("? y/n")
+        try s.type("y")
+        try s.waitFor("Genre  25 rows")
+        #expect(try s.shell("count Genre where Name == 'Zydeco'").hasPrefix("0"))
+        try s.type("u")
+        try s.waitFor("Genre  26 rows")
+        #expect(try s.shell("count Genre where Name == 'Zydeco'").hasPrefix("1"))
+    }
+
+    @Test func followsAForeignKeyAndComesBack() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Album"])
+        try s.waitFor("Balls to the Wall")
+        try s.type("jllf")
+        try s.waitFor("Artist  1 rows  where ArtistId == 2")
+        try s.waitFor("Accept")
+        try s.press("BSpace")
+        try s.waitFor("Album  347 rows")
+    }
+
+    @Test func resizesToFortyByTenAndBack() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Track"])
+        try s.waitFor("Track  3503 rows")
+        try s.tmux(["resize-window", "-x", "40", "-y", "10"])
+        let small = try s.waitFor("a 40×10 screen") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 10 && lines[9].hasPrefix("? help") && screen.contains("Track  3503 rows")
+        }
+        #expect(small.split(separator: "\n").allSatisfy { $0.count <= 40 })
+        try s.tmux(["resize-window", "-x", "100", "-y", "30"])
+        try s.waitFor("a 100×30 screen") { $0.contains("Dude (Looks Like A Lady)") }
+    }
+
+    @Test func anExternalWriteAppearsOnScreen() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Genre"])
+        try s.waitFor("Genre  25 rows")
+        try s.shell("update Genre set Name = 'Changed Outside' where GenreId == 2")
+        try s.waitFor("Changed Outside")
+        try s.shell("create Genre set Name = 'Brand New'")
+        try s.waitFor("Genre  26 rows")
+    }
+
+    @Test func readOnlySessionsRefuseEdits() throws {
+        let s = try BrowserSession()
+        try s.start(["--read-only", "--entity", "Artist"])
+        try s.waitFor("AC/DC")
+        try s.type("e")
+        try s.waitFor("read-only session")
+        try s.type("d")
+        try s.waitFor("read-only session")
+    }
+
+    @Test func escapeSequencesInCellsDoNotReachTheTerminal() throws {
+        let s = try BrowserSession()
+        try s.shell("sql UPDATE Artist SET Name = char(27) || ']2;PWNED' || char(7) || char(27) || '[2J' || char(27) || '[31mred' WHERE ArtistId = 1")
+        try s.start(["--entity", "Artist"])
+        try s.waitFor("\\x1b]2;PWNED\\x07\\x1b[2J\\x1b[31mred")
+        try s.waitFor("Accept")
+        let title = try BrowserSession.run("/usr/bin/env", ["tmux", "-L", s.socket, "display-message", "-p", "#{pane_title}"])
+        #expect(!title.contains("PWNED"))
+    }
+
+    @Test func aLargeTableOpensAtBothEnds() throws {
+        let s = try BrowserSession(copyChinook: false)
+        try s.shell("sql CREATE TABLE Big (id INTEGER PRIMARY KEY, label TEXT, n INTEGER)",
+                    "sql WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 1000000) INSERT INTO Big SELECT i, 'label ' || i, i % 1000 FROM c",
+                    extra: ["--create"])
+        try s.start(["--entity", "Big"])
+        try s.waitFor("label 1 ")
+        try s.type("G")
+        try s.waitFor("label 1000000")
+        try s.press("PageUp")
+        try s.waitFor("label 999972")
+        try s.type("g")
+        try s.waitFor("label 27 ")
+        try s.waitFor("Big  1000000 rows")
+    }
+}
