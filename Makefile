@@ -46,7 +46,7 @@ lint-man:
 	@if [ -f man/portal-shell.1 ]; then mandoc -T lint -W warning man/portal-shell.1 && echo "man page: lint clean"; fi
 
 demo: release
-	$(RELEASE_BIN)
+	$(RELEASE_BIN) --browse
 
 bench: deps
 	$(SWIFT) build -c release --product portal-bench

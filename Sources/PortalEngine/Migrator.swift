@@ -57,7 +57,7 @@ public struct Migrator {
             let exists = try ctx.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(Self.table)])
             guard !exists.rows.isEmpty else { return [] }
             return try ctx.query("SELECT name FROM \(Self.table) ORDER BY rowid").rows.compactMap { row in
-                if case .text(let name) = row.values[0] { return name }
+                if case .text(let name) = row.value(at: 0) { return name }
                 return nil
             }
         }

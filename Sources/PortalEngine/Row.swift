@@ -1,3 +1,10 @@
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The column names of one result set, shared by all its rows (one allocation per query, not per row).
 public final class ColumnNames: Sendable, Hashable {
     public let names: [String]
@@ -23,13 +30,24 @@ public final class ColumnNames: Sendable, Hashable {
 }
 
 /// One row of a result: ordered attributes (name and value), in the order of the query's columns.
+///
+/// The rows of one fetch share one `RowStorage` holding all their values back to back, so a
+/// fetch makes no allocation per row; a row is that storage and the position of its first cell.
 public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConvertible {
-    public let columns: ColumnNames
-    public var values: [Value]
+    let storage: RowStorage
+    /// The index in `storage` of this row's first cell.
+    let start: Int
+
+    init(storage: RowStorage, start: Int) {
+        self.storage = storage
+        self.start = start
+    }
 
     public init(columns: ColumnNames, values: [Value]) {
-        self.columns = columns
-        self.values = values
+        let storage = RowStorage(columns: columns, width: values.count)
+        // Out of memory: an empty row rather than a trap (every read of it gives .null).
+        _ = storage.append(values)
+        self.init(storage: storage, start: 0)
     }
 
     /// A row from name/value pairs, in order.
@@ -37,22 +55,154 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
         self.init(columns: ColumnNames(pairs.map(\.key)), values: pairs.map(\.value))
     }
 
-    public var names: [String] { columns.names }
+    public var columns: ColumnNames { storage.columns }
+    public var names: [String] { storage.columns.names }
+
+    /// The values in order (built on each call: prefer `value(at:)` or `row[name]` to read one).
+    public var values: [Value] {
+        get { (0..<storage.width).map { storage.value(at: start + $0) } }
+        set { self = Row(columns: columns, values: newValue) }
+    }
+
+    /// The value at `position` (0-based, in column order).
+    @inline(__always)
+    public func value(at position: Int) -> Value { storage.value(at: start + position) }
 
     /// The value of the attribute `name` (case-insensitive fallback), nil when the row has none.
     public subscript(name: String) -> Value? {
-        columns.index(of: name).map { values[$0] }
+        guard let i = storage.columns.index(of: name), i < storage.width else { return nil }
+        return storage.value(at: start + i)
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { values.count }
+    public var endIndex: Int { storage.width }
 
     /// The attribute at `position`: its name and value.
     public subscript(position: Int) -> (name: String, value: Value) {
-        (columns.names[position], values[position])
+        (storage.columns.names[position], storage.value(at: start + position))
     }
 
     public var description: String {
-        "[" + indices.map { "\(names[$0]): \(values[$0])" }.joined(separator: ", ") + "]"
+        "[" + indices.map { "\(names[$0]): \(value(at: $0))" }.joined(separator: ", ") + "]"
+    }
+
+    public static func == (a: Row, b: Row) -> Bool {
+        guard a.columns == b.columns, a.count == b.count else { return false }
+        if a.storage === b.storage && a.start == b.start { return true }
+        return a.indices.allSatisfy { a.value(at: $0) == b.value(at: $0) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columns)
+        hasher.combine(count)
+        for i in indices { hasher.combine(value(at: i)) }
+    }
+}
+
+/// The values of one or more rows of the same columns, back to back. Integers, reals and nulls
+/// are stored inline as plain bits with a kind byte beside them (nothing to retain or destroy,
+/// 9 bytes a value); text and blobs go to a side array. The buffers grow with `realloc`, as a C
+/// array would. Filled by the engine before any row is handed out and immutable once shared (a
+/// storage is refilled only while the engine holds its sole reference), hence `@unchecked Sendable`.
+final class RowStorage: @unchecked Sendable {
+    enum Kind: UInt8 { case null, integer, real, other }
+
+    let columns: ColumnNames
+    /// Values per row.
+    let width: Int
+    /// The integer, the real's bits, or the index of the value in `others`, per value.
+    private var bits: UnsafeMutablePointer<Int64>?
+    private var kinds: UnsafeMutablePointer<Kind>?
+    private var count = 0
+    private var capacity = 0
+    // Unchecked: only the engine mutates, before sharing (dynamic checks cost more than the reads).
+    @exclusivity(unchecked) private var others: [Value] = []
+
+    init(columns: ColumnNames, width: Int) {
+        self.columns = columns
+        self.width = width
+    }
+
+    deinit {
+        free(bits)
+        free(kinds)
+    }
+
+    @inline(__always)
+    func value(at index: Int) -> Value {
+        guard index >= 0, index < count, let bits, let kinds else { return .null }
+        switch kinds[index] {
+        case .null: return .null
+        case .integer: return .integer(bits[index])
+        case .real: return .real(Double(bitPattern: UInt64(bitPattern: bits[index])))
+        case .other: return others[Int(bits[index])]
+        }
+    }
+
+    /// Empties the storage for reuse (only while nothing else references it).
+    func removeAll() {
+        count = 0
+        if !others.isEmpty { others.removeAll(keepingCapacity: true) }
+    }
+
+    /// Room for `more` values; false when memory ran out.
+    @inline(__always)
+    private func reserve(_ more: Int) -> Bool {
+        if count + more <= capacity { return true }
+        let grown = max(capacity * 2, count + more, 16)
+        guard let newBits = realloc(bits, grown * MemoryLayout<Int64>.stride) else { return false }
+        bits = newBits.assumingMemoryBound(to: Int64.self)
+        guard let newKinds = realloc(kinds, grown * MemoryLayout<Kind>.stride) else { return false }
+        kinds = newKinds.assumingMemoryBound(to: Kind.self)
+        capacity = grown
+        return true
+    }
+
+    @inline(__always)
+    private func put(_ value: Int64, _ kind: Kind) {
+        guard let bits, let kinds else { return }
+        bits[count] = value
+        kinds[count] = kind
+        count += 1
+    }
+
+    func append(_ values: [Value]) -> Bool {
+        guard reserve(values.count) else { return false }
+        for value in values { append(value) }
+        return true
+    }
+
+    /// Appends one value (room reserved by the caller).
+    @inline(__always)
+    private func append(_ value: Value) {
+        switch value {
+        case .null: put(0, .null)
+        case .integer(let i): put(i, .integer)
+        case .real(let d): put(Int64(bitPattern: d.bitPattern), .real)
+        case .text, .blob:
+            put(Int64(others.count), .other)
+            others.append(value)
+        }
+    }
+
+    /// Appends the current row of the statement `handle` (`width` columns); false when memory
+    /// ran out. One column lookup per value (sqlite3_column_value), then typed reads: integers
+    /// and reals never become a `Value`.
+    @inline(__always)
+    func appendRow(of handle: OpaquePointer) -> Bool {
+        guard reserve(width) else { return false }
+        for i in 0..<Int32(width) {
+            guard let value = sqlite3_column_value(handle, i) else {
+                put(0, .null)
+                continue
+            }
+            switch sqlite3_value_type(value) {
+            case SQLITE_INTEGER: put(sqlite3_value_int64(value), .integer)
+            case SQLITE_FLOAT: put(Int64(bitPattern: sqlite3_value_double(value).bitPattern), .real)
+            case SQLITE_NULL: put(0, .null)
+            default: append(Statement.value(of: handle, at: i))
+            }
+        }
+        return true
     }
 }

@@ -1,21 +1,48 @@
 import PortalEngine
 import PortalTUI
 
-/// Opens the full-screen browser (PortalTUI) on the session's database.
+/// Opens the full-screen browser (PortalTUI) on the session's database file, through its own
+/// engine store; `:` commands run in this session's executor and show what they printed.
 enum BrowserBridge {
     static func open(_ executor: Executor, _ query: Query?) throws {
-        guard let database = executor.database else { throw ShellError("no database is open") }
-        let store = try Store(path: database.path, options: StoreOptions(readOnly: database.isReadOnly, create: false))
-        defer { try? store.close() }
-        let sort = query?.sort.first.map { BrowserSort(column: $0.value.keyPath, direction: $0.value.ascending ? .ascending : .descending) }
-        try Browser.run(store: store, entity: query?.entity.value, filter: query?.predicate?.text, sort: sort,
-                        readOnly: database.isReadOnly, color: executor.options.color) { text in
-            let saved = executor.output
-            let captured = OutputStream()
-            executor.output = captured
-            defer { executor.output = saved }
-            executor.run(text)
-            return captured.text
+        let database = try executor.requireDatabase()
+        guard database.path != ":memory:" else { throw ShellError("the browser needs a database file, not :memory:") }
+        let store: Store
+        do {
+            store = try Store(path: database.path, options: StoreOptions(readOnly: database.isReadOnly, create: false,
+                                                                         busyTimeout: executor.busyTimeout))
+        } catch {
+            throw ShellError.from(error)
         }
+        let sort = query?.sort.first.map {
+            BrowserSort(column: $0.value.keyPath, direction: $0.value.ascending ? .ascending : .descending)
+        }
+        let runCommand: (String) -> String = { text in
+            // No prompt can be answered under the full-screen browser: commands that would ask are refused.
+            let savedConfirm = executor.confirm
+            executor.confirm = { _ in false }
+            defer { executor.confirm = savedConfirm }
+            return executor.capturingOutput { _ = executor.run(text, stopOnError: true) }
+        }
+        do {
+            try Browser.run(store: store, entity: query?.entity.value, filter: query?.predicate?.text, sort: sort,
+                            readOnly: database.isReadOnly, color: executor.options.color, runCommand: runCommand)
+        } catch {
+            throw ShellError.from(error, predicateOffset: query?.predicate?.offset)
+        }
+        try? store.close()
+    }
+}
+
+extension Executor {
+    /// Runs `body` with results and errors collected in memory; returns the text.
+    func capturingOutput(_ body: () -> Void) -> String {
+        let saved = (output, errors)
+        let collector = OutputStream()
+        output = collector
+        errors = collector
+        body()
+        (output, errors) = saved
+        return collector.text
     }
 }

@@ -13,12 +13,14 @@ enum Interrupts {
 
     static var received: Bool { flag != 0 }
     static var isInstalled: Bool { connectionHandle != nil }
+    /// True when the signal was SIGTERM (the REPL then quits instead of prompting again).
+    static var terminated: Bool { flag == SIGTERM }
 
     static func install(_ connection: Connection) {
         connectionHandle = connection.handle
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
-            Interrupts.flag = 1
+        action.__sigaction_handler.sa_handler = { signal in
+            Interrupts.flag = signal
             if let handle = Interrupts.connectionHandle { sqlite3_interrupt(handle) }
         }
         sigemptyset(&action.sa_mask)

@@ -22,17 +22,21 @@ public enum Browser {
     ///   - runCommand: runs one shell command for `:` and returns what it printed.
     public static func run(source: any BrowserDataSource, entity: String?, filter: String?, sort: BrowserSort? = nil,
                            readOnly: Bool, color: Bool, runCommand: ((String) -> String)?) throws {
-        let model = BrowserModel(source: source, width: 80, height: 24, readOnly: readOnly, runCommand: runCommand)
         // Errors (unknown entity, bad filter, unreadable database) surface before the screen changes.
-        try model.start(entity: entity, filter: filter, sort: sort)
+        try BrowserModel(source: source, width: 80, height: 24).check(entity: entity, filter: filter, sort: sort)
         let terminal = Terminal(color: color)
         defer { terminal.close() }
-        model.handle(.resize(width: terminal.width, height: terminal.height))
+        let interruptible = InterruptibleSource(source) { terminal.readKey(timeoutMilliseconds: 0) }
+        let model = BrowserModel(source: interruptible, width: terminal.width, height: terminal.height,
+                                 readOnly: readOnly, runCommand: runCommand)
+        try model.start(entity: entity, filter: filter, sort: sort)
         let counter = BackgroundCounter(source: source)
+        var typed: [BrowserKey] = []
         while !model.isFinished {
             terminal.draw(Renderer.render(model))
             counter.start(model.takePendingCounts(), budget: model.countBudget)
-            let key = terminal.readKey()
+            typed += interruptible.takeTypedKeys()
+            let key = typed.isEmpty ? terminal.readKey() : typed.removeFirst()
             for (job, result) in counter.takeFinished() { model.countFinished(job, result) }
             if key == .control("l") {
                 terminal.invalidate()

@@ -55,14 +55,16 @@ public final class BrowserModel {
 
     public private(set) var width: Int
     public private(set) var height: Int
-    public private(set) var entities: [BrowserEntity] = []
+    public private(set) var entities: [BrowserEntity] = [] { didSet { widths = nil } }
     public private(set) var entityCounts: [String: RowCount] = [:]
-    public private(set) var entityIndex = 0
+    public private(set) var entityIndex = 0 { didSet { widths = nil } }
     public private(set) var entitySelection = 0
     public private(set) var focus: Focus = .grid
     public private(set) var filter = ""
-    public private(set) var sort: BrowserSort?
-    public private(set) var rows: [BrowserRow] = []
+    public private(set) var sort: BrowserSort? { didSet { widths = nil } }
+    public private(set) var rows: [BrowserRow] = [] { didSet { widths = nil } }
+    /// `columnWidths()` of the current rows, kept until the rows, sort or entity change.
+    private var widths: [Int]?
     public private(set) var cursorRow = 0
     public private(set) var cursorColumn = 0
     public private(set) var columnOffset = 0
@@ -93,31 +95,41 @@ public final class BrowserModel {
 
     // MARK: - Opening
 
-    /// Loads the entity list and opens `entity` (or the first one) with `filter`.
+    /// Loads the entity list and opens `entity` (or the first one) with `filter` and `sort`.
     public func start(entity: String?, filter: String?, sort: BrowserSort? = nil) throws {
-        entities = try source.entities()
+        let (index, sort) = try check(entity: entity, filter: filter, sort: sort)
         lastToken = source.changeToken()
         countEntities()
-        var index = 0
-        if let entity {
-            guard let found = entityIndex(named: entity) else {
-                throw BrowserError("no entity named '\(entity)'")
-            }
-            index = found
-        }
-        if let filter, !filter.isEmpty, let entityName = entities.indices.contains(index) ? entities[index].name : nil,
-           let error = source.validate(entity: entityName, filter: filter) {
-            throw BrowserError("invalid filter: \(error.message)")
-        }
-        guard !entities.isEmpty else {
+        guard let index else {
             setStatus("the database has no entities", error: false)
             return
         }
-        if let sort, !entities[index].columns.contains(where: { $0.name.lowercased() == sort.column.lowercased() }) {
-            throw BrowserError("no attribute '\(sort.column)' on \(entities[index].name) to sort by")
+        open(index, filter: filter ?? "", sort: sort)
+    }
+
+    /// Loads the entity list and checks the arguments of `start` without fetching rows: the
+    /// entity's index (nil when there is none at all) and the sort under the attribute's real name.
+    @discardableResult
+    public func check(entity: String?, filter: String?, sort: BrowserSort?) throws -> (Int?, BrowserSort?) {
+        entities = try source.entities()
+        guard !entities.isEmpty else {
+            if let entity { throw BrowserError("no entity named '\(entity)'") }
+            return (nil, nil)
         }
-        let column = sort.flatMap { s in entities[index].columns.first { $0.name.lowercased() == s.column.lowercased() } }
-        open(index, filter: filter ?? "", sort: column.map { BrowserSort(column: $0.name, direction: sort?.direction ?? .ascending) })
+        var index = 0
+        if let entity {
+            guard let found = entityIndex(named: entity) else { throw BrowserError("no entity named '\(entity)'") }
+            index = found
+        }
+        let name = entities[index].name
+        if let filter, !filter.trimmingSpaces.isEmpty, let error = source.validate(entity: name, filter: filter) {
+            throw BrowserError("invalid filter: \(error.message)")
+        }
+        guard let sort else { return (index, nil) }
+        guard let column = entities[index].columns.first(where: { $0.name.lowercased() == sort.column.lowercased() }) else {
+            throw BrowserError("no attribute '\(sort.column)' on \(name) to sort by")
+        }
+        return (index, BrowserSort(column: column.name, direction: sort.direction))
     }
 
     func entityIndex(named name: String) -> Int? {
@@ -463,14 +475,17 @@ public final class BrowserModel {
 
     /// Each column's width: wide enough for its header and the visible values, at most 40.
     public func columnWidths() -> [Int] {
+        if let widths { return widths }
         guard let entity else { return [] }
-        return entity.columns.indices.map { i in
+        let computed = entity.columns.indices.map { i in
             var w = CellText.width(of: entity.columns[i].name) + (sort?.column == entity.columns[i].name ? 1 : 0)
             for row in rows where i < row.values.count {
-                w = max(w, CellText.width(of: CellText.display(row.values[i]).text))
+                w = max(w, CellText.displayWidth(row.values[i]))
             }
             return min(max(w, 3), 40)
         }
+        widths = computed
+        return computed
     }
 
     func toggleSort(_ direction: BrowserSortDirection) {

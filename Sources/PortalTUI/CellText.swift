@@ -14,6 +14,7 @@ enum CellText {
     }
 
     static func width(of text: some StringProtocol) -> Int {
+        if isASCII(text) { return text.utf8.count }
         var total = 0
         for character in text { total += width(of: character) }
         return total
@@ -53,6 +54,7 @@ enum CellText {
     /// The text with every control character escaped (`\n`, `\t`, `\r`, `\\x1b`, `\\u{85}`),
     /// so a value can never move the cursor or change the terminal.
     static func escaped(_ text: String) -> String {
+        if isPrintableASCII(text) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -74,6 +76,16 @@ enum CellText {
         return String(repeating: "0", count: max(0, digits - s.count)) + s
     }
 
+    /// True when every byte is ASCII (one column each, once control characters are escaped).
+    static func isASCII(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// True when every byte is a printable ASCII character: nothing to escape, one column each.
+    static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
     /// How a value is shown in a cell: its text and whether it is a stand-in (NULL, empty, blob)
     /// that must look different from real text.
     static func display(_ value: Value) -> (text: String, isSpecial: Bool) {
@@ -84,6 +96,22 @@ enum CellText {
         case .text(let s): return s.isEmpty ? ("\"\"", true) : (escaped(s), false)
         case .blob(let b): return ("<blob \(b.count) bytes>", true)
         }
+    }
+
+    /// The columns `display(value).text` takes; integers without building their text.
+    static func displayWidth(_ value: Value) -> Int {
+        guard case .integer(let i) = value else { return width(of: display(value).text) }
+        return digitCount(i.magnitude) + (i < 0 ? 1 : 0)
+    }
+
+    static func digitCount(_ n: UInt64) -> Int {
+        var count = 1
+        var rest = n
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
     }
 
     static func formatReal(_ d: Double) -> String {

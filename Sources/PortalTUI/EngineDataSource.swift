@@ -11,6 +11,10 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public let store: Store
     private let lock = NSLock()
     private var localWrites: UInt64 = 0
+    /// What was derived from the schema as of `schemaVersion` (guarded by `lock`).
+    private var schemaVersion: Int64?
+    private var filters: [FilterKey: (EntityDescription, SQLFragment?)] = [:]
+    private var pageSQLs: [PageKey: String] = [:]
     /// A bounded count stops here and reports `≥ N`; the exact count then runs in the background.
     public var countLimit = 100_000
 
@@ -48,37 +52,73 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func page(_ request: PageRequest) throws -> [BrowserRow] {
         try store.read { context in
             let (entity, filter) = try compiled(context, request.entity, request.filter)
-            let key = Self.keyColumns(entity)
             let keyParts = try sortParts(entity, request.sort)
-            var conditions = filter.map { [$0] } ?? []
-            var backward = false
+            var keyset: SQLFragment?
+            var shape = PageShape.first
             switch request.anchor {
             case .first: break
-            case .last: backward = true
-            case .after(let row): conditions.append(Keyset.condition(keyParts, values(row, entity, request.sort), .after))
-            case .atOrAfter(let row): conditions.append(Keyset.condition(keyParts, values(row, entity, request.sort), .atOrAfter))
+            case .last: shape = .last
+            case .after(let row): (shape, keyset) = (.after, Keyset.condition(keyParts, values(row, entity, request.sort), .after))
+            case .atOrAfter(let row):
+                (shape, keyset) = (.atOrAfter, Keyset.condition(keyParts, values(row, entity, request.sort), .atOrAfter))
             case .before(let row):
-                backward = true
-                conditions.append(Keyset.condition(keyParts, values(row, entity, request.sort), .before))
+                (shape, keyset) = (.before, Keyset.condition(keyParts, values(row, entity, request.sort), .before))
             }
-            var sql = "SELECT \(key.map { "t0." + quoted($0) }.joined(separator: ", ")), t0.* FROM \(quoted(entity.name)) AS t0"
-            var bindings: [Value] = []
-            if !conditions.isEmpty {
-                sql += " WHERE " + conditions.map { "(\($0.sql))" }.joined(separator: " AND ")
-                bindings = conditions.flatMap(\.bindings)
-            }
-            sql += " ORDER BY " + keyParts.map { "\($0.expression) \($0.ascending != backward ? "ASC" : "DESC")" }
-                .joined(separator: ", ")
-            sql += " LIMIT ?"
+            let sql = pageSQL(entity, filter, keyParts, keyset, shape, request)
+            var bindings = (filter?.bindings ?? []) + (keyset?.bindings ?? [])
             bindings.append(.integer(Int64(max(0, request.limit))))
             var rows: [BrowserRow] = []
             rows.reserveCapacity(request.limit)
-            let k = key.count
-            try context.stream(sql, bindings) { row in
-                rows.append(BrowserRow(id: Array(row.values[0..<k]), values: Array(row.values[k...])))
+            let k = Int32(Self.keyColumns(entity).count)
+            // The same SQL text for every page of one (entity, filter, sort, direction): the
+            // connection prepares it once and then only re-binds the edge row's key.
+            try context.forEachRow(cached: sql, bindings) { statement in
+                let count = Int32(statement.columnCount)
+                var id: [Value] = []
+                id.reserveCapacity(Int(k))
+                for i in 0..<k { id.append(statement.value(at: i)) }
+                var values: [Value] = []
+                values.reserveCapacity(Int(count - k))
+                for i in k..<count { values.append(statement.value(at: i)) }
+                rows.append(BrowserRow(id: id, values: values))
             }
-            return backward ? rows.reversed() : rows
+            return shape == .last || shape == .before ? rows.reversed() : rows
         }
+    }
+
+    /// Which kind of page a query fetches: with the keyset condition's text, it decides the SQL.
+    private enum PageShape: Hashable { case first, last, after, atOrAfter, before }
+
+    private struct PageKey: Hashable {
+        var entity: String
+        var filter: String
+        var sort: BrowserSort?
+        var shape: PageShape
+        var keyset: String
+    }
+
+    /// The text of a page query, built once per key while the schema stays the same.
+    private func pageSQL(_ entity: EntityDescription, _ filter: SQLFragment?, _ keyParts: [Keyset.Part],
+                         _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest) -> String {
+        let key = PageKey(entity: entity.name, filter: request.filter, sort: request.sort, shape: shape,
+                          keyset: keyset?.sql ?? "")
+        lock.lock()
+        let known = pageSQLs[key]
+        lock.unlock()
+        if let known { return known }
+        let backward = shape == .last || shape == .before
+        let idColumns = Self.keyColumns(entity)
+        var sql = "SELECT \(idColumns.map { "t0." + quoted($0) }.joined(separator: ", ")), t0.* FROM \(quoted(entity.name)) AS t0"
+        let conditions = [filter?.sql, keyset?.sql].compactMap { $0 }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ") }
+        sql += " ORDER BY " + keyParts.map { "\($0.expression) \($0.ascending != backward ? "ASC" : "DESC")" }
+            .joined(separator: ", ")
+        sql += " LIMIT ?"
+        lock.lock()
+        if pageSQLs.count >= 256 { pageSQLs = [:] }
+        pageSQLs[key] = sql
+        lock.unlock()
+        return sql
     }
 
     /// The sort column (if any) then the key columns, each with its direction.
@@ -107,13 +147,39 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         return values + row.id
     }
 
-    /// The entity and its compiled filter (nil when the filter is empty).
+    /// The entity and its compiled filter (nil when the filter is empty), compiled once per
+    /// (entity, filter) while `PRAGMA schema_version` stays the same: validating as you type,
+    /// applying with Enter, counting and every page then share one compilation.
     private func compiled(_ context: ReadContext, _ name: String, _ filter: String) throws -> (EntityDescription, SQLFragment?) {
+        let version = try context.schemaVersion
+        let key = FilterKey(entity: name, filter: filter)
+        lock.lock()
+        if version != schemaVersion {
+            schemaVersion = version
+            filters = [:]
+            pageSQLs = [:]
+        }
+        let known = filters[key]
+        lock.unlock()
+        if let known { return known }
         let entity = try context.entity(named: name)
-        guard !filter.trimmingSpaces.isEmpty else { return (entity, nil) }
-        let schema = try context.schema
-        let compiled = try PredicateCompiler.compile(filter, entity: entity, schema: schema, alias: "t0")
-        return (entity, compiled.condition)
+        var result: (EntityDescription, SQLFragment?) = (entity, nil)
+        if !filter.trimmingSpaces.isEmpty {
+            let schema = try context.schema
+            result.1 = try PredicateCompiler.compile(filter, entity: entity, schema: schema, alias: "t0").condition
+        }
+        lock.lock()
+        if version == schemaVersion {
+            if filters.count >= 64 { filters = [:] }   // typing makes one per keystroke: keep it bounded
+            filters[key] = result
+        }
+        lock.unlock()
+        return result
+    }
+
+    private struct FilterKey: Hashable {
+        var entity: String
+        var filter: String
     }
 
     // MARK: Counting and checking
@@ -252,7 +318,9 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
 /// SQLite identifier quoting.
 func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    // Names rarely hold a quote: skip Foundation's replacing (a copy through NSString) then.
+    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
 /// Keyset conditions: "the rows after (or before) this key" in an ORDER BY of several parts,

@@ -150,18 +150,23 @@ public enum Renderer {
     static func drawGrid(_ model: BrowserModel, _ screen: inout ScreenBuffer, _ area: Area) {
         guard let entity = model.entity else { return }
         let widths = model.columnWidths()
+        // The model's properties read once, not once per cell.
+        let rows = model.rows
+        let sort = model.sort
+        let cursorRow = model.focus == .grid ? model.cursorRow : -1
+        let cursorColumn = model.cursorColumn
         var x = area.x
         var column = model.columnOffset
         while column < entity.columns.count, x < area.x + area.width {
             let w = min(widths[column], area.x + area.width - x)
             let info = entity.columns[column]
             var name = CellText.escaped(info.name)
-            if model.sort?.column == info.name { name += model.sort?.direction == .ascending ? "↑" : "↓" }
+            if sort?.column == info.name { name += sort?.direction == .ascending ? "↑" : "↓" }
             screen.put(CellText.truncated(name, to: w), x: x, y: area.y, style: .header, maxWidth: w)
-            for (i, row) in model.rows.enumerated() where i < area.height - 1 {
+            for (i, row) in rows.enumerated() where i < area.height - 1 {
                 let value = row.values[safe: column] ?? .null
-                let isCursorRow = i == model.cursorRow && model.focus == .grid
-                let isCursor = isCursorRow && column == model.cursorColumn
+                let isCursorRow = i == cursorRow
+                let isCursor = isCursorRow && column == cursorColumn
                 drawCell(value, numeric: isNumber(value), x: x, y: area.y + 1 + i, width: w,
                          base: isCursor ? .cursor : (isCursorRow ? .cursorRow : nil), &screen)
             }
@@ -186,10 +191,12 @@ public enum Renderer {
 
     /// One cell: numbers right-aligned, stand-ins (NULL, empty, blob) in their own style.
     static func drawCell(_ value: Value, numeric: Bool, x: Int, y: Int, width: Int, base: CellStyle?, _ screen: inout ScreenBuffer) {
+        if base != nil { screen.fill(x: x, y: y, count: width, style: base ?? .normal) }
+        // Integers, the common case, go straight into the cells when they fit.
+        if case .integer(let i) = value, screen.putInteger(i, x: x, y: y, width: width, style: base ?? .normal) { return }
         let (raw, special) = CellText.display(value)
         let text = CellText.truncated(raw, to: width)
         let style = base ?? (special ? .special : .normal)
-        if base != nil { screen.fill(x: x, y: y, count: width, style: style) }
         let pad = numeric ? max(0, width - CellText.width(of: text)) : 0
         screen.put(text, x: x + pad, y: y, style: style, maxWidth: width - pad)
     }
@@ -201,10 +208,9 @@ public enum Renderer {
         let nameWidth = min(entity.columns.map { CellText.width(of: $0.name) }.max() ?? 0, max(4, area.width / 3))
         let valueWidth = max(1, area.width - nameWidth - 3)
         var blocks: [(index: Int, lines: [String], special: Bool)] = []
-        for (i, column) in entity.columns.enumerated() {
+        for i in entity.columns.indices {
             let (text, special) = CellText.display(row.values[safe: i] ?? .null)
             blocks.append((i, CellText.wrapped(text, to: valueWidth), special))
-            _ = column
         }
         // Scroll so that the selected attribute's first line is visible.
         var skip = 0

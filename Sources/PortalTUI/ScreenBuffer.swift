@@ -1,16 +1,28 @@
 /// How a cell is drawn. The ncurses backend maps each to colours, or to attributes alone when
 /// the terminal is monochrome.
-public enum CellStyle: Sendable, Hashable {
+public enum CellStyle: UInt8, Sendable, Hashable {
     case normal, title, header, cursor, cursorRow, special, status, error, pane, paneSelected, modal, keyColumn
 }
 
-/// One terminal cell: a grapheme cluster (or "" for the right half of a wide character).
+/// One terminal cell, as a plain value (no reference to count) packed in 32 bits, so that
+/// clearing and filling a screen moves half the memory: the low byte is the style, the rest the
+/// code — 0 the right half of a wide character, 1…127 that ASCII character, 128 and up an entry
+/// of the buffer's cluster table.
 public struct ScreenCell: Sendable, Hashable {
-    public var text: String
-    public var style: CellStyle
-    public init(text: String = " ", style: CellStyle = .normal) {
-        self.text = text
-        self.style = style
+    private var bits: UInt32
+
+    init(code: UInt32, style: CellStyle) {
+        bits = code << 8 | UInt32(style.rawValue)
+    }
+
+    var code: UInt32 {
+        get { bits >> 8 }
+        set { bits = newValue << 8 | (bits & 0xFF) }
+    }
+
+    public var style: CellStyle {
+        get { CellStyle(rawValue: UInt8(truncatingIfNeeded: bits)) ?? .normal }
+        set { bits = (bits & ~0xFF) | UInt32(newValue.rawValue) }
     }
 }
 
@@ -18,57 +30,129 @@ public struct ScreenCell: Sendable, Hashable {
 public struct ScreenBuffer: Sendable {
     public let width: Int
     public let height: Int
-    public private(set) var cells: [[ScreenCell]]
+    /// Row-major, `width × height`.
+    private var cells: [ScreenCell]
+    /// Grapheme clusters that are not one ASCII character, referred to by cell codes ≥ 128.
+    private var clusters: [String] = []
     /// Where the terminal's cursor should be (the caret of a text field), if shown at all.
     public var cursor: (x: Int, y: Int)?
+
+    private static let space = UInt32(UInt8(ascii: " "))
+    private static let maxClusters = (1 << 24) - 128
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        cells = Array(repeating: Array(repeating: ScreenCell(), count: self.width), count: self.height)
+        cells = Array(repeating: ScreenCell(code: Self.space, style: .normal), count: self.width * self.height)
     }
 
     /// Writes `text` at (x, y) using at most `maxWidth` columns; returns the columns used.
     /// A wide character that would straddle the limit is replaced by a space.
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle, maxWidth: Int? = nil) -> Int {
-        guard y >= 0, y < height, x >= 0 else { return 0 }
+        guard y >= 0, y < height, x >= 0, x < width else { return 0 }
         let limit = min(width - x, maxWidth ?? width)
-        var column = x
+        let start = y * width + x
+        if CellText.isPrintableASCII(text) {
+            // The common case, without grapheme breaking: one byte, one cell.
+            var used = 0
+            for byte in text.utf8 {
+                if used >= limit { break }
+                cells[start + used] = ScreenCell(code: UInt32(byte), style: style)
+                used += 1
+            }
+            return used
+        }
         var used = 0
         for character in text {
             let w = CellText.width(of: character)
             if w == 0 {
                 // A lone combining mark or format character: attach it to the previous cell.
-                if column > x { cells[y][column - 1].text.append(character) }
+                if used > 0 { attach(character, at: start + used - 1) }
                 continue
             }
             if used + w > limit {
-                if used < limit { cells[y][column] = ScreenCell(text: " ", style: style); used += 1 }
+                if used < limit { cells[start + used] = ScreenCell(code: Self.space, style: style); used += 1 }
                 break
             }
-            cells[y][column] = ScreenCell(text: String(character), style: style)
-            if w == 2 { cells[y][column + 1] = ScreenCell(text: "", style: style) }
-            column += w
+            cells[start + used] = ScreenCell(code: code(for: character), style: style)
+            if w == 2 { cells[start + used + 1] = ScreenCell(code: 0, style: style) }
             used += w
         }
         return used
     }
 
+    /// Writes `n` right-aligned in the `width` columns from (x, y), without building its text;
+    /// false (nothing written) when it does not fit there.
+    mutating func putInteger(_ n: Int64, x: Int, y: Int, width: Int, style: CellStyle) -> Bool {
+        let digits = CellText.digitCount(n.magnitude)
+        let used = digits + (n < 0 ? 1 : 0)
+        guard y >= 0, y < height, x >= 0, width >= used, x + width <= self.width else { return false }
+        var index = y * self.width + x + width - 1
+        var rest = n.magnitude
+        for _ in 0..<digits {
+            cells[index] = ScreenCell(code: UInt32(48 + rest % 10), style: style)
+            rest /= 10
+            index -= 1
+        }
+        if n < 0 { cells[index] = ScreenCell(code: UInt32(UInt8(ascii: "-")), style: style) }
+        return true
+    }
+
+    private mutating func code(for character: Character) -> UInt32 {
+        if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return UInt32(ascii) }
+        // A code has 24 bits: past that many clusters (never on a real screen), show `?`.
+        guard clusters.count < Self.maxClusters else { return UInt32(UInt8(ascii: "?")) }
+        clusters.append(String(character))
+        return UInt32(127 + clusters.count)
+    }
+
+    private mutating func attach(_ character: Character, at index: Int) {
+        guard clusters.count < Self.maxClusters else { return }
+        let combined = text(ofCode: cells[index].code) + String(character)
+        clusters.append(combined)
+        cells[index].code = UInt32(127 + clusters.count)
+    }
+
+    private func text(ofCode code: UInt32) -> String {
+        switch code {
+        case 0: return ""
+        case 1..<128: return String(UnicodeScalar(UInt8(code)))
+        default: return clusters[Int(code) - 128]
+        }
+    }
+
     /// Fills `count` cells from (x, y) with spaces in `style`.
     public mutating func fill(x: Int, y: Int, count: Int, style: CellStyle) {
         guard y >= 0, y < height else { return }
-        var column = max(0, x)
-        while column < min(width, x + count) {
-            cells[y][column] = ScreenCell(text: " ", style: style)
-            column += 1
+        let from = max(0, x)
+        let to = min(width, x + count)
+        guard from < to else { return }
+        for i in (y * width + from)..<(y * width + to) { cells[i] = ScreenCell(code: Self.space, style: style) }
+    }
+
+    /// The text of one cell ("" for the right half of a wide character).
+    public func text(x: Int, y: Int) -> String {
+        guard y >= 0, y < height, x >= 0, x < width else { return "" }
+        return text(ofCode: cells[y * width + x].code)
+    }
+
+    /// Appends the text of one cell to `out` (the backend builds runs this way).
+    func appendText(x: Int, y: Int, to out: inout String) {
+        let code = cells[y * width + x].code
+        if code > 0 && code < 128 {
+            out.unicodeScalars.append(UnicodeScalar(UInt8(code)))
+        } else if code >= 128 {
+            out += clusters[Int(code) - 128]
         }
     }
 
     /// The text of one row, as a terminal would show it.
     public func line(_ y: Int) -> String {
         guard y >= 0, y < height else { return "" }
-        return cells[y].map(\.text).joined()
+        var out = ""
+        for x in 0..<width { appendText(x: x, y: y, to: &out) }
+        return out
     }
 
     /// Every row, joined by newlines, trailing spaces kept.
@@ -77,6 +161,6 @@ public struct ScreenBuffer: Sendable {
     /// The style of the cell at (x, y).
     public func style(x: Int, y: Int) -> CellStyle? {
         guard y >= 0, y < height, x >= 0, x < width else { return nil }
-        return cells[y][x].style
+        return cells[y * width + x].style
     }
 }

@@ -41,6 +41,19 @@ final class Terminal {
     func readKey() -> BrowserKey {
         var code: UInt32 = 0
         let result = portal_get_wch(&code)
+        return key(result, code)
+    }
+
+    /// A key if one comes within `timeoutMilliseconds`, else nil.
+    func readKey(timeoutMilliseconds: Int32) -> BrowserKey? {
+        timeout(timeoutMilliseconds)
+        defer { timeout(250) }
+        var code: UInt32 = 0
+        let result = portal_get_wch(&code)
+        return result == ERR ? nil : key(result, code)
+    }
+
+    private func key(_ result: Int32, _ code: UInt32) -> BrowserKey {
         if result == ERR { return .tick }
         if result == portal_key_code_yes() { return functionKey(Int32(bitPattern: code)) }
         return characterKey(code)
@@ -94,14 +107,13 @@ final class Terminal {
         }
         erase()
         for y in 0..<min(screen.height, height) {
-            let row = screen.cells[y]
             var x = 0
-            while x < row.count {
-                let style = row[x].style
+            while x < screen.width {
+                let style = screen.style(x: x, y: y) ?? .normal
                 var run = ""
                 var end = x
-                while end < row.count, row[end].style == style {
-                    run += row[end].text
+                while end < screen.width, screen.style(x: end, y: y) == style {
+                    screen.appendText(x: end, y: y, to: &run)
                     end += 1
                 }
                 _ = portal_attrset(attributes(for: style))

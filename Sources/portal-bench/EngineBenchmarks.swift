@@ -104,12 +104,12 @@ private func fetchFigure(folder: URL, typed: Bool) throws -> Figure {
     } else {
         times = try compare(cpu: true, ours: {
             let fetched = try store.read { ctx in try ctx.find("Bench") }
-            guard fetched.count == rows, fetched[rows - 1].values.count == 10 else { throw BenchError(description: "fetch") }
+            guard fetched.count == rows, fetched[rows - 1].count == 10 else { throw BenchError(description: "fetch") }
         }, baseline: cBaseline)
         // The same rows streamed one at a time (`forEach`), not all kept in memory at once.
         let streamed = try compare(runs: 5, cpu: true, ours: {
             var count = 0
-            try store.read { ctx in try ctx.forEach("Bench") { row in count += row.values.count } }
+            try store.read { ctx in try ctx.forEach("Bench") { row in count += row.count } }
             guard count == rows * 10 else { throw BenchError(description: "stream") }
         }, baseline: cBaseline)
         streamNotes = ["forEach_ms": String(format: "%.1f", streamed.ours),

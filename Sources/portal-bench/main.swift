@@ -13,6 +13,7 @@ let only: String? = arguments.firstIndex(of: "--only").flatMap { i in
 
 /// Every group of figures, each in its own file.
 nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] = [
+    ("shell.", shellBenchmarks),
     ("engine", engineBenchmarks),
     ("predicate", predicateBenchmarks),
     ("tui", tuiBenchmarks),

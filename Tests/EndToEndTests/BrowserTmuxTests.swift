@@ -229,6 +229,22 @@ struct SpawnError: Error { var message: String }
         try s.waitFor("Genre  26 rows")
     }
 
+    @Test func colonRunsShellCommandsAndShowsTheirOutput() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Genre"])
+        try s.waitFor("Genre  25 rows")
+        try s.type(":update Genre set Name = 'Via Colon' where GenreId == 3")
+        try s.press("Enter")
+        try s.waitFor("updated 1 Genre")
+        try s.press("Escape")
+        try s.waitFor("Via Colon")
+        try s.type(":find Nope")
+        try s.press("Enter")
+        try s.waitFor("error: ")
+        try s.press("Escape")
+        try s.waitFor("Genre  25 rows")
+    }
+
     @Test func readOnlySessionsRefuseEdits() throws {
         let s = try BrowserSession()
         try s.start(["--read-only", "--entity", "Artist"])

@@ -168,6 +168,7 @@ import Testing
             /// The table Artist.
             public struct Artist: PortalEntity, Codable, Sendable, Hashable {
                 public static let entityName = "Artist"
+                public static let idAttribute = "ArtistId"
                 public var artistId: Int64
                 public var name: String?
 

@@ -35,8 +35,17 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = (["/usr/bin/tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The test runner's threads block most signals; a tmux server inheriting that mask never
+        // hears SIGCHLD and outlives kill-server. Start it with every signal unblocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ) == 0 else {
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ) == 0 else {
             throw POSIXError(.ENOEXEC)
         }
         var status: Int32 = 0
@@ -73,7 +82,13 @@ final class TmuxSession {
         return false
     }
 
-    deinit { _ = try? tmux(["kill-server"], capture: false) }
+    deinit {
+        // kill-server alone left servers behind here; kill the pane's program and the server too.
+        let pids = ((try? tmux(["display-message", "-p", "-t", name, "#{pid} #{pane_pid}"])) ?? "")
+            .split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int32($0) }
+        _ = try? tmux(["kill-server"], capture: false)
+        for pid in pids.reversed() where pid > 1 { kill(pid, SIGKILL) }
+    }
 }
 
 @Suite(.serialized) struct REPLTests {
@@ -183,6 +198,19 @@ final class TmuxSession {
         try skipped.press("Enter")
         try skipped.waitFor("name")
         #expect(!(try skipped.screen().contains("$who")))
+    }
+
+    @Test func browseFromThePromptAndBack() throws {
+        let session = try TmuxSession(arguments: [db], home: folder)
+        try session.waitFor("chinook>")
+        try session.type("browse Track where GenreId == 2")
+        try session.press("Enter")
+        try session.waitFor("130 rows")
+        try session.press("q")
+        Thread.sleep(forTimeInterval: 0.3)
+        try session.type("count Genre")
+        try session.press("Enter")
+        try session.waitFor("\n25\n")
     }
 
     @Test func noDatabaseOpensTheDemo() throws {

@@ -43,4 +43,54 @@ import Testing
         }.reduce(0, +) }.value
         #expect(sum == 3)
     }
+
+    @Test func rowsOfOneFetchKeepEveryKindOfValue() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE T (i, r, t, b, n)")
+            try ctx.execute("INSERT INTO T VALUES (?, ?, ?, ?, ?)", [1, 1.5, "one", .blob([1, 2]), .null])
+            try ctx.execute("INSERT INTO T VALUES (?, ?, ?, ?, ?)", [-2, -0.25, "", .blob([]), .null])
+            try ctx.execute("INSERT INTO T VALUES (?, ?, ?, ?, ?)", [.null, "x", 3, 4.0, .blob([9])])
+        }
+        let expected: [[Value]] = [[1, 1.5, "one", .blob([1, 2]), .null], [-2, -0.25, "", .blob([]), .null],
+                                   [.null, "x", 3, 4.0, .blob([9])]]
+        let rows = try store.read { ctx in try ctx.find("T") }
+        #expect(rows.map(\.values) == expected)
+        #expect(rows.map { $0.map(\.value) } == expected)
+        #expect(rows[2]["t"] == 3 && rows[2].value(at: 1) == "x")
+        let queried = try store.read { ctx in try ctx.query("SELECT * FROM T").rows }
+        #expect(queried == rows)
+        #expect(Set(queried + rows).count == 3)
+    }
+
+    /// forEach refills one storage while the caller keeps no row: rows it keeps must not change.
+    @Test func streamedRowsKeptByTheCallerStayIntact() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE T (a, b)")
+            for i in 0..<50 { try ctx.insert("T", columns: ["a", "b"], values: [.integer(Int64(i)), .text("t\(i)")]) }
+        }
+        var kept: [Row] = []
+        var seen: [Int64] = []
+        try store.read { ctx in
+            try ctx.forEach("T", sortedBy: [SortKey("a")]) { row in
+                if case .integer(let a)? = row["a"] {
+                    seen.append(a)
+                    if a % 7 == 0 { kept.append(row) }
+                }
+            }
+        }
+        #expect(seen == Array(0..<50))
+        #expect(kept.map(\.values) == stride(from: 0, to: 50, by: 7).map { [.integer(Int64($0)), .text("t\($0)")] })
+    }
+
+    @Test func settingValuesChangesOnlyThatRow() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in try ctx.execute("CREATE TABLE T (a); INSERT INTO T VALUES (1), (2)") }
+        let rows = try store.read { ctx in try ctx.find("T") }
+        var changed = rows[0]
+        changed.values = [5]
+        #expect(changed["a"] == 5 && rows[0]["a"] == 1 && rows[1]["a"] == 2)
+        #expect(changed.columns === rows[0].columns)
+    }
 }

@@ -80,4 +80,48 @@ struct Gadget: PortalEntity, Equatable {
         let user: User = try row.decode()
         #expect(user == User(id: 4, name: "Bruce", age: nil))
     }
+
+    /// Enough rows to grow the decoding buffer several times; text fields are moved, not lost.
+    @Test func manyRowsDecodeInOrderWithTheirText() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let all = (1...1000).map { User(id: Int64($0), name: "user \($0)", age: $0 % 3 == 0 ? nil : $0) }
+        try Portal<User>(store).create(all)
+        #expect(try Portal<User>(store).findAll(sortedBy: [SortKey("id")]) == all)
+        #expect(try Portal<User>(store).findAll(where: "id > 5000") == [])
+    }
+
+    @Test func anIdStoredAsRealOrTextDecodesOnlyWhenExact() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        try store.write { ctx in try ctx.execute("CREATE TABLE Loose (id, name, age)") }
+        struct Loose: PortalEntity, Equatable {
+            static let entityName = "Loose"
+            static let idAttribute = "id"
+            var id: Int64
+            var name: String
+        }
+        try store.write { ctx in try ctx.execute("INSERT INTO Loose VALUES (2.0, 'two', 1)") }
+        #expect(try Portal<Loose>(store).findAll() == [Loose(id: 2, name: "two")])
+        try store.write { ctx in try ctx.execute("INSERT INTO Loose VALUES (2.5, 'half', 1)") }
+        let inexact = portalError { _ = try Portal<Loose>(store).findAll() }
+        #expect(inexact?.kind == .conversion && inexact?.attribute == "id")
+        try store.write { ctx in try ctx.execute("DELETE FROM Loose WHERE id = 2.5; INSERT INTO Loose VALUES ('x', 'text', 1)") }
+        let text = portalError { _ = try Portal<Loose>(store).findAll() }
+        #expect(text?.kind == .conversion && text?.attribute == "id")
+    }
+
+    @Test func aMissingColumnIsAConversionErrorNamingIt() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        try store.write { ctx in try ctx.execute("CREATE TABLE Thin (name)"); try ctx.execute("INSERT INTO Thin VALUES ('a')") }
+        struct Thin: PortalEntity {
+            static let entityName = "Thin"
+            static let idAttribute = "id"
+            var id: Int64
+            var name: String
+        }
+        let error = portalError { _ = try Portal<Thin>(store).findAll() }
+        #expect(error?.kind == .conversion && error?.attribute == "id")
+    }
 }

@@ -37,7 +37,16 @@ final class ChinookCopy {
 
     /// The first column of every row of raw SQL, as the oracle for paging.
     func column(_ sql: String) throws -> [Value] {
-        try store.read { try $0.query(sql).rows.map { $0.values[0] } }
+        try rows(sql).map { $0[0] }
+    }
+
+    /// Every row of raw SQL as its values (streamed: each row copied as it comes).
+    func rows(_ sql: String) throws -> [[Value]] {
+        var rows: [[Value]] = []
+        try store.read { context in
+            try context.stream(sql) { rows.append($0.values) }
+        }
+        return rows
     }
 }
 
@@ -102,9 +111,7 @@ final class ChinookCopy {
             if model.rows.last?.id == edge { break }
             all += model.rows.map(\.id).filter { !all.suffix(model.rows.count).contains($0) }
         }
-        let expected = try db.store.read {
-            try $0.query("SELECT PlaylistId, TrackId FROM PlaylistTrack ORDER BY 1, 2").rows.map(\.values)
-        }
+        let expected = try db.rows("SELECT PlaylistId, TrackId FROM PlaylistTrack ORDER BY 1, 2")
         #expect(all == expected)
     }
 

@@ -43,14 +43,14 @@ import Testing
         let used = screen.put("日本語x", x: 0, y: 0, style: .normal, maxWidth: 5)
         #expect(used == 5)
         #expect(screen.line(0) == "日本  ")
-        #expect(screen.cells[0][1].text == "")
+        #expect(screen.text(x: 1, y: 0) == "")
     }
 
     @Test func combiningMarksJoinTheirBase() {
         var screen = ScreenBuffer(width: 4, height: 1)
         screen.put("e\u{301}x", x: 0, y: 0, style: .normal)
-        #expect(screen.cells[0][0].text == "e\u{301}")
-        #expect(screen.cells[0][1].text == "x")
+        #expect(screen.text(x: 0, y: 0) == "e\u{301}")
+        #expect(screen.text(x: 1, y: 0) == "x")
     }
 }
 
@@ -102,7 +102,7 @@ import Testing
             model.handle(.resize(width: w, height: h))
             let screen = model.screen
             #expect(screen.width == w && screen.height == h)
-            for y in 0..<h { #expect(screen.cells[y].count == w) }
+            for y in 0..<h { #expect(CellText.width(of: screen.line(y)) == w) }
         }
         model.handle(.resize(width: 40, height: 10))
         let small = model.screen

@@ -69,10 +69,8 @@ public class ReadContext {
 
     func find(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey] = [],
               limit: Int? = nil, offset: Int? = nil, includeRowid: Bool = false) throws -> [Row] {
-        var rows: [Row] = []
-        try forEach(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
-                    offset: offset, includeRowid: includeRowid) { rows.append($0) }
-        return rows
+        try run(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
+                offset: offset, includeRowid: includeRowid) { try $0.rows() }
     }
 
     /// The first row matching, in the given order.
@@ -92,12 +90,19 @@ public class ReadContext {
 
     func forEach(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey],
                  limit: Int?, offset: Int?, includeRowid: Bool, _ body: (Row) throws -> Void) throws {
+        try run(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
+                offset: offset, includeRowid: includeRowid) { try $0.forEachRow(body) }
+    }
+
+    /// Prepares and binds the select of a `find`, and hands the statement to `body`.
+    private func run<T>(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey],
+                        limit: Int?, offset: Int?, includeRowid: Bool, _ body: (Statement) throws -> T) throws -> T {
         let fragment = try select(entity, .rows(includeRowid: includeRowid), predicate, arguments, sortedBy, limit, offset)
-        try withContext(entity) {
+        return try withContext(entity) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
             try statement.bind(fragment.bindings)
-            while try statement.step() { try body(statement.row()) }
+            return try body(statement)
         }
     }
 
@@ -124,9 +129,8 @@ public class ReadContext {
     public func query(_ sql: String, _ bindings: [Value] = []) throws -> ResultSet {
         var result = ResultSet(columns: [], rows: [])
         try eachStatement(sql, bindings) { statement in
-            var rows: [Row] = []
             let before = connection.totalChanges
-            while try statement.step() { rows.append(statement.row()) }
+            let rows = try statement.rows()
             let changed = sqlite3_stmt_readonly(statement.handle) == 0 ? connection.totalChanges - before : 0
             result = ResultSet(columns: statement.columns.names, rows: rows, changes: changed)
         }
@@ -140,9 +144,35 @@ public class ReadContext {
         var columns: [String] = []
         try eachStatement(sql, bindings) { statement in
             columns = statement.columns.names
-            while try statement.step() { try body(statement.row()) }
+            try statement.forEachRow(body)
         }
         return columns
+    }
+
+    /// Runs one statement through the connection's statement cache (prepared once per SQL
+    /// text, then only re-bound), handing `body` the statement on each row in turn: for SQL a
+    /// caller runs again and again with new values, such as the browser's page queries.
+    public func forEachRow(cached sql: String, _ bindings: [Value], _ body: (Statement) throws -> Void) throws {
+        try checkValid()
+        let statement = try connection.prepare(sql)
+        defer { statement.reset() }
+        if !allowsWrites && sqlite3_stmt_readonly(statement.handle) == 0 {
+            throw PortalError(.readOnly, "a read cannot change the database; use a write")
+        }
+        try statement.bind(bindings)
+        while try statement.step() { try body(statement) }
+    }
+
+    /// `PRAGMA schema_version` as of this transaction: it changes whenever the schema does, so
+    /// callers may keep what they derived from the schema while it stays the same.
+    public var schemaVersion: Int64 {
+        get throws {
+            try checkValid()
+            guard case .integer(let version)? = try connection.scalar("PRAGMA schema_version") else {
+                throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
+            }
+            return version
+        }
     }
 
     /// Prepares each statement of `sql` in turn; bindings go to the first.

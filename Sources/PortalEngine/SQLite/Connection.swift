@@ -230,13 +230,45 @@ public final class Statement {
     }
 
     /// The current row as a `Row` sharing this statement's column names.
-    @inline(__always)
     public func row() -> Row {
-        let count = Int(sqlite3_column_count(handle))
-        let values = [Value](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for i in 0..<count { buffer.initializeElement(at: i, to: value(at: Int32(i))) }
-            initialized = count
+        let storage = RowStorage(columns: columns, width: columnCount)
+        // Out of memory: the values, through an array (which traps, as any Swift allocation would).
+        guard storage.appendRow(of: handle) else {
+            return Row(columns: columns, values: (0..<columnCount).map { value(at: Int32($0)) })
         }
-        return Row(columns: columns, values: values)
+        return Row(storage: storage, start: 0)
+    }
+
+    /// Steps through every remaining row and returns them, all sharing one storage (no
+    /// allocation per row).
+    public func rows() throws -> [Row] {
+        let width = columnCount
+        let storage = RowStorage(columns: columns, width: width)
+        var count = 0
+        while try step() {
+            guard storage.appendRow(of: handle) else { throw outOfMemory() }
+            count += 1
+        }
+        return (0..<count).map { Row(storage: storage, start: $0 * width) }
+    }
+
+    /// Steps through every remaining row, handing each to `body`. A row `body` does not keep
+    /// leaves its storage to the engine, which refills it for the next row (no allocation per row).
+    public func forEachRow(_ body: (Row) throws -> Void) throws {
+        let width = columnCount
+        var storage = RowStorage(columns: columns, width: width)
+        while try step() {
+            if isKnownUniquelyReferenced(&storage) {
+                storage.removeAll()
+            } else {
+                storage = RowStorage(columns: columns, width: width)
+            }
+            guard storage.appendRow(of: handle) else { throw outOfMemory() }
+            try body(Row(storage: storage, start: 0))
+        }
+    }
+
+    private func outOfMemory() -> PortalError {
+        PortalError.sqlite(SQLITE_NOMEM, db: nil, sql: sql)
     }
 }

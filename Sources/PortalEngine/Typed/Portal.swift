@@ -120,17 +120,49 @@ extension ReadContext {
             try statement.bind(fragment.bindings)
             let source = ColumnSource(statement: statement)
             defer { source.finish() }
-            var result: [T] = []
-            while try statement.step() {
-                source.next = 0
-                do {
-                    result.append(try T(from: RowDecoder(source: source)))
-                } catch let error as DecodingError {
-                    throw PortalError.conversion(error, entity: T.entityName)
-                }
-            }
-            return result
+            return try decodeRows(T.self, of: statement, from: source)
         }
+    }
+
+    /// Decodes every remaining row of `statement`. The entities go to a buffer grown by hand and
+    /// are moved into the array once at the end: `Array.append` in this unspecialized generic
+    /// code would look up `Array<T>`'s metadata for every row.
+    private func decodeRows<T: PortalEntity>(_ type: T.Type, of statement: Statement, from source: ColumnSource) throws -> [T] {
+        // One decoder for every row: it only points at the source, which reads the current row.
+        let decoder: any Decoder = RowDecoder(source: source)
+        var capacity = 64
+        var buffer = UnsafeMutablePointer<T>.allocate(capacity: capacity)
+        var count = 0
+        defer {
+            buffer.deinitialize(count: count)
+            buffer.deallocate()
+        }
+        while try statement.step() {
+            source.next = 0
+            let entity: T
+            do {
+                entity = try T(from: decoder)
+            } catch let error as DecodingError {
+                throw PortalError.conversion(error, entity: T.entityName)
+            }
+            if count == capacity {
+                let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: buffer, count: count)
+                buffer.deallocate()
+                buffer = grown
+                capacity *= 2
+            }
+            (buffer + count).initialize(to: entity)
+            count += 1
+        }
+        let result = [T](unsafeUninitializedCapacity: count) { destination, initialized in
+            guard let base = destination.baseAddress else { return }
+            base.moveInitialize(from: buffer, count: count)
+            initialized = count
+        }
+        // Moved out: nothing left for the deferred deinitialize.
+        count = 0
+        return result
     }
 }
 

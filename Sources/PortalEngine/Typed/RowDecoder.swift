@@ -9,7 +9,7 @@ final class ColumnSource {
     private let names: [String]
     /// The statement stepping over the rows, or nil when decoding a `Row`.
     private let handle: OpaquePointer?
-    private let rowValues: [Value]
+    private let row: Row?
     /// Keeps the statement alive while its handle is read.
     private let statement: Statement?
     /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
@@ -28,7 +28,7 @@ final class ColumnSource {
         self.handle = statement.handle
         self.columns = statement.columns
         self.names = columns.names
-        self.rowValues = []
+        self.row = nil
     }
 
     init(row: Row) {
@@ -36,13 +36,14 @@ final class ColumnSource {
         self.handle = nil
         self.columns = row.columns
         self.names = columns.names
-        self.rowValues = row.values
+        self.row = row
     }
 
     @inline(__always)
     func value(at index: Int) -> Value {
         if let handle { return Statement.value(of: handle, at: Int32(index)) }
-        return index < rowValues.count ? rowValues[index] : .null
+        guard let row, index < row.count else { return .null }
+        return row.value(at: index)
     }
 
     /// The column as an integer when it holds one (the common case, read without a `Value`).
@@ -54,7 +55,7 @@ final class ColumnSource {
             }
             return sqlite3_value_int64(value)
         }
-        if index < rowValues.count, case .integer(let i) = rowValues[index] { return i }
+        if let row, index < row.count, case .integer(let i) = row.value(at: index) { return i }
         return nil
     }
 
@@ -120,7 +121,23 @@ struct RowDecoder: Decoder {
 }
 
 struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let source: ColumnSource
+    /// Unmanaged: `KeyedDecodingContainer`'s box copies the container for every `decode` call,
+    /// and a strong reference would cost a retain and a release each time (and each use another
+    /// pair). The source outlives every use: it is held by the fetch (or `Row.decode`) for the
+    /// whole decoding, and a container, like any decoder state, is valid only inside the
+    /// `init(from:)` it was handed to.
+    private let unmanagedSource: Unmanaged<ColumnSource>
+
+    init(source: ColumnSource) { unmanagedSource = Unmanaged.passUnretained(source) }
+
+    /// The source, for the less common paths.
+    private var source: ColumnSource { unmanagedSource.takeUnretainedValue() }
+
+    /// Runs `body` on the source without retaining it (the hot paths).
+    @inline(__always)
+    private func withSource<R>(_ body: (ColumnSource) throws -> R) rethrows -> R {
+        try unmanagedSource._withUnsafeGuaranteedRef(body)
+    }
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { source.columns.names.compactMap { Key(stringValue: $0) } }
 
@@ -167,11 +184,12 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        guard let index = index(key) else { return try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-        if let integer = source.integer(at: index) { return integer }
-        let v = source.value(at: index)
-        if case .integer(let i) = v { return i }
-        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+        let name = key.stringValue
+        if let integer = withSource({ source in source.index(of: name).flatMap { source.integer(at: $0) } }) {
+            return integer
+        }
+        // Missing (keyNotFound) or not an integer: the general path.
+        return try ValueDecoder(value: value(key), codingPath: [key]).decode(type)
     }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }

@@ -83,6 +83,16 @@ final class ShellDatabase {
         schemaVersion = version
     }
 
+    /// Runs `sql` and hands the statement to `body` once per row (the renderers' fast path).
+    func queryStatement(_ sql: String, _ bindings: [Value], columns: ([String]) throws -> Void,
+                        row body: (OpaquePointer, Int32) throws -> Void) throws {
+        let statement = try connection.prepareUncached(sql)
+        try statement.bind(bindings)
+        let count = statement.columnCount
+        try columns((0..<count).map(statement.columnName))
+        while try statement.step() { try body(statement.handle, Int32(count)) }
+    }
+
     /// Runs `sql` and hands each row's values to `body`; the values array is reused.
     func query(_ sql: String, _ bindings: [Value], columns: ([String]) throws -> Void,
                row body: ([Value]) throws -> Void) throws {

@@ -93,8 +93,13 @@ extension Executor {
     /// Streams the rows of `compiled` through the renderer for `options`.
     func render(_ compiled: CompiledQuery, to stream: OutputStream, options: OutputOptions) throws {
         let renderer = makeRenderer(options, stream: stream)
-        try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) },
-                                    row: { renderer.row($0) })
+        if let fast = renderer as? StatementRowRenderer {
+            try requireDatabase().queryStatement(compiled.sql, compiled.bindings, columns: { fast.begin(columns: $0) },
+                                                 row: { fast.row(statement: $0, columnCount: $1) })
+        } else {
+            try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) },
+                                        row: { renderer.row($0) })
+        }
         renderer.end()
     }
 

@@ -13,7 +13,7 @@ public final class Executor {
     var timer = false
     var output: OutputStream
     let standardOutput: OutputStream
-    let errors: OutputStream
+    var errors: OutputStream
     /// Asks the user a yes/no question; nil in scripted runs (no confirmation there).
     var confirm: ((String) -> Bool)?
     /// Set by the `quit` command.

@@ -15,6 +15,9 @@ enum SwiftGenerator {
         var text = "/// The \(entity.kind.rawValue) \(entity.name).\n"
         text += "public struct \(typeName): PortalEntity, Codable, Sendable, Hashable {\n"
         text += "    public static let entityName = \(stringLiteral(entity.name))\n"
+        if entity.primaryKey.count == 1, let key = entity.primaryKey.first {
+            text += "    public static let idAttribute = \(stringLiteral(key))\n"
+        }
         var names: [String] = []
         for attribute in entity.attributes {
             var name = propertyIdentifier(attribute.name)

@@ -49,6 +49,12 @@ public final class OutputStream {
         if buffer.count >= capacity { flush() }
     }
 
+    @inline(__always)
+    public func write(bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { flush() }
+    }
+
     public func write<S: Sequence>(bytes: S) where S.Element == UInt8 {
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { flush() }

@@ -3,9 +3,9 @@ import PortalEngine
 /// csv (RFC 4180 quoting) and tsv (backslash escapes), one line per row, `\n` line ends.
 final class DelimitedRenderer: RowRenderer {
     private let options: OutputOptions
-    private let stream: OutputStream
-    private let tab: Bool
-    private let null: String
+    let stream: OutputStream
+    let tab: Bool
+    let null: String
 
     init(_ options: OutputOptions, _ stream: OutputStream, tab: Bool) {
         self.options = options
@@ -36,21 +36,31 @@ final class DelimitedRenderer: RowRenderer {
         stream.write(10)
     }
 
-    private func writeCSV(_ text: String) {
-        let needsQuotes = text.utf8.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
-        guard needsQuotes else { return stream.write(text) }
+    func writeCSV(_ text: String) {
+        var text = text
+        text.withUTF8 { writeCSV($0) }
+    }
+
+    func writeCSV(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let needsQuotes = bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+        guard needsQuotes else { return stream.write(bytes: bytes) }
         stream.write(34)
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == 34 { stream.write(34) }
             stream.write(byte)
         }
         stream.write(34)
     }
 
-    private func writeTSV(_ text: String) {
-        let needsEscapes = text.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 92 }
-        guard needsEscapes else { return stream.write(text) }
-        for byte in text.utf8 {
+    func writeTSV(_ text: String) {
+        var text = text
+        text.withUTF8 { writeTSV($0) }
+    }
+
+    func writeTSV(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let needsEscapes = bytes.contains { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 92 }
+        guard needsEscapes else { return stream.write(bytes: bytes) }
+        for byte in bytes {
             switch byte {
             case 9: stream.write("\\t")
             case 10: stream.write("\\n")
@@ -64,9 +74,9 @@ final class DelimitedRenderer: RowRenderer {
 
 /// json (one array, an object per line inside it) and ndjson (an object per line).
 final class JSONRenderer: RowRenderer {
-    private let stream: OutputStream
+    let stream: OutputStream
     private let lines: Bool
-    private var keys: [String] = []
+    private(set) var keys: [String] = []
     private var rows = 0
 
     init(_ options: OutputOptions, _ stream: OutputStream, lines: Bool) {
@@ -81,14 +91,22 @@ final class JSONRenderer: RowRenderer {
     }
 
     func row(_ values: [Value]) {
-        if !lines { stream.write(rows == 0 ? "\n" : ",\n") }
-        rows += 1
-        stream.write(123)
+        beginRow()
         for (i, value) in values.enumerated() where i < keys.count {
             if i > 0 { stream.write(44) }
             stream.write(keys[i])
             JSONText.write(value, to: stream)
         }
+        endRow()
+    }
+
+    func beginRow() {
+        if !lines { stream.write(rows == 0 ? "\n" : ",\n") }
+        rows += 1
+        stream.write(123)
+    }
+
+    func endRow() {
         stream.write(125)
         if lines { stream.write(10) }
     }
@@ -116,8 +134,18 @@ enum JSONText {
     }
 
     static func writeString(_ text: String, to stream: OutputStream) {
+        var text = text
+        text.withUTF8 { writeString($0, to: stream) }
+    }
+
+    static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to stream: OutputStream) {
         stream.write(34)
-        for byte in text.utf8 {
+        if !bytes.contains(where: { $0 < 0x20 || $0 == 34 || $0 == 92 }) {
+            stream.write(bytes: bytes)
+            stream.write(34)
+            return
+        }
+        for byte in bytes {
             switch byte {
             case 34: stream.write("\\\"")
             case 92: stream.write("\\\\")

@@ -58,6 +58,7 @@ final class REPL {
             Interrupts.reset()
             let prompt = pending.isEmpty ? promptText() : String(repeating: " ", count: max(0, DisplayWidth.of(promptText()) - 5)) + "...> "
             guard let line = REPL.readLine(prompt: prompt, addToHistory: false) else {
+                if Interrupts.terminated { break }
                 if Interrupts.consume() {
                     // Ctrl-C at the prompt: drop the line being typed.
                     pending = ""
@@ -75,12 +76,14 @@ final class REPL {
             if !entry.isEmpty { addHistory(entry) }
             for command in commands {
                 _ = executor.runOne(command)
+                if Interrupts.terminated { break }
                 if executor.quitRequested || Interrupts.consume() { break }
             }
         }
+        let terminated = Interrupts.terminated
         executor.database?.abandon()
         REPL.current = nil
-        return ExitStatus.success
+        return terminated ? ExitStatus.interrupted : ExitStatus.success
     }
 
     private func writeRaw(_ text: String) {

@@ -1,0 +1,77 @@
+import Foundation
+import PortalEngine
+
+/// Wraps the data source for the interactive runner: a page query runs on its own thread while
+/// the main thread keeps reading keys, so Ctrl-C can interrupt a slow one (a filter that scans a
+/// huge table). Keys typed meanwhile are kept and replayed afterwards.
+final class InterruptibleSource: BrowserDataSource, @unchecked Sendable {
+    private let base: any BrowserDataSource
+    /// Reads one key without waiting long (main thread only); nil when none came.
+    private let poll: () -> BrowserKey?
+    /// Keys typed while a query ran, oldest first (main thread only).
+    private(set) var typedMeanwhile: [BrowserKey] = []
+
+    init(_ base: any BrowserDataSource, poll: @escaping () -> BrowserKey?) {
+        self.base = base
+        self.poll = poll
+    }
+
+    func takeTypedKeys() -> [BrowserKey] {
+        defer { typedMeanwhile = [] }
+        return typedMeanwhile
+    }
+
+    func page(_ request: PageRequest) throws -> [BrowserRow] {
+        let base = self.base
+        return try interruptible { try base.page(request) }
+    }
+
+    /// Runs `body` on another thread; Ctrl-C meanwhile interrupts it through the source.
+    private func interruptible<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        let outcome = Outcome<T>()
+        let thread = Thread { outcome.finish(Result { try body() }) }
+        thread.start()
+        while true {
+            if let result = outcome.wait(milliseconds: 20) { return try result.get() }
+            guard let key = poll() else { continue }
+            if key == .control("c") {
+                base.cancel()
+            } else if key != .tick {
+                typedMeanwhile.append(key)
+            }
+        }
+    }
+
+    func entities() throws -> [BrowserEntity] { try base.entities() }
+    func count(entity: String, filter: String, budget: Duration?) throws -> RowCount {
+        try base.count(entity: entity, filter: filter, budget: budget)
+    }
+    func validate(entity: String, filter: String) -> BrowserFilterError? { base.validate(entity: entity, filter: filter) }
+    func create(entity: String, values: [(String, Value)]) throws -> BrowserRow { try base.create(entity: entity, values: values) }
+    func update(entity: String, id: [Value], column: String, value: Value) throws -> BrowserRow {
+        try base.update(entity: entity, id: id, column: column, value: value)
+    }
+    func delete(entity: String, id: [Value]) throws { try base.delete(entity: entity, id: id) }
+    func changeToken() -> UInt64 { base.changeToken() }
+    func cancel() { base.cancel() }
+}
+
+/// A result handed from a worker thread to a waiting one.
+private final class Outcome<T: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<T, any Error>?
+
+    func finish(_ result: Result<T, any Error>) {
+        condition.lock()
+        self.result = result
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait(milliseconds: Int) -> Result<T, any Error>? {
+        condition.lock()
+        defer { condition.unlock() }
+        if result == nil { _ = condition.wait(until: Date().addingTimeInterval(Double(milliseconds) / 1000)) }
+        return result
+    }
+}
