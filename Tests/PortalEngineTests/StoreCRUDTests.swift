@@ -87,4 +87,21 @@ import Testing
         #expect(insertError?.kind == .unknownAttribute)
         #expect(insertError?.attribute == "nmae")
     }
+
+    /// Bulk inserts reuse one statement: mixed values bind in order, and a statement reused with
+    /// other columns or more values than columns is a clear error, not a wrong row.
+    @Test func repeatedInsertsBindEveryValueInOrder() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE T (a, b, c)")
+            try ctx.insert("T", columns: ["a", "b", "c"], values: [1, "x", .null])
+            try ctx.insert("T", columns: ["a", "b", "c"], values: [2.5, .blob([7]), 3])
+            try ctx.insert("T", columns: ["c", "a"], values: [9, 8])
+        }
+        let rows = try store.read { ctx in try ctx.query("SELECT a, b, c FROM T ORDER BY rowid").rows }
+        #expect(rows.map(\.values) == [[1, "x", .null], [2.5, .blob([7]), 3], [8, .null, 9]])
+        let error = portalError { try store.write { ctx in try ctx.insert("T", columns: ["a"], values: [1, 2]) } }
+        #expect(error != nil)
+        #expect(try store.read { ctx in try ctx.count("T") } == 3)
+    }
 }

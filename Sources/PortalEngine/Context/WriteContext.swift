@@ -23,20 +23,29 @@ public final class WriteContext: ReadContext {
         try checkValid()
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
-        if let last = lastInsert, last.returning == returning, last.entity == entity, last.columns == columns {
+        if let statement = lastInsert.statement, lastInsert.returning == returning, lastInsert.entity == entity,
+           lastInsert.columns == columns {
             // Already reset: runWrite resets its statement when done.
-            return try runWrite(entity, last.statement, values, returning: returning)
+            return try runWrite(entity, statement, values, returning: returning)
         }
         var sql = "INSERT INTO \(SQLText.quoted(entity))"
         sql += columns.isEmpty ? " DEFAULT VALUES"
             : " (\(columns.map(SQLText.quoted).joined(separator: ", "))) VALUES (\(SQLText.placeholders(columns.count)))"
         if returning { sql += " RETURNING *" }
         let statement = try withContext(entity) { try connection.prepare(sql) }
-        lastInsert = (entity, columns, returning, statement)
+        lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement)
         return try runWrite(entity, statement, values, returning: returning)
     }
 
-    @exclusivity(unchecked) private var lastInsert: (entity: String, columns: [String], returning: Bool, statement: Statement)?
+    /// The last insert's statement and what it was for (compared in place, not copied out).
+    @exclusivity(unchecked) private var lastInsert = LastInsert()
+
+    private struct LastInsert {
+        var entity = ""
+        var columns: [String] = []
+        var returning = false
+        var statement: Statement?
+    }
 
     /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many.
     @discardableResult

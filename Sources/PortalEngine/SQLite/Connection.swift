@@ -148,8 +148,15 @@ public final class Statement {
     }
 
     public func bind(_ values: [Value]) throws {
-        for (offset, value) in values.enumerated() {
-            try bind(value, at: Int32(offset + 1))
+        for i in values.indices {
+            // Integers (the common case) bound straight from the array, without copying the
+            // Value out and destroying it again.
+            if case .integer(let integer) = values[i] {
+                let rc = sqlite3_bind_int64(handle, Int32(i + 1), integer)
+                guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: connection.handle, sql: sql) }
+            } else {
+                try bind(values[i], at: Int32(i + 1))
+            }
         }
     }
 

@@ -16,8 +16,8 @@ final class ColumnSource {
     /// declaration order, usually the column order, so a guess checked with one string
     /// comparison replaces a hash lookup.
     @exclusivity(unchecked) var next = 0
-    /// The last keyed container handed out, and its key type. Holding it makes a cycle
-    /// (container → source): `finish()` breaks it.
+    /// The last keyed container handed out, and its key type (reused for every row);
+    /// `finish()` lets it go.
     var containerKeyType: ObjectIdentifier?
     var containerHolder: AnyObject?
 
