@@ -51,7 +51,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     public func page(_ request: PageRequest) throws -> [BrowserRow] {
         try store.read { context in
-            let (entity, filter) = try compiled(context, request.entity, request.filter)
+            let (entity, filter, version) = try compiled(context, request.entity, request.filter)
             let keyParts = try sortParts(entity, request.sort)
             var keyset: SQLFragment?
             var shape = PageShape.first
@@ -64,7 +64,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             case .before(let row):
                 (shape, keyset) = (.before, Keyset.condition(keyParts, values(row, entity, request.sort), .before))
             }
-            let sql = pageSQL(entity, filter, keyParts, keyset, shape, request)
+            let sql = pageSQL(entity, filter, keyParts, keyset, shape, request, version: version)
             var bindings = (filter?.bindings ?? []) + (keyset?.bindings ?? [])
             bindings.append(.integer(Int64(max(0, request.limit))))
             var rows: [BrowserRow] = []
@@ -90,6 +90,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     private enum PageShape: Hashable { case first, last, after, atOrAfter, before }
 
     private struct PageKey: Hashable {
+        var version: Int64
         var entity: String
         var filter: String
         var sort: BrowserSort?
@@ -99,8 +100,8 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     /// The text of a page query, built once per key while the schema stays the same.
     private func pageSQL(_ entity: EntityDescription, _ filter: SQLFragment?, _ keyParts: [Keyset.Part],
-                         _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest) -> String {
-        let key = PageKey(entity: entity.name, filter: request.filter, sort: request.sort, shape: shape,
+                         _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest, version: Int64) -> String {
+        let key = PageKey(version: version, entity: entity.name, filter: request.filter, sort: request.sort, shape: shape,
                           keyset: keyset?.sql ?? "")
         lock.lock()
         let known = pageSQLs[key]
@@ -150,7 +151,8 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// The entity and its compiled filter (nil when the filter is empty), compiled once per
     /// (entity, filter) while `PRAGMA schema_version` stays the same: validating as you type,
     /// applying with Enter, counting and every page then share one compilation.
-    private func compiled(_ context: ReadContext, _ name: String, _ filter: String) throws -> (EntityDescription, SQLFragment?) {
+    private func compiled(_ context: ReadContext, _ name: String, _ filter: String) throws
+        -> (entity: EntityDescription, filter: SQLFragment?, version: Int64) {
         let version = try context.schemaVersion
         let key = FilterKey(entity: name, filter: filter)
         lock.lock()
@@ -161,7 +163,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         }
         let known = filters[key]
         lock.unlock()
-        if let known { return known }
+        if let known { return (known.0, known.1, version) }
         let entity = try context.entity(named: name)
         var result: (EntityDescription, SQLFragment?) = (entity, nil)
         if !filter.trimmingSpaces.isEmpty {
@@ -174,7 +176,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             filters[key] = result
         }
         lock.unlock()
-        return result
+        return (result.0, result.1, version)
     }
 
     private struct FilterKey: Hashable {
@@ -186,7 +188,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     public func count(entity name: String, filter: String, budget: Duration?) throws -> RowCount {
         try store.read { context in
-            let (entity, condition) = try compiled(context, name, filter)
+            let (entity, condition, _) = try compiled(context, name, filter)
             var sql = "SELECT 1 FROM \(quoted(entity.name)) AS t0"
             if let condition { sql += " WHERE " + condition.sql }
             var bindings = condition?.bindings ?? []

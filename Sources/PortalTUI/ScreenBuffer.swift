@@ -65,6 +65,13 @@ public struct ScreenBuffer: Sendable {
         }
         var used = 0
         for character in text {
+            if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
+                // Printable ASCII amid other text (a title with `…`): one cell, no width lookup.
+                guard used < limit else { break }
+                cells[start + used] = ScreenCell(code: UInt32(ascii), style: style)
+                used += 1
+                continue
+            }
             let w = CellText.width(of: character)
             if w == 0 {
                 // A lone combining mark or format character: attach it to the previous cell.

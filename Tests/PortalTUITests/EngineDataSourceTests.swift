@@ -202,6 +202,26 @@ final class ChinookCopy {
         #expect(model.currentRow?.values[0] == .integer(2))
     }
 
+    /// Pages and filters are compiled once and reused; a schema change by anyone makes them
+    /// compile again rather than run stale SQL.
+    @Test func compiledPagesFollowSchemaChanges() throws {
+        let db = try ChinookCopy()
+        let source = EngineDataSource(store: db.store)
+        let request = PageRequest(entity: "Genre", filter: "Name == \"Rock\"", sort: nil, anchor: .first, limit: 5)
+        #expect(source.validate(entity: "Genre", filter: request.filter) == nil)
+        #expect(try source.page(request).map(\.values) == [[.integer(1), .text("Rock")]])
+        let other = try Store(path: db.path)
+        defer { try? other.close() }
+        try other.write { _ = try $0.execute("ALTER TABLE Genre ADD COLUMN Extra TEXT DEFAULT 'x'") }
+        #expect(try source.page(request).map(\.values) == [[.integer(1), .text("Rock"), .text("x")]])
+        try other.write { _ = try $0.execute("ALTER TABLE Genre RENAME COLUMN Name TO Title") }
+        #expect(source.validate(entity: "Genre", filter: request.filter) != nil)
+        #expect(throws: (any Error).self) { try source.page(request) }
+        var renamed = request
+        renamed.filter = "Title == \"Rock\""
+        #expect(try source.page(renamed).map(\.values) == [[.integer(1), .text("Rock"), .text("x")]])
+    }
+
     @Test func readOnlyStoreRefusesEdits() throws {
         let db = try ChinookCopy(readOnly: true)
         let model = try db.model("Album", readOnly: true)

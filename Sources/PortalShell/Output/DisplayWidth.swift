@@ -16,8 +16,19 @@ enum DisplayWidth {
         var ascii = true
         for byte in text.utf8 where byte >= 0x80 || byte < 0x20 { ascii = false; break }
         if ascii { return text.utf8.count }
+        // Scalar by scalar (grapheme breaking is slow): combining marks count 0, and an emoji
+        // presentation selector widens the character before it to 2.
         var width = 0
-        for character in text { width += of(character) }
+        var previous = 0
+        for scalar in text.unicodeScalars {
+            if scalar.value == 0xFE0F {
+                if previous == 1 { width += 1 }
+                previous = 2
+                continue
+            }
+            previous = of(scalar)
+            width += previous
+        }
         return width
     }
 

@@ -55,6 +55,21 @@ public final class OutputStream {
         if buffer.count >= capacity { flush() }
     }
 
+    /// An integer in decimal, without building a string.
+    public func write(integer value: Int64) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(48 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { write(45) }
+            write(bytes: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+    }
+
     public func write<S: Sequence>(bytes: S) where S.Element == UInt8 {
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { flush() }

@@ -20,6 +20,46 @@ enum StatementCell {
         return bytes
     }
 
+    /// The bytes of a text cell when they are well-formed UTF-8 (what `String(decoding:)` would
+    /// keep unchanged), else nil.
+    @inline(__always)
+    static func validText(_ statement: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard let pointer = sqlite3_column_text(statement, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let bytes = UnsafeBufferPointer(start: pointer, count: count)
+        return isValidUTF8(bytes) ? bytes : nil
+    }
+
+    /// RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch b {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard i + length <= n, bytes[i + 1] >= low, bytes[i + 1] <= high else { return false }
+            var k = 2
+            while k < length {
+                guard bytes[i + k] >= 0x80, bytes[i + k] <= 0xBF else { return false }
+                k += 1
+            }
+            i += length
+        }
+        return true
+    }
+
     /// The cell as a `Value`, for everything the fast paths leave to the general one.
     static func value(_ statement: OpaquePointer, _ column: Int32) -> Value {
         switch sqlite3_column_type(statement, column) {
@@ -45,9 +85,9 @@ extension DelimitedRenderer: StatementRowRenderer {
             if column > 0 { stream.write(tab ? 9 : 44) }
             switch sqlite3_column_type(statement, column) {
             case SQLITE_NULL: stream.write(null)
-            case SQLITE_INTEGER: stream.write(String(sqlite3_column_int64(statement, column)))
+            case SQLITE_INTEGER: stream.write(integer: sqlite3_column_int64(statement, column))
             case SQLITE_TEXT:
-                if let bytes = StatementCell.asciiText(statement, column) {
+                if let bytes = StatementCell.validText(statement, column) {
                     if tab { writeTSV(bytes) } else { writeCSV(bytes) }
                 } else {
                     let text = ValueText.plain(StatementCell.value(statement, column), null: null)
@@ -69,12 +109,12 @@ extension JSONRenderer: StatementRowRenderer {
         var column: Int32 = 0
         while column < columnCount && Int(column) < keys.count {
             if column > 0 { stream.write(44) }
-            stream.write(keys[Int(column)])
+            keyBytes[Int(column)].withUnsafeBufferPointer { stream.write(bytes: $0) }
             switch sqlite3_column_type(statement, column) {
             case SQLITE_NULL: stream.write("null")
-            case SQLITE_INTEGER: stream.write(String(sqlite3_column_int64(statement, column)))
+            case SQLITE_INTEGER: stream.write(integer: sqlite3_column_int64(statement, column))
             case SQLITE_TEXT:
-                if let bytes = StatementCell.asciiText(statement, column) {
+                if let bytes = StatementCell.validText(statement, column) {
                     JSONText.writeString(bytes, to: stream)
                 } else {
                     JSONText.write(StatementCell.value(statement, column), to: stream)
@@ -84,5 +124,102 @@ extension JSONRenderer: StatementRowRenderer {
             column += 1
         }
         endRow()
+    }
+}
+
+extension TableRenderer: StatementRowRenderer {
+    /// The display width of valid UTF-8 text without control characters; nil when it has some
+    /// (they are shown escaped, through the general path).
+    static func plainWidth(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var width = 0
+        var previous = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b < 0x20 || b == 0x7F { return nil }
+                width += 1
+                previous = 1
+                i += 1
+                continue
+            }
+            // Valid UTF-8 is guaranteed by the caller: decode one scalar.
+            var scalar: UInt32
+            let length: Int
+            if b < 0xE0 {
+                scalar = UInt32(b & 0x1F); length = 2
+            } else if b < 0xF0 {
+                scalar = UInt32(b & 0x0F); length = 3
+            } else {
+                scalar = UInt32(b & 0x07); length = 4
+            }
+            for k in 1..<length { scalar = scalar << 6 | UInt32(bytes[i + k] & 0x3F) }
+            i += length
+            if scalar < 0xA0 { return nil }  // C1 control characters
+            if scalar == 0xFE0F {
+                if previous == 1 { width += 1 }
+                previous = 2
+                continue
+            }
+            previous = Unicode.Scalar(scalar).map { DisplayWidth.of($0) } ?? 1
+            width += previous
+        }
+        return width
+    }
+
+    /// Characters of `value` in decimal, sign included.
+    static func decimalLength(_ value: Int64) -> Int {
+        var magnitude = value.magnitude
+        var length = value < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            length += 1
+        }
+        return length
+    }
+
+    /// After the sample, plain ASCII text and integers are written straight from the statement;
+    /// everything else (escapes, wide characters, cuts, NULL, reals, blobs) takes the general path.
+    func row(statement: OpaquePointer, columnCount: Int32) {
+        let count = Int(columnCount)
+        if sampling {
+            row((0..<count).map { StatementCell.value(statement, Int32($0)) })
+            return
+        }
+        let shown = min(count, widths.count)
+        for i in 0..<shown {
+            if i > 0 { stream.write(" | ") }
+            let column = Int32(i)
+            let last = i == count - 1
+            let type = sqlite3_column_type(statement, column)
+            if type == SQLITE_TEXT, let bytes = StatementCell.validText(statement, column),
+               let width = Self.plainWidth(bytes), width <= widths[i] {
+                stream.write(bytes: bytes)
+                if !last { pad(widths[i] - width) }
+            } else if type == SQLITE_FLOAT {
+                let digits = ValueText.real(sqlite3_column_double(statement, column))
+                if digits.utf8.count <= widths[i] {
+                    pad(widths[i] - digits.utf8.count)
+                    stream.write(digits)
+                } else {
+                    writeCell(digits, width: widths[i], rightAligned: true, style: nil, last: last)
+                }
+            } else if type == SQLITE_INTEGER {
+                let value = sqlite3_column_int64(statement, column)
+                let length = Self.decimalLength(value)
+                if length <= widths[i] {
+                    pad(widths[i] - length)
+                    stream.write(integer: value)
+                } else {
+                    writeCell(String(value), width: widths[i], rightAligned: true, style: nil, last: last)
+                }
+            } else {
+                let value = StatementCell.value(statement, column)
+                let style: String? = options.color && value.isNull ? "\u{1B}[2m" : nil
+                writeCell(text(value), width: widths[i], rightAligned: ValueText.isNumber(value), style: style, last: last)
+            }
+        }
+        stream.write(10)
     }
 }

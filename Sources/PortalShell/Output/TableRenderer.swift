@@ -7,12 +7,12 @@ final class TableRenderer: RowRenderer {
     /// No column grows wider than this; longer cells are cut with `…`.
     static let maximumWidth = 50
 
-    private let options: OutputOptions
-    private let stream: OutputStream
+    let options: OutputOptions
+    let stream: OutputStream
     private var columns: [String] = []
-    private var widths: [Int] = []
+    private(set) var widths: [Int] = []
     private var sample: [[Value]] = []
-    private var sampling = true
+    private(set) var sampling = true
     private let null: String
 
     init(_ options: OutputOptions, _ stream: OutputStream) {
@@ -51,7 +51,7 @@ final class TableRenderer: RowRenderer {
         sample = []
     }
 
-    private func text(_ value: Value) -> String {
+    func text(_ value: Value) -> String {
         ValueText.display(value, null: null, escape: options.escapeControlCharacters)
     }
 
@@ -69,7 +69,7 @@ final class TableRenderer: RowRenderer {
         stream.write(10)
     }
 
-    private func write(_ values: [Value]) {
+    func write(_ values: [Value]) {
         for (i, value) in values.enumerated() where i < widths.count {
             if i > 0 { stream.write(" | ") }
             let style: String? = options.color && value.isNull ? "\u{1B}[2m" : nil
@@ -80,15 +80,27 @@ final class TableRenderer: RowRenderer {
     }
 
     /// One cell padded to `width` columns (the last cell of a line is not padded on the right).
-    private func writeCell(_ text: String, width: Int, rightAligned: Bool, style: String?, last: Bool) {
+    func writeCell(_ text: String, width: Int, rightAligned: Bool, style: String?, last: Bool) {
         var text = text
         var used = DisplayWidth.of(text)
         if used > width { (text, used) = DisplayWidth.truncate(text, to: width) }
         let padding = width - used
-        if rightAligned && padding > 0 { stream.write(String(repeating: " ", count: padding)) }
+        if rightAligned { pad(padding) }
         if let style { stream.write(style) }
         stream.write(text)
         if style != nil { stream.write("\u{1B}[0m") }
-        if !rightAligned && padding > 0 && !last { stream.write(String(repeating: " ", count: padding)) }
+        if !rightAligned && !last { pad(padding) }
+    }
+
+    private static let spaces = [UInt8](repeating: 32, count: 64)
+
+    /// Writes `count` spaces without building a string.
+    func pad(_ count: Int) {
+        var left = count
+        while left > 0 {
+            let n = min(left, Self.spaces.count)
+            Self.spaces.withUnsafeBufferPointer { stream.write(bytes: UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            left -= n
+        }
     }
 }

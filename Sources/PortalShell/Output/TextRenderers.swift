@@ -77,6 +77,8 @@ final class JSONRenderer: RowRenderer {
     let stream: OutputStream
     private let lines: Bool
     private(set) var keys: [String] = []
+    /// The keys' bytes, for the statement fast path.
+    private(set) var keyBytes: [[UInt8]] = []
     private var rows = 0
 
     init(_ options: OutputOptions, _ stream: OutputStream, lines: Bool) {
@@ -87,6 +89,7 @@ final class JSONRenderer: RowRenderer {
     func begin(columns: [String]) {
         // Each key is escaped once, with its quotes and colon.
         keys = columns.map { JSONText.string($0) + ":" }
+        keyBytes = keys.map { Array($0.utf8) }
         if !lines { stream.write("[") }
     }
 
