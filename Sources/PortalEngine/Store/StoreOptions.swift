@@ -10,6 +10,7 @@ public struct StoreOptions: Sendable, Hashable {
     /// How many read-only connections reads may use at once.
     public var maximumReaders: Int
 
+    /// Options with the given values; the defaults open (or create) a writable file and wait 5 s for locks.
     public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Int = 5000, maximumReaders: Int = 4) {
         self.readOnly = readOnly
         self.create = create
