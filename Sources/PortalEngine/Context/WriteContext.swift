@@ -131,6 +131,7 @@ public final class WriteContext: ReadContext {
 
     /// Rows changed by the last INSERT, UPDATE or DELETE of this context.
     public var changes: Int { connection.changes }
+    /// The rowid of the row the last successful INSERT of this connection inserted.
     public var lastInsertRowid: Int64 { connection.lastInsertRowid }
 
     // MARK: Helpers
