@@ -1,27 +1,55 @@
-import CSQLite
+import Foundation
 import PortalEngine
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// SIGINT and SIGTERM: the handler only records the signal and interrupts the statement running
-/// on the session's connection (its write then rolls back). Scripted runs then exit 130; the
-/// REPL cancels the line or the command and prompts again.
+/// SIGINT and SIGTERM: the handler only records the signal and wakes a watcher thread (a signal
+/// handler may call nothing that takes a lock), which calls `Store.interrupt()` on the session's
+/// store: the statement running stops and its write rolls back. Scripted runs then exit 130;
+/// the REPL cancels the line or the command and prompts again.
 enum Interrupts {
-    nonisolated(unsafe) private static var connectionHandle: OpaquePointer?
     nonisolated(unsafe) private static var flag: sig_atomic_t = 0
+    /// Posted by the handler (`sem_post` is async-signal-safe), awaited by the watcher.
+    nonisolated(unsafe) private static var wakeUp = sem_t()
+    nonisolated(unsafe) private static var watcherStarted = false
+    /// The store to interrupt, guarded by `lock` so that it is never interrupted while it closes.
+    nonisolated(unsafe) private static var store: Store?
+    private static let lock = NSLock()
 
     static var received: Bool { flag != 0 }
-    static var isInstalled: Bool { connectionHandle != nil }
+    static var isInstalled: Bool { watcherStarted }
     /// True when the signal was SIGTERM (the REPL then quits instead of prompting again).
     static var terminated: Bool { flag == SIGTERM }
 
-    static func install(_ connection: Connection) {
-        connectionHandle = connection.handle
+    /// Makes signals interrupt `store` (called again when the session opens another database).
+    static func install(_ store: Store) {
+        lock.lock()
+        Interrupts.store = store
+        lock.unlock()
+        guard !watcherStarted else { return }
+        watcherStarted = true
+        sem_init(&wakeUp, 0, 0)
+        // The watcher never takes the signals itself (it inherits this mask): they must reach
+        // the main thread, whose read at the prompt they cut short.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let watcher = Thread {
+            while true {
+                while sem_wait(&Interrupts.wakeUp) != 0 {}   // EINTR: wait again
+                Interrupts.lock.lock()
+                Interrupts.store?.interrupt()
+                Interrupts.lock.unlock()
+            }
+        }
+        watcher.start()
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
             Interrupts.flag = signal
-            if let handle = Interrupts.connectionHandle { sqlite3_interrupt(handle) }
+            sem_post(&Interrupts.wakeUp)
         }
         sigemptyset(&action.sa_mask)
         // No SA_RESTART: a read at the prompt returns, so Ctrl-C cancels the line.
@@ -29,11 +57,14 @@ enum Interrupts {
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
         // A parent may have started us with these signals blocked (Foundation's Process does).
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    /// Stops interrupting `store` (before it closes).
+    static func forget(_ store: Store) {
+        lock.lock()
+        if Interrupts.store === store { Interrupts.store = nil }
+        lock.unlock()
     }
 
     static func reset() { flag = 0 }

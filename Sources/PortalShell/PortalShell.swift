@@ -91,7 +91,7 @@ public enum PortalShell {
             return REPL(executor: executor, configuration: configuration).run()
         }
 
-        Interrupts.install(database.connection)
+        Interrupts.install(database.store)
         var texts = configuration.exec
         if let file = configuration.file {
             guard let text = readTextFile(file) else {

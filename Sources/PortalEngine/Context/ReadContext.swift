@@ -163,6 +163,30 @@ public class ReadContext {
         while try statement.step() { try body(statement) }
     }
 
+    /// Runs one statement of raw SQL prepared for this call only (for SQL run once, such as an
+    /// export of millions of rows): hands `columns` the column names before the first row (so
+    /// they are known even when there is none), then `body` the statement on each row, to read
+    /// its columns in place without building rows. In a read, a statement that writes is refused.
+    public func forEachRow(_ sql: String, _ bindings: [Value], columns: ([String]) throws -> Void,
+                           _ body: (Statement) throws -> Void) throws {
+        try checkValid()
+        let statement = try connection.prepareUncached(sql)
+        if sqlite3_stmt_readonly(statement.handle) == 0 {
+            guard allowsWrites else { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
+            store.changes.noteUnknown()
+        }
+        try statement.bind(bindings)
+        try columns((0..<statement.columnCount).map(statement.columnName))
+        while try statement.step() { try body(statement) }
+    }
+
+    /// True when SQLite says the (first) statement of `sql` does not write to the database, so a
+    /// caller holding raw SQL from a user can choose between `read` and `write` before running it.
+    public func isReadOnly(_ sql: String) throws -> Bool {
+        try checkValid()
+        return sqlite3_stmt_readonly(try connection.prepareUncached(sql).handle) != 0
+    }
+
     /// `PRAGMA schema_version` as of this transaction: it changes whenever the schema does, so
     /// callers may keep what they derived from the schema while it stays the same.
     public var schemaVersion: Int64 {

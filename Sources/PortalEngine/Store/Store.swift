@@ -51,7 +51,8 @@ public final class Store: @unchecked Sendable {
         if options.readOnly {
             writer = nil
         } else {
-            writer = try Store.openWriter(path: isInMemory ? ":memory:" : path, create: options.create, timeout: timeout)
+            writer = try Store.openWriter(path: isInMemory ? ":memory:" : path, create: options.create, timeout: timeout,
+                                          wal: options.switchesToWAL)
         }
         if isInMemory {
             readers = nil
@@ -78,12 +79,12 @@ public final class Store: @unchecked Sendable {
         writer?.close()
     }
 
-    private static func openWriter(path: String, create: Bool, timeout: Int32) throws -> Connection {
+    private static func openWriter(path: String, create: Bool, timeout: Int32, wal: Bool) throws -> Connection {
         let connection = try opening(path) { try Connection(path: path, readOnly: false, create: create, busyTimeout: timeout) }
         try opening(path) {
             // Reading the schema version makes SQLite read the header: a non-database fails here.
             _ = try connection.scalar("PRAGMA schema_version")
-            if path != ":memory:" {
+            if path != ":memory:" && wal {
                 _ = try connection.scalar("PRAGMA journal_mode = WAL")
                 try connection.execute("PRAGMA synchronous = NORMAL")
             }

@@ -9,6 +9,11 @@ public struct StoreOptions: Sendable, Hashable {
     public var busyTimeout: Int
     /// How many read-only connections reads may use at once.
     public var maximumReaders: Int
+    /// Switch the file to WAL when it opens (the default: readers and the writer never block each
+    /// other). False leaves the file's journal mode as it is, for a program that must not change
+    /// the files it opens, and that must open a file another process is writing in rollback mode
+    /// (switching to WAL would wait for that process's lock).
+    public var switchesToWAL = true
 
     /// Options with the given values; the defaults open (or create) a writable file and wait 5 s for locks.
     public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Int = 5000, maximumReaders: Int = 4) {

@@ -1,4 +1,3 @@
-import CSQLite
 import PortalEngine
 #if canImport(Glibc)
 import Glibc
@@ -10,19 +9,20 @@ public struct OpenError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The shell's session on one database file: one engine connection that reads and writes, the
-/// schema under the names users type, and the user's explicit transaction (`begin … commit`).
-/// Every write runs inside a transaction (or a savepoint inside the user's), so a failure
-/// changes nothing.
+/// The shell's session on one database file: one engine `Store`, the schema under the names
+/// users type, and the user's explicit transaction (`begin … commit`). Every write goes through
+/// the store's write context (`Store.write`: its own `BEGIN IMMEDIATE … COMMIT`, or a savepoint
+/// inside the user's transaction), so a failure changes nothing and observers see each commit.
 final class ShellDatabase {
-    let connection: Connection
+    let store: Store
     let path: String
     let isReadOnly: Bool
     private(set) var schema: Schema
-    private var schemaVersion: Int64 = -1
     /// True between the user's `begin` and `commit`/`rollback`.
     private(set) var inUserTransaction = false
-    private var savepointCounter = 0
+    /// The write context of the write running now: queries made inside a write run on it (they
+    /// see its changes, and `create … RETURNING` is a write).
+    private var activeWrite: WriteContext?
 
     /// The file name shown in the prompt.
     var displayName: String {
@@ -44,12 +44,13 @@ final class ShellDatabase {
             }
         }
         do {
-            connection = try Connection(path: path, readOnly: readOnly, create: create, busyTimeout: Int32(clamping: busyTimeout))
-            if readOnly { try connection.execute("PRAGMA query_only = 1") }
-            try connection.execute("PRAGMA foreign_keys = ON")
-            try SQLFunctions.register(on: connection.handle)
+            // The shell leaves the file's journal mode as it found it (as the sqlite3 shell does),
+            // and so can open a file that another process is writing in rollback mode.
+            var options = StoreOptions(readOnly: readOnly, create: create, busyTimeout: busyTimeout)
+            options.switchesToWAL = false
+            store = try Store(path: path, options: options)
             // Touch the file: a file that is not a database fails here, not at the first command.
-            _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+            _ = try store.read { try $0.query("SELECT count(*) FROM sqlite_schema") }
         } catch let error as PortalError {
             throw OpenError(message: "cannot open '\(path)': \(Self.openReason(error))")
         } catch {
@@ -74,98 +75,91 @@ final class ShellDatabase {
         }
     }
 
-    /// Re-reads the schema when `PRAGMA schema_version` says it changed (another process, `sql`).
+    /// Takes the store's schema, which it re-reads when `PRAGMA schema_version` changed (another
+    /// process, `sql`).
     func refreshSchema() throws {
-        let version: Int64
-        if case .integer(let v)? = try connection.scalar("PRAGMA schema_version") { version = v } else { version = 0 }
-        guard version != schemaVersion else { return }
-        schema = try SchemaReader.read(connection.handle)
-        schemaVersion = version
+        schema = try store.read { try $0.schema }
     }
 
     /// Runs `sql` and hands the statement to `body` once per row (the renderers' fast path).
     func queryStatement(_ sql: String, _ bindings: [Value], columns: ([String]) throws -> Void,
                         row body: (OpaquePointer, Int32) throws -> Void) throws {
-        let statement = try connection.prepareUncached(sql)
-        try statement.bind(bindings)
-        let count = statement.columnCount
-        try columns((0..<count).map(statement.columnName))
-        while try statement.step() { try body(statement.handle, Int32(count)) }
+        try withContext { context in
+            var count: Int32 = 0
+            try context.forEachRow(sql, bindings, columns: { names in
+                count = Int32(names.count)
+                try columns(names)
+            }) { statement in try body(statement.handle, count) }
+        }
     }
 
     /// Runs `sql` and hands each row's values to `body`; the values array is reused.
     func query(_ sql: String, _ bindings: [Value], columns: ([String]) throws -> Void,
                row body: ([Value]) throws -> Void) throws {
-        let statement = try connection.prepareUncached(sql)
-        try statement.bind(bindings)
-        let count = statement.columnCount
-        try columns((0..<count).map(statement.columnName))
-        var values = [Value](repeating: .null, count: count)
-        while try statement.step() {
-            for i in 0..<count { values[i] = statement.value(at: Int32(i)) }
-            try body(values)
+        try withContext { context in
+            var values: [Value] = []
+            try context.forEachRow(sql, bindings, columns: { names in
+                values = [Value](repeating: .null, count: names.count)
+                try columns(names)
+            }) { statement in
+                for i in values.indices { values[i] = statement.value(at: Int32(i)) }
+                try body(values)
+            }
         }
     }
 
-    /// Runs `body` as one transaction: a savepoint inside the user's `begin`, else its own
-    /// `BEGIN IMMEDIATE … COMMIT`. A thrown error rolls everything of `body` back.
-    func write<T>(_ body: () throws -> T) throws -> T {
+    /// True when SQLite says `sql` only reads.
+    func isReadOnly(_ sql: String) throws -> Bool {
+        try withContext { try $0.isReadOnly(sql) }
+    }
+
+    /// The running write's context, else a read of the store (which, inside the user's
+    /// transaction, runs on the writer and sees its uncommitted changes).
+    private func withContext<T>(_ body: (ReadContext) throws -> T) throws -> T {
+        if let activeWrite { return try body(activeWrite) }
+        return try store.read(body)
+    }
+
+    /// Runs `body` through the store's write context: one transaction, or a savepoint inside
+    /// the user's `begin`. A thrown error rolls everything of `body` back.
+    func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
         if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
-        if inUserTransaction {
-            savepointCounter += 1
-            let name = "portal_shell_\(savepointCounter)"
-            try connection.execute("SAVEPOINT \(name)")
-            do {
-                let result = try body()
-                try connection.execute("RELEASE \(name)")
-                return result
-            } catch {
-                try? connection.execute("ROLLBACK TO \(name)")
-                try? connection.execute("RELEASE \(name)")
-                throw error
-            }
-        }
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try connection.execute("COMMIT")
-            return result
-        } catch {
-            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
-            throw error
+        return try store.write { context in
+            let outer = activeWrite
+            activeWrite = context
+            defer { activeWrite = outer }
+            return try body(context)
         }
     }
 
     func begin() throws {
         if inUserTransaction { throw PortalError(.misuse, "a transaction is already open (commit or rollback it first)") }
-        if isReadOnly {
-            try connection.execute("BEGIN DEFERRED")
-        } else {
-            try connection.execute("BEGIN IMMEDIATE")
-        }
+        // A read-only session has no writer: its transaction only groups commands.
+        if !isReadOnly { try store.beginTransaction() }
         inUserTransaction = true
     }
 
     func commit() throws {
         guard inUserTransaction else { throw PortalError(.misuse, "no transaction is open (begin one with 'begin')") }
-        try connection.execute("COMMIT")
+        if !isReadOnly { try store.commit() }
         inUserTransaction = false
     }
 
     func rollback() throws {
         guard inUserTransaction else { throw PortalError(.misuse, "no transaction is open (begin one with 'begin')") }
         inUserTransaction = false
-        try connection.execute("ROLLBACK")
+        if !isReadOnly { try store.rollback() }
     }
 
     /// Rolls back whatever is open (on interrupt and on close).
     func abandon() {
-        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+        if inUserTransaction && !isReadOnly { try? store.rollback() }
         inUserTransaction = false
     }
 
     func close() {
         abandon()
-        connection.close()
+        Interrupts.forget(store)
+        try? store.close()
     }
 }

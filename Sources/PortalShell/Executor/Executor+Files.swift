@@ -28,9 +28,8 @@ extension Executor {
         } catch {
             throw ShellError("\(path), \(format == .json ? "line" : "line") \(error.line): \(error.message); nothing was imported")
         }
-        let database = try requireDatabase()
         let progress = isatty(2) == 1
-        let imported = try performWrite(entity, []) { () throws -> Int in
+        let imported = try performWrite(entity, []) { (context: WriteContext) throws -> Int in
             var n = 0
             for record in records {
                 var columns: [String] = []
@@ -39,12 +38,11 @@ extension Executor {
                         let suggestion = closestName(to: field.name, in: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
                         throw ShellError("\(path), line \(record.line): unknown attribute '\(field.name)' on \(entity.name)\(suggestion); nothing was imported")
                     }
-                    columns.append(quoted(attribute.name))
+                    columns.append(attribute.name)
                 }
-                let sql = "INSERT INTO \(quoted(entity.name)) (\(columns.joined(separator: ", "))) VALUES ("
-                    + columns.map { _ in "?" }.joined(separator: ", ") + ")"
                 do {
-                    try database.connection.run(sql, record.fields.map(\.value))
+                    // The engine's insert reuses its statement while the columns stay the same.
+                    try context.insert(entity.name, columns: columns, values: record.fields.map(\.value))
                 } catch let error as PortalError {
                     throw ShellError("\(path), line \(record.line): \(entity.name): \(error.description); nothing was imported")
                 }

@@ -251,14 +251,12 @@ extension Executor {
 
     func sql(_ statement: String) throws {
         let database = try requireDatabase()
-        let prepared = try database.connection.prepareUncached(statement)
-        if sqlite3_stmt_readonly(prepared.handle) != 0 {
+        if try database.isReadOnly(statement) && !Self.setsConnectionState(statement, database) {
             try render(CompiledQuery(sql: statement, bindings: []), to: output, options: options)
             return
         }
-        var changes = 0
-        let before = database.connection.totalChanges
-        try database.write {
+        let changes = try database.write { context in
+            let before = context.totalChanges
             let renderer = makeRenderer(options, stream: output)
             var hasColumns = false
             try database.query(statement, [], columns: { columns in
@@ -266,9 +264,18 @@ extension Executor {
                 if hasColumns { renderer.begin(columns: columns) }
             }, row: { renderer.row($0) })
             if hasColumns { renderer.end() }
-            changes = database.connection.totalChanges - before
+            return context.totalChanges - before
         }
         try database.refreshSchema()
         report("ok (\(changes) row\(changes == 1 ? "" : "s") changed)")
+    }
+
+    /// A PRAGMA that sets something (`PRAGMA max_page_count = 1`) changes the connection that
+    /// writes, although SQLite calls it read-only: in a writable session it runs on the write
+    /// context, so that the session's later writes obey it.
+    private static func setsConnectionState(_ statement: String, _ database: ShellDatabase) -> Bool {
+        guard !database.isReadOnly else { return false }
+        let text = statement.drop { $0.isWhitespace }
+        return text.prefix(6).uppercased() == "PRAGMA" && text.contains("=")
     }
 }

@@ -73,7 +73,8 @@ extension Executor {
     }
 
     /// Runs a write; errors name the entity and point at the attribute SQLite blamed.
-    func performWrite<T>(_ entity: EntityDescription, _ assignments: [Assignment], _ body: () throws -> T) throws -> T {
+    func performWrite<T>(_ entity: EntityDescription, _ assignments: [Assignment],
+                         _ body: (WriteContext) throws -> T) throws -> T {
         do {
             return try requireDatabase().write(body)
         } catch let error as PortalError {
@@ -115,7 +116,7 @@ extension Executor {
         sql += " RETURNING " + entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
         let database = try requireDatabase()
         let renderer = makeRenderer(options, stream: output)
-        try performWrite(entity, assignments) {
+        try performWrite(entity, assignments) { _ in
             try database.query(sql, bindings, columns: { renderer.begin(columns: $0) }, row: { renderer.row($0) })
         }
         renderer.end()
@@ -163,10 +164,8 @@ extension Executor {
         let statement = try updateStatement(name, assignments, predicate)
         let entity = try entity(name)
         guard try confirmed("update", name, predicate) else { return report("nothing updated") }
-        let database = try requireDatabase()
-        let changed = try performWrite(entity, assignments) {
-            try database.connection.run(statement.sql, statement.bindings)
-            return database.connection.changes
+        let changed = try performWrite(entity, assignments) { context in
+            try context.execute(statement.sql, statement.bindings)
         }
         report("updated \(changed) \(entity.name)")
     }
@@ -175,10 +174,8 @@ extension Executor {
         let statement = try deleteStatement(name, predicate)
         let entity = try entity(name)
         guard try confirmed("delete", name, predicate) else { return report("nothing deleted") }
-        let database = try requireDatabase()
-        let changed = try performWrite(entity, []) {
-            try database.connection.run(statement.sql, statement.bindings)
-            return database.connection.changes
+        let changed = try performWrite(entity, []) { context in
+            try context.execute(statement.sql, statement.bindings)
         }
         report("deleted \(changed) \(entity.name)")
     }

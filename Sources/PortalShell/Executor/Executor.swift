@@ -203,7 +203,7 @@ public final class Executor {
         }
         database?.close()
         database = opened
-        if Interrupts.isInstalled { Interrupts.install(opened.connection) }
+        if Interrupts.isInstalled { Interrupts.install(opened.store) }
     }
 
     private func browse(_ query: Query?) throws {

@@ -155,6 +155,6 @@ func environment(_ name: String) -> String? {
 extension Interrupts {
     /// In the REPL, Ctrl-C interrupts the running statement; at the prompt it cancels the line.
     static func installInteractive(_ executor: Executor) {
-        if let database = executor.database { install(database.connection) }
+        if let database = executor.database { install(database.store) }
     }
 }
