@@ -6,6 +6,9 @@ SWIFT ?= swift
 DEBS := libsqlite3-dev libncurses-dev libedit-dev tmux mandoc sqlite3
 RELEASE_BIN := .build/release/portal-shell
 DEBUG_BIN := .build/debug/portal-shell
+# The binary `make install` installs: the release build unless told otherwise (the tests install
+# the debug build, which they already have: `make install PREFIX=… BIN=.build/debug/portal-shell`).
+BIN ?= $(RELEASE_BIN)
 # ThreadSanitizer builds go to their own folder so they don't throw away the debug build.
 TSAN_SCRATCH := .build-tsan
 FUZZ_SECONDS ?= 60
@@ -50,15 +53,16 @@ bench: deps
 	$(SWIFT) build -c release --product portal-shell
 	.build/release/portal-bench
 
-install: release
+install:
+	@if [ "$(BIN)" = "$(RELEASE_BIN)" ]; then $(MAKE) release; fi
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/portal-shell
-	@if [ -f man/portal-shell.1 ]; then install -m 644 man/portal-shell.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/portal-shell
+	install -m 644 man/portal-shell.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	$(RELEASE_BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/portal-shell
-	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_portal-shell
-	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/portal-shell.fish
+	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/portal-shell
+	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_portal-shell
+	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/portal-shell.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/portal-shell $(DESTDIR)$(PREFIX)/share/man/man1/portal-shell.1 \

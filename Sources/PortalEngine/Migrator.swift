@@ -6,11 +6,13 @@
 ///     migrator.register("v1") { ctx in try ctx.execute("CREATE TABLE …") }
 ///     try migrator.migrate(store)
 public struct Migrator {
+    /// One migration: schema and data changes made through a write context, in one transaction.
     public typealias Migration = (WriteContext) throws -> Void
 
     static let table = "portal_migrations"
     private var migrations: [(name: String, body: Migration)] = []
 
+    /// A migrator with no migrations yet.
     public init() {}
 
     /// Adds a migration after the ones registered before. Names must be unique.

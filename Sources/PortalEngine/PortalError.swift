@@ -9,6 +9,7 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
         case foreignKey = "FOREIGN KEY", check = "CHECK", other = "constraint"
     }
 
+    /// What went wrong, for code to switch on.
     public enum Kind: Sendable, Hashable {
         /// The database file does not exist (and `create` was false).
         case fileNotFound
@@ -40,25 +41,34 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
         case sqlite
     }
 
+    /// What went wrong.
     public var kind: Kind
+    /// What went wrong, in a sentence a user can read (without an "error:" prefix).
     public var message: String
+    /// The entity involved, when known.
     public var entity: String?
+    /// The attribute involved, when known (the first one when the constraint names several).
     public var attribute: String?
     /// Every column the violated constraint names (`UNIQUE constraint failed: T.a, T.b`).
     public var attributes: [String] = []
+    /// The violated constraint when `kind` is `.constraint`, else nil.
     public var constraint: ConstraintKind? {
         if case .constraint(let c) = kind { return c } else { return nil }
     }
+    /// The database file, for errors about opening it.
     public var path: String?
     /// SQLite's extended result code and message, when SQLite reported the error.
     public var sqliteCode: Int32?
+    /// SQLite's own message, when SQLite reported the error.
     public var sqliteMessage: String?
     /// A close name the user may have meant ("did you mean 'Track'?").
     public var suggestion: String?
+    /// The parse or compile error, when `kind` is `.predicate`.
     public var predicateError: PredicateError?
     /// The SQL that failed, when there was one.
     public var sql: String?
 
+    /// An error of `kind` with `message`, and where it happened when known.
     public init(_ kind: Kind, _ message: String, entity: String? = nil, attribute: String? = nil,
                 path: String? = nil, suggestion: String? = nil) {
         self.kind = kind
@@ -69,6 +79,7 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
         self.suggestion = suggestion
     }
 
+    /// The message, with the suggestion ("did you mean …?") and the predicate error's details.
     public var description: String {
         var text = message
         if let suggestion { text += " (did you mean '\(suggestion)'?)" }

@@ -7,9 +7,11 @@ import Darwin
 
 /// The column names of one result set, shared by all its rows (one allocation per query, not per row).
 public final class ColumnNames: Sendable, Hashable {
+    /// The names, in column order.
     public let names: [String]
     private let positions: [String: Int]
 
+    /// Column names in this order (duplicates allowed: lookups find the first).
     public init(_ names: [String]) {
         self.names = names
         var positions: [String: Int] = [:]
@@ -25,7 +27,9 @@ public final class ColumnNames: Sendable, Hashable {
         return names.firstIndex { $0.lowercased() == lowered }
     }
 
+    /// Equal when the names are.
     public static func == (a: ColumnNames, b: ColumnNames) -> Bool { a === b || a.names == b.names }
+    /// Hashes the names.
     public func hash(into hasher: inout Hasher) { hasher.combine(names) }
 }
 
@@ -43,6 +47,7 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
         self.start = start
     }
 
+    /// A row of `values` under `columns` (as many of each).
     public init(columns: ColumnNames, values: [Value]) {
         let storage = RowStorage(columns: columns, width: values.count)
         // Out of memory: an empty row rather than a trap (every read of it gives .null).
@@ -55,7 +60,9 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
         self.init(columns: ColumnNames(pairs.map(\.key)), values: pairs.map(\.value))
     }
 
+    /// The names of the values, shared with the other rows of the same result.
     public var columns: ColumnNames { storage.columns }
+    /// The attribute names, in order.
     public var names: [String] { storage.columns.names }
 
     /// The values in order (built on each call: prefer `value(at:)` or `row[name]` to read one).
@@ -74,7 +81,9 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
         return storage.value(at: start + i)
     }
 
+    /// The position of the first attribute.
     public var startIndex: Int { 0 }
+    /// The position after the last attribute.
     public var endIndex: Int { storage.width }
 
     /// The attribute at `position`: its name and value.
@@ -82,16 +91,19 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
         (storage.columns.names[position], storage.value(at: start + position))
     }
 
+    /// `[name: value, …]`, for debugging.
     public var description: String {
         "[" + indices.map { "\(names[$0]): \(value(at: $0))" }.joined(separator: ", ") + "]"
     }
 
+    /// Equal when the names and the values are.
     public static func == (a: Row, b: Row) -> Bool {
         guard a.columns == b.columns, a.count == b.count else { return false }
         if a.storage === b.storage && a.start == b.start { return true }
         return a.indices.allSatisfy { a.value(at: $0) == b.value(at: $0) }
     }
 
+    /// Hashes the names and the values.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(columns)
         hasher.combine(count)

@@ -31,17 +31,24 @@ public protocol EvaluationObject {
 }
 
 extension EvaluationObject {
+    /// No names by default (errors then suggest nothing).
     public var memberNames: [String] { [] }
 }
 
 /// A simple object in memory: attributes, affinities and relationships held in dictionaries.
 public struct MemoryObject: EvaluationObject, Sendable, Hashable {
+    /// The primary id.
     public var id: Value
+    /// The attributes' values by name.
     public var attributes: [String: Value]
+    /// The attributes' affinities by name (none: compared as their values are).
     public var affinities: [String: Affinity]
+    /// The to-one relationships by name; a nil value points nowhere.
     public var toOneRelationships: [String: MemoryObject?]
+    /// The to-many relationships by name.
     public var toManyRelationships: [String: [MemoryObject]]
 
+    /// An object with this id, attributes and relationships.
     public init(id: Value, attributes: [String: Value] = [:], affinities: [String: Affinity] = [:],
                 toOne: [String: MemoryObject?] = [:], toMany: [String: [MemoryObject]] = [:]) {
         self.id = id
@@ -58,19 +65,24 @@ public struct MemoryObject: EvaluationObject, Sendable, Hashable {
         return dictionary.first { $0.key.lowercased() == lower }?.value
     }
 
+    /// The attribute's value (exact name, then case-insensitive), or nil.
     public func attribute(_ name: String) -> Value? { resolve(name, in: attributes) }
 
+    /// The attribute's affinity, or nil.
     public func affinity(of name: String) -> Affinity? { resolve(name, in: affinities) }
 
+    /// The related object, `.some(nil)` when the relationship points nowhere, nil when there is no such relationship.
     public func toOne(_ name: String) -> (any EvaluationObject)?? {
         guard let related = resolve(name, in: toOneRelationships) else { return nil }
         return .some(related.map { $0 as any EvaluationObject })
     }
 
+    /// The related objects, or nil when there is no such relationship.
     public func toMany(_ name: String) -> [any EvaluationObject]? {
         resolve(name, in: toManyRelationships).map { $0.map { $0 as any EvaluationObject } }
     }
 
+    /// Every attribute and relationship name.
     public var memberNames: [String] {
         Array(attributes.keys) + Array(toOneRelationships.keys) + Array(toManyRelationships.keys)
     }

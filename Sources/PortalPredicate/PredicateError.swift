@@ -1,5 +1,6 @@
 /// Why a predicate could not be parsed or compiled, and where.
 public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem, for code to switch on.
     public enum Kind: Sendable, Hashable {
         /// The text does not follow the grammar.
         case syntax
@@ -15,6 +16,7 @@ public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible
         case argument
     }
 
+    /// What kind of problem.
     public var kind: Kind
     /// What is wrong and what was expected, in a sentence without the "error:" prefix.
     public var message: String
@@ -24,6 +26,7 @@ public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible
     /// The closest valid name, for "did you mean …?".
     public var suggestion: String?
 
+    /// An error of `kind` with `message`, at `range` when known.
     public init(_ kind: Kind, _ message: String, range: Range<Int>? = nil, suggestion: String? = nil) {
         self.kind = kind
         self.message = message
@@ -31,6 +34,7 @@ public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible
         self.suggestion = suggestion
     }
 
+    /// The message, with "(did you mean '…'?)" when there is a suggestion.
     public var description: String {
         guard let suggestion else { return message }
         return "\(message) (did you mean '\(suggestion)'?)"

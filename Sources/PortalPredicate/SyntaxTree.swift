@@ -6,21 +6,30 @@
 public indirect enum Predicate: Sendable, Hashable {
     /// `TRUEPREDICATE` (true) or `FALSEPREDICATE` (false).
     case constant(Bool)
+    /// `NOT p` (or `!p`).
     case not(Predicate)
     /// `a AND b AND c` parses left-associatively: `.and(.and(a, b), c)`.
     case and(Predicate, Predicate)
+    /// `a OR b` (or `a || b`), left-associative like `and`.
     case or(Predicate, Predicate)
+    /// One comparison.
     case comparison(Comparison)
 }
 
 /// `[quantifier] left operator[options] right`.
 public struct Comparison: Sendable, Hashable {
+    /// `ANY`, `ALL` or `NONE` before the left side; nil when there is none.
     public var quantifier: Quantifier?
+    /// The left operand.
     public var left: Expression
+    /// The operator.
     public var op: ComparisonOperator
+    /// The bracketed options after the operator (`[cd]`).
     public var options: ComparisonOptions
+    /// The right operand.
     public var right: Expression
 
+    /// `quantifier left op[options] right`.
     public init(quantifier: Quantifier? = nil, _ left: Expression, _ op: ComparisonOperator,
                 options: ComparisonOptions = [], _ right: Expression) {
         self.quantifier = quantifier
@@ -57,7 +66,9 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 
 /// `[c]`, `[d]`, `[cd]`, `[n]`.
 public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    /// The options as bits: 1 `c`, 2 `d`, 4 `n`.
     public let rawValue: UInt8
+    /// The options of these bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// `[c]`: Unicode-aware case-insensitive.
     public static let caseInsensitive = ComparisonOptions(rawValue: 1)
@@ -98,9 +109,13 @@ public indirect enum Expression: Sendable, Hashable {
 
 /// What stands between the brackets of a subscript.
 public indirect enum SubscriptIndex: Sendable, Hashable {
+    /// `[FIRST]`: the first element.
     case first
+    /// `[LAST]`: the last element.
     case last
+    /// `[SIZE]`: the number of elements.
     case size
+    /// `[expr]`: the element at a position.
     case expression(Expression)
 }
 
@@ -115,10 +130,14 @@ public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
 
 /// A predicate with Realm's trailing `SORT(…)` and `LIMIT(…)` clauses.
 public struct Query: Sendable, Hashable {
+    /// The filter.
     public var predicate: Predicate
+    /// The keys of `SORT(…)`; empty when there is none.
     public var sort: [SortDescriptor]
+    /// The count of `LIMIT(…)`; nil when there is none.
     public var limit: Int?
 
+    /// A query of `predicate` with optional sort keys and limit.
     public init(predicate: Predicate, sort: [SortDescriptor] = [], limit: Int? = nil) {
         self.predicate = predicate
         self.sort = sort
@@ -130,8 +149,10 @@ public struct Query: Sendable, Hashable {
 public struct SortDescriptor: Sendable, Hashable {
     /// The key path, as its dotted parts (`["Album", "Title"]`).
     public var keyPath: [String]
+    /// True for `ASC` (the default), false for `DESC`.
     public var ascending: Bool
 
+    /// A sort by `keyPath`, ascending unless told otherwise.
     public init(keyPath: [String], ascending: Bool = true) {
         self.keyPath = keyPath
         self.ascending = ascending

@@ -3,10 +3,15 @@
 /// Values are what rows hold, what predicate literals denote and what is bound to SQL
 /// parameters. They are plain `Sendable` values, safe to pass between threads.
 public enum Value: Sendable, Hashable {
+    /// SQL NULL.
     case null
+    /// A 64-bit signed integer.
     case integer(Int64)
+    /// An IEEE 754 double.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
+    /// Bytes, stored as they are.
     case blob([UInt8])
 
     /// True for `.null`.
@@ -14,18 +19,22 @@ public enum Value: Sendable, Hashable {
 }
 
 extension Value: ExpressibleByNilLiteral {
+    /// `nil` is `.null`.
     public init(nilLiteral: ()) { self = .null }
 }
 
 extension Value: ExpressibleByIntegerLiteral {
+    /// An integer literal is `.integer`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
 }
 
 extension Value: ExpressibleByFloatLiteral {
+    /// A floating-point literal is `.real`.
     public init(floatLiteral value: Double) { self = .real(value) }
 }
 
 extension Value: ExpressibleByStringLiteral {
+    /// A string literal is `.text`.
     public init(stringLiteral value: String) { self = .text(value) }
 }
 
@@ -36,7 +45,9 @@ extension Value: ExpressibleByBooleanLiteral {
 
 /// What a `%@`-style placeholder or a `$variable` stands for: one value, or a list (for `IN`).
 public enum Argument: Sendable, Hashable {
+    /// One value.
     case value(Value)
+    /// A list of values, for `IN`.
     case list([Value])
 }
 
@@ -47,33 +58,43 @@ public protocol ArgumentConvertible {
 }
 
 extension Value: ArgumentConvertible {
+    /// The value itself.
     public var predicateArgument: Argument { .value(self) }
 }
 extension Int: ArgumentConvertible {
+    /// An integer.
     public var predicateArgument: Argument { .value(.integer(Int64(self))) }
 }
 extension Int64: ArgumentConvertible {
+    /// An integer.
     public var predicateArgument: Argument { .value(.integer(self)) }
 }
 extension Int32: ArgumentConvertible {
+    /// An integer.
     public var predicateArgument: Argument { .value(.integer(Int64(self))) }
 }
 extension Double: ArgumentConvertible {
+    /// A real.
     public var predicateArgument: Argument { .value(.real(self)) }
 }
 extension String: ArgumentConvertible {
+    /// Text.
     public var predicateArgument: Argument { .value(.text(self)) }
 }
 extension Substring: ArgumentConvertible {
+    /// Text.
     public var predicateArgument: Argument { .value(.text(String(self))) }
 }
 extension Bool: ArgumentConvertible {
+    /// 1 or 0, as SQLite stores booleans.
     public var predicateArgument: Argument { .value(.integer(self ? 1 : 0)) }
 }
 extension Argument: ArgumentConvertible {
+    /// The argument itself.
     public var predicateArgument: Argument { self }
 }
 extension Optional: ArgumentConvertible where Wrapped: ArgumentConvertible {
+    /// The wrapped value's argument, or NULL for nil.
     public var predicateArgument: Argument { self?.predicateArgument ?? .value(.null) }
 }
 extension Array: ArgumentConvertible where Element: ArgumentConvertible {

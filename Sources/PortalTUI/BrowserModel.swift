@@ -853,6 +853,8 @@ public final class BrowserModel {
     public static let helpLines: [String] = [
         "arrows, h j k l   move the cursor",
         "PgUp PgDn ^B ^F   page",
+        "Space             page down",
+        "wheel             move the cursor 3 rows",
         "Home End g G      first / last row",
         "Tab               entity list / grid",
         "/                 filter (a predicate; Enter applies, Esc cancels)",
@@ -867,8 +869,9 @@ public final class BrowserModel {
         "r                 reload now",
         ":                 run a command",
         "Ctrl-C            cancel a count",
+        "Ctrl-L            redraw the screen",
         "?                 this help",
-        "q                 back / quit",
+        "q Esc             back / quit",
     ]
 }
 

@@ -5,8 +5,11 @@ import PortalPredicate
 
 /// A piece of SQL text with the values bound to its `?` parameters, in order.
 public struct SQLFragment: Sendable, Hashable {
+    /// The SQL text, with `?` for each bound value.
     public var sql: String
+    /// The values bound to the `?` parameters, in order.
     public var bindings: [Value]
+    /// A fragment of `sql` with `bindings` for its parameters.
     public init(_ sql: String, _ bindings: [Value] = []) {
         self.sql = sql
         self.bindings = bindings
@@ -15,8 +18,11 @@ public struct SQLFragment: Sendable, Hashable {
 
 /// One key of a sort: an attribute or to-one key path (`"Album.Title"`), ascending or not.
 public struct SortKey: Sendable, Hashable {
+    /// The attribute, or a dotted to-one key path.
     public var keyPath: String
+    /// True for ascending order (SQLite's ordering of values), false for descending.
     public var ascending: Bool
+    /// A sort by `keyPath`, ascending unless told otherwise.
     public init(_ keyPath: String, ascending: Bool = true) {
         self.keyPath = keyPath
         self.ascending = ascending
@@ -28,13 +34,18 @@ public struct SortKey: Sendable, Hashable {
 public struct CompiledFilter: Sendable, Hashable {
     /// A boolean SQL expression over the entity's table, referenced by the alias given to `compile`.
     public var condition: SQLFragment
+    /// The keys of a trailing `SORT(…)` clause; empty when there is none.
     public var sort: [SortKey]
+    /// The count of a trailing `LIMIT(…)` clause; nil when there is none.
     public var limit: Int?
 }
 
 /// Compiles predicate text and sort keys against the schema. The SQL refers to the entity's
 /// table through `alias` (e.g. `SELECT … FROM "Track" AS t0 WHERE <condition>`).
 public enum PredicateCompiler {
+    /// Parses `predicate` and compiles it against `entity` of `schema`: `%@`-style placeholders take
+    /// `arguments` in order, `$name` takes `variables[name]`. Every value becomes a bound parameter.
+    /// Throws a `PredicateError` (with the position of the culprit when it is known).
     public static func compile(_ predicate: String, arguments: [Argument] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String) throws -> CompiledFilter {
         let query = try parseQuery(predicate, arguments: arguments)

@@ -8,6 +8,7 @@ import PortalPredicate
 /// The SQL functions compiled predicates call: Unicode case/diacritic folding, LIKE with `*`/`?`,
 /// MATCHES with a cached regex, and the string tests with options.
 public enum SQLFunctions {
+    /// Defines the functions on the connection `db`; throws `SQLFunctionError` when SQLite refuses one.
     public static func register(on db: OpaquePointer) throws {
         try define(db, "portal_fold", 2, fold)
         try define(db, "portal_lower", 1, lower)
@@ -130,6 +131,8 @@ public enum SQLFunctions {
 
 /// SQLite refused to register a function.
 public struct SQLFunctionError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's reason.
     public var message: String
+    /// The message.
     public var description: String { message }
 }

@@ -131,6 +131,7 @@ public final class WriteContext: ReadContext {
 
     /// Rows changed by the last INSERT, UPDATE or DELETE of this context.
     public var changes: Int { connection.changes }
+    /// The rowid of the row the last successful INSERT of this connection inserted.
     public var lastInsertRowid: Int64 { connection.lastInsertRowid }
     /// Rows changed by every INSERT, UPDATE or DELETE on the writer since it opened: the
     /// difference across a call counts the changes of several statements (or of triggers).

@@ -10,6 +10,7 @@ public final class ObservationToken: Sendable {
 
     init(_ cancellation: @escaping @Sendable () -> Void) { self.cancellation = cancellation }
 
+    /// Stops the observation; calling it again does nothing.
     public func cancel() {
         let wasCancelled = lock.withLock {
             defer { cancelled = true }

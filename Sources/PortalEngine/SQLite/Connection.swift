@@ -5,8 +5,11 @@ import CSQLite
 /// Not thread-safe: the store hands each connection to one thread at a time (the writer behind
 /// its lock, readers through the pool). `interrupt()` alone may be called from any thread.
 public final class Connection {
+    /// The SQLite handle (`sqlite3 *` for a connection, `sqlite3_stmt *` for a statement).
     public let handle: OpaquePointer
+    /// The database file (or `:memory:`).
     public let path: String
+    /// True when the connection was opened with `SQLITE_OPEN_READONLY`.
     public let isReadOnly: Bool
     private var cache: [String: Statement] = [:]
     private var isClosed = false
@@ -109,9 +112,13 @@ public final class Connection {
         return try statement.step() ? statement.value(at: 0) : nil
     }
 
+    /// The rowid of the row the last successful INSERT on this connection inserted.
     public var lastInsertRowid: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// How many rows the last INSERT, UPDATE or DELETE changed.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
+    /// How many rows every write since the connection opened changed.
     public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+    /// True while a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Makes the statement running on this connection stop with `.interrupted`. Thread-safe.
@@ -127,7 +134,9 @@ nonisolated(unsafe) private let emptyCString: UnsafePointer<CChar> = {
 
 /// A prepared statement: bind values, step, read columns by index.
 public final class Statement {
+    /// The SQLite handle (`sqlite3 *` for a connection, `sqlite3_stmt *` for a statement).
     public let handle: OpaquePointer
+    /// The statement's SQL text.
     public let sql: String
     unowned let connection: Connection
     /// Column names, shared by every row this statement produces.
@@ -147,6 +156,7 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Binds `values` to the parameters `?1`, `?2`, … in order.
     public func bind(_ values: [Value]) throws {
         for i in values.indices {
             // Integers (the common case) bound straight from the array, without copying the
@@ -195,8 +205,10 @@ public final class Statement {
         throw error
     }
 
+    /// How many columns each row of the result has.
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
+    /// The name of column `index` (0-based) of the result.
     public func columnName(_ index: Int) -> String {
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
     }
@@ -209,6 +221,7 @@ public final class Statement {
         return names
     }
 
+    /// Column `index` of the current row as an integer (SQLite's conversion), without building a `Value`.
     @inline(__always)
     public func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 

@@ -6,6 +6,7 @@ public struct Schema: Sendable, Hashable {
     /// Every table and view, in the order SQLite lists them.
     public var entities: [EntityDescription]
 
+    /// A schema of these entities.
     public init(entities: [EntityDescription]) { self.entities = entities }
 
     /// The entity with this name: exact match first, then case-insensitive when unambiguous.
@@ -16,9 +17,12 @@ public struct Schema: Sendable, Hashable {
 
 /// A table or a view.
 public struct EntityDescription: Sendable, Hashable {
+    /// Whether the entity is a table or a (read-only) view.
     public enum Kind: String, Sendable, Hashable { case table, view }
 
+    /// The table's or view's name, as SQLite knows it (the name users type).
     public var name: String
+    /// See `Kind`.
     public var kind: Kind
     /// The columns, in declaration order.
     public var attributes: [AttributeDescription]
@@ -29,8 +33,10 @@ public struct EntityDescription: Sendable, Hashable {
     public var hasRowid: Bool
     /// To-one relationships (from this entity's foreign keys) and to-many ones (the inverses).
     public var relationships: [RelationshipDescription]
+    /// The entity's indexes, including the ones SQLite makes for UNIQUE and PRIMARY KEY.
     public var indexes: [IndexDescription]
 
+    /// An entity described field by field (the schema reader makes these).
     public init(name: String, kind: Kind, attributes: [AttributeDescription], primaryKey: [String],
                 hasRowid: Bool, relationships: [RelationshipDescription], indexes: [IndexDescription]) {
         self.name = name
@@ -45,10 +51,12 @@ public struct EntityDescription: Sendable, Hashable {
     /// The columns that identify one entity: the declared key, else `rowid`.
     public var identifyingColumns: [String] { primaryKey.isEmpty && hasRowid ? ["rowid"] : primaryKey }
 
+    /// The attribute with this name: exact match first, then case-insensitive when unambiguous.
     public func attribute(named name: String) -> AttributeDescription? {
         attributes.first { $0.name == name } ?? uniqueCaseInsensitive(attributes, name, \.name)
     }
 
+    /// The relationship with this name: exact match first, then case-insensitive when unambiguous.
     public func relationship(named name: String) -> RelationshipDescription? {
         relationships.first { $0.name == name } ?? uniqueCaseInsensitive(relationships, name, \.name)
     }
@@ -56,15 +64,18 @@ public struct EntityDescription: Sendable, Hashable {
 
 /// A column.
 public struct AttributeDescription: Sendable, Hashable {
+    /// The column's name, as SQLite knows it.
     public var name: String
     /// The declared type as written (`NVARCHAR(200)`), empty when none.
     public var declaredType: String
+    /// False when the column is declared NOT NULL.
     public var isNullable: Bool
     /// The default value's SQL text, as `PRAGMA table_info` gives it.
     public var defaultValue: String?
     /// 1-based position in the primary key, nil when not part of it.
     public var primaryKeyPosition: Int?
 
+    /// An attribute described field by field.
     public init(name: String, declaredType: String, isNullable: Bool, defaultValue: String?,
                 primaryKeyPosition: Int?) {
         self.name = name
@@ -77,17 +88,22 @@ public struct AttributeDescription: Sendable, Hashable {
 
 /// A relationship derived from a foreign key.
 public struct RelationshipDescription: Sendable, Hashable {
+    /// To-one (from a foreign key) or to-many (its inverse).
     public enum Kind: String, Sendable, Hashable { case toOne = "to-one", toMany = "to-many" }
 
+    /// The name users type (derived from the foreign key: SPEC.md section 2).
     public var name: String
+    /// See `Kind`.
     public var kind: Kind
     /// The related entity's name.
     public var destination: String
     /// Columns of this entity that join (the foreign key columns for to-one; the referenced
     /// columns for to-many), pairwise with `destinationColumns`.
     public var sourceColumns: [String]
+    /// The destination entity's columns, pairwise with `sourceColumns`.
     public var destinationColumns: [String]
 
+    /// A relationship described field by field.
     public init(name: String, kind: Kind, destination: String, sourceColumns: [String],
                 destinationColumns: [String]) {
         self.name = name
@@ -100,10 +116,14 @@ public struct RelationshipDescription: Sendable, Hashable {
 
 /// An index of an entity.
 public struct IndexDescription: Sendable, Hashable {
+    /// The index's name, as SQLite knows it.
     public var name: String
+    /// The indexed columns, in index order.
     public var columns: [String]
+    /// True for a UNIQUE index.
     public var isUnique: Bool
 
+    /// An index described field by field.
     public init(name: String, columns: [String], isUnique: Bool) {
         self.name = name
         self.columns = columns

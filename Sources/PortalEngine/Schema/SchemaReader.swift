@@ -150,7 +150,9 @@ private struct PragmaReader {
 
 /// SQLite refused one of the schema queries (a corrupt file, a locked schema, …).
 public struct SchemaReadError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's reason.
     public var message: String
+    /// `cannot read the schema: <reason>`.
     public var description: String { "cannot read the schema: \(message)" }
 }
 

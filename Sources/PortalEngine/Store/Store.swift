@@ -15,9 +15,13 @@ import Foundation
 ///   with other connections without shared cache, whose table locks would make readers block the
 ///   writer): reads and writes take turns on it.
 public final class Store: @unchecked Sendable {
+    /// The database file, or `:memory:`.
     public let path: String
+    /// How the store was opened.
     public let options: StoreOptions
+    /// True for a private in-memory database (one connection: reads run on the writer).
     public let isInMemory: Bool
+    /// True when every write is refused.
     public var isReadOnly: Bool { options.readOnly }
 
     let writer: Connection?

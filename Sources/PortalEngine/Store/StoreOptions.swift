@@ -15,6 +15,7 @@ public struct StoreOptions: Sendable, Hashable {
     /// (switching to WAL would wait for that process's lock).
     public var switchesToWAL = true
 
+    /// Options with the given values; the defaults open (or create) a writable file and wait 5 s for locks.
     public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Int = 5000, maximumReaders: Int = 4) {
         self.readOnly = readOnly
         self.create = create

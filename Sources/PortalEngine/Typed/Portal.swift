@@ -1,14 +1,18 @@
 /// The typed repository of one entity type: fetches decode rows into `Entity` values, writes
 /// encode them. Each call is its own read or write (a savepoint when called inside a write).
 public struct Portal<Entity: PortalEntity>: Sendable {
+    /// The store the entities live in.
     public let store: Store
 
+    /// A portal to the entities of type `Entity` in `store`.
     public init(_ store: Store) { self.store = store }
 
+    /// How many entities match `predicate` (all when nil); `%@` placeholders take `arguments` in order.
     public func count(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = []) throws -> Int {
         try store.read { ctx in try ctx.count(Entity.entityName, where: predicate, arguments) }
     }
 
+    /// The entities matching `predicate` (all when nil), sorted by `sortedBy` and at most `limit` of them.
     public func findAll(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
                         sortedBy: [SortKey] = [], limit: Int? = nil) throws -> [Entity] {
         let arguments = arguments.map(\.predicateArgument)
@@ -17,6 +21,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
         }
     }
 
+    /// The first entity matching `predicate` in the order of `sortedBy`, or nil when none does.
     public func findFirst(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
                           sortedBy: [SortKey] = []) throws -> Entity? {
         let arguments = arguments.map(\.predicateArgument)

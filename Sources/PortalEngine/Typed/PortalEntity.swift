@@ -12,5 +12,6 @@ public protocol PortalEntity: Codable, Sendable {
 }
 
 extension PortalEntity {
+    /// By default the id attribute is named `id`.
     public static var idAttribute: String { "id" }
 }
