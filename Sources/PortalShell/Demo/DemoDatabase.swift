@@ -102,6 +102,7 @@ public enum DemoDatabase {
         CREATE INDEX WorkoutUser ON Workout(UserId);
         CREATE INDEX WorkoutStartedAt ON Workout(StartedAt);
         CREATE INDEX WorkoutRoute ON Workout(RouteId);
+        CREATE INDEX WorkoutShoe ON Workout(ShoeId);
         CREATE INDEX ShoeUser ON Shoe(UserId);
         """
 
