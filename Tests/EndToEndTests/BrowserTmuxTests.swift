@@ -7,16 +7,6 @@ import Glibc
 /// The real binary's browser, driven through tmux: keys in with `send-keys`, screen out with
 /// `capture-pane`. Each test has its own tmux server (socket) and its own copy of the database.
 final class BrowserSession {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static var binary: String {
-        ProcessInfo.processInfo.environment["PORTAL_SHELL_BIN"]
-            ?? repository.appendingPathComponent(".build/debug/portal-shell").path
-    }
-    static var chinook: String {
-        repository.deletingLastPathComponent().appendingPathComponent("shared/data/chinook/Chinook_Sqlite.sqlite").path
-    }
-
     let directory: URL
     let database: String
     let socket: String
@@ -26,31 +16,31 @@ final class BrowserSession {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = directory.appendingPathComponent("db.sqlite").path
-        if copyChinook { try FileManager.default.copyItem(atPath: Self.chinook, toPath: database) }
+        if copyChinook { try FileManager.default.copyItem(atPath: Shell.chinook, toPath: database) }
         socket = "portal-browser-\(UUID().uuidString.prefix(8))"
     }
 
     deinit {
-        _ = try? Self.run("/usr/bin/env", ["tmux", "-L", socket, "kill-server"], capture: false)
+        _ = try? Spawn.run("/usr/bin/env", ["tmux", "-L", socket, "kill-server"], capture: false)
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Runs the shell non-interactively on the database (to prepare data or write "from outside").
     @discardableResult
     func shell(_ commands: String..., extra: [String] = []) throws -> String {
-        try Self.run(Self.binary, extra + [database] + commands.flatMap { ["-e", $0] })
+        try Spawn.run(Shell.binary, extra + [database] + commands.flatMap { ["-e", $0] })
     }
 
     /// Starts the browser in a detached tmux session of the given size.
     func start(_ arguments: [String], width: Int = 100, height: Int = 30) throws {
-        let command = ([Self.binary, "--browse"] + arguments + [database]).map(Self.quote).joined(separator: " ")
+        let command = ([Shell.binary, "--browse"] + arguments + [database]).map(Self.quote).joined(separator: " ")
             + "; echo BROWSER-EXITED-$?; sleep 60"
         try tmux(["-u", "new-session", "-d", "-x", String(width), "-y", String(height), command])
     }
 
     /// Runs tmux without reading its output: the server it may start would keep a pipe open.
     func tmux(_ arguments: [String]) throws {
-        _ = try Self.run("/usr/bin/env", ["tmux", "-L", socket] + arguments, capture: false)
+        _ = try Spawn.run("/usr/bin/env", ["tmux", "-L", socket] + arguments, capture: false)
     }
 
     /// Types literal text.
@@ -58,7 +48,7 @@ final class BrowserSession {
     /// Presses named keys (`Enter`, `Escape`, `PageDown`, `BSpace`, …).
     func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
 
-    func screen() throws -> String { try Self.run("/usr/bin/env", ["tmux", "-L", socket, "capture-pane", "-p"]) }
+    func screen() throws -> String { try Spawn.run("/usr/bin/env", ["tmux", "-L", socket, "capture-pane", "-p"]) }
 
     /// Waits (at most 10 s) until the screen satisfies `condition`; returns the last screen seen.
     @discardableResult
@@ -77,66 +67,7 @@ final class BrowserSession {
     func waitFor(_ text: String) throws -> String { try waitFor("'\(text)'") { $0.contains(text) } }
 
     static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-
-    /// Runs a program with LANG=C.UTF-8 and returns its standard output (posix_spawn and
-    /// waitpid: Foundation's Process can miss the exit of a child that forked a daemon).
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String], capture: Bool = true) throws -> String {
-        var environment = ProcessInfo.processInfo.environment
-        environment["LANG"] = "C.UTF-8"
-        if (environment["TERM"] ?? "").isEmpty || environment["TERM"] == "dumb" { environment["TERM"] = "xterm-256color" }
-        var fds: [Int32] = [-1, -1]
-        if capture { guard pipe(&fds) == 0 else { throw SpawnError(message: "pipe failed") } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if capture {
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-            posix_spawn_file_actions_addclose(&actions, fds[0])
-            posix_spawn_file_actions_addclose(&actions, fds[1])
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        // A clean signal mask: test runners block signals (SIGWINCH among them) in their threads,
-        // and a blocked mask would be inherited by tmux and by the browser under test.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        if capture { close(fds[1]) }
-        guard spawned == 0 else {
-            if capture { close(fds[0]) }
-            throw SpawnError(message: "cannot run \(executable): \(spawned)")
-        }
-        var data: [UInt8] = []
-        if capture {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = read(fds[0], &buffer, buffer.count)
-                if n <= 0 { break }
-                data += buffer[0..<n]
-            }
-            close(fds[0])
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return String(decoding: data, as: UTF8.self)
-    }
 }
-
-struct SpawnError: Error { var message: String }
 
 @Suite(.serialized) struct BrowserTmuxTests {
     @Test func browsesFiltersSortsAndQuits() throws {
@@ -261,7 +192,7 @@ struct SpawnError: Error { var message: String }
         try s.start(["--entity", "Artist"])
         try s.waitFor("\\x1b]2;PWNED\\x07\\x1b[2J\\x1b[31mred")
         try s.waitFor("Accept")
-        let title = try BrowserSession.run("/usr/bin/env", ["tmux", "-L", s.socket, "display-message", "-p", "#{pane_title}"])
+        let title = try Spawn.run("/usr/bin/env", ["tmux", "-L", s.socket, "display-message", "-p", "#{pane_title}"])
         #expect(!title.contains("PWNED"))
     }
 

@@ -163,16 +163,15 @@ enum Docs {
         try "\(exports)\nexport LANG=C.UTF-8\ncd '\(folder.path)'\n\(line)\necho $? > browse-status\n"
             .write(to: script, atomically: true, encoding: .utf8)
         let socket = "portal-docs-\(UUID().uuidString.prefix(8))"
-        let screenFile = folder.appendingPathComponent("screen.txt").path
-        func tmux(_ arguments: [String], output: String = "/dev/null") throws {
-            try spawn("/usr/bin/tmux", ["-L", socket] + arguments, output: output)
+        @discardableResult
+        func tmux(_ arguments: [String]) throws -> String {
+            try Spawn.run("/usr/bin/tmux", ["-L", socket] + arguments)
         }
-        defer { try? tmux(["kill-server"]) }
+        defer { _ = try? tmux(["kill-server"]) }
         try tmux(["-u", "new-session", "-d", "-x", "100", "-y", "30", "bash " + script.path])
         var screen = ""
         for _ in 0..<200 {
-            try tmux(["capture-pane", "-p"], output: screenFile)
-            screen = (try? String(contentsOfFile: screenFile, encoding: .utf8)) ?? ""
+            screen = try tmux(["capture-pane", "-p"])
             if screen.contains("? help") { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -186,32 +185,6 @@ enum Docs {
             Thread.sleep(forTimeInterval: 0.1)
         }
         return (nil, screen)
-    }
-
-    /// Runs a program with posix_spawn and waitpid, standard output to `output`: Foundation's
-    /// Process can miss the exit of a child that forked a daemon (tmux does). The signal mask
-    /// is cleared, as test runners block signals that tmux and the browser need.
-    static func spawn(_ executable: String, _ arguments: [String], output: String) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw DocsError("cannot run \(executable): error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 }
 

@@ -21,37 +21,9 @@ final class TmuxSession {
 
     static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
-    /// Runs tmux with posix_spawn and waitpid: Foundation's Process did not reap the tmux
-    /// client here (it stayed a zombie and `waitUntilExit` never returned).
     @discardableResult
     func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)").path
-        defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = (["/usr/bin/tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        // The test runner's threads block most signals; a tmux server inheriting that mask never
-        // hears SIGCHLD and outlives kill-server. Start it with every signal unblocked.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ) == 0 else {
-            throw POSIXError(.ENOEXEC)
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard capture else { return "" }
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        try Spawn.run("/usr/bin/tmux", ["-L", socket] + arguments, capture: capture)
     }
 
     func type(_ text: String) throws { try tmux(["send-keys", "-t", name, "-l", text]) }

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `portal-shell` binary and captures what it did.
 struct Run {
@@ -65,3 +68,48 @@ enum Shell {
         try String(contentsOf: expected.appendingPathComponent(name), encoding: .utf8)
     }
 }
+
+/// Runs programs that start daemons (tmux) or need signals (the browser) under test.
+enum Spawn {
+    /// Runs `executable` with posix_spawn and waitpid, and returns its standard output when
+    /// `capture`. Foundation's Process did not reap a tmux client here, and a tmux server would
+    /// keep an output pipe open forever: output goes through a temporary file instead. The
+    /// signal mask is cleared, because test runners block signals (SIGCHLD, SIGWINCH, …) that a
+    /// tmux server and the browser inherit and need. LANG is C.UTF-8 and TERM a real terminal.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], capture: Bool = true) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-out-\(UUID().uuidString)").path
+        defer { unlink(output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"
+        if (environment["TERM"] ?? "").isEmpty || environment["TERM"] == "dumb" { environment["TERM"] = "xterm-256color" }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard spawned == 0 else { throw SpawnError(message: "cannot run \(executable): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        guard capture else { return "" }
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+}
+
+struct SpawnError: Error { var message: String }
