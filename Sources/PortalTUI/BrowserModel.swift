@@ -779,7 +779,9 @@ public final class BrowserModel {
         }
         backStack.append(Place(entityIndex: entityIndex, filter: filter, sort: sort, top: rows.first,
                                cursorID: row.id, cursorColumn: cursorColumn))
-        let targetFilter = "\(reference.column) == \(CellText.literal(value))"
+        // Printed by the predicate printer: reserved-word or odd column names and any value
+        // come out as text that parses back to exactly this comparison.
+        let targetFilter = Predicate.comparison(Comparison(.key(reference.column), .equal, .literal(value))).description
         open(target, filter: targetFilter, sort: nil)
         if let i = entities[target].columns.firstIndex(where: { $0.name == reference.column }) {
             cursorColumn = i

@@ -163,26 +163,4 @@ enum CellText {
         case .text(let s): return s
         }
     }
-
-    /// A value as a predicate literal (for following a foreign key).
-    static func literal(_ value: Value) -> String {
-        switch value {
-        case .null, .blob: return "nil"
-        case .integer(let i): return String(i)
-        case .real(let d): return String(d)
-        case .text(let s):
-            var out = "\""
-            for c in s.unicodeScalars {
-                switch c {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                case "\r": out += "\\r"
-                default: out.unicodeScalars.append(c)
-                }
-            }
-            return out + "\""
-        }
-    }
 }

@@ -190,6 +190,24 @@ final class ChinookCopy {
         #expect(model.currentRow?.values[0] == .integer(2))
     }
 
+    /// The filter that `f` writes goes through the predicate printer: a key column named like a
+    /// reserved word, and a value with quotes, a tab and a control character, still select it.
+    @Test func followsAKeyIntoAReservedWordColumnWithAnAwkwardValue() throws {
+        let db = try ChinookCopy()
+        let awkward = "a \"quoted\"\tone\u{1}"
+        try db.store.write { context in
+            _ = try context.execute(#"CREATE TABLE Kind ("Size" TEXT PRIMARY KEY, note TEXT)"#)
+            _ = try context.execute(#"CREATE TABLE Item (id INTEGER PRIMARY KEY, kindSize TEXT REFERENCES Kind("Size"))"#)
+            _ = try context.execute("INSERT INTO Kind VALUES (?, 'the one'), ('other', 'not this')", [.text(awkward)])
+            _ = try context.execute("INSERT INTO Item VALUES (1, ?)", [.text(awkward)])
+        }
+        let model = try db.model("Item")
+        model.press(.right, .character("f"))
+        #expect(model.entity?.name == "Kind")
+        #expect(model.rows.count == 1)
+        #expect(model.currentRow?.values == [.text(awkward), .text("the one")])
+    }
+
     @Test func anotherConnectionsWriteAppearsOnTick() throws {
         let db = try ChinookCopy()
         let model = try db.model("Genre")

@@ -30,11 +30,6 @@ import Testing
         #expect(CellText.truncated("日本語", to: 4) == "日…")
         #expect(CellText.truncated("abc", to: 3) == "abc")
     }
-
-    @Test func literalsQuote() {
-        #expect(CellText.literal(.text("a\"b")) == "\"a\\\"b\"")
-        #expect(CellText.literal(.integer(5)) == "5")
-    }
 }
 
 @Suite struct ScreenBufferTests {
