@@ -1,7 +1,6 @@
 import PortalPredicate
 
-// INTERFACE between the engine (Store, contexts) and the SQL compiler: the engine calls only
-// `PredicateCompiler.compile` and `.orderBy`.
+// The engine reaches the SQL compiler only through `PredicateCompiler.compile` and `.orderBy`.
 
 /// A piece of SQL text with the values bound to its `?` parameters, in order.
 public struct SQLFragment: Sendable, Hashable {
@@ -48,7 +47,7 @@ public enum PredicateCompiler {
     /// Throws a `PredicateError` (with the position of the culprit when it is known).
     public static func compile(_ predicate: String, arguments: [Argument] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String) throws -> CompiledFilter {
-        let query = try parseQuery(predicate, arguments: arguments)
+        let query = try Query.parse(predicate, arguments: arguments)
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias)
         do {
             return try compiler.compile(query, entity: entity)
