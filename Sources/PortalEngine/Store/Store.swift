@@ -166,21 +166,14 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// One `BEGIN IMMEDIATE … COMMIT`, with the entities it touched recorded for observers.
     private func writeTransaction<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
         changes.begin()
         do {
-            try writer.run("BEGIN IMMEDIATE")
-        } catch {
-            changes.discard()
-            throw error
-        }
-        do {
-            let result = try body()
-            try writer.run("COMMIT")
+            let result = try transaction("BEGIN IMMEDIATE", on: writer, body)
             observation.didCommit(changes.take())
             return result
         } catch {
-            if writer.isInTransaction { try? writer.run("ROLLBACK") }
             changes.discard()
             throw error
         }
