@@ -96,15 +96,18 @@ public final class BrowserModel {
     // MARK: - Opening
 
     /// Loads the entity list and opens `entity` (or the first one) with `filter` and `sort`.
+    /// The entity list and the first page come from one state of the database.
     public func start(entity: String?, filter: String?, sort: BrowserSort? = nil) throws {
-        let (index, sort) = try check(entity: entity, filter: filter, sort: sort)
         lastToken = source.changeToken()
-        countEntities()
-        guard let index else {
-            setStatus("the database has no entities", error: false)
-            return
+        try source.consistently {
+            let (index, sort) = try check(entity: entity, filter: filter, sort: sort)
+            countEntities()
+            guard let index else {
+                setStatus("the database has no entities", error: false)
+                return
+            }
+            open(index, filter: filter ?? "", sort: sort)
         }
-        open(index, filter: filter ?? "", sort: sort)
     }
 
     /// Loads the entity list and checks the arguments of `start` without fetching rows: the

@@ -25,6 +25,14 @@ public protocol BrowserDataSource: AnyObject, Sendable {
     func changeToken() -> UInt64
     /// Interrupts a running count or query, if any.
     func cancel()
+    /// Runs `body`, whose calls on this thread then all see one state of the database (one read
+    /// transaction): opening reads the entity list and the first page together.
+    func consistently<T>(_ body: () throws -> T) throws -> T
+}
+
+extension BrowserDataSource {
+    /// Sources without transactions (or whose queries run on other threads) just run `body`.
+    public func consistently<T>(_ body: () throws -> T) throws -> T { try body() }
 }
 
 /// A table or view as the browser shows it.
@@ -78,11 +86,44 @@ public struct BrowserReference: Sendable, Hashable {
 
 /// One row: its identity and its values, one per column.
 public struct BrowserRow: Sendable, Hashable {
-    public var id: [Value]
     public var values: [Value]
+    private var identity: Identity
+
+    /// Where the id comes from: values of its own (the rowid, which is no column), or the
+    /// values at these positions — an array every row of a page shares, so that a page of rows
+    /// whose key is among their columns (most tables, every view) makes one array per row, not two.
+    private enum Identity: Sendable {
+        case own([Value])
+        case positions([Int])
+    }
+
     public init(id: [Value], values: [Value]) {
-        self.id = id
         self.values = values
+        identity = .own(id)
+    }
+
+    /// A row identified by its values at `idPositions`.
+    public init(values: [Value], idPositions: [Int]) {
+        self.values = values
+        identity = .positions(idPositions)
+    }
+
+    /// The values that identify the row (the declared key, else the rowid).
+    public var id: [Value] {
+        get {
+            switch identity {
+            case .own(let id): return id
+            case .positions(let positions): return positions.map { values[safe: $0] ?? .null }
+            }
+        }
+        set { identity = .own(newValue) }
+    }
+
+    public static func == (a: BrowserRow, b: BrowserRow) -> Bool { a.values == b.values && a.id == b.id }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+        hasher.combine(id)
     }
 }
 

@@ -47,6 +47,17 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         return id.isEmpty ? entity.attributes.map(\.name) : id
     }
 
+    /// The attribute positions of the key columns, or nil when the key is the rowid, which is
+    /// no attribute (the page query then selects it before the attributes).
+    static func idPositions(_ entity: EntityDescription) -> [Int]? {
+        var positions: [Int] = []
+        for column in keyColumns(entity) {
+            guard let i = entity.attributes.firstIndex(where: { $0.name.lowercased() == column.lowercased() }) else { return nil }
+            positions.append(i)
+        }
+        return positions
+    }
+
     // MARK: Pages
 
     public func page(_ request: PageRequest) throws -> [BrowserRow] {
@@ -69,18 +80,21 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             bindings.append(.integer(Int64(max(0, request.limit))))
             var rows: [BrowserRow] = []
             rows.reserveCapacity(request.limit)
-            let k = Int32(Self.keyColumns(entity).count)
+            let positions = Self.idPositions(entity)
+            // The rowid, when it identifies the rows, comes first; it is no column.
+            let k: Int32 = positions == nil ? Int32(Self.keyColumns(entity).count) : 0
             // The same SQL text for every page of one (entity, filter, sort, direction): the
             // connection prepares it once and then only re-binds the edge row's key.
             try context.forEachRow(cached: sql, bindings) { statement in
                 let count = Int32(statement.columnCount)
-                var id: [Value] = []
-                id.reserveCapacity(Int(k))
-                for i in 0..<k { id.append(statement.value(at: i)) }
                 var values: [Value] = []
                 values.reserveCapacity(Int(count - k))
                 for i in k..<count { values.append(statement.value(at: i)) }
-                rows.append(BrowserRow(id: id, values: values))
+                if let positions {
+                    rows.append(BrowserRow(values: values, idPositions: positions))
+                } else {
+                    rows.append(BrowserRow(id: (0..<k).map { statement.value(at: $0) }, values: values))
+                }
             }
             return shape == .last || shape == .before ? rows.reversed() : rows
         }
@@ -108,8 +122,10 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         lock.unlock()
         if let known { return known }
         let backward = shape == .last || shape == .before
-        let idColumns = Self.keyColumns(entity)
-        var sql = "SELECT \(idColumns.map { "t0." + quoted($0) }.joined(separator: ", ")), t0.* FROM \(quoted(entity.name)) AS t0"
+        var sql = "SELECT t0.* FROM \(quoted(entity.name)) AS t0"
+        if Self.idPositions(entity) == nil {
+            sql = "SELECT \(Self.keyColumns(entity).map { "t0." + quoted($0) }.joined(separator: ", ")), t0.* FROM \(quoted(entity.name)) AS t0"
+        }
         let conditions = [filter?.sql, keyset?.sql].compactMap { $0 }
         if !conditions.isEmpty { sql += " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ") }
         sql += " ORDER BY " + keyParts.map { "\($0.expression) \($0.ascending != backward ? "ASC" : "DESC")" }
@@ -299,23 +315,30 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     // MARK: Changes, cancelling
 
     /// Changes by this session bump a counter; changes by anyone (other processes included)
-    /// touch the database or its WAL file, whose modification times and sizes are part of the token.
+    /// touch the database's files, whose modification time and size are part of the token. In
+    /// WAL mode every commit appends to the WAL file (the database file changes only when
+    /// checkpoints copy committed pages into it), so while a WAL file exists it alone is looked at:
+    /// one `stat` per look.
     public func changeToken() -> UInt64 {
         lock.lock()
         var token = localWrites
         lock.unlock()
         guard !store.isInMemory else { return token }
-        for path in [store.path, store.path + "-wal"] {
-            var info = stat()
-            guard stat(path, &info) == 0 else { continue }
-            token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_mtim.tv_sec))
-            token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_mtim.tv_nsec))
-            token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_size))
-        }
+        var info = stat()
+        guard stat(store.path + "-wal", &info) == 0 || stat(store.path, &info) == 0 else { return token }
+        token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_ino))
+        token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_mtim.tv_sec))
+        token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_mtim.tv_nsec))
+        token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_size))
         return token
     }
 
     public func cancel() { store.interrupt() }
+
+    /// One read transaction around `body`: the reads it makes on this thread are nested in it.
+    public func consistently<T>(_ body: () throws -> T) throws -> T {
+        try store.read { _ in try body() }
+    }
 }
 
 /// SQLite identifier quoting.

@@ -163,8 +163,8 @@ public enum Renderer {
             var name = CellText.escaped(info.name)
             if sort?.column == info.name { name += sort?.direction == .ascending ? "↑" : "↓" }
             screen.put(CellText.truncated(name, to: w), x: x, y: area.y, style: .header, maxWidth: w)
-            for (i, row) in rows.enumerated() where i < area.height - 1 {
-                let value = row.values[safe: column] ?? .null
+            for i in 0..<min(rows.count, area.height - 1) {
+                let value = rows[i].values[safe: column] ?? .null
                 let isCursorRow = i == cursorRow
                 let isCursor = isCursorRow && column == cursorColumn
                 drawCell(value, numeric: isNumber(value), x: x, y: area.y + 1 + i, width: w,

@@ -6,8 +6,8 @@ public enum CellStyle: UInt8, Sendable, Hashable {
 
 /// One terminal cell, as a plain value (no reference to count) packed in 32 bits, so that
 /// clearing and filling a screen moves half the memory: the low byte is the style, the rest the
-/// code — 0 the right half of a wide character, 1…127 that ASCII character, 128 and up an entry
-/// of the buffer's cluster table.
+/// code — 0 the right half of a wide character, up to 0x10FFFF that one Unicode scalar, above
+/// it an entry of the buffer's cluster table (a character of several scalars).
 public struct ScreenCell: Sendable, Hashable {
     private var bits: UInt32
 
@@ -32,13 +32,14 @@ public struct ScreenBuffer: Sendable {
     public let height: Int
     /// Row-major, `width × height`.
     private var cells: [ScreenCell]
-    /// Grapheme clusters that are not one ASCII character, referred to by cell codes ≥ 128.
+    /// Grapheme clusters of several scalars, referred to by cell codes from `firstCluster` on.
     private var clusters: [String] = []
     /// Where the terminal's cursor should be (the caret of a text field), if shown at all.
     public var cursor: (x: Int, y: Int)?
 
     private static let space = UInt32(UInt8(ascii: " "))
-    private static let maxClusters = (1 << 24) - 128
+    private static let firstCluster: UInt32 = 0x110000
+    private static let maxClusters = (1 << 24) - Int(firstCluster)
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -56,13 +57,16 @@ public struct ScreenBuffer: Sendable {
         if CellText.isPrintableASCII(text) {
             // The common case, without grapheme breaking: one byte, one cell.
             var used = 0
-            for byte in text.utf8 {
-                if used >= limit { break }
-                cells[start + used] = ScreenCell(code: UInt32(byte), style: style)
-                used += 1
+            cells.withUnsafeMutableBufferPointer { cells in
+                for byte in text.utf8 {
+                    if used >= limit { break }
+                    cells[start + used] = ScreenCell(code: UInt32(byte), style: style)
+                    used += 1
+                }
             }
             return used
         }
+        if let used = putSimpleScalars(text, at: start, limit: limit, style: style) { return used }
         var used = 0
         for character in text {
             if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
@@ -97,36 +101,72 @@ public struct ScreenBuffer: Sendable {
         guard y >= 0, y < height, x >= 0, width >= used, x + width <= self.width else { return false }
         var index = y * self.width + x + width - 1
         var rest = n.magnitude
-        for _ in 0..<digits {
-            cells[index] = ScreenCell(code: UInt32(48 + rest % 10), style: style)
-            rest /= 10
-            index -= 1
+        cells.withUnsafeMutableBufferPointer { cells in
+            for _ in 0..<digits {
+                cells[index] = ScreenCell(code: UInt32(48 + rest % 10), style: style)
+                rest /= 10
+                index -= 1
+            }
+            if n < 0 { cells[index] = ScreenCell(code: UInt32(UInt8(ascii: "-")), style: style) }
         }
-        if n < 0 { cells[index] = ScreenCell(code: UInt32(UInt8(ascii: "-")), style: style) }
         return true
     }
 
+    /// Writes text whose every scalar is a character of its own (no combining marks, joiners,
+    /// selectors or controls: see `isStandalone`) scalar by scalar, without grapheme breaking —
+    /// titles with `…` or `↑`, accented names, CJK. Nil (nothing written) for any other text.
+    private mutating func putSimpleScalars(_ text: String, at start: Int, limit: Int, style: CellStyle) -> Int? {
+        guard text.unicodeScalars.allSatisfy(Self.isStandalone) else { return nil }
+        var used = 0
+        for scalar in text.unicodeScalars {
+            let w = scalar.value < 0x300 ? 1 : CellText.width(of: scalar)
+            if used + w > limit {
+                if used < limit { cells[start + used] = ScreenCell(code: Self.space, style: style); used += 1 }
+                break
+            }
+            cells[start + used] = ScreenCell(code: scalar.value, style: style)
+            if w == 2 { cells[start + used + 1] = ScreenCell(code: 0, style: style) }
+            used += w
+        }
+        return used
+    }
+
+    /// True for a printable scalar that always forms a grapheme cluster on its own: printable
+    /// Latin (up to U+02FF, before the combining diacritics), general punctuation, arrows,
+    /// symbols and box drawing, CJK ideographs and Hangul syllables. Everything else (marks,
+    /// joiners, variation selectors, jamo, regional indicators, emoji) takes the grapheme path.
+    static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x2BFF,
+             0x4E00...0x9FFF, 0xAC00...0xD7A3:
+            return true
+        default:
+            return false
+        }
+    }
+
     private mutating func code(for character: Character) -> UInt32 {
-        if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return UInt32(ascii) }
-        // A code has 24 bits: past that many clusters (never on a real screen), show `?`.
+        let scalars = character.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first { return scalar.value }
+        return clusterCode(String(character))
+    }
+
+    /// A code for a character of several scalars. A code has 24 bits: past that many clusters
+    /// (never on a real screen), `?`.
+    private mutating func clusterCode(_ cluster: String) -> UInt32 {
         guard clusters.count < Self.maxClusters else { return UInt32(UInt8(ascii: "?")) }
-        clusters.append(String(character))
-        return UInt32(127 + clusters.count)
+        clusters.append(cluster)
+        return Self.firstCluster + UInt32(clusters.count - 1)
     }
 
     private mutating func attach(_ character: Character, at index: Int) {
-        guard clusters.count < Self.maxClusters else { return }
-        let combined = text(ofCode: cells[index].code) + String(character)
-        clusters.append(combined)
-        cells[index].code = UInt32(127 + clusters.count)
+        cells[index].code = clusterCode(text(ofCode: cells[index].code) + String(character))
     }
 
     private func text(ofCode code: UInt32) -> String {
-        switch code {
-        case 0: return ""
-        case 1..<128: return String(UnicodeScalar(UInt8(code)))
-        default: return clusters[Int(code) - 128]
-        }
+        if code == 0 { return "" }
+        if code < Self.firstCluster { return Unicode.Scalar(code).map { String(Character($0)) } ?? "?" }
+        return clusters[Int(code - Self.firstCluster)]
     }
 
     /// Fills `count` cells from (x, y) with spaces in `style`.
@@ -135,7 +175,10 @@ public struct ScreenBuffer: Sendable {
         let from = max(0, x)
         let to = min(width, x + count)
         guard from < to else { return }
-        for i in (y * width + from)..<(y * width + to) { cells[i] = ScreenCell(code: Self.space, style: style) }
+        let range = (y * width + from)..<(y * width + to)
+        cells.withUnsafeMutableBufferPointer { cells in
+            UnsafeMutableBufferPointer(rebasing: cells[range]).update(repeating: ScreenCell(code: Self.space, style: style))
+        }
     }
 
     /// The text of one cell ("" for the right half of a wide character).
@@ -147,10 +190,11 @@ public struct ScreenBuffer: Sendable {
     /// Appends the text of one cell to `out` (the backend builds runs this way).
     func appendText(x: Int, y: Int, to out: inout String) {
         let code = cells[y * width + x].code
-        if code > 0 && code < 128 {
-            out.unicodeScalars.append(UnicodeScalar(UInt8(code)))
-        } else if code >= 128 {
-            out += clusters[Int(code) - 128]
+        if code == 0 { return }
+        if code < Self.firstCluster {
+            out.unicodeScalars.append(Unicode.Scalar(code) ?? "?")
+        } else {
+            out += clusters[Int(code - Self.firstCluster)]
         }
     }
 

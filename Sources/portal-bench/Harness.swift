@@ -23,6 +23,30 @@ func medianMilliseconds(runs: Int = 5, warmUp: Bool = true, _ body: () throws ->
     return median(samples)
 }
 
+/// Times `ours` and `baseline` alternately, `runs` times each after a warm-up of both, and returns
+/// both medians: for figures of microseconds, where the machine's drift between two separate
+/// series of runs would move the ratio more than the work does. `prepare` runs untimed before
+/// each run of `ours` (to put a session back where the timed step starts).
+func pairedMedians(runs: Int, prepare: () throws -> Void = {}, ours: () throws -> Void,
+                   baseline: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
+    func timed(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+    try prepare()
+    try ours()
+    try baseline()
+    var oursSamples: [Double] = []
+    var baselineSamples: [Double] = []
+    for _ in 0..<max(runs, 1) {
+        try prepare()
+        oursSamples.append(try timed(ours))
+        baselineSamples.append(try timed(baseline))
+    }
+    return (median(oursSamples), median(baselineSamples))
+}
+
 func median(_ samples: [Double]) -> Double {
     let sorted = samples.sorted()
     guard !sorted.isEmpty else { return 0 }

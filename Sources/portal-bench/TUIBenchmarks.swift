@@ -5,7 +5,8 @@ import PortalTUI
 
 // The browser's figures, headless (model + renderer, no ncurses) on a generated table of
 // 10,000,000 rows, each against the plain SQL for the same page(s) run by the SQLite C API
-// (CBaseline) in the same run. Medians of 7 runs after a warm-up, wall-clock.
+// (CBaseline) in the same run. Medians of 101 runs (21 for the 100 PgDn), each run of ours
+// followed by one of the baseline, after a warm-up; wall-clock.
 
 private let rowCount = 10_000_000
 private let width = 160
@@ -20,77 +21,67 @@ func tuiBenchmarks() throws -> [Figure] {
     guard let db = baseline_open(path) else { throw BrowserError("cannot open \(path) for the baseline") }
     defer { baseline_close(db) }
     let columns = "id, a, b, c"
+    let firstPage = "SELECT \(columns) FROM Big ORDER BY id LIMIT \(pageSize)"
+    let lastPage = "SELECT \(columns) FROM Big ORDER BY id DESC LIMIT \(pageSize)"
+    let filtered = "SELECT \(columns) FROM Big WHERE a = 4242 ORDER BY id LIMIT \(pageSize)"
+    let nextPage = "SELECT \(columns) FROM Big WHERE id > 500 ORDER BY id LIMIT \(pageSize)"
 
-    func baseline(_ sql: String) -> Double {
-        var checksum: Int64 = 0
-        return medianMilliseconds(runs: 7) { _ = baseline_fetch_integers(db, sql, 4, &checksum) }
+    // Each of these takes tens of microseconds: 101 runs, alternating with the baseline.
+    let runs = 101
+    func baseline(_ sql: String) -> () -> Void {
+        { var checksum: Int64 = 0; _ = baseline_fetch_integers(db, sql, 4, &checksum) }
     }
 
     // tui.open: a new session on the entity, first screen rendered.
-    let open = try medianMilliseconds(runs: 7) {
+    let (open, openSQL) = try pairedMedians(runs: runs, ours: {
         let model = BrowserModel(source: EngineDataSource(store: store), width: width, height: height, readOnly: true)
         try model.start(entity: "Big", filter: nil)
         _ = Renderer.render(model)
-    }
-    let openSQL = baseline("SELECT \(columns) FROM Big ORDER BY id LIMIT \(pageSize)")
+    }, baseline: baseline(firstPage))
 
-    // tui.end: G on an open session, last screen rendered.
+    // tui.end: G on an open session (from its first screen), last screen rendered.
     let session = BrowserModel(source: EngineDataSource(store: store), width: width, height: height, readOnly: true)
     try session.start(entity: "Big", filter: nil)
-    let end = medianMilliseconds(runs: 7) {
-        session.handle(.home)
+    let (end, endSQL) = pairedMedians(runs: runs, prepare: { session.handle(.home) }, ours: {
         session.handle(.end)
         _ = Renderer.render(session)
-    } - medianMilliseconds(runs: 7) { session.handle(.home) }
-    let endSQL = baseline("SELECT \(columns) FROM Big ORDER BY id DESC LIMIT \(pageSize)")
+    }, baseline: baseline(lastPage))
 
     // Where a screen's time goes: drawing it, and the same SQL through the engine's raw query.
-    let renderOnly = medianMilliseconds(runs: 7) { _ = Renderer.render(session) }
+    let renderOnly = medianMilliseconds(runs: runs) { _ = Renderer.render(session) }
     func engineSQL(_ sql: String) throws -> Double {
-        try medianMilliseconds(runs: 7) { _ = try store.read { try $0.query(sql) } }
+        try medianMilliseconds(runs: runs) { _ = try store.read { try $0.query(sql) } }
     }
 
     // tui.pagedown: 100 PgDn from the top, each rendered, against the same 100 keyset queries.
-    let pageDown = medianMilliseconds(runs: 7) {
-        session.handle(.home)
+    let (pageDown, pageDownSQL) = pairedMedians(runs: 21, prepare: { session.handle(.home) }, ours: {
         for _ in 0..<100 {
             session.handle(.pageDown)
             _ = Renderer.render(session)
         }
-    }
-    let pageDownSQL = medianMilliseconds(runs: 7) {
+    }, baseline: {
         var checksum: Int64 = 0
         for page in 0..<100 {
             let last = (page + 1) * pageSize
             _ = baseline_fetch_integers(db, "SELECT \(columns) FROM Big WHERE id > \(last) ORDER BY id LIMIT \(pageSize)", 4,
                                         &checksum)
         }
-    }
+    })
 
     // tui.filter: `a == 4242` applied (Enter on the filter line) and the first screen rendered.
     // Typing it (each keystroke checks the predicate, compiling it) is set up untimed and
     // measured on its own below, per keystroke.
-    func typeFilter() {
+    let (filter, filterSQL) = pairedMedians(runs: runs, prepare: {
+        session.handle(.character("/"))   // clear the last run's filter
+        session.handle(.control("u"))
+        session.handle(.enter)
         session.handle(.home)
         session.handle(.character("/"))
         for c in "a == 4242" { session.handle(.character(c)) }
-    }
-    func clearFilter() {
-        session.handle(.character("/"))
-        session.handle(.control("u"))
-        session.handle(.enter)
-    }
-    var filterSamples: [Double] = []
-    for run in 0...7 {
-        typeFilter()
-        let start = DispatchTime.now().uptimeNanoseconds
+    }, ours: {
         session.handle(.enter)
         _ = Renderer.render(session)
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
-        if run > 0 { filterSamples.append(elapsed) }   // run 0 warms up
-        clearFilter()
-    }
-    let filter = median(filterSamples)
+    }, baseline: baseline(filtered))
     // A new value each run (`a == 1111`, `a == 2222`, …) so that its four prefixes with digits
     // were never checked before; `a`, `a `, `a =`, `a ==`, `a == ` are, as after the first filter.
     var typed = 1111
@@ -100,17 +91,12 @@ func tuiBenchmarks() throws -> [Figure] {
         session.handle(.escape)
         typed += 1111
     } / 11   // `/`, nine characters and Escape
-    let filterSQL = baseline("SELECT \(columns) FROM Big WHERE a = 4242 ORDER BY id LIMIT \(pageSize)")
 
     func note(_ ours: Double, _ base: Double, engine: Double, screens: Int = 1) -> [String: String] {
         ["ours_median_ms": String(format: "%.3f", ours), "c_sql_median_ms": String(format: "%.3f", base),
          "engine_sql_ms": String(format: "%.3f", engine), "render_ms": String(format: "%.3f", renderOnly * Double(screens)),
          "rows": String(rowCount), "goal": "ratio<=2"]
     }
-    let firstPage = "SELECT \(columns) FROM Big ORDER BY id LIMIT \(pageSize)"
-    let lastPage = "SELECT \(columns) FROM Big ORDER BY id DESC LIMIT \(pageSize)"
-    let filtered = "SELECT \(columns) FROM Big WHERE a = 4242 ORDER BY id LIMIT \(pageSize)"
-    let nextPage = "SELECT \(columns) FROM Big WHERE id > 500 ORDER BY id LIMIT \(pageSize)"
     return [
         Figure(name: "tui.open", oursMilliseconds: open, baselineMilliseconds: openSQL,
                notes: note(open, openSQL, engine: try engineSQL(firstPage))),

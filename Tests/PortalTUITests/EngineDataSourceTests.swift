@@ -220,6 +220,31 @@ final class ChinookCopy {
         #expect(model.currentRow?.values[0] == .integer(2))
     }
 
+    /// The refresh token moves on with every commit made by another connection, whether the
+    /// file is in rollback-journal mode (the database file changes) or in WAL mode (the WAL file
+    /// does), and when the file switches from one mode to the other.
+    @Test func changeTokenMovesOnWithEveryCommitInBothJournalModes() throws {
+        let db = try ChinookCopy(readOnly: true)   // a read-only store leaves the journal mode alone
+        let source = EngineDataSource(store: db.store)
+        var options = StoreOptions()
+        options.switchesToWAL = false
+        var writer = try Store(path: db.path, options: options)
+        var seen: Set<UInt64> = [source.changeToken()]
+        func commit(_ n: Int) throws {
+            try writer.write { _ = try $0.execute("UPDATE Genre SET Name = ? WHERE GenreId = 1", [.text("name \(n)")]) }
+            let token = source.changeToken()
+            #expect(!seen.contains(token), "commit \(n) left the token as it was")
+            seen.insert(token)
+            #expect(source.changeToken() == token, "the token moved on without a commit")
+        }
+        for n in 0..<20 { try commit(n) }   // rollback journal: same size, new contents
+        try writer.close()
+        writer = try Store(path: db.path)   // switches the file to WAL
+        #expect(FileManager.default.fileExists(atPath: db.path + "-wal"))
+        for n in 20..<40 { try commit(n) }
+        try writer.close()
+    }
+
     /// Pages and filters are compiled once and reused; a schema change by anyone makes them
     /// compile again rather than run stale SQL.
     @Test func compiledPagesFollowSchemaChanges() throws {

@@ -41,6 +41,24 @@ import Testing
         #expect(screen.text(x: 1, y: 0) == "")
     }
 
+    /// Characters of one scalar (accented Latin, `…`, arrows) take the scalar-by-scalar path and
+    /// characters of several (a flag, a family joined by ZWJ, a decomposed é) the grapheme path;
+    /// both give one cell per character (two for wide ones) and read back whole.
+    @Test func charactersOfOneScalarAndOfSeveralReadBackWhole() {
+        var screen = ScreenBuffer(width: 12, height: 3)
+        #expect(screen.put("Ünïcødé…↑", x: 0, y: 0, style: .normal) == 9)
+        #expect(screen.line(0) == "Ünïcødé…↑   ")
+        #expect(screen.text(x: 7, y: 0) == "…")
+        #expect(screen.put("🇫🇷👨‍👩‍👧e\u{301}!", x: 0, y: 1, style: .normal) == 6)
+        #expect(screen.text(x: 0, y: 1) == "🇫🇷")
+        #expect(screen.text(x: 2, y: 1) == "👨‍👩‍👧")
+        #expect(screen.text(x: 4, y: 1) == "e\u{301}")
+        #expect(screen.text(x: 5, y: 1) == "!")
+        #expect(screen.put("Åb\u{308}c", x: 0, y: 2, style: .normal) == 3)   // a mark after standalone scalars
+        #expect(screen.text(x: 1, y: 2) == "b\u{308}")
+        #expect(screen.line(2) == "Åb\u{308}c         ")
+    }
+
     @Test func combiningMarksJoinTheirBase() {
         var screen = ScreenBuffer(width: 4, height: 1)
         screen.put("e\u{301}x", x: 0, y: 0, style: .normal)
