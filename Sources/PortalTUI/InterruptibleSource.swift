@@ -47,11 +47,20 @@ final class InterruptibleSource: BrowserDataSource, @unchecked Sendable {
         try base.count(entity: entity, filter: filter, budget: budget)
     }
     func validate(entity: String, filter: String) -> BrowserFilterError? { base.validate(entity: entity, filter: filter) }
-    func create(entity: String, values: [(String, Value)]) throws -> BrowserRow { try base.create(entity: entity, values: values) }
-    func update(entity: String, id: [Value], column: String, value: Value) throws -> BrowserRow {
-        try base.update(entity: entity, id: id, column: column, value: value)
+    // A write may wait for another process's lock (up to the busy timeout): Ctrl-C ends the
+    // wait, and the write then changes nothing.
+    func create(entity: String, values: [(String, Value)]) throws -> BrowserRow {
+        let base = self.base
+        return try interruptible { try base.create(entity: entity, values: values) }
     }
-    func delete(entity: String, id: [Value]) throws { try base.delete(entity: entity, id: id) }
+    func update(entity: String, id: [Value], column: String, value: Value) throws -> BrowserRow {
+        let base = self.base
+        return try interruptible { try base.update(entity: entity, id: id, column: column, value: value) }
+    }
+    func delete(entity: String, id: [Value]) throws {
+        let base = self.base
+        try interruptible { try base.delete(entity: entity, id: id) }
+    }
     func changeToken() -> UInt64 { base.changeToken() }
     func cancel() { base.cancel() }
 }

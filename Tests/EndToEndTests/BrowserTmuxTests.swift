@@ -125,6 +125,39 @@ final class BrowserSession {
         #expect(try s.shell("count Genre where Name == 'Zydeco'").hasPrefix("1"))
     }
 
+    /// An edit that waits behind another process's write lock (a real sqlite3 holding
+    /// BEGIN IMMEDIATE) is ended by Ctrl-C long before its minute-long busy timeout; it changes
+    /// nothing, and the browser goes on working.
+    @Test func ctrlCEndsAnEditWaitingForAnotherProcesssLock() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Genre", "--busy-timeout", "60000"])
+        try s.waitFor("Genre  25 rows")
+        try s.tmux(["new-window", "-d", "-n", "holder", "sqlite3 \(BrowserSession.quote(s.database)); sleep 60"])
+        try s.tmux(["send-keys", "-t", "holder", "-l", "BEGIN IMMEDIATE; SELECT 'lock ' || 'held';\n"])
+        var held = ""
+        for _ in 0..<100 where !held.contains("lock held") {
+            Thread.sleep(forTimeInterval: 0.05)
+            held = try Spawn.run("/usr/bin/env", ["tmux", "-L", s.socket, "capture-pane", "-p", "-t", "holder"])
+        }
+        #expect(held.contains("lock held"))
+        try s.type("le")
+        try s.press("C-u")
+        try s.type("Blocked")
+        try s.press("Enter")
+        var screen = ""
+        for _ in 0..<20 where !screen.contains("interrupted") {
+            Thread.sleep(forTimeInterval: 0.3)
+            try s.press("C-c")
+            screen = try s.screen()
+        }
+        screen = try s.waitFor("interrupted while waiting for another connection's lock")
+        #expect(screen.contains("Rock"))
+        try s.tmux(["send-keys", "-t", "holder", "-l", "ROLLBACK;\n.quit\n"])
+        #expect(try s.shell("count Genre where Name == 'Blocked'").hasPrefix("0"))
+        try s.type("j")   // still browsing
+        try s.waitFor("Genre  25 rows")
+    }
+
     @Test func followsAForeignKeyAndComesBack() throws {
         let s = try BrowserSession()
         try s.start(["--entity", "Album"])

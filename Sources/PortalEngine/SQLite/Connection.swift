@@ -13,6 +13,8 @@ public final class Connection {
     public let isReadOnly: Bool
     private var cache: [String: Statement] = [:]
     private var isClosed = false
+    /// Waits for other connections' locks; `interrupt()` ends a wait.
+    let lockWait: LockWait
 
     /// Opens `path` (`":memory:"` for a private in-memory database).
     public init(path: String, readOnly: Bool, create: Bool, busyTimeout: Int32 = 5000) throws {
@@ -29,8 +31,9 @@ public final class Connection {
         self.handle = db
         self.path = path
         self.isReadOnly = readOnly
+        lockWait = LockWait(timeoutMilliseconds: busyTimeout)
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeout)
+        lockWait.install(on: db)
     }
 
     deinit { close() }
@@ -93,7 +96,7 @@ public final class Connection {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         sqlite3_free(errorMessage)
-        guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: handle, sql: sql) }
+        guard rc == SQLITE_OK else { throw error(rc, sql: sql) }
     }
 
     /// Runs one cached statement with bindings, discarding rows.
@@ -121,8 +124,20 @@ public final class Connection {
     /// True while a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    /// Makes the statement running on this connection stop with `.interrupted`. Thread-safe.
-    public func interrupt() { sqlite3_interrupt(handle) }
+    /// Makes the statement running on this connection stop with `.interrupted`, also while it
+    /// waits for another connection's lock. Thread-safe.
+    public func interrupt() {
+        lockWait.interrupt()
+        sqlite3_interrupt(handle)
+    }
+
+    /// The error for result code `rc`: `.interrupted` when an interrupt ended a wait for a lock.
+    func error(_ rc: Int32, sql: String?) -> PortalError {
+        if rc & 0xFF == SQLITE_BUSY, lockWait.takeInterruption() {
+            return PortalError(.interrupted, "interrupted while waiting for another connection's lock")
+        }
+        return PortalError.sqlite(rc, db: handle, sql: sql)
+    }
 }
 
 /// A NUL byte for binding empty text (SQLite needs a non-null pointer for '' rather than NULL).
@@ -200,7 +215,7 @@ public final class Statement {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        let error = PortalError.sqlite(rc, db: connection.handle, sql: sql)
+        let error = connection.error(rc, sql: sql)
         sqlite3_reset(handle)
         throw error
     }
