@@ -873,7 +873,7 @@ public final class BrowserModel {
         "Backspace         back from a followed key",
         "r                 reload now",
         ":                 run a command",
-        "Ctrl-C            cancel a count",
+        "Ctrl-C            cancel a count, a query, or a write waiting for a lock",
         "Ctrl-L            redraw the screen",
         "?                 this help",
         "q Esc             back / quit",

@@ -184,7 +184,9 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         var result: (EntityDescription, SQLFragment?) = (entity, nil)
         if !filter.trimmingSpaces.isEmpty {
             let schema = try context.schema
-            result.1 = try PredicateCompiler.compile(filter, entity: entity, schema: schema, alias: "t0").condition
+            let compiled = try PredicateCompiler.compile(filter, entity: entity, schema: schema, alias: "t0")
+            try Self.refuseSortAndLimit(compiled, in: filter)
+            result.1 = compiled.condition
         }
         lock.lock()
         if version == schemaVersion {
@@ -193,6 +195,27 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         }
         lock.unlock()
         return (result.0, result.1, version)
+    }
+
+    /// The grid pages through every match in its own order, so a filter's Realm `SORT(…)` or
+    /// `LIMIT(…)` would be ignored: it is refused, pointing at the clause, rather than silently dropped.
+    static func refuseSortAndLimit(_ compiled: CompiledFilter, in filter: String) throws {
+        guard !compiled.sort.isEmpty || compiled.limit != nil else { return }
+        let characters = Array(filter)
+        // The clauses end the text, so the last occurrence of their keyword is theirs.
+        func lastOccurrence(of keyword: String) -> Int? {
+            let word = Array(keyword)
+            guard characters.count >= word.count else { return nil }
+            return (0...(characters.count - word.count)).last { i in
+                word.indices.allSatisfy { characters[i + $0].uppercased() == String(word[$0]) }
+            }
+        }
+        let starts = [compiled.sort.isEmpty ? nil : lastOccurrence(of: "SORT"),
+                      compiled.limit == nil ? nil : lastOccurrence(of: "LIMIT")].compactMap { $0 }
+        let start = starts.min() ?? 0
+        throw PredicateError(.unsupported, "SORT and LIMIT have no place in the browser's filter: "
+                             + "press s or S on a column to sort, and the grid pages through every match",
+                             range: start..<filter.count)
     }
 
     private struct FilterKey: Hashable {

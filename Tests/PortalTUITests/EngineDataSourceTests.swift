@@ -138,6 +138,34 @@ final class ChinookCopy {
         })
     }
 
+    /// Realm's SORT and LIMIT would be ignored by the grid, which pages through every match in
+    /// its own order: the filter line refuses them, pointing at the clause, and applies nothing.
+    @Test func sortAndLimitClausesAreRefusedWithTheirPosition() throws {
+        let db = try ChinookCopy()
+        let source = EngineDataSource(store: db.store)
+        let cases: [(String, Int)] = [
+            ("Name BEGINSWITH \"sort\" SORT(Name DESC)", 23),
+            ("Milliseconds > 1 limit(3)", 17),
+            ("GenreId == 1 SORT(Name ASC) LIMIT(5)", 13),
+        ]
+        for (filter, start) in cases {
+            let error = source.validate(entity: "Track", filter: filter)
+            #expect(error?.message.contains("press s or S") == true, "\(filter)")
+            #expect(error?.range == start..<filter.count, "\(filter)")
+        }
+        let model = try db.model("Track")
+        model.handle(.character("/"))
+        model.type("GenreId == 1 LIMIT(2)")
+        model.press(.enter)
+        guard case .filter(_, let error?) = model.mode else {
+            Issue.record("Enter applied a filter with LIMIT")
+            return
+        }
+        #expect(error.message.contains("LIMIT"))
+        #expect(model.filter == "")
+        #expect(model.count == .exact(3503))
+    }
+
     @Test func editAddDeleteAndUndoReachTheFile() throws {
         let db = try ChinookCopy()
         let model = try db.model("Artist")
