@@ -76,9 +76,12 @@ public enum PortalShell {
                 query = Query(entity: Located(entity, 0..<entity.count),
                               predicate: configuration.browseWhere.map { PredicateText($0, offset: 0) })
             }
+            // The browser hands SIGINT/SIGTERM on to these handlers once it has given the
+            // terminal back: the session then ends as an interrupted one (130).
+            Interrupts.install(database.store)
             do {
                 try BrowserBridge.open(executor, query)
-                return ExitStatus.success
+                return Interrupts.received ? ExitStatus.interrupted : ExitStatus.success
             } catch {
                 errors.write(ShellError.from(error).report(command: configuration.browseWhere ?? ""))
                 errors.flush()

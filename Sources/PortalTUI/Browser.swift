@@ -24,19 +24,27 @@ public enum Browser {
                            readOnly: Bool, color: Bool, runCommand: ((String) -> String)?) throws {
         // Errors (unknown entity, bad filter, unreadable database) surface before the screen changes.
         try BrowserModel(source: source, width: 80, height: 24).check(entity: entity, filter: filter, sort: sort)
+        BrowserSignals.install()
         let terminal = Terminal(color: color)
-        defer { terminal.close() }
-        let interruptible = InterruptibleSource(source) { terminal.readKey(timeoutMilliseconds: 0) }
+        defer {
+            terminal.close()
+            BrowserSignals.restoreAndRaise()
+        }
+        // A signal while a query or write runs cancels it, as Ctrl-C does; the loop then ends.
+        let interruptible = InterruptibleSource(source) {
+            BrowserSignals.pending != nil ? .control("c") : terminal.readKey(timeoutMilliseconds: 0)
+        }
         let model = BrowserModel(source: interruptible, width: terminal.width, height: terminal.height,
                                  readOnly: readOnly, runCommand: runCommand)
         try model.start(entity: entity, filter: filter, sort: sort)
         let counter = BackgroundCounter(source: source)
         var typed: [BrowserKey] = []
-        while !model.isFinished {
+        while !model.isFinished, BrowserSignals.pending == nil {
             terminal.draw(Renderer.render(model))
             counter.start(model.takePendingCounts(), budget: model.countBudget)
             typed += interruptible.takeTypedKeys()
             let key = typed.isEmpty ? terminal.readKey() : typed.removeFirst()
+            if BrowserSignals.pending != nil { break }
             for (job, result) in counter.takeFinished() { model.countFinished(job, result) }
             if key == .control("l") {
                 terminal.invalidate()

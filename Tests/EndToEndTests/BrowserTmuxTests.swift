@@ -209,6 +209,20 @@ final class BrowserSession {
         try s.waitFor("Genre  25 rows")
     }
 
+    /// SIGTERM and SIGINT from outside end the browser as an interrupted session (130), SIGHUP
+    /// as a hung-up one (129); each time the terminal is given back first.
+    @Test(arguments: [("TERM", "130"), ("INT", "130"), ("HUP", "129")])
+    func signalsEndTheBrowserAndGiveTheTerminalBack(signal: String, status: String) throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Genre"])
+        try s.waitFor("Genre  25 rows")
+        let shell = try Spawn.run("/usr/bin/env", ["tmux", "-L", s.socket, "display-message", "-p", "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try Spawn.run("/usr/bin/env", ["pkill", "-\(signal)", "-P", shell], capture: false)
+        let screen = try s.waitFor("BROWSER-EXITED-\(status)")
+        #expect(!screen.contains("Genre  25 rows"), "the browser's screen was left behind")
+    }
+
     @Test func readOnlySessionsRefuseEdits() throws {
         let s = try BrowserSession()
         try s.start(["--read-only", "--entity", "Artist"])
