@@ -48,14 +48,17 @@ final class BrowserSession {
     /// Presses named keys (`Enter`, `Escape`, `PageDown`, `BSpace`, …).
     func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
 
-    func screen() throws -> String { try Spawn.run("/usr/bin/env", ["tmux", "-L", socket, "capture-pane", "-p"]) }
+    /// The browser's screen, or that of another tmux window (`target`).
+    func screen(_ target: String? = nil) throws -> String {
+        try Spawn.run("/usr/bin/env", ["tmux", "-L", socket, "capture-pane", "-p"] + (target.map { ["-t", $0] } ?? []))
+    }
 
     /// Waits (at most 10 s) until the screen satisfies `condition`; returns the last screen seen.
     @discardableResult
-    func waitFor(_ description: String, _ condition: (String) -> Bool) throws -> String {
+    func waitFor(_ description: String, in target: String? = nil, _ condition: (String) -> Bool) throws -> String {
         var last = ""
         for _ in 0..<200 {
-            last = try screen()
+            last = try screen(target)
             if condition(last) { return last }
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -134,12 +137,7 @@ final class BrowserSession {
         try s.waitFor("Genre  25 rows")
         try s.tmux(["new-window", "-d", "-n", "holder", "sqlite3 \(BrowserSession.quote(s.database)); sleep 60"])
         try s.tmux(["send-keys", "-t", "holder", "-l", "BEGIN IMMEDIATE; SELECT 'lock ' || 'held';\n"])
-        var held = ""
-        for _ in 0..<100 where !held.contains("lock held") {
-            Thread.sleep(forTimeInterval: 0.05)
-            held = try Spawn.run("/usr/bin/env", ["tmux", "-L", s.socket, "capture-pane", "-p", "-t", "holder"])
-        }
-        #expect(held.contains("lock held"))
+        try s.waitFor("'lock held'", in: "holder") { $0.contains("lock held") }
         try s.type("le")
         try s.press("C-u")
         try s.type("Blocked")
