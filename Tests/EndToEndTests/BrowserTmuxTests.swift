@@ -43,6 +43,13 @@ final class BrowserSession {
         _ = try Spawn.run("/usr/bin/env", ["tmux", "-L", socket] + arguments, capture: false)
     }
 
+    /// Sends a signal (`TERM`, `INT`, `HUP`) to the program the tmux pane's shell runs.
+    func signal(_ name: String) throws {
+        let shell = try Spawn.run("/usr/bin/env", ["tmux", "-L", socket, "display-message", "-p", "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try Spawn.run("/usr/bin/env", ["pkill", "-\(name)", "-P", shell], capture: false)
+    }
+
     /// Types literal text.
     func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
     /// Presses named keys (`Enter`, `Escape`, `PageDown`, `BSpace`, …).
@@ -214,11 +221,24 @@ final class BrowserSession {
         let s = try BrowserSession()
         try s.start(["--entity", "Genre"])
         try s.waitFor("Genre  25 rows")
-        let shell = try Spawn.run("/usr/bin/env", ["tmux", "-L", s.socket, "display-message", "-p", "#{pane_pid}"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        _ = try Spawn.run("/usr/bin/env", ["pkill", "-\(signal)", "-P", shell], capture: false)
+        try s.signal(signal)
         let screen = try s.waitFor("BROWSER-EXITED-\(status)")
         #expect(!screen.contains("Genre  25 rows"), "the browser's screen was left behind")
+    }
+
+    /// SIGTERM while the REPL's `browse` runs ends the browser, then the whole session (130),
+    /// rather than prompting again.
+    @Test func sigtermDuringTheREPLsBrowseEndsTheSession() throws {
+        let s = try BrowserSession()
+        let command = ["env", "PORTAL_SHELL_HISTORY=\(s.directory.path)/history", Shell.binary, "--no-init", s.database]
+            .map(BrowserSession.quote).joined(separator: " ") + "; echo SHELL-EXITED-$?; sleep 60"
+        try s.tmux(["-u", "new-session", "-d", "-x", "100", "-y", "30", command])
+        try s.waitFor("db>")
+        try s.type("browse Genre")
+        try s.press("Enter")
+        try s.waitFor("Genre  25 rows")
+        try s.signal("TERM")
+        try s.waitFor("SHELL-EXITED-130")
     }
 
     @Test func readOnlySessionsRefuseEdits() throws {

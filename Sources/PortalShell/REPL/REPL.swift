@@ -54,7 +54,7 @@ final class REPL {
         }
         Interrupts.installInteractive(executor)
         var pending = ""
-        while !executor.quitRequested {
+        session: while !executor.quitRequested {
             Interrupts.reset()
             let prompt = pending.isEmpty ? promptText() : String(repeating: " ", count: max(0, DisplayWidth.of(promptText()) - 5)) + "...> "
             guard let line = REPL.readLine(prompt: prompt, addToHistory: false) else {
@@ -76,7 +76,7 @@ final class REPL {
             if !entry.isEmpty { addHistory(entry) }
             for command in commands {
                 _ = executor.runOne(command)
-                if Interrupts.terminated { break }
+                if Interrupts.terminated { break session }   // SIGTERM during a command ends the session
                 if executor.quitRequested || Interrupts.consume() { break }
             }
         }
