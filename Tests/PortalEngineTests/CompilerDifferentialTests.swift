@@ -11,7 +11,7 @@ import Testing
         var cases = 0, mismatches = 0, bothRejected = 0
         for world in 0..<Self.worlds {
             let seed = UInt64(0x5EED_0000 + world)
-            var random = DifferentialRandom(seed: seed)
+            var random = SeededRandom(seed: seed)
             let data = try DifferentialWorld(random: &random)
             var generator = PredicateGenerator(random: random)
             for index in 0..<Self.casesPerWorld {
@@ -50,7 +50,7 @@ struct DifferentialWorld {
     ]
     static let numbers: [Value] = [0, 1, 2, 3, 5, 10, -1, -7, 42, 2.5, -0.5, 100, .null, .null]
 
-    init(random: inout DifferentialRandom) throws {
+    init(random: inout SeededRandom) throws {
         database = try TestDatabase()
         try database.execute("""
             CREATE TABLE team (id INTEGER PRIMARY KEY, title TEXT, rank INTEGER);
@@ -162,7 +162,7 @@ func showValue(_ value: Value) -> String {
 
 /// Random predicates over the `owner` entity of `DifferentialWorld`, in the shapes both sides must agree on.
 struct PredicateGenerator {
-    var random: DifferentialRandom
+    var random: SeededRandom
     /// True while generating a SUBQUERY's predicate, where the owner's keys do not exist.
     var inElement = false
 
@@ -332,8 +332,8 @@ struct PredicateGenerator {
     }
 }
 
-/// A small seeded generator (SplitMix64).
-struct DifferentialRandom: RandomNumberGenerator {
+/// A small seeded generator (SplitMix64): the differential, robustness and stress tests.
+struct SeededRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
 

@@ -8,7 +8,7 @@ import Testing
     @Test func arbitraryTreesCompileOrFailCleanly() throws {
         let database = try TestDatabase.chinook()
         let schema = try database.schema()
-        var random = DifferentialRandom(seed: 0xC0FFEE)
+        var random = SeededRandom(seed: 0xC0FFEE)
         var compiled = 0, rejected = 0
         for index in 0..<10_000 {
             let entity = random.pick(["Track", "Album", "Artist", "Customer", "Employee", "PlaylistTrack"])
@@ -49,7 +49,7 @@ private func sqlite3_bind_parameter_count_of(_ sql: String, _ database: TestData
 /// Random trees over Chinook-like names, misspelled names, every operator, option, quantifier
 /// and expression form.
 struct ArbitraryTrees {
-    var random: DifferentialRandom
+    var random: SeededRandom
     /// The entity's own names, picked most of the time so that many trees compile.
     var valid: [String]
 

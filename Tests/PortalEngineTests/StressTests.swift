@@ -31,7 +31,7 @@ import Testing
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
-                var random = SplitMix(seed: UInt64(thread + 1))
+                var random = SeededRandom(seed: UInt64(thread + 1))
                 for step in 0..<Self.operationsPerThread {
                     do {
                         if step % 2 == 0 {
@@ -57,7 +57,7 @@ import Testing
 
     /// Moves a random amount between two random accounts, through a nested write for the
     /// ledger entry, sometimes through the typed portal.
-    static func transfer(_ store: Store, thread: Int, random: inout SplitMix) throws {
+    static func transfer(_ store: Store, thread: Int, random: inout SeededRandom) throws {
         let source = Int64(random.next() % UInt64(accounts)) + 1
         let target = (source % Int64(accounts)) + 1
         let amount = Int64(random.next() % 50) + 1
@@ -90,18 +90,5 @@ import Testing
                   aggregate == sum else { return -1 }
             return sum
         }
-    }
-}
-
-/// A small deterministic random generator (one per thread).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

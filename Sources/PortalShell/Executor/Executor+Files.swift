@@ -14,7 +14,7 @@ extension Executor {
 
     func importData(_ name: Located<String>, path: String, format: DataFormat?) throws {
         let entity = try writableEntity(name)
-        guard let text = readBytes(path) else { throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        guard let text = readFileBytes(path) else { throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         let format = dataFormat(format, path: path)
         var records: [ImportRecord] = []
         do {
@@ -78,22 +78,5 @@ extension Executor {
             throw ShellError("writing '\(path)' failed: \(String(cString: strerror(code)))")
         }
         report("exported \(rows) \(entity.name) to \(path)")
-    }
-
-    private func readBytes(_ path: String) -> [UInt8]? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
     }
 }

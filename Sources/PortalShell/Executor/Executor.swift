@@ -214,11 +214,18 @@ public final class Executor {
     }
 }
 
-/// The whole content of a file as text, nil (errno set) when it cannot be read.
+/// The whole content of a file as text (`-`: standard input), nil (errno set) when it cannot be read.
 func readTextFile(_ path: String) -> String? {
-    let fd = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    readFileBytes(path, dashIsStandardInput: true).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// The whole content of a file, nil (errno set) when it cannot be read; `-` is standard input
+/// when `dashIsStandardInput`.
+func readFileBytes(_ path: String, dashIsStandardInput: Bool = false) -> [UInt8]? {
+    let fromStandardInput = dashIsStandardInput && path == "-"
+    let fd = fromStandardInput ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
-    defer { if fd != 0 { Glibc.close(fd) } }
+    defer { if !fromStandardInput { Glibc.close(fd) } }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -227,8 +234,7 @@ func readTextFile(_ path: String) -> String? {
             if errno == EINTR { continue }
             return nil
         }
-        if n == 0 { break }
+        if n == 0 { return bytes }
         bytes.append(contentsOf: chunk[0..<n])
     }
-    return String(decoding: bytes, as: UTF8.self)
 }
