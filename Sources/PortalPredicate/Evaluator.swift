@@ -25,7 +25,7 @@ import Foundation
 //   seconds since 2001-01-01 (Apple's reference date).
 
 extension Predicate {
-    /// Whether `object` matches, by PREDICATE.md's semantics (the same answer as the compiled
+    /// Whether `object` matches, by the semantics of docs/predicates.md (the same answer as the compiled
     /// SQL). `variables` binds free `$name`s. Unknown names and operators that cannot apply are
     /// `PredicateError`s.
     public func evaluate(with object: any EvaluationObject,

@@ -1,4 +1,4 @@
-/// A hand-written recursive-descent parser for the grammar of PREDICATE.md.
+/// A hand-written recursive-descent parser for the grammar of docs/predicates.md.
 ///
 /// It never recurses or builds trees without bound: both the nesting of the text and the height
 /// of the tree it builds are limited to `maximumDepth`, so the printer, the evaluator, the

@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 import PortalEngine
 
-// predicate.compile: parse + compile every example of ../shared/PREDICATE.md against the Chinook
+// predicate.compile: parse + compile every example of docs/predicates.md against the Chinook
 // schema, against sqlite3_prepare_v2 (+ finalize) of the SQL it produced, in the same run.
 // Goal: ratio ≤ 1.0 — our language costs less than SQLite's own preparing of its output.
 
@@ -21,8 +21,7 @@ private let examples: [(entity: String, predicate: String)] = [
 
 func predicateBenchmarks() throws -> [Figure] {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/data/chinook/Chinook_Sqlite.sqlite").path
+        .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/chinook/Chinook_Sqlite.sqlite").path
     var handle: OpaquePointer?
     guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db = handle else {
         throw PredicateBenchError("cannot open \(path)")

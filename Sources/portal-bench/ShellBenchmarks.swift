@@ -116,8 +116,7 @@ func shellBenchmarks() throws -> [Figure] {
                               ["-json", big, "SELECT * FROM T"], runs: 3, goal: "ratio<=1.2"))
     figures.append(try figure("shell.export.table", [big, "-r", "--exec", "find T", "--format", "table"],
                               ["-box", big, "SELECT * FROM T"], runs: 3, goal: "ratio<=1.0,peak<=30MB"))
-    let chinook = URL(fileURLWithPath: root).deletingLastPathComponent()
-        .appendingPathComponent("shared/data/chinook/Chinook_Sqlite.sqlite").path
+    let chinook = URL(fileURLWithPath: root).appendingPathComponent("Tests/Fixtures/chinook/Chinook_Sqlite.sqlite").path
     var startup = try figure("shell.startup", [chinook, "-r", "--exec", "count Track"],
                              [chinook, "SELECT count(*) FROM Track"], runs: 21, goal: "median<25ms")
     startup.notes["ours_median_ms"] = String(format: "%.1f", startup.oursMilliseconds)

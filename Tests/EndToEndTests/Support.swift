@@ -21,7 +21,8 @@ enum Shell {
         return repository.appendingPathComponent(".build/debug/portal-shell").path
     }
 
-    static let chinook = repository.deletingLastPathComponent().appendingPathComponent("shared/data/chinook/Chinook_Sqlite.sqlite").path
+    /// The Chinook database shipped with the project (Tests/Fixtures/chinook, MIT): copy before writing.
+    static let chinook = repository.appendingPathComponent("Tests/Fixtures/chinook/Chinook_Sqlite.sqlite").path
 
     static let expected = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Expected")
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import PortalEngine
 
-/// Every row of PREDICATE.md's table and every example in it, on Chinook: the compiled SQL must
+/// Every row of docs/predicates.md's table and every example in it, on Chinook: the compiled SQL must
 /// select exactly the rows the hand-written SQL selects.
 @Suite struct CompilerChinookTests {
     struct Case: CustomTestStringConvertible, Sendable {
@@ -177,7 +177,7 @@ import Testing
              sql: "Composer = 'AC/DC' AND AlbumId IN (SELECT AlbumId FROM Album JOIN Artist USING (ArtistId) WHERE Artist.Name = 'AC/DC')"),
     ]
 
-    /// The examples of PREDICATE.md (the part after `where`, without the shell's sort/limit).
+    /// The examples of docs/predicates.md (the part after `where`, without the shell's sort/limit).
     static let examples: [Case] = [
         Case(entity: "Track", predicate: #"Composer BEGINSWITH "Antônio""#, sql: "substr(Composer, 1, 7) = 'Antônio'"),
         Case(entity: "Track", predicate: #"Album.Artist.Name ==[cd] "antonio carlos jobim""#,

@@ -12,11 +12,6 @@ final class TestDatabase {
         try TestDatabase(path: chinookPath, readOnly: true)
     }
 
-    static var chinookPath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/data/chinook/Chinook_Sqlite.sqlite").path
-    }
 
     init(path: String = ":memory:", readOnly: Bool = false) throws {
         var handle: OpaquePointer?

@@ -16,10 +16,10 @@ final class TemporaryFolder {
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
-/// The Chinook database shipped with the project (read-only: copy it before writing).
+/// The Chinook database shipped with the project in Tests/Fixtures (read-only: copy it before writing).
 let chinookPath: String = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("../shared/data/chinook/Chinook_Sqlite.sqlite").standardizedFileURL.path
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/chinook/Chinook_Sqlite.sqlite").path
 
 /// A store on a new file in `folder` with a `User` table.
 func makeUserStore(in folder: TemporaryFolder, name: String = "users.sqlite") throws -> Store {

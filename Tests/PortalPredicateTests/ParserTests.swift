@@ -1,7 +1,7 @@
 import Testing
 @testable import PortalPredicate
 
-/// The examples of PREDICATE.md (the part after `where`, without `sort by`/`limit`).
+/// The examples of docs/predicates.md (the part after `where`, without `sort by`/`limit`).
 let specificationExamples = [
     #"Composer BEGINSWITH "Antônio""#,
     #"Album.Artist.Name ==[cd] "antonio carlos jobim""#,

@@ -7,8 +7,7 @@ import Testing
 final class ChinookCopy {
     static var original: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/data/chinook/Chinook_Sqlite.sqlite").path
+            .appendingPathComponent("Fixtures/chinook/Chinook_Sqlite.sqlite").path
     }
 
     let directory: URL

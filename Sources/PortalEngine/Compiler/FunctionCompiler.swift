@@ -1,6 +1,6 @@
 import PortalPredicate
 
-// The functions of ../shared/PREDICATE.md. The math ones are SQLite's built-in math functions;
+// The functions of docs/predicates.md. The math ones are SQLite's built-in math functions;
 // lowercase/uppercase are registered (SQLite's lower/upper fold ASCII only), and so is length
 // (SQLite's stops at the first NUL character).
 

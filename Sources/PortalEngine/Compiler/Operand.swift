@@ -7,7 +7,7 @@ enum Operand {
     /// `{a, b}` or a `$variable` holding a list: for IN and BETWEEN.
     case list([Operand])
     /// A date from `CAST(…, "NSDate")` or `now()`, in Unix seconds. How it is bound depends on
-    /// what it is compared with (../shared/PREDICATE.md, the date rule).
+    /// what it is compared with (docs/predicates.md, the date rule).
     case date(Double)
     /// A to-many relationship named as a value, without an aggregate: only valid for error text.
     case toMany(RelationshipDescription)

@@ -1,4 +1,4 @@
-// Relationship names are part of the user contract (../shared/SPEC.md section 2): users type
+// Relationship names are part of the user contract (the man page, DESCRIPTION): users type
 // them in predicates, so the rules here must stay stable and deterministic.
 
 /// Turns foreign keys into named to-one relationships and their inverse to-many ones.

@@ -1,7 +1,7 @@
 import PortalPredicate
 
 /// The entities of a database, with their attributes, keys, relationships and indexes,
-/// under the names users type (../shared/SPEC.md section 2).
+/// under the names users type (the man page, DESCRIPTION).
 public struct Schema: Sendable, Hashable {
     /// Every table and view, in the order SQLite lists them.
     public var entities: [EntityDescription]
@@ -91,7 +91,7 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// To-one (from a foreign key) or to-many (its inverse).
     public enum Kind: String, Sendable, Hashable { case toOne = "to-one", toMany = "to-many" }
 
-    /// The name users type (derived from the foreign key: SPEC.md section 2).
+    /// The name users type (derived from the foreign key, as the man page says).
     public var name: String
     /// See `Kind`.
     public var kind: Kind

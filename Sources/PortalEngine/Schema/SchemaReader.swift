@@ -7,7 +7,7 @@ import PortalPredicate
 /// Reads the schema of an open SQLite connection.
 public enum SchemaReader {
     /// Tables and views of the main database, with attributes, keys, indexes and the
-    /// relationships its foreign keys imply, named as ../shared/SPEC.md section 2 says.
+    /// relationships its foreign keys imply, named as the man page says (DESCRIPTION).
     public static func read(_ db: OpaquePointer) throws -> Schema {
         let pragma = PragmaReader(db: db)
         var entities: [EntityDescription] = []

@@ -49,7 +49,7 @@ enum Help {
         for entry in entries {
             text += "  " + entry.usage + String(repeating: " ", count: width - DisplayWidth.of(entry.usage) + 2) + entry.summary + "\n"
         }
-        text += "Predicates: Attribute == \"x\", Album.Title BEGINSWITH[c] \"a\", tracks.@count > 10, $variable, … (see PREDICATE.md)\n"
+        text += "Predicates: Attribute == \"x\", Album.Title BEGINSWITH[c] \"a\", tracks.@count > 10, $variable, … (see `man portal-shell`, PREDICATES)\n"
         return text
     }
 }
