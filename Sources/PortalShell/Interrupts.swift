@@ -6,8 +6,10 @@ import Glibc
 
 /// SIGINT and SIGTERM: the handler only records the signal and wakes a watcher thread (a signal
 /// handler may call nothing that takes a lock), which calls `Store.interrupt()` on the session's
-/// store: the statement running stops and its write rolls back. Scripted runs then exit 130;
-/// the REPL cancels the line or the command and prompts again.
+/// store: the statement running stops and its write rolls back. The store also polls the flag
+/// (`interruptRequested`) between the statements of a write, before its commit and while it waits
+/// for a lock, so a signal that comes between two statements is not lost. Scripted runs then exit
+/// 130; the REPL cancels the line or the command and prompts again.
 enum Interrupts {
     nonisolated(unsafe) private static var flag: sig_atomic_t = 0
     /// Posted by the handler (`sem_post` is async-signal-safe), awaited by the watcher.
@@ -22,11 +24,21 @@ enum Interrupts {
     /// True when the signal was SIGTERM (the REPL then quits instead of prompting again).
     static var terminated: Bool { flag == SIGTERM }
 
+    /// What the session's stores poll (`StoreOptions.interruptRequested`).
+    static let interruptRequested: @Sendable () -> Bool = { Interrupts.received }
+
     /// Makes signals interrupt `store` (called again when the session opens another database).
     static func install(_ store: Store) {
         lock.lock()
         Interrupts.store = store
         lock.unlock()
+        installHandlers()
+    }
+
+    /// Catches SIGINT and SIGTERM from now on: called before the database opens, so that a
+    /// signal while opening or waiting for a lock ends the session as an interrupted one (130)
+    /// instead of killing it.
+    static func installHandlers() {
         guard !watcherStarted else { return }
         watcherStarted = true
         sem_init(&wakeUp, 0, 0)

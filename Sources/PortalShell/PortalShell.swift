@@ -49,11 +49,15 @@ public enum PortalShell {
             }
         }
         guard let path else { return ExitStatus.usage }
+        // Signals are caught from here on: one that comes while the file opens or waits for
+        // another process's lock ends the session as an interrupted one (130), not killed.
+        Interrupts.installHandlers()
         let database: ShellDatabase
         do {
             database = try ShellDatabase(path: path, readOnly: configuration.readOnly, create: configuration.create,
                                          busyTimeout: configuration.busyTimeout)
         } catch {
+            if Interrupts.received { return fail("interrupted while opening '\(path)'", ExitStatus.interrupted) }
             return fail(error.message, ExitStatus.cannotOpen)
         }
         defer { database.close() }
@@ -113,10 +117,14 @@ public enum PortalShell {
             if executor.quitRequested { break }
         }
         executor.flushOutput()
-        if Interrupts.received {
+        // 130 only when the signal stopped something: a command (whose write rolled back) or
+        // the commands after it. A signal after the last command finished (its write committed)
+        // changes nothing, so the run succeeded.
+        if executor.lastErrorWasInterrupt {
             database.abandon()
             return ExitStatus.interrupted
         }
+        if executor.rollBackUnfinishedTransaction() { return ExitStatus.commandFailed }
         return failed ? ExitStatus.commandFailed : ExitStatus.success
     }
 }

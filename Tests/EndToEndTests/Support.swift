@@ -81,12 +81,21 @@ enum Spawn {
     static func run(_ executable: String, _ arguments: [String], capture: Bool = true) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-out-\(UUID().uuidString)").path
         defer { unlink(output) }
+        let pid = try start(executable, arguments, stdout: capture ? output : "/dev/null")
+        _ = wait(pid)
+        guard capture else { return "" }
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    /// Starts `executable` as `run` does, with standard output and error written to the files
+    /// named, and returns its process id without waiting (for signals sent from the test).
+    static func start(_ executable: String, _ arguments: [String], stdout: String, stderr: String = "/dev/null") throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -106,10 +115,16 @@ enum Spawn {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw SpawnError(message: "cannot run \(executable): error \(spawned)") }
+        return pid
+    }
+
+    /// Waits for `pid` and returns its exit status as a shell shows it (128 + N when signal N
+    /// killed it).
+    static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        guard capture else { return "" }
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 }
 

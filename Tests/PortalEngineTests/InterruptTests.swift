@@ -67,4 +67,68 @@ private func errorWhileInterrupting<T>(_ store: Store, _ body: () throws -> T) -
         try waiting.write { ctx in try ctx.create("User", ["name": "after"]) }   // the store is still usable
         #expect(try waiting.read { ctx in try ctx.count("User") } == 1)
     }
+
+    /// `interruptRequested` is asked between the statements of a write: a request that comes
+    /// while no statement runs (where `sqlite3_interrupt` is lost) stops the next one, and the
+    /// whole write rolls back.
+    @Test func anInterruptRequestBetweenStatementsRollsTheWriteBack() throws {
+        let folder = try TemporaryFolder()
+        _ = try makeUserStore(in: folder)
+        let requested = Mutexed(false)
+        var options = StoreOptions()
+        options.interruptRequested = { requested.value }
+        let store = try Store(path: folder.path("users.sqlite"), options: options)
+        let error = portalError {
+            try store.write { ctx in
+                for i in 0..<100 {
+                    if i == 50 { requested.set(true) }
+                    try ctx.insert("User", columns: ["name"], values: [.text("u\(i)")])
+                }
+            }
+        }
+        #expect(error?.kind == .interrupted)
+        requested.set(false)
+        #expect(try store.read { ctx in try ctx.count("User") } == 0)
+    }
+
+    /// A request after the last statement but before the commit rolls the write back too.
+    @Test func anInterruptRequestBeforeTheCommitRollsTheWriteBack() throws {
+        let folder = try TemporaryFolder()
+        _ = try makeUserStore(in: folder)
+        let requested = Mutexed(false)
+        var options = StoreOptions()
+        options.interruptRequested = { requested.value }
+        let store = try Store(path: folder.path("users.sqlite"), options: options)
+        let error = portalError {
+            try store.write { ctx in
+                try ctx.create("User", ["name": "a"])
+                requested.set(true)
+            }
+        }
+        #expect(error?.kind == .interrupted)
+        // The commit of an explicit transaction asks too; the transaction then stays open.
+        requested.set(false)
+        try store.beginTransaction()
+        try store.write { ctx in try ctx.create("User", ["name": "b"]) }
+        requested.set(true)
+        #expect(portalError { try store.commit() }?.kind == .interrupted)
+        try store.rollback()
+        requested.set(false)
+        #expect(try store.read { ctx in try ctx.count("User") } == 0)
+    }
+
+    /// A store that is opening behind another connection's exclusive lock stops waiting once
+    /// an interrupt is requested (there is no store yet to call `interrupt()` on).
+    @Test func anInterruptRequestEndsAWaitWhileOpening() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("users.sqlite")
+        let holder = try Connection(path: path, readOnly: false, create: true)
+        try holder.execute("CREATE TABLE User (id INTEGER PRIMARY KEY, name TEXT); BEGIN EXCLUSIVE; INSERT INTO User (name) VALUES ('x');")
+        var options = StoreOptions(busyTimeout: 60_000)
+        options.switchesToWAL = false
+        options.interruptRequested = { true }
+        let error = portalError { _ = try Store(path: path, options: options) }
+        #expect(error?.kind == .interrupted)
+        try holder.execute("ROLLBACK")
+    }
 }

@@ -4,6 +4,13 @@ import CSQLite
 public final class WriteContext: ReadContext {
     override var allowsWrites: Bool { true }
 
+    /// Every statement of a write first asks whether an interrupt was requested, so that a
+    /// long loop of short statements (an import) stops at the next one.
+    override func checkValid() throws {
+        try super.checkValid()
+        try store.checkInterruptRequest()
+    }
+
     /// Inserts a row and returns it as stored (defaults filled, with its new id).
     @discardableResult
     public func create(_ entity: String, _ values: [String: Value]) throws -> Row {

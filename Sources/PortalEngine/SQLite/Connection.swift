@@ -16,8 +16,10 @@ public final class Connection {
     /// Waits for other connections' locks; `interrupt()` ends a wait.
     let lockWait: LockWait
 
-    /// Opens `path` (`":memory:"` for a private in-memory database).
-    public init(path: String, readOnly: Bool, create: Bool, busyTimeout: Int32 = 5000) throws {
+    /// Opens `path` (`":memory:"` for a private in-memory database). A wait for another
+    /// connection's lock ends with `.interrupted` once `interruptRequested` returns true.
+    public init(path: String, readOnly: Bool, create: Bool, busyTimeout: Int32 = 5000,
+                interruptRequested: (@Sendable () -> Bool)? = nil) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         var db: OpaquePointer?
@@ -31,7 +33,7 @@ public final class Connection {
         self.handle = db
         self.path = path
         self.isReadOnly = readOnly
-        lockWait = LockWait(timeoutMilliseconds: busyTimeout)
+        lockWait = LockWait(timeoutMilliseconds: busyTimeout, interruptRequested: interruptRequested)
         sqlite3_extended_result_codes(db, 1)
         lockWait.install(on: db)
     }

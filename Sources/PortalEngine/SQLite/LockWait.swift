@@ -14,12 +14,15 @@ final class LockWait: @unchecked Sendable {
     private var started: UInt64 = 0
     private var interruptsAtStart: UInt64 = 0
     private var endedByInterrupt = false
+    /// The store's interrupt request (`StoreOptions.interruptRequested`), asked at each retry.
+    private let interruptRequested: (@Sendable () -> Bool)?
 
     /// The longest single sleep, so that an interrupt is noticed at once.
     private static let slice: UInt64 = 10_000_000
 
-    init(timeoutMilliseconds: Int32) {
+    init(timeoutMilliseconds: Int32, interruptRequested: (@Sendable () -> Bool)? = nil) {
         timeout = UInt64(max(0, timeoutMilliseconds)) * 1_000_000
+        self.interruptRequested = interruptRequested
     }
 
     /// Installs the wait as the connection's busy handler. The connection keeps `self` alive.
@@ -56,7 +59,8 @@ final class LockWait: @unchecked Sendable {
             started = now
             interruptsAtStart = interruptCount
             endedByInterrupt = false
-        } else if interruptCount != interruptsAtStart {
+        }
+        if (count > 0 && interruptCount != interruptsAtStart) || interruptRequested?() == true {
             endedByInterrupt = true
             return false
         }

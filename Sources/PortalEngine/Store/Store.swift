@@ -51,14 +51,13 @@ public final class Store: @unchecked Sendable {
         if options.readOnly {
             writer = nil
         } else {
-            writer = try Store.openWriter(path: isInMemory ? ":memory:" : path, create: options.create, timeout: timeout,
-                                          wal: options.switchesToWAL)
+            writer = try Store.openWriter(path: isInMemory ? ":memory:" : path, options: options, timeout: timeout)
         }
         if isInMemory {
             readers = nil
         } else {
             readers = ReaderPool(maximum: options.maximumReaders) {
-                try Store.openReader(path: path, timeout: timeout)
+                try Store.openReader(path: path, timeout: timeout, interruptRequested: options.interruptRequested)
             }
             // A read-only store checks the file now, so that a bad file fails at open time.
             if options.readOnly { try readers?.withConnection { _, _ in } }
@@ -75,16 +74,19 @@ public final class Store: @unchecked Sendable {
     deinit {
         observation.stop()
         readers?.close()
-        if let writer, !isInMemory { try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        if let writer, !isInMemory { Store.checkpointWithoutWaiting(writer) }
         writer?.close()
     }
 
-    private static func openWriter(path: String, create: Bool, timeout: Int32, wal: Bool) throws -> Connection {
-        let connection = try opening(path) { try Connection(path: path, readOnly: false, create: create, busyTimeout: timeout) }
+    private static func openWriter(path: String, options: StoreOptions, timeout: Int32) throws -> Connection {
+        let connection = try opening(path) {
+            try Connection(path: path, readOnly: false, create: options.create, busyTimeout: timeout,
+                           interruptRequested: options.interruptRequested)
+        }
         try opening(path) {
             // Reading the schema version makes SQLite read the header: a non-database fails here.
             _ = try connection.scalar("PRAGMA schema_version")
-            if path != ":memory:" && wal {
+            if path != ":memory:" && options.switchesToWAL {
                 _ = try connection.scalar("PRAGMA journal_mode = WAL")
                 try connection.execute("PRAGMA synchronous = NORMAL")
             }
@@ -94,8 +96,10 @@ public final class Store: @unchecked Sendable {
         return connection
     }
 
-    private static func openReader(path: String, timeout: Int32) throws -> Connection {
-        let connection = try opening(path) { try Connection(path: path, readOnly: true, create: false, busyTimeout: timeout) }
+    private static func openReader(path: String, timeout: Int32, interruptRequested: (@Sendable () -> Bool)?) throws -> Connection {
+        let connection = try opening(path) {
+            try Connection(path: path, readOnly: true, create: false, busyTimeout: timeout, interruptRequested: interruptRequested)
+        }
         try opening(path) { _ = try connection.scalar("PRAGMA schema_version") }
         try SQLFunctions.register(on: connection.handle)
         return connection
@@ -166,11 +170,16 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// One `BEGIN IMMEDIATE … COMMIT`, with the entities it touched recorded for observers.
+    /// One `BEGIN IMMEDIATE … COMMIT`, with the entities it touched recorded for observers. An
+    /// interrupt requested before the commit rolls it all back.
     private func writeTransaction<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
         changes.begin()
         do {
-            let result = try transaction("BEGIN IMMEDIATE", on: writer, body)
+            let result = try transaction("BEGIN IMMEDIATE", on: writer) {
+                let result = try body()
+                try checkInterruptRequest()
+                return result
+            }
             observation.didCommit(changes.take())
             return result
         } catch {
@@ -244,6 +253,7 @@ public final class Store: @unchecked Sendable {
     /// constraint, a busy lock) the transaction stays open: fix it and commit again, or roll back.
     public func commit() throws {
         let writer = try openTransactionWriter()
+        try checkInterruptRequest()
         try writer.run("COMMIT")
         explicitTransaction = false
         observation.didCommit(changes.take())
@@ -287,8 +297,8 @@ public final class Store: @unchecked Sendable {
         readers?.interruptAll()
     }
 
-    /// Rolls back an open explicit transaction of this thread, checkpoints the WAL into the
-    /// database file (unless read-only) and closes every connection. Further use throws `.misuse`.
+    /// Rolls back an open explicit transaction of this thread, checkpoints what of the WAL it can
+    /// without waiting (unless read-only) and closes every connection. Further use throws `.misuse`.
     public func close() throws {
         if gate.isHeldByCurrentThread && explicitTransaction { try? rollback() }
         observation.stop()
@@ -301,8 +311,21 @@ public final class Store: @unchecked Sendable {
         guard !wasClosed else { return }
         readers?.close()
         guard let writer else { return }
-        defer { writer.close() }
-        if !isInMemory { try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        if !isInMemory { Store.checkpointWithoutWaiting(writer) }
+        writer.close()
+    }
+
+    /// A close-time checkpoint is best-effort: `PASSIVE` copies what no other connection's read
+    /// or write holds back and never waits (a `TRUNCATE` would wait the whole busy timeout behind
+    /// another process's read). When this is the file's last connection, closing it checkpoints
+    /// the rest and removes the WAL; otherwise the next one to close does.
+    private static func checkpointWithoutWaiting(_ writer: Connection) {
+        try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    }
+
+    /// Throws `.interrupted` while `options.interruptRequested` says so.
+    func checkInterruptRequest() throws {
+        if options.interruptRequested?() == true { throw PortalError(.interrupted, "interrupted") }
     }
 
     func checkOpen() throws {

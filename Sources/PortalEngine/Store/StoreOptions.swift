@@ -1,5 +1,5 @@
 /// How a store opens its file.
-public struct StoreOptions: Sendable, Hashable {
+public struct StoreOptions: Sendable {
     /// Refuse every write, open the file with `SQLITE_OPEN_READONLY`, never switch it to WAL nor
     /// checkpoint it: the file is left byte for byte as it was.
     public var readOnly: Bool
@@ -14,6 +14,13 @@ public struct StoreOptions: Sendable, Hashable {
     /// the files it opens, and that must open a file another process is writing in rollback mode
     /// (switching to WAL would wait for that process's lock).
     public var switchesToWAL = true
+    /// Asked between the statements of a write, before its commit, and during every wait for
+    /// another connection's lock (opening included): while it returns true, they stop with
+    /// `.interrupted` and the write rolls back. `Store.interrupt()` stops only the statement
+    /// running at that instant; a program whose signal handler can only set a flag passes that
+    /// flag here, so that a signal arriving between two statements, or just before the commit,
+    /// is not lost.
+    public var interruptRequested: (@Sendable () -> Bool)?
 
     /// Options with the given values; the defaults open (or create) a writable file and wait 5 s for locks.
     public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Int = 5000, maximumReaders: Int = 4) {

@@ -48,6 +48,7 @@ final class ShellDatabase {
             // and so can open a file that another process is writing in rollback mode.
             var options = StoreOptions(readOnly: readOnly, create: create, busyTimeout: busyTimeout)
             options.switchesToWAL = false
+            options.interruptRequested = Interrupts.interruptRequested
             store = try Store(path: path, options: options)
             // Touch the file: a file that is not a database fails here, not at the first command.
             _ = try store.read { try $0.query("SELECT count(*) FROM sqlite_schema") }
@@ -70,6 +71,7 @@ final class ShellDatabase {
         switch error.kind {
         case .notADatabase: return "the file is not an SQLite database (or it is damaged)"
         case .busy: return "the database is locked by another process (waited past --busy-timeout)"
+        case .interrupted: return "interrupted while opening"
         case .cannotOpen: return "unable to open the file (permissions?)"
         default: return error.description
         }

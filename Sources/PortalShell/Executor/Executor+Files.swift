@@ -43,7 +43,7 @@ extension Executor {
                 do {
                     // The engine's insert reuses its statement while the columns stay the same.
                     try context.insert(entity.name, columns: columns, values: record.fields.map(\.value))
-                } catch let error as PortalError {
+                } catch let error as PortalError where error.kind != .interrupted {
                     throw ShellError("\(path), line \(record.line): \(entity.name): \(error.description); nothing was imported")
                 }
                 n += 1

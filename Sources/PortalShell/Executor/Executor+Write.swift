@@ -79,7 +79,7 @@ extension Executor {
             return try requireDatabase().write(body)
         } catch let error as PortalError {
             var shellError = ShellError.from(error)
-            if error.constraint != nil || error.kind == .readOnly || error.kind == .busy || error.kind == .diskFull {
+            if error.constraint != nil || [.readOnly, .busy, .diskFull, .interrupted].contains(error.kind) {
                 shellError.message = "\(entity.name): \(error.description); nothing was written"
             }
             if let attribute = error.attribute,

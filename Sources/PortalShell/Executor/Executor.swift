@@ -57,6 +57,19 @@ public final class Executor {
     /// True when the last failure was an interrupt (scripted runs then exit 130).
     private(set) var lastErrorWasInterrupt = false
 
+    /// Takes back a `quit` (the user chose to stay in the session).
+    func cancelQuit() { quitRequested = false }
+
+    /// At the end of a scripted run, a transaction begun with `begin` and never committed is
+    /// rolled back, and the run fails saying so (a script that forgot `commit` must not look
+    /// as if its writes were kept). True when there was one.
+    func rollBackUnfinishedTransaction() -> Bool {
+        guard let database, database.inUserTransaction else { return false }
+        database.abandon()
+        report("error: the transaction opened by 'begin' was never committed: rolled back, nothing of it was written")
+        return true
+    }
+
     /// Parses and runs one command, reporting its error; false when it failed.
     func runOne(_ text: String) -> Bool {
         let started = Self.now()
@@ -194,6 +207,9 @@ public final class Executor {
     }
 
     private func open(_ path: String) throws {
+        if database?.inUserTransaction == true {
+            throw ShellError("a transaction is open: 'commit' or 'rollback' it before opening another database")
+        }
         let readOnly = database?.isReadOnly ?? false
         let opened: ShellDatabase
         do {

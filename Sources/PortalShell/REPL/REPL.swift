@@ -54,7 +54,12 @@ final class REPL {
         }
         Interrupts.installInteractive(executor)
         var pending = ""
-        session: while !executor.quitRequested {
+        session: while true {
+            if executor.quitRequested {
+                guard staysForOpenTransaction() else { break }
+                executor.cancelQuit()
+            }
+            if Interrupts.terminated { break }   // SIGTERM while opening or running the init file
             Interrupts.reset()
             let prompt = pending.isEmpty ? promptText() : String(repeating: " ", count: max(0, DisplayWidth.of(promptText()) - 5)) + "...> "
             guard let line = REPL.readLine(prompt: prompt, addToHistory: false) else {
@@ -66,6 +71,7 @@ final class REPL {
                     continue
                 }
                 writeRaw("\n")
+                if staysForOpenTransaction() { continue }
                 break
             }
             pending += pending.isEmpty ? line : "\n" + line
@@ -84,6 +90,36 @@ final class REPL {
         executor.database?.abandon()
         REPL.current = nil
         return terminated ? ExitStatus.interrupted : ExitStatus.success
+    }
+
+    /// Leaving (`quit`, Ctrl-D) with a transaction open asks what to do with it: commit, roll
+    /// back, or stay in the session (the default). True when the user stays. When input ends
+    /// at the question, nobody can answer: it rolls back, as a script does, and says so.
+    private func staysForOpenTransaction() -> Bool {
+        guard let database = executor.database, database.inUserTransaction else { return false }
+        while true {
+            guard let answer = REPL.readLine(prompt: "A transaction is open: commit, roll back, or stay? [c/r/S] ",
+                                             addToHistory: false) else {
+                if Interrupts.consume() {
+                    writeRaw("^C\n")
+                    return true
+                }
+                writeRaw("\n")
+                database.abandon()
+                executor.report("the open transaction was rolled back (end of input): nothing of it was written")
+                return false
+            }
+            switch answer.trimmingWhitespace().lowercased() {
+            case "c", "commit":
+                return !executor.runOne("commit")   // a failed commit stays, to be fixed
+            case "r", "rollback", "roll back":
+                return !executor.runOne("rollback")
+            case "", "s", "stay":
+                return true
+            default:
+                continue
+            }
+        }
     }
 
     private func writeRaw(_ text: String) {
