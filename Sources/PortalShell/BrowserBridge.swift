@@ -1,19 +1,14 @@
 import PortalEngine
 import PortalTUI
 
-/// Opens the full-screen browser (PortalTUI) on the session's database file, through its own
-/// engine store; `:` commands run in this session's executor and show what they printed.
+/// Opens the full-screen browser (PortalTUI) on the session's own store: it sees what the
+/// session's open transaction changed and writes inside it, and the file is left in the journal
+/// mode it has. `:` commands run in this session's executor and show what they printed.
 enum BrowserBridge {
     static func open(_ executor: Executor, _ query: Query?) throws {
         let database = try executor.requireDatabase()
         guard database.path != ":memory:" else { throw ShellError("the browser needs a database file, not :memory:") }
-        let store: Store
-        do {
-            store = try Store(path: database.path, options: StoreOptions(readOnly: database.isReadOnly, create: false,
-                                                                         busyTimeout: executor.busyTimeout))
-        } catch {
-            throw ShellError.from(error)
-        }
+        let store = database.store
         let sort = query?.sort.first.map {
             BrowserSort(column: $0.value.keyPath, direction: $0.value.ascending ? .ascending : .descending)
         }
@@ -30,7 +25,6 @@ enum BrowserBridge {
         } catch {
             throw ShellError.from(error, predicateOffset: query?.predicate?.offset)
         }
-        try? store.close()
     }
 }
 

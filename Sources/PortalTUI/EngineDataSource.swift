@@ -61,7 +61,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     // MARK: Pages
 
     public func page(_ request: PageRequest) throws -> [BrowserRow] {
-        try store.read { context in
+        try read { context in
             let (entity, filter, version) = try compiled(context, request.entity, request.filter)
             let keyParts = try sortParts(entity, request.sort)
             var keyset: SQLFragment?
@@ -226,7 +226,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     // MARK: Counting and checking
 
     public func count(entity name: String, filter: String, budget: Duration?) throws -> RowCount {
-        try store.read { context in
+        try read { context in
             let (entity, condition, _) = try compiled(context, name, filter)
             var sql = "SELECT 1 FROM \(quoted(entity.name)) AS t0"
             if let condition { sql += " WHERE " + condition.sql }
@@ -246,7 +246,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     public func validate(entity name: String, filter: String) -> BrowserFilterError? {
         do {
-            _ = try store.read { try compiled($0, name, filter) }
+            _ = try read { try compiled($0, name, filter) }
             return nil
         } catch let error as PortalPredicate.PredicateError {
             return BrowserFilterError(message: error.description, range: error.range ?? Self.place(of: error, in: filter))
@@ -326,9 +326,17 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         return BrowserRow(id: Array(found.values[0..<key.count]), values: Array(found.values[key.count...]))
     }
 
-    /// One write transaction; the change token moves on even when the file does not show it yet.
+    /// Reads run inside the session's open transaction when there is one (`begin` in the shell
+    /// before `browse`: the browser shows its uncommitted rows), else in one committed state.
+    private func read<T>(_ body: (ReadContext) throws -> T) throws -> T {
+        if let transaction = store.openTransaction { return try transaction.read(body) }
+        return try store.read(body)
+    }
+
+    /// One write (a savepoint of the open transaction, if any); the change token moves on even
+    /// when the file does not show it yet.
     private func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
-        let result = try store.write(body)
+        let result = try store.openTransaction.map { try $0.write(body) } ?? store.write(body)
         lock.lock()
         localWrites &+= 1
         lock.unlock()
@@ -360,7 +368,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     /// One read transaction around `body`: the reads it makes on this thread are nested in it.
     public func consistently<T>(_ body: () throws -> T) throws -> T {
-        try store.read { _ in try body() }
+        try read { _ in try body() }
     }
 }
 

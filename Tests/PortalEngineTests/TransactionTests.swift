@@ -165,6 +165,73 @@ private struct Abort: Error {}
     }
 }
 
+/// Transactions as handles: any thread or task may run on the transaction `beginTransaction()`
+/// returned, and sees its uncommitted changes; other threads' writes wait for it.
+@Suite struct TransactionHandleTests {
+    @Test func anotherThreadReadsAndWritesInsideTheTransaction() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let transaction = try store.beginTransaction()
+        try transaction.write { ctx in try ctx.create("User", ["name": "in the transaction"]) }
+        let seen = Mutexed(-1)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            // A worker thread (the browser's) runs on the handle: it sees the uncommitted row
+            // and its own write joins the transaction.
+            let count = try? transaction.read { ctx in try ctx.count("User") }
+            seen.set(count ?? -2)
+            _ = try? transaction.write { ctx in try ctx.create("User", ["name": "from a worker"]) }
+            done.signal()
+        }
+        done.wait()
+        #expect(seen.value == 1)
+        // A plain read of the store sees the last committed state.
+        let committed = Mutexed(-1)
+        let read = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            committed.set((try? store.read { ctx in try ctx.count("User") }) ?? -2)
+            read.signal()
+        }
+        read.wait()
+        #expect(committed.value == 0)
+        try transaction.rollback()
+        #expect(!transaction.isOpen)
+        #expect(try store.read { ctx in try ctx.count("User") } == 0)
+        #expect(portalError { try transaction.read { ctx in try ctx.count("User") } }?.kind == .misuse)
+    }
+
+    @Test func anotherThreadsWriteWaitsForTheCommit() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let transaction = try store.beginTransaction()
+        let finished = Mutexed(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? store.write { ctx in try ctx.create("User", ["name": "waited"]) }
+            finished.set(true)
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!finished.value)   // held back by the open transaction, not failed
+        try transaction.write { ctx in try ctx.create("User", ["name": "first"]) }
+        try transaction.commit()
+        done.wait()
+        #expect(try store.read { ctx in try ctx.count("User") } == 2)
+    }
+
+    @Test func aTaskRunsOnTheTransaction() async throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let transaction = try store.beginTransaction()
+        try await Task.detached {
+            try transaction.write { ctx in _ = try ctx.create("User", ["name": "from a task"]) }
+        }.value
+        #expect(try transaction.read { ctx in try ctx.count("User") } == 1)
+        try transaction.commit()
+        #expect(try store.read { ctx in try ctx.count("User") } == 1)
+    }
+}
+
 extension Store {
     /// Runs a write on another thread and waits for it (for tests of isolation).
     func writeOnAnotherThread(_ body: @escaping @Sendable (WriteContext) throws -> Void) throws {

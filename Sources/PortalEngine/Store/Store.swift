@@ -35,8 +35,8 @@ public final class Store: @unchecked Sendable {
     private let asyncWriteQueue = DispatchQueue(label: "portal.store.write")
     private let stateLock = NSLock()
     private var isClosed = false
-    /// True while `beginTransaction()` has a transaction open (guarded by the gate).
-    private var explicitTransaction = false
+    /// The transaction `beginTransaction()` opened, while it is open (guarded by `stateLock`).
+    private var openTransactionHandle: Transaction?
 
     /// Opens (or creates) the database at `path`.
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
@@ -120,7 +120,7 @@ public final class Store: @unchecked Sendable {
     @discardableResult
     public func read<T>(_ body: (ReadContext) throws -> T) throws -> T {
         try checkOpen()
-        if let writer, isInMemory || gate.isHeldByCurrentThread {
+        if let writer, isInMemory || gate.mayUseLeaseFromCurrentThread {
             gate.enter()
             defer { gate.leave() }
             return try run(ReadContext(store: self, connection: writer)) { context in
@@ -188,7 +188,7 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    private func savepoint<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
+    func savepoint<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
         try writer.run("SAVEPOINT portal_nested")
         do {
             let result = try body()
@@ -217,65 +217,100 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Hands `context` to `body` and makes it unusable afterwards.
-    private func run<C: ReadContext, T>(_ context: C, _ body: (C) throws -> T) throws -> T {
+    func run<C: ReadContext, T>(_ context: C, _ body: (C) throws -> T) throws -> T {
         defer { context.invalidate() }
         return try body(context)
     }
 
     // MARK: Explicit transactions (the shell's begin/commit/rollback)
 
-    /// Opens a write transaction that spans calls, until `commit()` or `rollback()` on the same
-    /// thread. Meanwhile, reads and writes from this thread run inside it (they see its
-    /// uncommitted changes); other threads' writes wait.
-    public func beginTransaction() throws {
+    /// Opens a write transaction that spans calls, until its `commit()` or `rollback()`. The
+    /// handle may be used from any thread or task (one call at a time): the shell and its
+    /// browser's worker threads run on the same transaction and see its uncommitted changes.
+    /// The thread that began it may also use the store directly: its `read` and `write` calls
+    /// run inside the transaction, and `Store.commit()`/`rollback()` end it. Other threads'
+    /// writes wait until it ends; their reads see the last committed state.
+    @discardableResult
+    public func beginTransaction() throws -> Transaction {
         guard let writer else { throw readOnlyError() }
         let nested = gate.enter()
-        if nested || explicitTransaction {
-            gate.leave()
-            throw PortalError.misuse("a transaction is already open")
-        }
+        defer { gate.leave() }
+        if nested || openTransaction != nil { throw PortalError.misuse("a transaction is already open") }
+        try checkOpen()
+        changes.begin()
         do {
-            try checkOpen()
-            changes.begin()
             try writer.run("BEGIN IMMEDIATE")
-            explicitTransaction = true
         } catch {
             changes.discard()
-            gate.leave()
             throw error
         }
+        let transaction = Transaction(store: self)
+        setOpenTransaction(transaction)
+        gate.lease()   // before the gate is left, so that no other thread's write slips in
+        return transaction
     }
 
-    /// True when `beginTransaction()` opened a transaction that is still open.
-    public var isInTransaction: Bool { gate.isHeldByCurrentThread && explicitTransaction }
-
-    /// Commits the transaction `beginTransaction()` opened. When the commit fails (a deferred
-    /// constraint, a busy lock) the transaction stays open: fix it and commit again, or roll back.
-    public func commit() throws {
-        let writer = try openTransactionWriter()
-        try checkInterruptRequest()
-        try writer.run("COMMIT")
-        explicitTransaction = false
-        observation.didCommit(changes.take())
-        gate.leave()
+    /// The transaction `beginTransaction()` opened, while it is open (any thread may ask).
+    public var openTransaction: Transaction? {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        return openTransactionHandle
     }
 
-    /// Rolls back the transaction `beginTransaction()` opened.
-    public func rollback() throws {
-        let writer = try openTransactionWriter()
-        defer {
-            explicitTransaction = false
-            changes.discard()
-            gate.leave()
-        }
-        if writer.isInTransaction { try writer.run("ROLLBACK") }
+    private func setOpenTransaction(_ transaction: Transaction?) {
+        stateLock.lock()
+        openTransactionHandle = transaction
+        stateLock.unlock()
     }
 
-    private func openTransactionWriter() throws -> Connection {
-        guard let writer, gate.isHeldByCurrentThread, explicitTransaction else {
+    /// True when a transaction `beginTransaction()` opened is open and this thread may use it
+    /// through the store (it began it, or runs on it now).
+    public var isInTransaction: Bool { openTransaction != nil && gate.mayUseLeaseFromCurrentThread }
+
+    /// Commits the open transaction (from the thread that began it). When the commit fails (a
+    /// deferred constraint, a busy lock) the transaction stays open: fix it and commit again, or
+    /// roll back.
+    public func commit() throws { try transactionOfCurrentThread().commit() }
+
+    /// Rolls back the open transaction (from the thread that began it).
+    public func rollback() throws { try transactionOfCurrentThread().rollback() }
+
+    private func transactionOfCurrentThread() throws -> Transaction {
+        guard let transaction = openTransaction, gate.mayUseLeaseFromCurrentThread else {
             throw PortalError.misuse("no transaction is open")
         }
-        return writer
+        return transaction
+    }
+
+    /// Runs `body` on the writer for `transaction`, one caller at a time.
+    func onTransaction<T>(_ transaction: Transaction, _ body: (Connection) throws -> T) throws -> T {
+        guard let writer else { throw readOnlyError() }
+        gate.enterLeased()
+        defer { gate.leave() }
+        guard openTransaction === transaction else { throw PortalError.misuse("the transaction has ended") }
+        try checkOpen()
+        return try body(writer)
+    }
+
+    /// Commits or rolls back `transaction`. A failed commit leaves it open; a rollback always
+    /// ends it.
+    func end(_ transaction: Transaction, commit: Bool) throws {
+        try onTransaction(transaction) { writer in
+            if commit {
+                try checkInterruptRequest()
+                try writer.run("COMMIT")
+                observation.didCommit(changes.take())
+                setOpenTransaction(nil)
+                gate.endLease()
+                return
+            }
+            defer {
+                changes.discard()
+                setOpenTransaction(nil)
+                gate.endLease()
+            }
+            if writer.isInTransaction { try writer.run("ROLLBACK") }
+        }
     }
 
     // MARK: Schema
@@ -300,7 +335,7 @@ public final class Store: @unchecked Sendable {
     /// Rolls back an open explicit transaction of this thread, checkpoints what of the WAL it can
     /// without waiting (unless read-only) and closes every connection. Further use throws `.misuse`.
     public func close() throws {
-        if gate.isHeldByCurrentThread && explicitTransaction { try? rollback() }
+        if let transaction = openTransaction { try? transaction.rollback() }
         observation.stop()
         gate.enter()
         defer { gate.leave() }

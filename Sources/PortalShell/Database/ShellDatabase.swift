@@ -18,6 +18,9 @@ final class ShellDatabase {
     let path: String
     let isReadOnly: Bool
     private(set) var schema: Schema
+    /// The user's transaction, between `begin` and `commit`/`rollback` (nil in a read-only
+    /// session, whose `begin` only groups commands).
+    private var transaction: Transaction?
     /// True between the user's `begin` and `commit`/`rollback`.
     private(set) var inUserTransaction = false
     /// The write context of the write running now: queries made inside a write run on it (they
@@ -119,6 +122,7 @@ final class ShellDatabase {
     /// transaction, runs on the writer and sees its uncommitted changes).
     private func withContext<T>(_ body: (ReadContext) throws -> T) throws -> T {
         if let activeWrite { return try body(activeWrite) }
+        if let transaction { return try transaction.read(body) }
         return try store.read(body)
     }
 
@@ -126,36 +130,41 @@ final class ShellDatabase {
     /// the user's `begin`. A thrown error rolls everything of `body` back.
     func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
         if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
-        return try store.write { context in
-            let outer = activeWrite
-            activeWrite = context
-            defer { activeWrite = outer }
+        let run = { (context: WriteContext) throws -> T in
+            let outer = self.activeWrite
+            self.activeWrite = context
+            defer { self.activeWrite = outer }
             return try body(context)
         }
+        if let transaction { return try transaction.write(run) }
+        return try store.write(run)
     }
 
     func begin() throws {
         if inUserTransaction { throw PortalError(.misuse, "a transaction is already open (commit or rollback it first)") }
         // A read-only session has no writer: its transaction only groups commands.
-        if !isReadOnly { try store.beginTransaction() }
+        if !isReadOnly { transaction = try store.beginTransaction() }
         inUserTransaction = true
     }
 
     func commit() throws {
         guard inUserTransaction else { throw PortalError(.misuse, "no transaction is open (begin one with 'begin')") }
-        if !isReadOnly { try store.commit() }
+        try transaction?.commit()
+        transaction = nil
         inUserTransaction = false
     }
 
     func rollback() throws {
         guard inUserTransaction else { throw PortalError(.misuse, "no transaction is open (begin one with 'begin')") }
         inUserTransaction = false
-        if !isReadOnly { try store.rollback() }
+        defer { transaction = nil }
+        try transaction?.rollback()
     }
 
     /// Rolls back whatever is open (on interrupt and on close).
     func abandon() {
-        if inUserTransaction && !isReadOnly { try? store.rollback() }
+        try? transaction?.rollback()
+        transaction = nil
         inUserTransaction = false
     }
 
