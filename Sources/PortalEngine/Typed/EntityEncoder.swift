@@ -132,6 +132,9 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     static func value<T: Encodable>(of value: T, codingPath: [any CodingKey]) throws -> Value {
         if let bytes = value as? [UInt8] { return .blob(bytes) }
         if let value = value as? Value { return value }
+        // Dates, UUIDs, Data, … by the one value conversion rather than by their Codable form
+        // (a Date would otherwise be seconds since 2001, which no predicate compares as a date).
+        if let convertible = value as? any DatabaseValueConvertible { return convertible.databaseValue }
         let encoder = ValueEncoder(codingPath: codingPath)
         try value.encode(to: encoder)
         if let failure = encoder.failure { throw failure }

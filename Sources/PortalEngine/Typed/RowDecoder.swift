@@ -308,6 +308,10 @@ struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == [UInt8].self, case .blob(let bytes) = value, let result = bytes as? T { return result }
         if T.self == Value.self, let result = value as? T { return result }
+        if let convertible = T.self as? any DatabaseValueConvertible.Type {
+            guard let result = convertible.init(databaseValue: value) as? T else { throw mismatch(type) }
+            return result
+        }
         return try T(from: self)
     }
 
