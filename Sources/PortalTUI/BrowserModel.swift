@@ -481,7 +481,7 @@ public final class BrowserModel {
         if let widths { return widths }
         guard let entity else { return [] }
         let computed = entity.columns.indices.map { i in
-            var w = CellText.width(of: entity.columns[i].name) + (sort?.column == entity.columns[i].name ? 1 : 0)
+            var w = CellText.width(of: TerminalText.escaped(entity.columns[i].name)) + (sort?.column == entity.columns[i].name ? 1 : 0)
             for row in rows where i < row.values.count {
                 w = max(w, CellText.displayWidth(row.values[i]))
             }
