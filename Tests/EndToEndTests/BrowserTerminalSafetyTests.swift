@@ -33,9 +33,9 @@ import Testing
         #expect(pane.contains("Rock"))
     }
 
-    /// `:` typed while the pane is open starts a new command (it used to only close the pane, and
-    /// the rest of the command ran as grid keys: `d`, `G`, `e`, …).
-    @Test func issue10_point14_colonInTheOutputPaneStartsANewCommand() throws {
+    /// A browser on Genre, the cursor on Name, with the output of `:count Genre` open; and
+    /// Genre's rows as they were.
+    static func openOutputPane() throws -> (BrowserSession, String) {
         let s = try BrowserSession()
         try s.start(["--entity", "Genre"])
         try s.waitFor("Genre  25 rows")
@@ -43,6 +43,13 @@ import Testing
         try s.type("l:count Genre")
         try s.press("Enter")
         try s.waitFor("output")
+        return (s, before)
+    }
+
+    /// `:` typed while the pane is open starts a new command (it used to only close the pane, and
+    /// the rest of the command ran as grid keys: `d`, `G`, `e`, …).
+    @Test func issue10_point14_colonInTheOutputPaneStartsANewCommand() throws {
+        let (s, before) = try Self.openOutputPane()
         try s.type(":find Customer where CustomerId == 1")
         try s.press("Enter")
         try s.waitFor("Gonçalves")
@@ -54,13 +61,7 @@ import Testing
     /// Keys typed ahead behind the one that closes the pane are dropped: `x` closes it, and
     /// `eLocked⏎` typed with it does not edit and save a cell.
     @Test func issue10_point14_typedTextBehindTheClosingKeyReachesNoWrite() throws {
-        let s = try BrowserSession()
-        try s.start(["--entity", "Genre"])
-        try s.waitFor("Genre  25 rows")
-        let before = try s.shell("find Genre")
-        try s.type("l:count Genre")
-        try s.press("Enter")
-        try s.waitFor("output")
+        let (s, before) = try Self.openOutputPane()
         try s.type("xeLocked\r")
         Thread.sleep(forTimeInterval: 1)
         let screen = try s.waitFor("Genre  25 rows")

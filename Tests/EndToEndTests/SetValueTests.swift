@@ -4,16 +4,11 @@ import Testing
 /// Issue 10, point 9: the values of `set` (create, update, upsert) are expressions of the
 /// predicate language — one string grammar, the documented functions, its type rules — and
 /// nothing is silently mangled.
-@Suite struct SetValueTests {
+@Suite struct SetValueTests: ChinookCopySuite {
     let db: String
-    let folder: URL
 
     init() throws {
-        (folder, db) = try Shell.chinookCopy()
-    }
-
-    func run(_ commands: String, _ extra: [String] = []) throws -> Run {
-        try Shell.run([db, "-e", commands] + extra)
+        db = try Shell.chinookCopy().database
     }
 
     /// The value of one attribute of the first matching entity, as `line` output shows it.
