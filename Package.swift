@@ -31,7 +31,7 @@ let package = Package(
 
         .executableTarget(
             name: "portal-shell",
-            dependencies: ["PortalShell", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["PortalShell", "PortalTUI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "portal-bench",

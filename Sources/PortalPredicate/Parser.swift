@@ -61,6 +61,14 @@ struct Parser {
         return query
     }
 
+    /// One expression and nothing after it (the value of the shell's `set KEY = …`).
+    mutating func parseExpression() throws(PredicateError) -> Expression {
+        let value = try expression()
+        guard current.kind == .end else { throw unexpected("an operator or the end of the value") }
+        try checkArgumentsUsed()
+        return value.value
+    }
+
     // MARK: Tokens
 
     private var current: Token { tokens[position] }
@@ -656,6 +664,15 @@ extension Predicate {
     public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> Predicate {
         var parser = try Parser(text, arguments: arguments)
         return try parser.parsePredicate()
+    }
+}
+
+extension Expression {
+    /// Parses one expression of the predicate language (`Milliseconds + 1000`, `uppercase(Name)`,
+    /// `"caf\u00e9"`): the same strings, numbers, functions and operators as in a predicate.
+    public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> Expression {
+        var parser = try Parser(text, arguments: arguments)
+        return try parser.parseExpression()
     }
 }
 

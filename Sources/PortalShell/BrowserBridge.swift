@@ -29,14 +29,17 @@ enum BrowserBridge {
 }
 
 extension Executor {
-    /// Runs `body` with results and errors collected in memory; returns the text.
+    /// Runs `body` with results and errors collected in memory; returns the text. The text is
+    /// plain, without colour codes: it is shown in the browser's pane, not written to a terminal.
     func capturingOutput(_ body: () -> Void) -> String {
-        let saved = (output, errors)
+        let saved = (output, errors, options.color)
         let collector = OutputStream()
         output = collector
         errors = collector
+        options.color = false
         body()
-        (output, errors) = saved
+        (output, errors) = (saved.0, saved.1)
+        options.color = saved.2
         return collector.text
     }
 }

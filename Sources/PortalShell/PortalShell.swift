@@ -1,5 +1,6 @@
 import CSQLite
 import PortalEngine
+import PortalTUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,7 @@ public enum PortalShell {
         setlocale(LC_ALL, "")
         let errors = OutputStream(fileDescriptor: 2, capacity: 4096)
         func fail(_ message: String, _ status: Int32) -> Int32 {
-            errors.write("error: \(message)\n")
+            errors.write("error: \(TerminalText.escaped(message))\n")
             errors.flush()
             return status
         }

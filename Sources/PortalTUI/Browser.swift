@@ -53,6 +53,10 @@ public enum Browser {
             let wasCommand: Bool
             if case .command = model.mode { wasCommand = true } else { wasCommand = false }
             model.handle(key)
+            if model.takeDiscardTypeAhead() {
+                typed.removeAll()
+                terminal.discardTypeAhead()
+            }
             // A command may have written to the terminal behind ncurses's back.
             if wasCommand, key == .enter { terminal.invalidate() }
         }

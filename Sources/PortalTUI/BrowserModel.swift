@@ -73,6 +73,10 @@ public final class BrowserModel {
     public private(set) var statusIsError = false
     public private(set) var mode: Mode = .browse
     public private(set) var isFinished = false
+    /// Set when the `:` output pane was closed: keys typed ahead of that (the rest of a command
+    /// typed while the pane was open) must be dropped, not read as grid keys that edit or delete.
+    /// The runner takes it (`takeDiscardTypeAhead()`).
+    public private(set) var discardTypeAhead = false
     /// Counts still to be finished in the background; the runner takes them.
     public private(set) var pendingCounts: [CountJob] = []
     /// Counts being computed right now (the status line says `counting…`).
@@ -481,7 +485,7 @@ public final class BrowserModel {
         if let widths { return widths }
         guard let entity else { return [] }
         let computed = entity.columns.indices.map { i in
-            var w = CellText.width(of: entity.columns[i].name) + (sort?.column == entity.columns[i].name ? 1 : 0)
+            var w = CellText.width(of: TerminalText.escaped(entity.columns[i].name)) + (sort?.column == entity.columns[i].name ? 1 : 0)
             for row in rows where i < row.values.count {
                 w = max(w, CellText.displayWidth(row.values[i]))
             }
@@ -850,8 +854,20 @@ public final class BrowserModel {
         case .up, .character("k"), .wheelUp: mode = .output(lines: lines, scroll: max(0, scroll - 1))
         case .pageDown, .character(" "): mode = .output(lines: lines, scroll: min(scroll + pageSize, last))
         case .pageUp: mode = .output(lines: lines, scroll: max(0, scroll - pageSize))
-        default: mode = .browse
+        case .character(":"):
+            // A new command while the output is open: the line opens, as in the grid.
+            mode = .command(LineEditor())
+        default:
+            // The key that closes the pane does nothing else, and nor does what was typed after it.
+            mode = .browse
+            discardTypeAhead = true
         }
+    }
+
+    /// Whether keys typed ahead must be dropped now; resets the request.
+    public func takeDiscardTypeAhead() -> Bool {
+        defer { discardTypeAhead = false }
+        return discardTypeAhead
     }
 
     /// Every key, for `?`.

@@ -51,39 +51,9 @@ enum CellText {
         }
     }
 
-    /// The text with every control character escaped (`\n`, `\t`, `\r`, `\\x1b`, `\\u{85}`),
-    /// so a value can never move the cursor or change the terminal.
-    static func escaped(_ text: String) -> String {
-        if isPrintableASCII(text) { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A: out += "\\n"
-            case 0x09: out += "\\t"
-            case 0x0D: out += "\\r"
-            case 0x00...0x1F, 0x7F: out += "\\x" + hex(scalar.value, digits: 2)
-            case 0x80...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
-                out += "\\u{" + hex(scalar.value, digits: 0) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    private static func hex(_ v: UInt32, digits: Int) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: max(0, digits - s.count)) + s
-    }
-
     /// True when every byte is ASCII (one column each, once control characters are escaped).
     static func isASCII(_ text: some StringProtocol) -> Bool {
         text.utf8.allSatisfy { $0 < 0x80 }
-    }
-
-    /// True when every byte is a printable ASCII character: nothing to escape, one column each.
-    static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// How a value is shown in a cell: its text and whether it is a stand-in (NULL, empty, blob)
@@ -93,7 +63,7 @@ enum CellText {
         case .null: return ("NULL", true)
         case .integer(let i): return (String(i), false)
         case .real(let d): return (formatReal(d), false)
-        case .text(let s): return s.isEmpty ? ("\"\"", true) : (escaped(s), false)
+        case .text(let s): return s.isEmpty ? ("\"\"", true) : (TerminalText.escaped(s), false)
         case .blob(let b): return ("<blob \(b.count) bytes>", true)
         }
     }

@@ -18,7 +18,7 @@ public enum Renderer {
             if case .editCell(let column, _, _, _) = model.mode { drawRecord(model, &screen, area, selected: column) }
         case .add(let form): drawAddForm(model, &screen, area, form)
         case .help(let scroll): drawLines(BrowserModel.helpLines, title: "keys", &screen, area, scroll: scroll)
-        case .output(let lines, let scroll): drawLines(lines.map(CellText.escaped), title: "output", &screen, area, scroll: scroll)
+        case .output(let lines, let scroll): drawLines(lines.map(TerminalText.escaped), title: "output", &screen, area, scroll: scroll)
         default: drawGrid(model, &screen, area)
         }
         drawBottom(model, &screen)
@@ -37,15 +37,15 @@ public enum Renderer {
             screen.put(" portal-shell", x: 0, y: 0, style: .title)
             return
         }
-        var title = " \(entity.name)"
+        var title = " " + TerminalText.escaped(entity.name)
         if let count = model.count {
             title += "  \(count.label) rows"
             if case .atLeast = count, model.isCounting { title += ", counting…" }
         } else if model.isCounting {
             title += "  counting…"
         }
-        if let sort = model.sort { title += "  sort \(sort.column) \(sort.direction == .ascending ? "↑" : "↓")" }
-        if !model.filter.isEmpty { title += "  where \(CellText.escaped(model.filter))" }
+        if let sort = model.sort { title += "  sort \(TerminalText.escaped(sort.column)) \(sort.direction == .ascending ? "↑" : "↓")" }
+        if !model.filter.isEmpty { title += "  where \(TerminalText.escaped(model.filter))" }
         if model.readOnly || entity.isReadOnly { title += "  [read-only]" }
         screen.put(title, x: 0, y: 0, style: .title, maxWidth: model.width)
     }
@@ -57,16 +57,16 @@ public enum Renderer {
         case .filter(let editor, let error):
             if let error {
                 screen.fill(x: 0, y: y - 1, count: model.width, style: .error)
-                screen.put(" " + CellText.escaped(error.message), x: 0, y: y - 1, style: .error, maxWidth: model.width)
+                screen.put(" " + TerminalText.escaped(error.message), x: 0, y: y - 1, style: .error, maxWidth: model.width)
             }
             drawEditor(editor, prompt: "/", errorRange: error?.range, &screen, y: y)
             return
         case .editCell(let column, let editor, let isNull, _):
-            let name = model.entity?.columns[safe: column]?.name ?? ""
+            let name = TerminalText.escaped(model.entity?.columns[safe: column]?.name ?? "")
             if isNull {
                 screen.put("\(name): NULL  (type to replace, Enter saves, Esc cancels)", x: 0, y: y, style: .special,
                            maxWidth: model.width)
-                screen.cursor = (x: min(name.count + 2, model.width - 1), y: y)
+                screen.cursor = (x: min(CellText.width(of: name) + 2, model.width - 1), y: y)
             } else {
                 drawEditor(editor, prompt: "\(name): ", errorRange: nil, &screen, y: y)
             }
@@ -75,7 +75,7 @@ public enum Renderer {
             drawEditor(editor, prompt: ":", errorRange: nil, &screen, y: y)
             return
         case .confirmDelete:
-            let name = model.entity?.name ?? ""
+            let name = TerminalText.escaped(model.entity?.name ?? "")
             let id = model.currentRow?.id.map { CellText.display($0).text }.joined(separator: ", ") ?? ""
             screen.put("delete \(name) \(id)? y/n", x: 0, y: y, style: .error, maxWidth: model.width)
             return
@@ -89,7 +89,7 @@ public enum Renderer {
             break
         }
         if !model.status.isEmpty {
-            screen.put(CellText.escaped(model.status), x: 0, y: y, style: model.statusIsError ? .error : .status,
+            screen.put(TerminalText.escaped(model.status), x: 0, y: y, style: model.statusIsError ? .error : .status,
                        maxWidth: model.width)
         } else {
             screen.put("? help  / filter  Tab entities  q quit", x: 0, y: y, style: .status, maxWidth: model.width)
@@ -103,14 +103,14 @@ public enum Renderer {
         let chars = editor.characters
         // Scroll so that the caret is visible.
         var start = 0
-        var widthBeforeCaret = chars[0..<editor.caret].reduce(0) { $0 + CellText.width(of: CellText.escaped(String($1))) }
+        var widthBeforeCaret = chars[0..<editor.caret].reduce(0) { $0 + CellText.width(of: TerminalText.escaped(String($1))) }
         while widthBeforeCaret > available, start < editor.caret {
-            widthBeforeCaret -= CellText.width(of: CellText.escaped(String(chars[start])))
+            widthBeforeCaret -= CellText.width(of: TerminalText.escaped(String(chars[start])))
             start += 1
         }
         var x = promptWidth
         for i in start..<chars.count {
-            let shown = CellText.escaped(String(chars[i]))
+            let shown = TerminalText.escaped(String(chars[i]))
             let marked = errorRange?.contains(i) ?? false
             let used = screen.put(shown, x: x, y: y, style: marked ? .error : .normal, maxWidth: screen.width - x)
             if used == 0 { break }
@@ -137,7 +137,7 @@ public enum Renderer {
             let countText = model.entityCounts[entity.name]?.label ?? "…"
             let countWidth = CellText.width(of: countText)
             screen.fill(x: 0, y: top + row, count: width - 1, style: style)
-            screen.put(marker + CellText.escaped(entity.name), x: 0, y: top + row, style: style,
+            screen.put(marker + TerminalText.escaped(entity.name), x: 0, y: top + row, style: style,
                        maxWidth: max(1, width - countWidth - 2))
             if width - countWidth - 1 > 0 {
                 screen.put(countText, x: width - countWidth - 1, y: top + row, style: style)
@@ -160,7 +160,7 @@ public enum Renderer {
         while column < entity.columns.count, x < area.x + area.width {
             let w = min(widths[column], area.x + area.width - x)
             let info = entity.columns[column]
-            var name = CellText.escaped(info.name)
+            var name = TerminalText.escaped(info.name)
             if sort?.column == info.name { name += sort?.direction == .ascending ? "↑" : "↓" }
             screen.put(CellText.truncated(name, to: w), x: x, y: area.y, style: .header, maxWidth: w)
             for i in 0..<min(rows.count, area.height - 1) {
@@ -205,7 +205,7 @@ public enum Renderer {
 
     static func drawRecord(_ model: BrowserModel, _ screen: inout ScreenBuffer, _ area: Area, selected: Int) {
         guard let entity = model.entity, let row = model.currentRow else { return }
-        let nameWidth = min(entity.columns.map { CellText.width(of: $0.name) }.max() ?? 0, max(4, area.width / 3))
+        let nameWidth = min(entity.columns.map { CellText.width(of: TerminalText.escaped($0.name)) }.max() ?? 0, max(4, area.width / 3))
         let valueWidth = max(1, area.width - nameWidth - 3)
         var blocks: [(index: Int, lines: [String], special: Bool)] = []
         for i in entity.columns.indices {
@@ -227,7 +227,7 @@ public enum Renderer {
                 let style: CellStyle = isSelected ? .cursorRow : .normal
                 screen.fill(x: area.x, y: y, count: area.width, style: style)
                 if n == 0 {
-                    screen.put(CellText.truncated(CellText.escaped(entity.columns[block.index].name), to: nameWidth),
+                    screen.put(CellText.truncated(TerminalText.escaped(entity.columns[block.index].name), to: nameWidth),
                                x: area.x, y: y, style: isSelected ? .cursor : .header, maxWidth: nameWidth)
                 }
                 screen.put(line, x: area.x + nameWidth + 3, y: y, style: block.special && !isSelected ? .special : style,
@@ -239,23 +239,23 @@ public enum Renderer {
 
     static func drawAddForm(_ model: BrowserModel, _ screen: inout ScreenBuffer, _ area: Area, _ form: BrowserModel.AddForm) {
         guard let entity = model.entity else { return }
-        screen.put("new \(entity.name)", x: area.x, y: area.y, style: .header, maxWidth: area.width)
-        let nameWidth = min(entity.columns.map { CellText.width(of: $0.name) }.max() ?? 0, max(4, area.width / 3))
+        screen.put("new " + TerminalText.escaped(entity.name), x: area.x, y: area.y, style: .header, maxWidth: area.width)
+        let nameWidth = min(entity.columns.map { CellText.width(of: TerminalText.escaped($0.name)) }.max() ?? 0, max(4, area.width / 3))
         let first = max(0, form.selected - (area.height - 2))
         for (row, i) in (first..<entity.columns.count).enumerated() where row < area.height - 1 {
             let y = area.y + 1 + row
             let isSelected = i == form.selected
             screen.fill(x: area.x, y: y, count: area.width, style: isSelected ? .cursorRow : .normal)
-            screen.put(CellText.truncated(entity.columns[i].name, to: nameWidth), x: area.x, y: y,
+            screen.put(CellText.truncated(TerminalText.escaped(entity.columns[i].name), to: nameWidth), x: area.x, y: y,
                        style: isSelected ? .cursor : .header, maxWidth: nameWidth)
             let valueX = area.x + nameWidth + 3
             if form.nulls.contains(i) {
                 screen.put("NULL", x: valueX, y: y, style: .special, maxWidth: area.width - nameWidth - 3)
             } else if let field = form.fields[i] {
-                screen.put(CellText.escaped(field.text), x: valueX, y: y, style: isSelected ? .cursorRow : .normal,
+                screen.put(TerminalText.escaped(field.text), x: valueX, y: y, style: isSelected ? .cursorRow : .normal,
                            maxWidth: area.width - nameWidth - 3)
                 if isSelected {
-                    let caretWidth = CellText.width(of: CellText.escaped(String(field.characters[0..<field.caret])))
+                    let caretWidth = CellText.width(of: TerminalText.escaped(String(field.characters[0..<field.caret])))
                     screen.cursor = (x: min(valueX + caretWidth, screen.width - 1), y: y)
                 }
             } else {

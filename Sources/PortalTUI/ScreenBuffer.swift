@@ -54,7 +54,7 @@ public struct ScreenBuffer: Sendable {
         guard y >= 0, y < height, x >= 0, x < width else { return 0 }
         let limit = min(width - x, maxWidth ?? width)
         let start = y * width + x
-        if CellText.isPrintableASCII(text) {
+        if TerminalText.isPrintableASCII(text) {
             // The common case, without grapheme breaking: one byte, one cell.
             var used = 0
             cells.withUnsafeMutableBufferPointer { cells in

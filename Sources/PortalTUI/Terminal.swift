@@ -96,6 +96,9 @@ final class Terminal {
         }
     }
 
+    /// Drops every key typed but not read yet.
+    func discardTypeAhead() { flushinp() }
+
     /// Makes the next draw repaint every cell (after output that bypassed ncurses).
     func invalidate() { forceFullRedraw = true }
 

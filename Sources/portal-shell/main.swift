@@ -1,5 +1,6 @@
 import ArgumentParser
 import PortalShell
+import PortalTUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -135,7 +136,9 @@ do {
         if !message.isEmpty { print(message) }
         exit(ExitStatus.success)
     }
-    var text = message + "\n"
+    // A usage error may echo what was typed (`--param`, a file name): escaped, line by line.
+    var text = message.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { TerminalText.escaped(String($0)) }.joined(separator: "\n") + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(ExitStatus.usage)
 }

@@ -70,6 +70,17 @@ enum Shell {
     }
 }
 
+/// A suite that works on its own copy of Chinook (`db`): `run` runs commands on it.
+protocol ChinookCopySuite {
+    var db: String { get }
+}
+
+extension ChinookCopySuite {
+    func run(_ commands: String, _ extra: [String] = []) throws -> Run {
+        try Shell.run([db, "-e", commands] + extra)
+    }
+}
+
 /// Runs programs that start daemons (tmux) or need signals (the browser) under test.
 enum Spawn {
     /// Runs `executable` with posix_spawn and waitpid, and returns its standard output when

@@ -47,10 +47,10 @@ import PortalEngine
         guard case .create(let entity, let values) = create else { Issue.record("not a create"); return }
         #expect(entity.value == "Artist")
         #expect(values.map(\.key.value) == ["Name", "ArtistId"])
-        #expect(values[0].expression.map(\.text) == ["Ünïcode"])
+        #expect(values[0].value == PredicateText("\"Ünïcode\"", offset: 25))
         let update = try parse("update Track set Milliseconds = Milliseconds + 1000 where TrackId == 1")
         guard case .update(_, let sets, let predicate) = update else { Issue.record("not an update"); return }
-        #expect(sets[0].expression.map(\.text) == ["Milliseconds", "+", "1000"])
+        #expect(sets[0].value.text == "Milliseconds + 1000")
         #expect(predicate.text == "TrackId == 1")
         guard case .delete(_, let p) = try parse("delete Track where TRUEPREDICATE") else { Issue.record("not a delete"); return }
         #expect(p.text == "TRUEPREDICATE")

@@ -63,7 +63,7 @@ import Glibc
             note = NULL
 
             id = 22
-            name = 東京\\x09line\\x0anext
+            name = 東京\\tline\\nnext
             price = -0.25
             note = <blob 4 bytes>
 
@@ -82,11 +82,11 @@ import Glibc
 
     @Test func tableAlignsByDisplayWidthAndRightAlignsNumbers() {
         #expect(render(.table) == """
-            id  | name                 | price | note
-            ----+----------------------+-------+---------------
-              1 | Zoë, "the" best      |   1.5 | NULL
-             22 | 東京\\x09line\\x0anext | -0.25 | <blob 4 bytes>
-            333 | esc\\x1b[31m|pipe\\    | 1e+21 | ok
+            id  | name              | price | note
+            ----+-------------------+-------+---------------
+              1 | Zoë, "the" best   |   1.5 | NULL
+             22 | 東京\\tline\\nnext  | -0.25 | <blob 4 bytes>
+            333 | esc\\x1b[31m|pipe\\ | 1e+21 | ok
 
             """)
     }

@@ -12,9 +12,9 @@ import Testing
     }
 
     @Test func controlCharactersAreEscaped() {
-        #expect(CellText.escaped("a\u{1b}[2Jb") == "a\\x1b[2Jb")
-        #expect(CellText.escaped("x\ny\tz\r") == "x\\ny\\tz\\r")
-        #expect(CellText.escaped("\u{7}\u{9b}") == "\\x07\\u{9b}")
+        #expect(TerminalText.escaped("a\u{1b}[2Jb") == "a\\x1b[2Jb")
+        #expect(TerminalText.escaped("x\ny\tz\r") == "x\\ny\\tz\\r")
+        #expect(TerminalText.escaped("\u{7}\u{9b}") == "\\x07\\u{9b}")
     }
 
     @Test func standInsAreDistinct() {

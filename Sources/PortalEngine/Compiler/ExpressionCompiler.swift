@@ -30,7 +30,8 @@ extension SQLCompiler {
         case .arithmetic(let left, let op, let right):
             return try arithmetic(left, op, right, in: scope)
         case .negate(let inner):
-            let (sql, _) = try number(inner, in: scope, for: "-")
+            let (sql, info) = try number(inner, in: scope, for: "-")
+            try requireNumber(info, for: "-")
             return .scalar("(-" + sql + ")", .computed)
         case .self, .key, .member, .subscript, .variable, .subquery:
             return try path(expression, in: scope)
@@ -151,12 +152,32 @@ extension SQLCompiler {
 
     func arithmetic(_ left: Expression, _ op: ArithmeticOperator, _ right: Expression,
                     in scope: Scope) throws -> Operand {
-        let (l, _) = try number(left, in: scope, for: op.rawValue)
-        let (r, _) = try number(right, in: scope, for: op.rawValue)
+        let (l, leftInfo) = try number(left, in: scope, for: op.rawValue)
+        let (r, rightInfo) = try number(right, in: scope, for: op.rawValue)
+        try requireNumber(leftInfo, for: op.rawValue)
+        try requireNumber(rightInfo, for: op.rawValue)
         switch op {
         case .add, .subtract, .multiply: return .scalar("(" + l + " \(op.rawValue) " + r + ")", .computed)
         case .divide: return .scalar("(CAST(" + l + " AS REAL) / " + r + ")", .computed)
         case .power: return .scalar("pow(" + l + ", " + r + ")", .computed)
+        }
+    }
+
+    /// Arithmetic on text is an error, not SQLite's silent 0 (`Name + "!"` would store 0):
+    /// a text attribute is named with its declared type, a text literal is quoted.
+    func requireNumber(_ info: ScalarInfo, for op: String) throws {
+        if let attribute = info.attribute, info.relationship == nil, info.affinity == .text {
+            failingToken = attribute.name
+            throw PredicateError(.invalidOperation,
+                                 "'\(op)' needs numbers, but \(attribute.name) is a text attribute (\(attribute.declaredType))")
+        }
+        if let function = info.textFunction {
+            failingToken = function
+            throw PredicateError(.invalidOperation, "'\(op)' needs numbers, but \(function)() gives text")
+        }
+        if case .text(let text)? = info.literal {
+            failingToken = op
+            throw PredicateError(.invalidOperation, "'\(op)' needs numbers, not the text \(Expression.literal(.text(text)))")
         }
     }
 

@@ -10,6 +10,8 @@ extension SQLCompiler {
         "floor": "floor", "ceiling": "ceil", "trunc": "trunc", "ln": "ln", "log": "log10", "exp": "exp",
         "length": "portal_length",
     ]
+    /// The scalar functions whose result is text.
+    static let textFunctions: Set<String> = ["lowercase", "uppercase"]
     static let aggregateFunctionNames = ["sum": "@sum", "count": "@count", "min": "@min", "max": "@max",
                                          "average": "@avg"]
 
@@ -22,7 +24,9 @@ extension SQLCompiler {
         if let sqlName = Self.scalarFunctions[lowered] {
             guard arguments.count == 1 else { throw argumentCount(name, 1) }
             let (sql, _) = try number(arguments[0], in: scope, for: name + "()")
-            return .scalar(.raw(sqlName + "(") + sql + ")", .computed)
+            var info = ScalarInfo.computed
+            if Self.textFunctions.contains(lowered) { info.textFunction = lowered }
+            return .scalar(.raw(sqlName + "(") + sql + ")", info)
         }
         if let aggregate = Self.aggregateFunctionNames[lowered] {
             guard arguments.count == 1 else { throw argumentCount(name, 1) }

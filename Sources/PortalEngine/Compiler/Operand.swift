@@ -30,6 +30,8 @@ struct ScalarInfo {
     /// plain column of the last joined row (for the semi-join form of comparisons).
     var path: [JoinStep] = []
     var local: String?
+    /// The text-valued function that computed it (`lowercase`, `uppercase`), for type errors.
+    var textFunction: String?
 
     static let computed = ScalarInfo()
 

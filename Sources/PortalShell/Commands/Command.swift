@@ -27,11 +27,11 @@ public enum Literal: Sendable, Equatable {
     case variable(String)
 }
 
-/// `KEY = EXPR` in `set`: the expression is kept as tokens, translated to SQL by the executor
-/// (`update` may use attributes: `Milliseconds + 1000`).
+/// `KEY = EXPR` in `set`: the expression is kept as its text, an expression of the predicate
+/// language compiled by the engine (`update` may use attributes: `Milliseconds + 1000`).
 public struct Assignment: Sendable, Equatable {
     public var key: Located<String>
-    public var expression: [Token]
+    public var value: PredicateText
 }
 
 /// `find`/`first`/`export`/`browse`: an entity, a filter, an order, a window.

@@ -245,8 +245,11 @@ public struct CommandParser {
                 expression.append(token)
                 index += 1
             }
-            guard !expression.isEmpty else { throw CommandError("expected a value for '\(key.value)'", peek?.range ?? endRange) }
-            result.append(Assignment(key: key, expression: expression))
+            guard let first = expression.first, let last = expression.last else {
+                throw CommandError("expected a value for '\(key.value)'", peek?.range ?? endRange)
+            }
+            let text = String(characters[first.range.lowerBound..<last.range.upperBound])
+            result.append(Assignment(key: key, value: PredicateText(text, offset: first.range.lowerBound)))
         } while acceptSymbol(",")
         return result
     }

@@ -1,5 +1,6 @@
 import CSQLite
 import PortalEngine
+import PortalTUI
 
 /// An identifier quoted for SQL: `"Name"`, inner quotes doubled.
 func quoted(_ name: String) -> String {
@@ -160,6 +161,15 @@ extension Executor {
         renderer.end()
     }
 
+    /// Text written to standard output outside a row renderer (headlines, SQL): escaped in
+    /// the formats meant for a terminal, as the renderers escape values there.
+    func displayed(_ text: String) -> String {
+        switch options.format {
+        case .table, .line, .markdown: return TerminalText.escaped(text)
+        case .csv, .tsv, .json, .ndjson: return text
+        }
+    }
+
     // MARK: explain
 
     func explain(_ command: Command) throws {
@@ -174,15 +184,15 @@ extension Executor {
         case .export(let q, _, _): query = try compile(q, limitOne: false).0
         default: throw ShellError("explain works on find, first, count, get, update, delete and export")
         }
-        output.write("sql: \(query.sql)\n")
-        output.write("bindings: [" + query.bindings.map(Self.literalText).joined(separator: ", ") + "]\n")
+        output.write("sql: \(displayed(query.sql))\n")
+        output.write("bindings: [" + displayed(query.bindings.map(Self.literalText).joined(separator: ", ")) + "]\n")
         output.write("plan:\n")
         var depthOfId: [Int64: Int] = [0: 0]
         try requireDatabase().query("EXPLAIN QUERY PLAN " + query.sql, query.bindings, columns: { _ in }, row: { values in
             guard case .integer(let id) = values[0], case .integer(let parent) = values[1], case .text(let detail) = values[3] else { return }
             let depth = (depthOfId[parent] ?? 0) + 1
             depthOfId[id] = depth
-            output.write(String(repeating: "  ", count: depth) + detail + "\n")
+            output.write(String(repeating: "  ", count: depth) + displayed(detail) + "\n")
         })
     }
 
@@ -217,7 +227,7 @@ extension Executor {
     }
 
     private func describe(_ entity: EntityDescription) {
-        output.write("\(entity.name) (\(entity.kind.rawValue)\(entity.kind == .table && !entity.hasRowid ? ", without rowid" : ""))\n")
+        output.write("\(displayed(entity.name)) (\(entity.kind.rawValue)\(entity.kind == .table && !entity.hasRowid ? ", without rowid" : ""))\n")
         let attributes = makeRenderer(options, stream: output)
         attributes.begin(columns: ["attribute", "type", "nullable", "default", "id"])
         for a in entity.attributes {

@@ -1,63 +1,32 @@
 import PortalEngine
 
 extension Executor {
-    /// Functions allowed in `set` expressions (plain SQLite scalar functions, no side effects).
-    static let expressionFunctions: Set<String> = [
-        "abs", "coalesce", "ifnull", "length", "lower", "upper", "trim", "ltrim", "rtrim", "round", "substr",
-        "replace", "date", "time", "datetime", "julianday", "strftime", "max", "min", "nullif", "printf", "instr",
-    ]
-
-    /// Translates a `set` expression to SQL with bound values. Attributes may be referenced only
-    /// when `allowAttributes` (update).
-    func expressionSQL(_ tokens: [Token], entity: EntityDescription, allowAttributes: Bool) throws -> SQLFragment {
-        var sql = ""
-        var bindings: [Value] = []
-        for (i, token) in tokens.enumerated() {
-            if !sql.isEmpty { sql += " " }
-            switch token.kind {
-            case .string:
-                sql += "?"
-                bindings.append(.text(token.text))
-            case .number:
-                sql += "?"
-                if let n = Int64(token.text) { bindings.append(.integer(n)) } else if let r = Double(token.text) {
-                    bindings.append(.real(r))
-                } else {
-                    throw ShellError("'\(token.text)' is not a number", token.range)
-                }
-            case .variable:
-                sql += "?"
-                bindings.append(try value(of: .variable(token.text), range: token.range))
-            case .symbol:
-                guard ["+", "-", "*", "/", "%", "(", ")", "||", ","].contains(token.text) else {
-                    throw ShellError("unexpected '\(token.text)' in a value", token.range)
-                }
-                sql += token.text
-            case .word:
-                let lowered = token.text.lowercased()
-                if ["null", "nil"].contains(lowered) {
-                    sql += "NULL"
-                } else if ["true", "yes"].contains(lowered) {
-                    sql += "1"
-                } else if ["false", "no"].contains(lowered) {
-                    sql += "0"
-                } else if i + 1 < tokens.count && tokens[i + 1].isSymbol("(") {
-                    guard Self.expressionFunctions.contains(lowered) else {
-                        throw ShellError("unknown function '\(token.text)'", token.range)
-                    }
-                    sql += lowered
-                } else if let attribute = entity.attribute(named: token.text) {
-                    guard allowAttributes else {
-                        throw ShellError("a value here cannot refer to an attribute (quote text: \"\(token.text)\")", token.range)
-                    }
-                    sql += quoted(attribute.name)
-                } else {
-                    let suggestion = closestName(to: token.text, among: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                    throw ShellError("unknown attribute '\(token.text)' on \(entity.name)\(suggestion)", token.range)
-                }
+    /// The SQL value of each assignment, with its attribute. A value is an expression of the
+    /// predicate language compiled by the engine: the same strings, functions and type rules as
+    /// in a `where`. An attribute set twice is an error. Only with `alias` (update, the row's
+    /// alias) may a value refer to attributes.
+    func assignedValues(_ assignments: [Assignment], entity: EntityDescription,
+                        alias: String?) throws -> [(attribute: AttributeDescription, value: SQLFragment)] {
+        var result: [(attribute: AttributeDescription, value: SQLFragment)] = []
+        for assignment in assignments {
+            let attribute = try attribute(assignment.key, of: entity)
+            if result.contains(where: { $0.attribute.name == attribute.name }) {
+                throw ShellError("\(attribute.name) is set twice", assignment.key.range)
             }
+            result.append((attribute, try value(assignment.value, for: attribute, of: entity, alias: alias)))
         }
-        return SQLFragment(sql, bindings)
+        return result
+    }
+
+    private func value(_ text: PredicateText, for attribute: AttributeDescription, of entity: EntityDescription,
+                       alias: String?) throws -> SQLFragment {
+        let schema = try requireDatabase().schema
+        do {
+            return try PredicateCompiler.compileValue(text.text, for: attribute, variables: predicateVariables,
+                                                      entity: entity, schema: schema, alias: alias)
+        } catch let error as PredicateError {
+            throw ShellError(error.description, ShellError.locate(error, in: text.text, offset: text.offset))
+        }
     }
 
     func attribute(_ key: Located<String>, of entity: EntityDescription) throws -> AttributeDescription {
@@ -92,20 +61,14 @@ extension Executor {
 
     func create(_ name: Located<String>, _ assignments: [Assignment], upsert: Bool) throws {
         let entity = try writableEntity(name)
-        var columns: [String] = []
-        var values: [String] = []
-        var bindings: [Value] = []
-        for assignment in assignments {
-            let attribute = try attribute(assignment.key, of: entity)
-            let expression = try expressionSQL(assignment.expression, entity: entity, allowAttributes: false)
-            columns.append(quoted(attribute.name))
-            values.append(expression.sql)
-            bindings += expression.bindings
-        }
-        var sql = "INSERT INTO \(quoted(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+        let assigned = try assignedValues(assignments, entity: entity, alias: nil)
+        let columns = assigned.map { quoted($0.attribute.name) }.joined(separator: ", ")
+        let values = assigned.map(\.value.sql).joined(separator: ", ")
+        let bindings = assigned.flatMap(\.value.bindings)
+        var sql = "INSERT INTO \(quoted(entity.name)) (\(columns)) VALUES (\(values))"
         if upsert {
             let key = entity.identifyingColumns
-            let assigned = Set(assignments.compactMap { entity.attribute(named: $0.key.value)?.name })
+            let assigned = Set(assigned.map(\.attribute.name))
             let updates = assigned.subtracting(key).sorted().map { "\(quoted($0)) = excluded.\(quoted($0))" }
             if key.allSatisfy(assigned.contains) {
                 sql += " ON CONFLICT (\(key.map(quoted).joined(separator: ", "))) DO "
@@ -124,15 +87,10 @@ extension Executor {
 
     func updateStatement(_ name: Located<String>, _ assignments: [Assignment], _ predicate: PredicateText) throws -> CompiledQuery {
         let entity = try writableEntity(name)
-        var sets: [String] = []
-        var bindings: [Value] = []
-        for assignment in assignments {
-            let attribute = try attribute(assignment.key, of: entity)
-            let expression = try expressionSQL(assignment.expression, entity: entity, allowAttributes: true)
-            sets.append("\(quoted(attribute.name)) = \(expression.sql)")
-            bindings += expression.bindings
-        }
-        var sql = "UPDATE \(quoted(entity.name)) AS \(Self.alias) SET " + sets.joined(separator: ", ")
+        let assigned = try assignedValues(assignments, entity: entity, alias: Self.alias)
+        var bindings = assigned.flatMap(\.value.bindings)
+        var sql = "UPDATE \(quoted(entity.name)) AS \(Self.alias) SET "
+            + assigned.map { quoted($0.attribute.name) + " = " + $0.value.sql }.joined(separator: ", ")
         if let filter = try filter(predicate, entity: entity) {
             sql += " WHERE " + filter.condition.sql
             bindings += filter.condition.bindings

@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalTUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -108,10 +109,11 @@ public final class Executor {
         }
     }
 
-    /// A line on the error stream (write summaries, notes).
+    /// A line on the error stream (write summaries, notes), escaped: it may name entities or
+    /// files, whose names can hold control characters.
     func report(_ line: String) {
         output.flush()
-        errors.write(line)
+        errors.write(TerminalText.escaped(line))
         errors.write(10)
         errors.flush()
     }

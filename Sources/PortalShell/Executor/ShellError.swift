@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalTUI
 
 /// A failed command, ready to print: what is wrong, and where in the command (character offsets).
 public struct ShellError: Error, Sendable, CustomStringConvertible {
@@ -59,9 +60,10 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         return (range.lowerBound + offset)..<(range.upperBound + offset)
     }
 
-    /// `error: message`, then the command's line and a caret under the offending part.
+    /// `error: message`, then the command's line and a caret under the offending part. The
+    /// message and the line are escaped: both may hold names from the database or typed text.
     func report(command: String) -> String {
-        var text = "error: \(message)\n"
+        var text = "error: \(TerminalText.escaped(message))\n"
         guard let range else { return text }
         let characters = Array(command)
         // The line of a multi-line command that holds the range's start.
@@ -75,10 +77,10 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         while lineEnd < characters.count && characters[lineEnd] != "\n" { lineEnd += 1 }
         let line = String(characters[lineStart..<lineEnd])
         let start = min(range.lowerBound, lineEnd)
-        let prefixWidth = DisplayWidth.of(ValueText.escapeControls(String(characters[lineStart..<start])))
+        let prefixWidth = DisplayWidth.of(TerminalText.escaped(String(characters[lineStart..<start])))
         let end = min(max(range.upperBound, start), lineEnd)
-        let markWidth = max(1, DisplayWidth.of(String(characters[start..<end])))
-        text += "  " + ValueText.escapeControls(line) + "\n"
+        let markWidth = max(1, DisplayWidth.of(TerminalText.escaped(String(characters[start..<end]))))
+        text += "  " + TerminalText.escaped(line) + "\n"
         text += "  " + String(repeating: " ", count: prefixWidth) + "^" + String(repeating: "~", count: markWidth - 1) + "\n"
         return text
     }

@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalTUI
 
 /// `generate swift`: one `PortalEntity` value type per entity, for the engine's typed portal.
 enum SwiftGenerator {
@@ -12,7 +13,7 @@ enum SwiftGenerator {
 
     static func source(for entity: EntityDescription) -> String {
         let typeName = typeIdentifier(entity.name)
-        var text = "/// The \(entity.kind.rawValue) \(entity.name).\n"
+        var text = "/// The \(entity.kind.rawValue) \(TerminalText.escaped(entity.name)).\n"
         text += "public struct \(typeName): PortalEntity, Codable, Sendable, Hashable {\n"
         text += "    public static let entityName = \(stringLiteral(entity.name))\n"
         if entity.primaryKey.count == 1, let key = entity.primaryKey.first {
@@ -85,7 +86,12 @@ enum SwiftGenerator {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             default:
-                if scalar.value < 0x20 { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+                // Controls and invisible characters as \u{…}: the source stays safe to print.
+                if TerminalText.mayNeedEscape(scalar) {
+                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out + "\""

@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalTUI
 
 /// The output formats of SPEC section 4.
 public enum OutputFormat: String, CaseIterable, Sendable {
@@ -11,7 +12,8 @@ public struct OutputOptions: Sendable {
     public var header: Bool
     /// NULL's text; nil means the format's default (`NULL` in table/line/markdown, empty in csv/tsv).
     public var nullText: String?
-    /// Write control characters inside values as `\x1b` escapes (table and line formats).
+    /// Write control and invisible characters inside values escaped (`\x1b`, `\u{202e}`), by
+    /// `TerminalText.escaped` (table, line and markdown formats).
     public var escapeControlCharacters: Bool
     /// ANSI colour for the header and NULL in table and line formats.
     public var color: Bool
@@ -71,7 +73,7 @@ enum ValueText {
     static func display(_ value: Value, null: String, escape: Bool) -> String {
         switch value {
         case .blob(let b): return "<blob \(b.count) bytes>"
-        case .text(let t): return escape ? escapeControls(t) : t
+        case .text(let t): return escape ? TerminalText.escaped(t) : t
         default: return plain(value, null: null)
         }
     }
@@ -81,24 +83,6 @@ enum ValueText {
         case .integer, .real: return true
         default: return false
         }
-    }
-
-    /// `\x1b` for ESC and every other C0/C1 control character and DEL; text without any is returned as is.
-    static func escapeControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                result += "\\x" + hex2(scalar.value)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
     }
 
     static func hex2(_ value: UInt32) -> String {

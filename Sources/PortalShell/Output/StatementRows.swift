@@ -1,5 +1,6 @@
 import CSQLite
 import PortalEngine
+import PortalTUI
 
 /// A renderer that reads each row straight from the prepared statement, without building a
 /// `Value` (and a `String`) per cell: the hot path of csv, tsv, json and ndjson exports.
@@ -128,8 +129,8 @@ extension JSONRenderer: StatementRowRenderer {
 }
 
 extension TableRenderer: StatementRowRenderer {
-    /// The display width of valid UTF-8 text without control characters; nil when it has some
-    /// (they are shown escaped, through the general path).
+    /// The display width of valid UTF-8 text without control or invisible format characters; nil
+    /// when it has some (they are shown escaped, through the general path).
     static func plainWidth(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var width = 0
         var previous = 0
@@ -156,7 +157,8 @@ extension TableRenderer: StatementRowRenderer {
             }
             for k in 1..<length { scalar = scalar << 6 | UInt32(bytes[i + k] & 0x3F) }
             i += length
-            if scalar < 0xA0 { return nil }  // C1 control characters
+            // C1 controls and invisible format characters are shown escaped, by the general path.
+            if let unicode = Unicode.Scalar(scalar), TerminalText.mayNeedEscape(unicode) { return nil }
             if scalar == 0xFE0F {
                 if previous == 1 { width += 1 }
                 previous = 2

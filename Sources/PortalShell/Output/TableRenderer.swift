@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalTUI
 
 /// Aligned columns with a header and a rule line. The widths are fixed from the first
 /// `sampleSize` rows, then every row is written as it comes: memory stays bounded.
@@ -40,7 +41,7 @@ final class TableRenderer: RowRenderer {
 
     private func flushSample() {
         sampling = false
-        widths = columns.map { options.header ? min(DisplayWidth.of(ValueText.escapeControls($0)), Self.maximumWidth) : 1 }
+        widths = columns.map { options.header ? min(DisplayWidth.of(TerminalText.escaped($0)), Self.maximumWidth) : 1 }
         for values in sample {
             for (i, value) in values.enumerated() where i < widths.count {
                 widths[i] = max(widths[i], min(DisplayWidth.of(text(value)), Self.maximumWidth))
@@ -58,7 +59,7 @@ final class TableRenderer: RowRenderer {
     private func writeHeader() {
         for (i, name) in columns.enumerated() {
             if i > 0 { stream.write(" | ") }
-            writeCell(ValueText.escapeControls(name), width: widths[i], rightAligned: false, style: options.color ? "\u{1B}[1m" : nil,
+            writeCell(TerminalText.escaped(name), width: widths[i], rightAligned: false, style: options.color ? "\u{1B}[1m" : nil,
                       last: i == columns.count - 1)
         }
         stream.write(10)

@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalTUI
 
 /// csv (RFC 4180 quoting) and tsv (backslash escapes), one line per row, `\n` line ends.
 final class DelimitedRenderer: RowRenderer {
@@ -177,7 +178,7 @@ final class LineRenderer: RowRenderer {
         self.null = options.nullText ?? "NULL"
     }
 
-    func begin(columns: [String]) { names = columns.map(ValueText.escapeControls) }
+    func begin(columns: [String]) { names = columns.map(TerminalText.escaped) }
 
     func row(_ values: [Value]) {
         if rows > 0 { stream.write(10) }
@@ -207,7 +208,7 @@ final class MarkdownRenderer: RowRenderer {
 
     func begin(columns: [String]) {
         guard options.header else { return }
-        writeLine(columns)
+        writeLine(columns.map(TerminalText.escaped))
         writeLine(columns.map { _ in "---" })
     }
 

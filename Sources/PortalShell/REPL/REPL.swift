@@ -1,6 +1,7 @@
 @preconcurrency import CLibedit
 import CSQLite
 import PortalEngine
+import PortalTUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +46,7 @@ final class REPL {
         REPL.current = self
         setUpLineEditor()
         executor.confirm = { question in
-            guard let answer = REPL.readLine(prompt: "\(question) [y/N] ", addToHistory: false) else { return false }
+            guard let answer = REPL.readLine(prompt: TerminalText.escaped(question) + " [y/N] ", addToHistory: false) else { return false }
             return ["y", "yes"].contains(answer.trimmingWhitespace().lowercased())
         }
         if !configuration.noInit, let initFile = Self.initFilePath(), access(initFile, R_OK) == 0,
@@ -132,7 +133,7 @@ final class REPL {
         let stem = name.hasSuffix(".sqlite") || name.hasSuffix(".db") || name.hasSuffix(".sqlite3")
             ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
         let inTransaction = executor.database?.inUserTransaction ?? false
-        return stem + (inTransaction ? "*" : "") + "> "
+        return TerminalText.escaped(stem) + (inTransaction ? "*" : "") + "> "
     }
 
     // MARK: libedit

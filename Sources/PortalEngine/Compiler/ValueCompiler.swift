@@ -1,0 +1,57 @@
+import PortalPredicate
+
+extension PredicateCompiler {
+    /// Compiles `text`, one expression of the predicate language (`Milliseconds + 1000`,
+    /// `uppercase(Name)`, `"caf\u00e9"`), to the SQL of a value to store in `attribute` of `entity`:
+    /// the same strings, functions, operators and type rules as in a predicate. With `alias` the
+    /// expression may use the row's attributes and to-one key paths (an UPDATE's SET, the row
+    /// being `alias`); without, it may not (an INSERT's VALUES). A date (`now()`, `CAST(…, "NSDate")`)
+    /// is stored as Unix seconds in an INTEGER or REAL column, else as ISO-8601 text. Throws a
+    /// `PredicateError` with the position of the culprit in `text` when it is known.
+    public static func compileValue(_ text: String, for attribute: AttributeDescription,
+                                    variables: [String: Argument] = [:], entity: EntityDescription,
+                                    schema: Schema, alias: String?) throws -> SQLFragment {
+        let expression = try Expression.parse(text)
+        if alias == nil, let name = firstName(in: expression) {
+            throw PredicateError(.invalidOperation, "a value here cannot refer to an attribute (quote text: \"\(name)\")",
+                                 range: TokenLocator.range(of: name, in: text))
+        }
+        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias ?? "")
+        do {
+            let operand = try compiler.operand(expression, in: Scope(entity: entity, alias: alias ?? ""))
+            return try storedValue(operand, for: attribute)
+        } catch var error as PredicateError where error.range == nil {
+            error.range = compiler.failingToken.flatMap { TokenLocator.range(of: $0, in: text) }
+            throw error
+        }
+    }
+
+    private static func storedValue(_ operand: Operand, for attribute: AttributeDescription) throws -> SQLFragment {
+        switch operand {
+        case .scalar(let sql, _):
+            return sql
+        case .date(let seconds):
+            switch ColumnAffinity(declaredType: attribute.declaredType) {
+            case .integer, .real:
+                let whole = seconds == seconds.rounded() && abs(seconds) < 9e15
+                return .bound(whole ? .integer(Int64(seconds)) : .real(seconds))
+            case .text, .blob, .numeric: return .bound(Dates.isoText(seconds))
+            }
+        case .list, .toMany:
+            throw PredicateError(.invalidOperation, "\(attribute.name) needs one value, not \(operand.kindDescription)")
+        }
+    }
+
+    /// The first attribute name (or SELF) an expression refers to, outside SUBQUERY variables.
+    private static func firstName(in expression: Expression) -> String? {
+        switch expression {
+        case .key(let name): return name
+        case .self: return "SELF"
+        case .literal, .variable: return nil
+        case .member(let base, _), .subscript(let base, _), .cast(let base, _), .negate(let base): return firstName(in: base)
+        case .subquery(let collection, _, _): return firstName(in: collection)
+        case .aggregate(let elements), .function(_, let elements): return elements.lazy.compactMap(firstName).first
+        case .arithmetic(let left, _, let right): return firstName(in: left) ?? firstName(in: right)
+        }
+    }
+}
