@@ -19,11 +19,17 @@ public enum PortalShell {
 
         if let demoPath = configuration.demoPath {
             do {
-                try DemoDatabase.write(to: demoPath)
+                try DemoDatabase.write(to: demoPath, replacing: configuration.force)
                 return ExitStatus.success
+            } catch let error as ShellError where error.usage {
+                return fail(error.message, ExitStatus.usage)
             } catch {
                 return fail("cannot write the demo database to '\(demoPath)': \(error)", ExitStatus.commandFailed)
             }
+        }
+
+        if configuration.browse {
+            do { try BrowserBridge.requireTerminal() } catch { return fail(error.message, ExitStatus.usage) }
         }
 
         let scripted = !configuration.exec.isEmpty || configuration.file != nil
@@ -112,12 +118,13 @@ public enum PortalShell {
             }
             if executor.quitRequested { break }
         }
-        executor.flushOutput()
+        if executor.flushRemainingOutput() == false { failed = true }
         if Interrupts.received {
             database.abandon()
             return ExitStatus.interrupted
         }
-        return failed ? ExitStatus.commandFailed : ExitStatus.success
+        if !failed { return ExitStatus.success }
+        return executor.usageErrorSeen ? ExitStatus.usage : ExitStatus.commandFailed
     }
 }
 

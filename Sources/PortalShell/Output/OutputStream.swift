@@ -103,6 +103,12 @@ public final class OutputStream {
         return true
     }
 
+    /// The write error, cleared: the next write tries again (one failed command, then the next).
+    public func takeWriteError() -> Int32? {
+        defer { writeError = nil }
+        return writeError
+    }
+
     /// Flushes and, for a file opened by `output PATH`, closes it.
     public func close() -> Int32? {
         flush()

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 10's file and output safety points, through the real binary: a failed write of results
+/// fails the command, `--demo` never replaces a file by surprise, an export or `output` never
+/// lands on the open database, and the browser refuses to start without a terminal.
+@Suite struct FileSafetyTests {
+    let db: String
+    let folder: URL
+
+    init() throws {
+        (folder, db) = try Shell.chinookCopy()
+    }
+
+    /// A command line run by bash in the test's folder (for redirections), the binary on PATH.
+    func bash(_ line: String) throws -> Run {
+        try Docs.run("/bin/bash", ["-c", line], in: folder, environment: Docs.environment(in: folder))
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    // MARK: Point 3: a failed write of results is a failed command
+
+    @Test func issue10_point3_writeErrorToFullDeviceFailsOnce() throws {
+        let r = try bash("portal-shell \(db) -e 'find Track' > /dev/full")
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: writing the output failed: No space left on device\n")
+    }
+
+    @Test func issue10_point3_outputToFullDeviceFailsAndStopsTheScript() throws {
+        let r = try bash("portal-shell \(db) -e 'output /dev/full' -e 'find Genre' -e 'delete Genre where GenreId == 25'")
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: writing '/dev/full' failed: No space left on device\n")
+        // --on-error stop (the default) stopped before the delete.
+        #expect(try Shell.run([db, "-e", "count Genre"]).stdout == "25\n")
+        let going = try bash("portal-shell \(db) --on-error continue -e 'output /dev/full' -e 'find Genre' -e 'count Genre' "
+                             + "-e 'output stdout' -e 'count Genre'")
+        #expect(going.status == 1)
+        #expect(going.stdout == "25\n")
+        #expect(going.stderr == String(repeating: "error: writing '/dev/full' failed: No space left on device\n", count: 2))
+    }
+
+    // MARK: Point 4: --demo refuses an existing file unless --force
+
+    @Test func issue10_point4_demoRefusesAnExistingFile() throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let r = try Shell.run(["--demo", db])
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: '\(db)' already exists: nothing was written (--force replaces it)\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        // A stale journal alone is refused too: SQLite would replay it into the new file.
+        let fresh = path("fresh.sqlite")
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: fresh + "-journal"))
+        #expect(try Shell.run(["--demo", fresh]).status == 2)
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+        // --force replaces only regular files, never a device.
+        let device = try Shell.run(["--demo", "/dev/null", "--force"])
+        #expect(device.status == 1)
+        #expect(device.stderr.contains("is not a regular file"))
+    }
+
+    @Test func issue10_point4_demoWithForceRemovesTheStaleJournalAndWAL() throws {
+        for suffix in ["-journal", "-wal", "-shm"] {
+            try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: db + suffix))
+        }
+        let r = try Shell.run(["--demo", db, "--force"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for suffix in ["-journal", "-wal", "-shm"] {
+            #expect(!FileManager.default.fileExists(atPath: db + suffix), "\(suffix) was left behind")
+        }
+        let count = try Shell.run([db, "-e", "count Route"])
+        #expect(count.status == 0, "\(count.stderr)")
+        #expect(count.stdout == "600\n")
+    }
+
+    // MARK: Point 15: the browser without a terminal
+
+    @Test func issue10_point15_browseWithoutATerminalFailsAtOnce() throws {
+        // `timeout` turns the old endless loop into a failure (124) instead of a hung test.
+        let flag = try bash("timeout 20 portal-shell --browse \(db) < /dev/null")
+        #expect(flag.status == 2)
+        #expect(flag.stderr == "error: the browser needs a terminal: standard input and standard output are not a terminal "
+                + "(to print results, use find)\n")
+        let command = try bash("timeout 20 portal-shell \(db) -e browse > \(path("out.txt"))")
+        #expect(command.status == 2)
+        #expect(command.stderr.hasPrefix("error: the browser needs a terminal: "))
+    }
+}
