@@ -31,10 +31,10 @@ import Glibc
     }
 
     @Test func issue10_point3_outputToFullDeviceFailsAndStopsTheScript() throws {
-        let r = try bash("portal-shell \(db) -e 'output /dev/full' -e 'find Genre' -e 'delete Genre where GenreId == 25'")
+        let r = try bash("portal-shell \(db) -e 'output /dev/full' -e 'find Genre' -e \"sql INSERT INTO Genre (Name) VALUES ('x')\"")
         #expect(r.status == 1)
         #expect(r.stderr == "error: writing '/dev/full' failed: No space left on device\n")
-        // --on-error stop (the default) stopped before the delete.
+        // --on-error stop (the default) stopped before the insert.
         #expect(try Shell.run([db, "-e", "count Genre"]).stdout == "25\n")
         let going = try bash("portal-shell \(db) --on-error continue -e 'output /dev/full' -e 'find Genre' -e 'count Genre' "
                              + "-e 'output stdout' -e 'count Genre'")
@@ -74,6 +74,38 @@ import Glibc
         let count = try Shell.run([db, "-e", "count Route"])
         #expect(count.status == 0, "\(count.stderr)")
         #expect(count.stdout == "600\n")
+    }
+
+    // MARK: Point 5: export and output never land on the open database's files
+
+    @Test func issue10_point5_exportAndOutputRefuseTheDatabasesOwnFiles() throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let name = URL(fileURLWithPath: db).lastPathComponent
+        try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: db)
+        try FileManager.default.linkItem(atPath: db, toPath: path("hard.sqlite"))
+        // A link to the WAL that does not exist yet: opening it for writing would create the WAL.
+        try FileManager.default.createSymbolicLink(atPath: path("wal-link"), withDestinationPath: db + "-wal")
+        try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
+        let targets = [name, "./\(name)", "sub/../\(name)", db, "link.sqlite", "hard.sqlite", "wal-link",
+                       "\(name)-wal", "./\(name)-shm", "\(name)-journal"]
+        for target in targets {
+            for command in ["export Genre to \(target) as csv", "output \(target)"] {
+                let r = try Docs.run(Shell.binary, [name, "-e", command, "-e", "find Genre"], in: folder)
+                #expect(r.status == 1, "\(command)")
+                #expect(r.stderr.hasPrefix("error: cannot "), "\(command): \(r.stderr)")
+                #expect(r.stderr.contains("of the open database") || r.stderr.contains("it is the open database"), "\(command)")
+                #expect(r.stderr.hasSuffix("nothing was written\n"), "\(command): \(r.stderr)")
+                #expect(r.stdout == "", "\(command): the script went on")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+        #expect(try Shell.run([db, "-e", "sql PRAGMA integrity_check"]).stdout == "integrity_check\nok\n")
+        // Other files are written as before.
+        let ok = try Docs.run(Shell.binary, [name, "-e", "export Genre to genres.csv", "-e", "output out.txt", "-e", "count Genre"],
+                              in: folder)
+        #expect(ok.status == 0)
+        #expect(try String(contentsOfFile: path("out.txt"), encoding: .utf8) == "25\n")
     }
 
     // MARK: Point 15: the browser without a terminal

@@ -62,7 +62,7 @@ public enum DemoDatabase {
     /// with it anything but a regular file (a device, a folder, a symbolic link).
     /// A stale journal or WAL left beside `path` would be replayed into the new file too.
     private static func checkTarget(_ path: String, replacing: Bool) throws {
-        let present = ([path] + companionSuffixes.map { path + $0 }).filter { name in
+        let present = ([path] + ShellDatabase.companionSuffixes.map { path + $0 }).filter { name in
             var info = stat()
             return lstat(name, &info) == 0
         }
@@ -80,11 +80,9 @@ public enum DemoDatabase {
         }
     }
 
-    private static let companionSuffixes = ["-journal", "-wal", "-shm"]
-
     /// Deletes the `-journal`, `-wal` and `-shm` of an old database at `path`.
     private static func removeCompanions(of path: String) throws {
-        for suffix in companionSuffixes where unlink(path + suffix) != 0 && errno != ENOENT {
+        for suffix in ShellDatabase.companionSuffixes where unlink(path + suffix) != 0 && errno != ENOENT {
             throw ShellError("cannot remove '\(path + suffix)': \(String(cString: strerror(errno)))")
         }
     }

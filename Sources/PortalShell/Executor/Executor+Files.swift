@@ -60,6 +60,7 @@ extension Executor {
 
     func export(_ query: Query, path: String, format: DataFormat?) throws {
         let (compiled, entity) = try compile(query, limitOne: false)
+        try requireDatabase().refuseOwnFile(path, "export to")
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
         let stream = OutputStream(fileDescriptor: fd, ownsDescriptor: true)

@@ -191,6 +191,7 @@ public final class Executor {
     }
 
     private func redirect(to path: String?) throws {
+        if let path { try database?.refuseOwnFile(path, "send output to") }
         if output !== standardOutput {
             let code = output.close()
             let previous = outputPath ?? "the output file"
