@@ -108,6 +108,38 @@ import Glibc
         #expect(try String(contentsOfFile: path("out.txt"), encoding: .utf8) == "25\n")
     }
 
+    // MARK: Point 10: every type survives export → import
+
+    @Test(arguments: ["csv", "tsv", "json", "ndjson"])
+    func issue10_point10_everyTypeRoundTripsThroughExportAndImport(format: String) throws {
+        let database = path("types.sqlite")
+        let table = "(id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, b BLOB)"
+        let rows = [
+            "(1, 42, 0.1, 'hello', X'00FF10')",
+            "(2, NULL, NULL, NULL, NULL)",
+            "(3, -9223372036854775808, 1e300, '007', X'')",
+            "(4, 0, 2.0, '', X'68656C6C6F')",
+            "(5, 9223372036854775807, -0.000001, '3.14', X'0A0D09225C2C')",
+            "(6, 7, 1.5, 'a,\"b\"' || char(10) || char(9) || 'c\\N', NULL)",
+            "(7, NULL, NULL, '\\N', X'5C4E')",
+            "(8, NULL, NULL, 'null', NULL)",
+        ]
+        let setUp = try Shell.run([database, "--create", "-e", "sql CREATE TABLE T \(table)", "-e", "sql CREATE TABLE U \(table)",
+                                   "-e", "sql INSERT INTO T VALUES " + rows.joined(separator: ", ")])
+        #expect(setUp.status == 0, "\(setUp.stderr)")
+        let file = path("types.\(format)")
+        let copy = try Shell.run([database, "-e", "export T to \(file) as \(format)", "-e", "import U from \(file) as \(format)"])
+        #expect(copy.status == 0, "\(copy.stderr)")
+        func typed(_ name: String) throws -> String {
+            try Shell.run([database, "--format", "csv", "-e", "sql SELECT id, quote(i), typeof(i), quote(r), typeof(r), "
+                           + "quote(t), typeof(t), quote(b), typeof(b) FROM \(name) ORDER BY id"]).stdout
+        }
+        let original = try typed("T")
+        #expect(original.hasPrefix("id,") && original.contains("\n8,NULL,null,"), "\(original)")
+        let written = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        #expect(try typed("U") == original, "\(format), the file:\n\(written)")
+    }
+
     // MARK: Point 15: the browser without a terminal
 
     @Test func issue10_point15_browseWithoutATerminalFailsAtOnce() throws {

@@ -42,7 +42,9 @@ extension Executor {
                 }
                 do {
                     // The engine's insert reuses its statement while the columns stay the same.
-                    try context.insert(entity.name, columns: columns, values: record.fields.map(\.value))
+                    try context.insert(entity.name, columns: columns, values: record.fields.map { field in
+                        entity.attribute(named: field.name).map { Self.importValue(field.value, for: $0) } ?? field.value
+                    })
                 } catch let error as PortalError {
                     throw ShellError("\(path), line \(record.line): \(entity.name): \(error.description); nothing was imported")
                 }
@@ -58,6 +60,14 @@ extension Executor {
         report("imported \(imported) \(entity.name)")
     }
 
+    /// What an imported value becomes in `attribute`: base64 text in a column declared BLOB is
+    /// the bytes it encodes (every export writes blobs as base64); anything else is kept as is.
+    static func importValue(_ value: Value, for attribute: AttributeDescription) -> Value {
+        guard case .text(let text) = value, attribute.declaredType.uppercased().contains("BLOB"),
+              let bytes = Base64.decode(text) else { return value }
+        return .blob(bytes)
+    }
+
     func export(_ query: Query, path: String, format: DataFormat?) throws {
         let (compiled, entity) = try compile(query, limitOne: false)
         try requireDatabase().refuseOwnFile(path, "export to")
@@ -67,7 +77,8 @@ extension Executor {
         var fileOptions = options
         fileOptions.format = OutputFormat(rawValue: dataFormat(format, path: path).rawValue) ?? .csv
         fileOptions.header = true
-        fileOptions.nullText = nil
+        // tsv has no quotes: NULL is written `\N` so that it differs from empty text on import.
+        fileOptions.nullText = fileOptions.format == .tsv ? DelimitedReader.tsvNull : nil
         let renderer = makeRenderer(fileOptions, stream: stream)
         var rows = 0
         try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) }, row: {
