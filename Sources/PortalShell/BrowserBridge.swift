@@ -13,7 +13,7 @@ enum BrowserBridge {
         guard database.path != ":memory:" else { throw ShellError("the browser needs a database file, not :memory:") }
         let store: Store
         do {
-            store = try Store(path: database.path, options: StoreOptions(readOnly: database.isReadOnly, create: false,
+            store = try Store(path: database.storePath, options: StoreOptions(readOnly: database.isReadOnly, create: false,
                                                                          busyTimeout: executor.busyTimeout))
         } catch {
             throw ShellError.from(error)

@@ -140,6 +140,107 @@ import Glibc
         #expect(try typed("U") == original, "\(format), the file:\n\(written)")
     }
 
+    // MARK: Point 8: --read-only creates no file, and opens read-only media
+
+    /// Runs the sqlite3 shell on `database` with `commands` (its dot-commands included).
+    func sqlite3(_ database: String, _ commands: String...) throws {
+        let r = try Docs.run("/usr/bin/sqlite3", [database] + commands, in: folder)
+        #expect(r.status == 0, "sqlite3: \(r.stderr)")
+    }
+
+    func files(_ directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    }
+
+    /// `chattr +i` on a folder binds root too: nothing can be created in it (tests run as root,
+    /// for whom permissions alone do not make a folder read-only).
+    static let immutableFoldersWork: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("chattr-probe-\(UUID().uuidString)").path
+        guard mkdir(probe, 0o755) == 0 else { return false }
+        defer { rmdir(probe) }
+        guard (try? Docs.run("/usr/bin/chattr", ["+i", probe], in: URL(fileURLWithPath: "/")))?.status == 0 else { return false }
+        defer { _ = try? Docs.run("/usr/bin/chattr", ["-i", probe], in: URL(fileURLWithPath: "/")) }
+        let created = open(probe + "/x", O_WRONLY | O_CREAT, 0o644)
+        if created >= 0 { close(created) }
+        return created < 0
+    }()
+
+    /// A folder holding a copy of `files` (names in the test's folder), made immutable for `body`.
+    func inImmutableFolder(_ names: [String], _ body: (String) throws -> Void) throws {
+        let media = path("media")
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        for name in names { try FileManager.default.copyItem(atPath: path(name), toPath: media + "/" + name) }
+        #expect(try Docs.run("/usr/bin/chattr", ["+i", media], in: folder).status == 0)
+        defer {
+            _ = try? Docs.run("/usr/bin/chattr", ["-i", media], in: folder)
+            try? FileManager.default.removeItem(atPath: media)
+        }
+        try body(media)
+    }
+
+    @Test func issue10_point8_readOnlyOnAWALDatabaseLeavesNoFileBehind() throws {
+        try sqlite3(db, "PRAGMA journal_mode = WAL;")
+        let before = try files(folder.path)
+        let r = try Shell.run([db, "-r", "-e", "count Track", "-e", "find Genre where GenreId == 1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "3503\nGenreId\tName\n1\tRock\n")
+        #expect(try files(folder.path) == before, "a read-only session left files behind")
+        // A WAL that another connection keeps (here: one that did not checkpoint on close) is read.
+        try sqlite3(db, ".dbconfig no_ckpt_on_close on", "UPDATE Genre SET Name = 'Rock!' WHERE GenreId = 1;")
+        let withWAL = try files(folder.path)
+        #expect(withWAL.contains { $0.hasSuffix("-wal") })
+        #expect(try Shell.run([db, "-r", "-e", "find Genre where GenreId == 1"]).stdout == "GenreId\tName\n1\tRock!\n")
+        #expect(try files(folder.path) == withWAL)
+    }
+
+    @Test(.enabled(if: FileSafetyTests.immutableFoldersWork))
+    func issue10_point8_readOnlyOpensAWALDatabaseOnReadOnlyMedia() throws {
+        try sqlite3(db, "PRAGMA journal_mode = WAL;")
+        let name = URL(fileURLWithPath: db).lastPathComponent
+        try inImmutableFolder([name]) { media in
+            let r = try Shell.run([media + "/" + name, "-r", "-e", "count Track"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout == "3503\n")
+            #expect(try files(media) == [name])
+        }
+        // Changes still in the WAL are read when its -shm is there too…
+        try sqlite3(db, ".dbconfig no_ckpt_on_close on", "UPDATE Genre SET Name = 'Rock!' WHERE GenreId = 1;")
+        try inImmutableFolder([name, name + "-wal", name + "-shm"]) { media in
+            let r = try Shell.run([media + "/" + name, "-r", "-e", "find Genre where GenreId == 1"])
+            #expect(r.stdout == "GenreId\tName\n1\tRock!\n", "\(r.stderr)")
+        }
+        // …and without it a read-only session says why it cannot read them.
+        try inImmutableFolder([name, name + "-wal"]) { media in
+            let r = try Shell.run([media + "/" + name, "-r", "-e", "count Track"])
+            #expect(r.status == 3)
+            #expect(r.stderr.contains("-wal' holds committed changes not yet in the database"), "\(r.stderr)")
+            #expect(r.stderr.contains("Open it once without --read-only"))
+            #expect(try files(media) == [name, name + "-wal"])
+        }
+    }
+
+    @Test func issue10_point8_hotJournalUnderReadOnlySaysHowToRecover() throws {
+        let exclaimed = try Shell.run([db, "-e", "count Track where Name ENDSWITH \"!\""]).stdout
+        // A copy taken while a write has spilled into the file: what a crash leaves behind.
+        let crashed = path("crashed")
+        try FileManager.default.createDirectory(atPath: crashed, withIntermediateDirectories: true)
+        try sqlite3(db, "PRAGMA cache_size = 2;", "BEGIN;", "UPDATE Track SET Name = Name || '!';",
+                    ".system cp \(db) \(db)-journal \(crashed)/", "ROLLBACK;")
+        let name = URL(fileURLWithPath: db).lastPathComponent
+        let copy = crashed + "/" + name
+        #expect(try files(crashed) == [name, name + "-journal"])
+        let r = try Shell.run([copy, "-r", "-e", "count Track"])
+        #expect(r.status == 3)
+        #expect(r.stderr.hasPrefix("error: cannot open '\(copy)' read-only: '\(copy)-journal' is a hot journal, left by a write "
+                                   + "that crashed before it finished"), "\(r.stderr)")
+        #expect(r.stderr.contains("Open the database once without --read-only"))
+        #expect(try files(crashed) == [name, name + "-journal"])
+        // The advice holds: a writable open rolls the crashed write back.
+        let recovered = try Shell.run([copy, "-e", "count Track where Name ENDSWITH \"!\""])
+        #expect(recovered.stdout == exclaimed, "\(recovered.stderr)")
+        #expect(try Shell.run([copy, "-r", "-e", "count Track"]).stdout == "3503\n")
+    }
+
     // MARK: Point 15: the browser without a terminal
 
     @Test func issue10_point15_browseWithoutATerminalFailsAtOnce() throws {

@@ -36,6 +36,75 @@ extension ShellDatabase {
         throw ShellError("cannot \(verb) '\(target)': it is \(what), and writing there would destroy it; nothing was written")
     }
 
+    // MARK: Read-only sessions
+
+    /// What a read-only session hands SQLite for `path`. SQLite reads a WAL database through
+    /// its -wal and -shm files and creates them when they are missing (and fails where it
+    /// cannot, on read-only media), so when they hold nothing yet the file is opened
+    /// `immutable`: read as it is, with no file created and no lock taken. When the -wal holds
+    /// changes but the -shm is gone, the changes cannot be read without creating it: refused.
+    static func readOnlyStorePath(_ path: String) throws(OpenError) -> String {
+        guard path != ":memory:", !path.hasPrefix("file:"), isWAL(path) else { return path }
+        // SQLite keeps the -wal beside the file a symbolic link leads to.
+        var link = stat()
+        let base = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK ? resolvedPath(path) ?? path : path
+        if fileSize(base + "-journal").map({ $0 > 0 }) ?? false { return path }   // SQLite decides (hot journal)
+        let walSize = fileSize(base + "-wal")
+        let hasShm = fileSize(base + "-shm") != nil
+        if (walSize ?? 0) == 0 {
+            return walSize != nil && hasShm ? path : "file:" + uriEscaped(path) + "?immutable=1"
+        }
+        if hasShm { return path }
+        throw OpenError(message: "cannot open '\(path)' read-only: '\(base)-wal' holds committed changes not yet in the "
+                        + "database (its writer did not close it), and reading them needs '\(base)-shm', which a read-only "
+                        + "session does not create. Open it once without --read-only to fold them in, or copy the database "
+                        + "with its -wal to a writable folder and open the copy")
+    }
+
+    /// The message for a read-only open that found a hot journal: SQLite must roll a crashed
+    /// write back before anything can be read, and a read-only session cannot write.
+    static func hotJournalMessage(_ path: String) -> String {
+        "cannot open '\(path)' read-only: '\(path)-journal' is a hot journal, left by a write that crashed before it "
+            + "finished, and reading needs it rolled back first. Open the database once without --read-only (where its "
+            + "folder is writable; else copy the database and its -journal together to one that is) to roll the crashed "
+            + "write back; the changes of that write are discarded, the rest is intact"
+    }
+
+    /// True when the file's header says WAL (read and write versions 2).
+    private static func isWAL(_ path: String) -> Bool {
+        guard let header = readFilePrefix(path, count: 20), header.count == 20 else { return false }
+        return header[18] == 2 && header[19] == 2
+    }
+
+    private static func readFilePrefix(_ path: String, count: Int) -> [UInt8]? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+        return n < 0 ? nil : Array(bytes[0..<n])
+    }
+
+    private static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    /// A path for an SQLite URI filename: every byte but letters, digits, `/`, `-`, `.`, `_`, `~` as %XX.
+    private static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + ValueText.hex2(UInt32(byte))
+            }
+        }
+        return out
+    }
+
     /// `path` with symbolic links, `.` and `..` resolved, also when its last part does not exist
     /// (then its folder is resolved); nil when the folder does not exist.
     static func resolvedPath(_ path: String) -> String? {
