@@ -43,6 +43,23 @@ import Glibc
         #expect(going.stderr == String(repeating: "error: writing '/dev/full' failed: No space left on device\n", count: 2))
     }
 
+    @Test func issue10_point3_failedExportLeavesTheOldFileAsItWas() throws {
+        let csv = path("tracks.csv")
+        try "old\n".write(toFile: csv, atomically: false, encoding: .utf8)
+        let before = try files(folder.path)
+        // A file size limit makes the write fail part way (EFBIG; the signal is ignored).
+        let r = try bash("trap '' XFSZ; ulimit -f 64; portal-shell \(db) -e 'export Track to tracks.csv'")
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: writing 'tracks.csv' failed: File too large; the file was left as it was\n")
+        #expect(try String(contentsOfFile: csv, encoding: .utf8) == "old\n")
+        #expect(try files(folder.path) == before, "a temporary file was left behind")
+        // Through a link, the file it leads to is replaced and the link kept.
+        try FileManager.default.createSymbolicLink(atPath: path("link.csv"), withDestinationPath: "tracks.csv")
+        #expect(try bash("portal-shell \(db) -e 'export Genre to link.csv'").status == 0)
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("GenreId,Name\n1,Rock\n"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.csv")) == "tracks.csv")
+    }
+
     // MARK: Point 4: --demo refuses an existing file unless --force
 
     @Test func issue10_point4_demoRefusesAnExistingFile() throws {

@@ -71,9 +71,8 @@ extension Executor {
     func export(_ query: Query, path: String, format: DataFormat?) throws {
         let (compiled, entity) = try compile(query, limitOne: false)
         try requireDatabase().refuseOwnFile(path, "export to")
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
-        let stream = OutputStream(fileDescriptor: fd, ownsDescriptor: true)
+        let file = try ExportFile(path)
+        let stream = OutputStream(fileDescriptor: file.descriptor, ownsDescriptor: true)
         var fileOptions = options
         fileOptions.format = OutputFormat(rawValue: dataFormat(format, path: path).rawValue) ?? .csv
         fileOptions.header = true
@@ -81,14 +80,23 @@ extension Executor {
         fileOptions.nullText = fileOptions.format == .tsv ? DelimitedReader.tsvNull : nil
         let renderer = makeRenderer(fileOptions, stream: stream)
         var rows = 0
-        try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) }, row: {
-            rows += 1
-            renderer.row($0)
-        })
-        renderer.end()
-        if let code = stream.close() {
-            throw ShellError("writing '\(path)' failed: \(String(cString: strerror(code)))")
+        do {
+            try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) }, row: {
+                rows += 1
+                renderer.row($0)
+            })
+            renderer.end()
+        } catch {
+            _ = stream.close()
+            file.discard()
+            throw error
         }
+        if stream.flush() { file.synchronize() }
+        if let code = stream.close() {
+            file.discard()
+            throw ShellError("writing '\(path)' failed: \(String(cString: strerror(code)))\(file.isReplacing ? "; the file was left as it was" : "")")
+        }
+        try file.commit()
         report("exported \(rows) \(entity.name) to \(path)")
     }
 }

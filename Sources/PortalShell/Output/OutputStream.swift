@@ -86,6 +86,7 @@ public final class OutputStream {
             collected.append(contentsOf: buffer)
             return true
         }
+        guard !isClosed else { return false }
         var offset = 0
         let total = buffer.count
         while offset < total {
@@ -112,11 +113,16 @@ public final class OutputStream {
     /// Flushes and, for a file opened by `output PATH`, closes it.
     public func close() -> Int32? {
         flush()
-        if ownsDescriptor, let fileDescriptor, Glibc.close(fileDescriptor) != 0, writeError == nil { writeError = errno }
+        if ownsDescriptor, !isClosed, let fileDescriptor, Glibc.close(fileDescriptor) != 0, writeError == nil { writeError = errno }
+        isClosed = true
         return writeError
     }
 
+    /// Set by `close`: the descriptor number may already belong to another file (a database's).
+    private var isClosed = false
+
     deinit {
+        guard !isClosed else { return }
         flush()
         if ownsDescriptor, let fileDescriptor { _ = Glibc.close(fileDescriptor) }
     }
