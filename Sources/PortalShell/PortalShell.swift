@@ -118,7 +118,7 @@ public enum PortalShell {
             }
             if executor.quitRequested { break }
         }
-        if executor.flushRemainingOutput() == false { failed = true }
+        if !executor.flushRemainingOutput() { failed = true }
         if Interrupts.received {
             database.abandon()
             return ExitStatus.interrupted

@@ -26,7 +26,8 @@ public enum DemoDatabase {
         try makeDirectories(folder)
         let path = folder + "/demo.sqlite"
         if access(path, F_OK) == 0 { return (path, false) }
-        try write(to: path)
+        // Our own file: a -journal or -wal left beside a deleted demo is stale, and goes.
+        try write(to: path, replacing: true)
         return (path, true)
     }
 
