@@ -1,11 +1,15 @@
 import PortalEngine
 import PortalTUI
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Opens the full-screen browser (PortalTUI) on the session's own store: it sees what the
 /// session's open transaction changed and writes inside it, and the file is left in the journal
 /// mode it has. `:` commands run in this session's executor and show what they printed.
 enum BrowserBridge {
     static func open(_ executor: Executor, _ query: Query?) throws {
+        try requireTerminal()
         let database = try executor.requireDatabase()
         guard database.path != ":memory:" else { throw ShellError("the browser needs a database file, not :memory:") }
         let store = database.store
@@ -24,6 +28,18 @@ enum BrowserBridge {
                             readOnly: database.isReadOnly, color: executor.options.color, runCommand: runCommand)
         } catch {
             throw ShellError.from(error, predicateOffset: query?.predicate?.offset)
+        }
+    }
+
+    /// The browser reads keys from standard input and draws on standard output: without a
+    /// terminal on both, ncurses would read end-of-file forever. A usage error (exit status 2).
+    static func requireTerminal() throws(ShellError) {
+        let missing = [(0, "standard input"), (1, "standard output")].filter { isatty($0.0) != 1 }.map(\.1)
+        guard missing.isEmpty else {
+            var error = ShellError("the browser needs a terminal: \(missing.joined(separator: " and ")) "
+                                   + "\(missing.count == 1 ? "is" : "are") not a terminal (to print results, use find)")
+            error.usage = true
+            throw error
         }
     }
 }

@@ -19,6 +19,8 @@ public struct Configuration: Sendable {
     public var busyTimeout = 5000
     public var color: ColorMode = .auto
     public var demoPath: String?
+    /// `--force`: `--demo` may replace an existing file.
+    public var force = false
     public var noInit = false
 
     public init() {}

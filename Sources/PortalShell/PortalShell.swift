@@ -20,11 +20,17 @@ public enum PortalShell {
 
         if let demoPath = configuration.demoPath {
             do {
-                try DemoDatabase.write(to: demoPath)
+                try DemoDatabase.write(to: demoPath, replacing: configuration.force)
                 return ExitStatus.success
+            } catch let error as ShellError where error.usage {
+                return fail(error.message, ExitStatus.usage)
             } catch {
                 return fail("cannot write the demo database to '\(demoPath)': \(error)", ExitStatus.commandFailed)
             }
+        }
+
+        if configuration.browse {
+            do { try BrowserBridge.requireTerminal() } catch { return fail(error.message, ExitStatus.usage) }
         }
 
         let scripted = !configuration.exec.isEmpty || configuration.file != nil
@@ -117,7 +123,7 @@ public enum PortalShell {
             }
             if executor.quitRequested { break }
         }
-        executor.flushOutput()
+        if !executor.flushRemainingOutput() { failed = true }
         // 130 only when the signal stopped something: a command (whose write rolled back) or
         // the commands after it. A signal after the last command finished (its write committed)
         // changes nothing, so the run succeeded.
@@ -126,7 +132,8 @@ public enum PortalShell {
             return ExitStatus.interrupted
         }
         if executor.rollBackUnfinishedTransaction() { return ExitStatus.commandFailed }
-        return failed ? ExitStatus.commandFailed : ExitStatus.success
+        if !failed { return ExitStatus.success }
+        return executor.usageErrorSeen ? ExitStatus.usage : ExitStatus.commandFailed
     }
 }
 

@@ -73,6 +73,9 @@ struct PortalShellCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the demo database to PATH and exit.", valueName: "PATH"))
     var demo: String?
 
+    @Flag(help: "With --demo: replace an existing file at PATH (and remove its stale -journal, -wal and -shm).")
+    var force = false
+
     @Flag(help: "Skip the start-up commands file.")
     var noInit = false
 
@@ -89,6 +92,7 @@ struct PortalShellCommand: ParsableCommand {
         if database == nil && demo == nil && (!exec.isEmpty || file != nil) {
             throw ValidationError("--exec and --file need a DATABASE")
         }
+        if force && demo == nil { throw ValidationError("--force goes with --demo") }
         if (entity != nil || wherePredicate != nil) && !browse {
             throw ValidationError("--entity and --where go with --browse")
         }
@@ -115,6 +119,7 @@ struct PortalShellCommand: ParsableCommand {
         c.busyTimeout = busyTimeout
         c.color = Configuration.ColorMode(rawValue: color) ?? .auto
         c.demoPath = demo
+        c.force = force
         c.noInit = noInit
         return c
     }

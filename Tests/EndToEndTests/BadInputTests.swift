@@ -159,7 +159,9 @@ import Testing
     }
 
     @Test func outputToAFullDevice() throws {
-        let r = try Shell.run([db, "-e", "output /dev/full; find Track; output stdout; count Genre"])
+        // A failed write fails the command (issue 10 point 3): the script goes on only when told to.
+        let r = try Shell.run([db, "--on-error", "continue", "-e", "output /dev/full; find Track; output stdout; count Genre"])
+        #expect(r.status == 1)
         #expect(r.stderr.contains("No space left on device"))
         #expect(r.stdout == "25\n")
     }

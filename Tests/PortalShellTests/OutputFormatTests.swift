@@ -127,6 +127,17 @@ import Glibc
         #expect(Base64.encode(Array("foobar".utf8)) == "Zm9vYmFy")
     }
 
+    /// Import reads back what export wrote (issue 10 point 10), and only that.
+    @Test func issue10_point10_base64DecodeUndoesEncodeAndRejectsOtherText() {
+        for count in 0..<12 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 251) }
+            #expect(Base64.decode(Base64.encode(bytes)) == bytes)
+        }
+        for text in ["abc", "ab=c", "Zg==Zg==", "Zh==", "Zm9=", "Zm9v!mFy", "hello", "3.14", "=", "===="] {
+            #expect(Base64.decode(text) == nil, "\(text)")
+        }
+    }
+
     @Test func streamWritesThroughAFileDescriptor() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)

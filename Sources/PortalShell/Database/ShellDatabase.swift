@@ -1,3 +1,4 @@
+import CSQLite
 import PortalEngine
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,8 @@ public struct OpenError: Error, Sendable, CustomStringConvertible {
 final class ShellDatabase {
     let store: Store
     let path: String
+    /// What the store opened: `path`, or an SQLite URI for it (see `readOnlyStorePath`).
+    let storePath: String
     let isReadOnly: Bool
     private(set) var schema: Schema
     /// The user's transaction, between `begin` and `commit`/`rollback` (nil in a read-only
@@ -46,21 +49,25 @@ final class ShellDatabase {
                                 + (readOnly ? "" : " (try --read-only if it is only readable)"))
             }
         }
+        let storePath = readOnly ? try Self.readOnlyStorePath(path) : path
         do {
             // The shell leaves the file's journal mode as it found it (as the sqlite3 shell does),
             // and so can open a file that another process is writing in rollback mode.
             var options = StoreOptions(readOnly: readOnly, create: create, busyTimeout: busyTimeout)
             options.switchesToWAL = false
             options.interruptRequested = Interrupts.interruptRequested
-            store = try Store(path: path, options: options)
+            store = try Store(path: storePath, options: options)
             // Touch the file: a file that is not a database fails here, not at the first command.
             _ = try store.read { try $0.query("SELECT count(*) FROM sqlite_schema") }
         } catch let error as PortalError {
+            // SQLITE_READONLY_ROLLBACK: a hot journal that a read-only connection cannot roll back.
+            if error.sqliteCode == SQLITE_READONLY | (3 << 8) { throw OpenError(message: Self.hotJournalMessage(path)) }
             throw OpenError(message: "cannot open '\(path)': \(Self.openReason(error))")
         } catch {
             throw OpenError(message: "cannot open '\(path)': \(error)")
         }
         self.path = path
+        self.storePath = storePath
         self.isReadOnly = readOnly
         self.schema = Schema(entities: [])
         do {

@@ -26,12 +26,15 @@ public enum DemoDatabase {
         try makeDirectories(folder)
         let path = folder + "/demo.sqlite"
         if access(path, F_OK) == 0 { return (path, false) }
-        try write(to: path)
+        // Our own file: a -journal or -wal left beside a deleted demo is stale, and goes.
+        try write(to: path, replacing: true)
         return (path, true)
     }
 
-    /// Writes the demo to `path` (through a temporary file, renamed when complete).
-    public static func write(to path: String) throws {
+    /// Writes the demo to `path` (through a temporary file, renamed when complete). An existing
+    /// `path` is refused unless `replacing`, and never replaced when it is not a regular file.
+    public static func write(to path: String, replacing: Bool = false) throws {
+        try checkTarget(path, replacing: replacing)
         let temporary = path + ".tmp-\(getpid())"
         unlink(temporary)
         do {
@@ -42,10 +45,46 @@ public enum DemoDatabase {
             unlink(temporary)
             throw error
         }
+        do {
+            // SQLite would replay an old file's journal or WAL into the new one: they go first.
+            if replacing { try removeCompanions(of: path) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw ShellError(reason)
+        }
+    }
+
+    /// Refuses to overwrite what is at `path`: anything without `replacing` (a usage error), and
+    /// with it anything but a regular file (a device, a folder, a symbolic link).
+    /// A stale journal or WAL left beside `path` would be replayed into the new file too.
+    private static func checkTarget(_ path: String, replacing: Bool) throws {
+        let present = ([path] + ShellDatabase.companionSuffixes.map { path + $0 }).filter { name in
+            var info = stat()
+            return lstat(name, &info) == 0
+        }
+        guard let first = present.first else { return }
+        guard replacing else {
+            var error = ShellError("'\(first)' already exists: nothing was written (--force replaces it)")
+            error.usage = true
+            throw error
+        }
+        for name in present {
+            var info = stat()
+            if lstat(name, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+                throw ShellError("'\(name)' is not a regular file: --force replaces only a database's files")
+            }
+        }
+    }
+
+    /// Deletes the `-journal`, `-wal` and `-shm` of an old database at `path`.
+    private static func removeCompanions(of path: String) throws {
+        for suffix in ShellDatabase.companionSuffixes where unlink(path + suffix) != 0 && errno != ENOENT {
+            throw ShellError("cannot remove '\(path + suffix)': \(String(cString: strerror(errno)))")
         }
     }
 

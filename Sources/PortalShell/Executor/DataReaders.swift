@@ -12,10 +12,16 @@ struct ImportError: Error {
     var message: String
 }
 
-/// RFC 4180 CSV and backslash-escaped TSV. The first row names the attributes. An empty
-/// unquoted field is NULL; a quoted empty field is empty text.
+/// RFC 4180 CSV and backslash-escaped TSV. The first row names the attributes. In csv an empty
+/// unquoted field is NULL and a quoted empty field is empty text. tsv has no quotes: `\N` is
+/// NULL, and an empty field is NULL too unless the file writes its NULLs as `\N` (as `export`
+/// does), in which case it is empty text.
 enum DelimitedReader {
+    /// How tsv writes NULL where it must differ from empty text (`export … as tsv`).
+    static let tsvNull = "\\N"
+
     static func records(_ bytes: [UInt8], tab: Bool) throws(ImportError) -> (header: [String], rows: [(line: Int, values: [Value])]) {
+        let emptyIsText = tab && marksNulls(bytes)
         var rows: [(line: Int, values: [Value])] = []
         var header: [String]?
         var i = 0
@@ -57,7 +63,7 @@ enum DelimitedReader {
                     }
                     continue
                 } else if bytes[i] == (tab ? 9 : 44) {
-                    values.append(value(field, quoted: quoted, tab: tab))
+                    values.append(value(field, quoted: quoted || emptyIsText, tab: tab))
                     field = []
                     quoted = false
                     i += 1
@@ -73,8 +79,10 @@ enum DelimitedReader {
                     continue
                 }
             }
-            values.append(value(field, quoted: quoted, tab: tab))
-            if values.count == 1 && values[0].isNull { continue }  // a blank line
+            let isBlankLine = values.isEmpty && field.isEmpty && !quoted
+            values.append(value(field, quoted: quoted || emptyIsText, tab: tab))
+            // A blank line is skipped, except in a one-column file whose empty fields are text.
+            if isBlankLine && !(emptyIsText && header?.count == 1) { continue }
             if header == nil {
                 header = values.map { ValueText.plain($0, null: "") }
             } else if let header, values.count != header.count {
@@ -85,6 +93,16 @@ enum DelimitedReader {
         }
         guard let header else { throw ImportError(line: 1, message: "the file is empty (a header row naming the attributes is needed)") }
         return (header, rows)
+    }
+
+    /// True when some tsv field is exactly `\N`: the file marks its NULLs.
+    private static func marksNulls(_ bytes: [UInt8]) -> Bool {
+        var start = 0
+        for (i, byte) in bytes.enumerated() where byte == 9 || byte == 10 || byte == 13 {
+            if i - start == 2 && bytes[start] == 92 && bytes[start + 1] == 78 { return true }
+            start = i + 1
+        }
+        return bytes.count - start == 2 && bytes[start] == 92 && bytes[start + 1] == 78
     }
 
     private static func value(_ field: [UInt8], quoted: Bool, tab: Bool) -> Value {

@@ -42,7 +42,9 @@ extension Executor {
                 }
                 do {
                     // The engine's insert reuses its statement while the columns stay the same.
-                    try context.insert(entity.name, columns: columns, values: record.fields.map(\.value))
+                    try context.insert(entity.name, columns: columns, values: record.fields.map { field in
+                        entity.attribute(named: field.name).map { Self.importValue(field.value, for: $0) } ?? field.value
+                    })
                 } catch let error as PortalError where error.kind != .interrupted {
                     throw ShellError("\(path), line \(record.line): \(entity.name): \(error.description); nothing was imported")
                 }
@@ -58,25 +60,43 @@ extension Executor {
         report("imported \(imported) \(entity.name)")
     }
 
+    /// What an imported value becomes in `attribute`: base64 text in a column declared BLOB is
+    /// the bytes it encodes (every export writes blobs as base64); anything else is kept as is.
+    static func importValue(_ value: Value, for attribute: AttributeDescription) -> Value {
+        guard case .text(let text) = value, attribute.declaredType.uppercased().contains("BLOB"),
+              let bytes = Base64.decode(text) else { return value }
+        return .blob(bytes)
+    }
+
     func export(_ query: Query, path: String, format: DataFormat?) throws {
         let (compiled, entity) = try compile(query, limitOne: false)
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
-        let stream = OutputStream(fileDescriptor: fd, ownsDescriptor: true)
+        try requireDatabase().refuseOwnFile(path, "export to")
+        let file = try ExportFile(path)
+        let stream = OutputStream(fileDescriptor: file.descriptor, ownsDescriptor: true)
         var fileOptions = options
         fileOptions.format = OutputFormat(rawValue: dataFormat(format, path: path).rawValue) ?? .csv
         fileOptions.header = true
-        fileOptions.nullText = nil
+        // tsv has no quotes: NULL is written `\N` so that it differs from empty text on import.
+        fileOptions.nullText = fileOptions.format == .tsv ? DelimitedReader.tsvNull : nil
         let renderer = makeRenderer(fileOptions, stream: stream)
         var rows = 0
-        try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) }, row: {
-            rows += 1
-            renderer.row($0)
-        })
-        renderer.end()
-        if let code = stream.close() {
-            throw ShellError("writing '\(path)' failed: \(String(cString: strerror(code)))")
+        do {
+            try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) }, row: {
+                rows += 1
+                renderer.row($0)
+            })
+            renderer.end()
+        } catch {
+            _ = stream.close()
+            file.discard()
+            throw error
         }
+        if stream.flush() { file.synchronize() }
+        if let code = stream.close() {
+            file.discard()
+            throw ShellError("writing '\(path)' failed: \(String(cString: strerror(code)))\(file.isReplacing ? "; the file was left as it was" : "")")
+        }
+        try file.commit()
         report("exported \(rows) \(entity.name) to \(path)")
     }
 }

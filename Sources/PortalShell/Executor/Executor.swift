@@ -13,6 +13,8 @@ public final class Executor {
     var variables: [String: Value] = [:]
     var timer = false
     var output: OutputStream
+    /// The file `output PATH` sends results to; nil for standard output.
+    private(set) var outputPath: String?
     let standardOutput: OutputStream
     var errors: OutputStream
     /// Asks the user a yes/no question; nil in scripted runs (no confirmation there).
@@ -57,6 +59,8 @@ public final class Executor {
 
     /// True when the last failure was an interrupt (scripted runs then exit 130).
     private(set) var lastErrorWasInterrupt = false
+    /// True once a command failed as a usage error (`browse` without a terminal): exit status 2.
+    private(set) var usageErrorSeen = false
 
     /// Takes back a `quit` (the user chose to stay in the session).
     func cancelQuit() { quitRequested = false }
@@ -84,12 +88,15 @@ public final class Executor {
             guard let command = try CommandParser.parse(text) else { return true }
             try database?.refreshSchema()
             try execute(command)
-            flushOutput()
+            try flushOutput()
             return true
         } catch {
-            flushOutput()
+            // What the failed command printed before it failed still goes out; the command's
+            // own error is the one reported.
+            try? flushOutput()
             let shellError = ShellError.from(error)
             lastErrorWasInterrupt = shellError.interrupted
+            if shellError.usage { usageErrorSeen = true }
             errors.write(shellError.report(command: text))
             errors.flush()
             return false
@@ -101,11 +108,24 @@ public final class Executor {
         return "\(tenths / 10).\(tenths % 10) ms"
     }
 
-    func flushOutput() {
+    /// Sends what the command printed. A write that failed (a full disk, a closed pipe) fails
+    /// the command: its results did not arrive. The error is taken, so it is said once.
+    func flushOutput() throws {
         output.flush()
-        if let code = output.writeError {
-            output = standardOutput
-            report("error: writing the output failed: \(String(cString: strerror(code)))")
+        if let code = output.takeWriteError() {
+            throw ShellError("writing \(outputPath.map { "'\($0)'" } ?? "the output") failed: \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// Sends what is left at the end of a session; false (said on the error stream) when it failed.
+    func flushRemainingOutput() -> Bool {
+        do {
+            try flushOutput()
+            return true
+        } catch {
+            errors.write(ShellError.from(error).report(command: ""))
+            errors.flush()
+            return false
         }
     }
 
@@ -186,16 +206,19 @@ public final class Executor {
     }
 
     private func redirect(to path: String?) throws {
+        if let path { try database?.refuseOwnFile(path, "send output to") }
         if output !== standardOutput {
-            if let code = output.close() { report("error: writing the output file failed: \(String(cString: strerror(code)))") }
-        }
-        guard let path else {
+            let code = output.close()
+            let previous = outputPath ?? "the output file"
             output = standardOutput
-            return
+            outputPath = nil
+            if let code { throw ShellError("writing '\(previous)' failed: \(String(cString: strerror(code)))") }
         }
+        guard let path else { return }
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
         output = OutputStream(fileDescriptor: fd, ownsDescriptor: true)
+        outputPath = path
     }
 
     private func read(_ path: String) throws {

@@ -7,6 +7,9 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     public var range: Range<Int>?
     /// Set when the failure was an interrupt (Ctrl-C, SIGTERM): scripted runs exit 130.
     public var interrupted = false
+    /// Set when the command cannot run in this kind of session at all (`browse` without a
+    /// terminal): a scripted run then exits 2, as for a usage error.
+    public var usage = false
 
     public init(_ message: String, _ range: Range<Int>? = nil) {
         self.message = message

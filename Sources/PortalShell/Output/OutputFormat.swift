@@ -113,4 +113,41 @@ enum Base64 {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The bytes of padded base64 text as `encode` writes it; nil when `text` is anything else.
+    static func decode(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 4 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 4 * 3)
+        var i = 0
+        while i < digits.count {
+            let last = i + 4 == digits.count
+            let padding = last ? digits[(i + 2)...].filter { $0 == 61 }.count : 0
+            if padding > 0 && (digits[i + 3] != 61 || (padding == 2 && digits[i + 2] != 61)) { return nil }
+            var n: UInt32 = 0
+            for digit in digits[i..<(i + 4 - padding)] {
+                guard let value = value(of: digit) else { return nil }
+                n = n << 6 | value
+            }
+            n <<= UInt32(6 * padding)
+            let group = [UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+            // Bits the padding drops must be zero, or the text is not what `encode` writes.
+            if padding > 0 && group[(3 - padding)...].contains(where: { $0 != 0 }) { return nil }
+            out += group[0..<(3 - padding)]
+            i += 4
+        }
+        return out
+    }
+
+    private static func value(of digit: UInt8) -> UInt32? {
+        switch digit {
+        case 65...90: return UInt32(digit - 65)
+        case 97...122: return UInt32(digit - 97 + 26)
+        case 48...57: return UInt32(digit - 48 + 52)
+        case 43: return 62
+        case 47: return 63
+        default: return nil
+        }
+    }
 }

@@ -86,6 +86,7 @@ public final class OutputStream {
             collected.append(contentsOf: buffer)
             return true
         }
+        guard !isClosed else { return false }
         var offset = 0
         let total = buffer.count
         while offset < total {
@@ -103,14 +104,25 @@ public final class OutputStream {
         return true
     }
 
-    /// Flushes and, for a file opened by `output PATH`, closes it.
-    public func close() -> Int32? {
-        flush()
-        if ownsDescriptor, let fileDescriptor, Glibc.close(fileDescriptor) != 0, writeError == nil { writeError = errno }
+    /// The write error, cleared: the next write tries again (one failed command, then the next).
+    public func takeWriteError() -> Int32? {
+        defer { writeError = nil }
         return writeError
     }
 
+    /// Flushes and, for a file opened by `output PATH`, closes it.
+    public func close() -> Int32? {
+        flush()
+        if ownsDescriptor, !isClosed, let fileDescriptor, Glibc.close(fileDescriptor) != 0, writeError == nil { writeError = errno }
+        isClosed = true
+        return writeError
+    }
+
+    /// Set by `close`: the descriptor number may already belong to another file (a database's).
+    private var isClosed = false
+
     deinit {
+        guard !isClosed else { return }
         flush()
         if ownsDescriptor, let fileDescriptor { _ = Glibc.close(fileDescriptor) }
     }

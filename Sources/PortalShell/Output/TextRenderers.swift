@@ -43,7 +43,8 @@ final class DelimitedRenderer: RowRenderer {
     }
 
     func writeCSV(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let needsQuotes = bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+        // An empty value is quoted: an empty unquoted field is NULL (see DelimitedReader).
+        let needsQuotes = bytes.isEmpty || bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
         guard needsQuotes else { return stream.write(bytes: bytes) }
         stream.write(34)
         for byte in bytes {
