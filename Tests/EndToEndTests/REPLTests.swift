@@ -119,6 +119,7 @@ final class TmuxSession {
         let session = try TmuxSession(arguments: [db], home: folder)
         try session.waitFor("chinook>")
         try session.type("find Track where garbage")
+        try session.waitFor("where garbage")   // typed in full before Ctrl-C (under load keys lag)
         try session.press("C-c")
         try session.waitFor("^C")
         try session.type("count MediaType")

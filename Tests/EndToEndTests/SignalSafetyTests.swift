@@ -37,6 +37,12 @@ import Glibc
         return (status, (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
     }
 
+    /// A moment into a run of `duration`: from 0.1 s (a signal before the program has started
+    /// running cannot be caught by it: the shell sees 143) to past its end.
+    func randomMoment(_ duration: Double, past factor: Double) -> Double {
+        Double.random(in: 0.1...max(0.2, duration * factor))
+    }
+
     func seconds(_ body: () throws -> Void) rethrows -> Double {
         let start = Date()
         try body()
@@ -67,7 +73,7 @@ import Glibc
             let copy = path("import-\(run).sqlite")
             try FileManager.default.copyItem(atPath: empty, toPath: copy)
             let signal = run % 2 == 0 ? SIGINT : SIGTERM
-            let (status, errors) = try runSignalled(copy, command, after: Double.random(in: 0...(duration * 1.3)), signal: signal)
+            let (status, errors) = try runSignalled(copy, command, after: randomMoment(duration, past: 1.3), signal: signal)
             let count = try sqlite(copy, "SELECT count(*) FROM t")
             #expect(status == 130 || status == 0, "run \(run): status \(status), \(errors)")
             if status == 130 {
@@ -101,7 +107,7 @@ import Glibc
             let copy = path("update-\(run).sqlite")
             try FileManager.default.copyItem(atPath: original, toPath: copy)
             let signal = run % 2 == 0 ? SIGTERM : SIGINT
-            let (status, errors) = try runSignalled(copy, command, after: Double.random(in: 0...(duration * 1.5)), signal: signal)
+            let (status, errors) = try runSignalled(copy, command, after: randomMoment(duration, past: 1.5), signal: signal)
             let changed = try sqlite(copy, "SELECT sum(c) FROM t")
             #expect(status == 130 || status == 0, "run \(run): status \(status), \(errors)")
             #expect(changed == (status == 130 ? "0" : "300000"), "run \(run): status \(status) with sum \(changed)")
