@@ -201,10 +201,12 @@ extension SQLCompiler {
         let textColumn = if case .scalar(_, let info) = left { info.affinity == .text } else { false }
         if fold == 0, textColumn, let literal, !literal.isEmpty {
             // Case-sensitive tests on a text column need no function call.
-            let length = Value.integer(Int64(literal.unicodeScalars.count))
+            // ENDSWITH compares bytes: substr() of text with a negative start stops counting at
+            // a NUL character, substr() of a blob does not.
+            let length = Value.integer(Int64(literal.utf8.count))
             switch op {
             case .contains: return "instr(" + l + ", " + r + ") > 0"
-            case .endsWith: return "substr(" + l + ", -" + .bound(length) + ") = " + r
+            case .endsWith: return "substr(CAST(" + l + " AS BLOB), -" + .bound(length) + ") = CAST(" + r + " AS BLOB)"
             default: break
             }
         }
