@@ -10,9 +10,10 @@ import PortalPredicate
 /// our error. Flat chains (`a OR b OR …`, `IN {…}`) and runs of NOT never get here: the compiler
 /// keeps them shallow.
 enum SQLNesting {
-    /// Below this many nested parentheses SQLite's parser always copes (measured: the costliest
-    /// level we emit, a correlated `EXISTS`, uses at most 6 stack entries per parenthesis).
-    static let unchecked = 14
+    /// Up to this many nested parentheses SQLite's parser always copes: a parenthesis costs at
+    /// most the symbols of one pending `(SELECT … FROM … WHERE … AND` (about ten; measured:
+    /// nested SUBQUERY counts overflow at 15 parentheses, ANY chains at 30).
+    static let unchecked = 9
 
     /// Throws `.tooDeep` when SQLite's parser cannot take `condition` as a WHERE clause.
     static func check(_ condition: SQLFragment) throws {
