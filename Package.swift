@@ -38,7 +38,8 @@ let package = Package(
             dependencies: ["PortalEngine", "PortalShell", "PortalTUI", "CBaseline", "CSQLite"]
         ),
 
-        .testTarget(name: "PortalPredicateTests", dependencies: ["PortalPredicate"]),
+        // Fixtures/ holds test data read by path (the corpus of real predicate strings).
+        .testTarget(name: "PortalPredicateTests", dependencies: ["PortalPredicate"], exclude: ["Fixtures"]),
         .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite"]),
         .testTarget(name: "PortalShellTests", dependencies: ["PortalShell"]),
         .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI"]),

@@ -4,7 +4,8 @@ import Foundation
 // choice below is one the SQL compiler must make the same way:
 // - Two-valued logic: a comparison involving NULL is false; `==` is SQL's `IS` (NULL == NULL is
 //   true, so `== nil` is IS NULL) and `!=` is `IS NOT`; `<`, `<=`, `>`, `>=`, BETWEEN, the text
-//   operators and IN are false when a side is NULL (IN never matches a NULL element).
+//   operators are false when a side is NULL; IN (and CONTAINS on a list) is `==` to one element,
+//   so NULL is a member of `{nil, 1}`. `[l]` orders two texts by Unicode collation.
 // - Values compare as SQLite orders them (NULL < numbers < text < blobs; numbers exactly across
 //   integer and real; text by UTF-8 bytes), after SQLite's affinity rules: an attribute's
 //   affinity (INTEGER/REAL/NUMERIC turns number-like text on the other side into a number; TEXT
@@ -20,6 +21,8 @@ import Foundation
 //   skipped. Inside SUBQUERY, bare keys and SELF refer to the element (as Apple's evaluator).
 // - Arithmetic as SQLite: integers stay integers unless they overflow (then real); `/` is real
 //   division; division by zero and NaN are NULL; text in arithmetic is its numeric prefix.
+//   The bitwise operators work on SQLite's integer of each side (reals truncated, text by its
+//   leading integer), shifts by a negative amount go the other way.
 // - Dates (`CAST(…, "NSDate")`, `now()`) are Unix seconds; compared with text they are
 //   `YYYY-MM-DD HH:MM:SS` (UTC), compared with anything else seconds. A number cast to NSDate is
 //   seconds since 2001-01-01 (Apple's reference date).
@@ -119,12 +122,12 @@ struct Evaluator {
         switch p {
         case .constant(let value): return value
         case .not(let inner): return try !predicate(inner, scope)
-        case .and(let a, let b):
-            guard try predicate(a, scope) else { return false }
-            return try predicate(b, scope)
-        case .or(let a, let b):
-            if try predicate(a, scope) { return true }
-            return try predicate(b, scope)
+        case .and(let operands):
+            for operand in operands where try !predicate(operand, scope) { return false }
+            return true
+        case .or(let operands):
+            for operand in operands where try predicate(operand, scope) { return true }
+            return false
         case .comparison(let c): return try comparison(c, scope)
         }
     }
@@ -213,7 +216,7 @@ struct Evaluator {
             default: return false
             }
         }
-        let order = SQLiteSemantics.compare(a, b)
+        let order = Evaluator.order(a, b, options)
         switch op {
         case .equal: return order == 0
         case .notEqual: return order != 0
@@ -224,10 +227,21 @@ struct Evaluator {
         }
     }
 
-    /// Equality as SQL's `IN` has it: NULL equals nothing.
+    /// SQLite's order of two values; with `[l]` (and not `[n]`) two texts compare in Unicode
+    /// collation order, as the `portal_locale` collation does in SQL.
+    static func order(_ a: Value, _ b: Value, _ options: ComparisonOptions) -> Int {
+        if options.contains(.localeSensitive), !options.contains(.normalized), case .text(let x) = a, case .text(let y) = b {
+            return TextMatching.localeCompare(x, y)
+        }
+        return SQLiteSemantics.compare(a, b)
+    }
+
+    /// Membership (IN, and CONTAINS on a list) is `==`: NULL is a member of `{nil, v}`, as
+    /// NSPredicate has it.
     private func member(_ left: Operand, equals right: Operand, _ options: ComparisonOptions) throws(PredicateError) -> Bool {
         let (a, b) = try comparable(left, right, options, .in)
-        return !a.isNull && !b.isNull && SQLiteSemantics.compare(a, b) == 0
+        if a.isNull || b.isNull { return a.isNull && b.isNull }
+        return Evaluator.order(a, b, options) == 0
     }
 
     /// CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES: on the text of both sides (numbers as

@@ -105,6 +105,10 @@ struct Lexer {
         case _ where (b == 0x58 || b == 0x78) && (peek(1) == 0x27 || peek(1) == 0x22): // X'…'
             offset += 1
             kind = .blob(try blob(start: start))
+        case _ where isCurlyQuote():
+            offset += 3
+            throw error("'\(String(decoding: bytes[start..<offset], as: UTF8.self))' is a typographic quote: "
+                        + "write strings in straight quotes (\"…\" or '…')", from: start)
         case _ where Lexer.isIdentifierStart(b):
             let word = identifier()
             let upper = word.uppercased()
@@ -144,24 +148,43 @@ struct Lexer {
         return identifier()
     }
 
+    /// printf's length modifiers, longest first.
+    private static let lengthModifiers = ["hh", "ll", "h", "l", "q", "L", "z", "t", "j"]
+    /// The conversions Apple's format strings accept besides `%@` and `%K`.
+    private static let conversions = Set("diouxXDOUcCeEfFgGaAsSp".utf8)
+
+    /// `%@`, `%K`, or a printf specifier: an optional length modifier and a conversion (`%lu`,
+    /// `%hd`, `%lf`, `%la`, `%e`, …).
     private mutating func formatArgument(start: Int) throws(PredicateError) -> String {
-        for form in ["%lld", "%ld", "%@", "%K", "%d", "%i", "%f", "%s"] {
-            let formBytes = Array(form.utf8)
-            if offset + formBytes.count <= bytes.count,
-               bytes[offset..<(offset + formBytes.count)].elementsEqual(formBytes) {
-                offset += formBytes.count
-                return form
+        offset += 1
+        if let b = peek(), b == 0x40 || b == 0x4B { // @ K
+            offset += 1
+            return String(decoding: bytes[start..<offset], as: UTF8.self)
+        }
+        for modifier in Lexer.lengthModifiers {
+            let modifierBytes = Array(modifier.utf8)
+            if offset + modifierBytes.count <= bytes.count,
+               bytes[offset..<(offset + modifierBytes.count)].elementsEqual(modifierBytes) {
+                offset += modifierBytes.count
+                break
             }
         }
+        guard let conversion = peek(), Lexer.conversions.contains(conversion) else {
+            offset = min(offset + 1, bytes.count)
+            throw error("unknown format argument; expected %@, %K or a printf specifier such as %d, %ld, %lu, %f or %s",
+                        from: start)
+        }
         offset += 1
-        throw error("unknown format argument; expected %@, %K, %d, %i, %ld, %lld, %f or %s", from: start)
+        return String(decoding: bytes[start..<offset], as: UTF8.self)
     }
 
     private mutating func symbol(start: Int) throws(PredicateError) -> String {
         let one = bytes[offset]
         let next = peek(1)
-        // Two-byte operators first: ** == != <> <= =< >= => && ||
+        // Two-byte operators first: ** == != <> <= =< >= => && || << >>
         let two: String? = switch (one, next) {
+        case (0x3C, 0x3C): "<<"
+        case (0x3E, 0x3E): ">>"
         case (0x2A, 0x2A): "**"
         case (0x3D, 0x3D): "=="
         case (0x21, 0x3D): "!="
@@ -179,7 +202,8 @@ struct Lexer {
             return two
         }
         switch one {
-        case 0x28, 0x29, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x2E, 0x2B, 0x2D, 0x2A, 0x2F, 0x3D, 0x3C, 0x3E, 0x21:
+        case 0x28, 0x29, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x2E, 0x2B, 0x2D, 0x2A, 0x2F, 0x3D, 0x3C, 0x3E, 0x21,
+             0x26, 0x7C, 0x5E, 0x3A: // & | ^ :
             offset += 1
             return String(UnicodeScalar(one))
         default:
@@ -191,6 +215,12 @@ struct Lexer {
         }
     }
 
+    /// Whether a quote a word processor puts in place of `"` or `'` starts here: U+2018–U+201E
+    /// (‘ ’ ‚ ‛ “ ” „), three bytes in UTF-8.
+    private func isCurlyQuote() -> Bool {
+        peek() == 0xE2 && peek(1) == 0x80 && (0x98...0x9E).contains(peek(2) ?? 0)
+    }
+
     private mutating func string() throws(PredicateError) -> String {
         let start = offset
         let quote = bytes[offset]
@@ -199,7 +229,15 @@ struct Lexer {
         while true {
             guard let b = peek() else { throw error("unterminated string", from: start) }
             offset += 1
-            if b == quote { break }
+            if b == quote {
+                // SQL's doubled quote ('It''s') is not an escape here: say what is.
+                if peek() == quote {
+                    offset += 1
+                    let q = String(UnicodeScalar(quote))
+                    throw error("two quotes in a row do not escape a quote here: write \\\(q) inside \(q)…\(q)", from: offset - 2)
+                }
+                break
+            }
             if b != 0x5C { result.append(b); continue }
             guard let e = peek() else { throw error("unterminated string", from: start) }
             offset += 1

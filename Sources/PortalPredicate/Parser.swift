@@ -165,28 +165,33 @@ struct Parser {
         try descend()
         defer { ascend() }
         let first = try andOperand(allowExpression: allowExpression)
-        guard case .predicate(var left) = first else { return first }
+        guard case .predicate(let left) = first, isReserved("OR") || isSymbol("||") else { return first }
+        // A chain is one list, one level high however long it is.
+        var operands = [left.value], tallest = left.height
         while isReserved("OR") || isSymbol("||") {
             advance()
             guard case .predicate(let right) = try andOperand(allowExpression: false) else {
                 throw unexpected("a comparison operator")
             }
-            left = (.or(left.value, right.value), try height(over: left.height, right.height))
+            operands.append(right.value)
+            tallest = max(tallest, right.height)
         }
-        return .predicate(left)
+        return .predicate((.or(operands), try height(over: tallest)))
     }
 
     private mutating func andOperand(allowExpression: Bool) throws(PredicateError) -> Operand {
         let first = try notOperand(allowExpression: allowExpression)
-        guard case .predicate(var left) = first else { return first }
+        guard case .predicate(let left) = first, isReserved("AND") || isSymbol("&&") else { return first }
+        var operands = [left.value], tallest = left.height
         while isReserved("AND") || isSymbol("&&") {
             advance()
             guard case .predicate(let right) = try notOperand(allowExpression: false) else {
                 throw unexpected("a comparison operator")
             }
-            left = (.and(left.value, right.value), try height(over: left.height, right.height))
+            operands.append(right.value)
+            tallest = max(tallest, right.height)
         }
-        return .predicate(left)
+        return .predicate((.and(operands), try height(over: tallest)))
     }
 
     private mutating func notOperand(allowExpression: Bool) throws(PredicateError) -> Operand {
@@ -240,7 +245,11 @@ struct Parser {
             throw failure(.syntax, "expected a value after '\(source(operatorToken))' (found \(describe(current)))",
                           at: current)
         }
+        let rightToken = current, rightStart = position
         let right = try expression()
+        if op == .matches, case .literal(.text(let pattern)) = right.value, position == rightStart + 1 {
+            try checkRegex(pattern, at: rightToken)
+        }
         let comparison = Comparison(quantifier: quantifier, left.value, op, options: options, right.value)
         return .predicate((.comparison(comparison), try height(over: left.height, right.height)))
     }
@@ -259,8 +268,20 @@ struct Parser {
         }
     }
 
+    /// A literal pattern of MATCHES is compiled now, so that a bad one is reported under the
+    /// pattern with the regular expression engine's reason.
+    private func checkRegex(_ pattern: String, at token: Token) throws(PredicateError) {
+        if let reason = TextMatching.regexProblem(pattern) {
+            throw failure(.invalidOperation, "invalid regular expression for MATCHES: \(reason)", at: token)
+        }
+    }
+
     private func unexpectedOperator() -> PredicateError {
         if case .identifier(let word) = current.kind {
+            if peekKind(1) == .symbol(":") {
+                return failure(.unsupported, "'\(word):' (an Objective-C selector used as an operator) has no meaning on a database",
+                               at: current)
+            }
             let upper = word.uppercased()
             if ["UNION", "INTERSECT", "MINUS"].contains(upper) {
                 return failure(.unsupported, "\(upper) (a set operation on collections) has no meaning on a database", at: current)
@@ -302,18 +323,23 @@ struct Parser {
         }
     }
 
-    /// `[c]`, `[d]`, `[cd]`, `[n]` right after an operator.
+    /// The letters of the options and what each means.
+    private static let optionLetters: [Character: ComparisonOptions] = [
+        "c": .caseInsensitive, "d": .diacriticInsensitive, "n": .normalized, "l": .localeSensitive,
+    ]
+
+    /// `[c]`, `[d]`, `[n]`, `[l]` or a combination (`[cd]`, `[cl]`) right after an operator.
     private mutating func comparisonOptions() throws(PredicateError) -> ComparisonOptions {
         guard isSymbol("[") else { return [] }
         advance()
-        guard case .identifier(let word) = current.kind else { throw unexpected("c, d, cd or n") }
+        guard case .identifier(let word) = current.kind else { throw unexpected("options such as c, d, cd, l or n") }
         var options: ComparisonOptions = []
-        switch word.lowercased() {
-        case "c": options = [.caseInsensitive]
-        case "d": options = [.diacriticInsensitive]
-        case "cd", "dc": options = [.caseInsensitive, .diacriticInsensitive]
-        case "n": options = [.normalized]
-        default: throw unexpected("c, d, cd or n")
+        for letter in word.lowercased() {
+            guard let option = Parser.optionLetters[letter], !options.contains(option) else {
+                throw failure(.syntax, "unknown comparison options '\(word)': use the letters c, d, l and n, each once",
+                              at: current)
+            }
+            options.insert(option)
         }
         advance()
         try expectSymbol("]", "']' to close the options")
@@ -322,35 +348,35 @@ struct Parser {
 
     // MARK: Expressions
 
+    /// The binary operators of expressions by level, loosest first; all left-associative.
+    /// The bitwise ones keep C's order among themselves and bind tighter than comparisons.
+    static let binaryLevels: [[String: ArithmeticOperator]] = [
+        ["|": .bitwiseOr], ["^": .bitwiseXor], ["&": .bitwiseAnd], ["<<": .shiftLeft, ">>": .shiftRight],
+        ["+": .add, "-": .subtract], ["*": .multiply, "/": .divide], ["**": .power],
+    ]
+
+    /// The level of a binary operator symbol (an index into `binaryLevels`) and its operator.
+    private static let binaryOperators: [String: (level: Int, op: ArithmeticOperator)] = {
+        var table: [String: (level: Int, op: ArithmeticOperator)] = [:]
+        for (level, operators) in binaryLevels.enumerated() {
+            for (symbol, op) in operators { table[symbol] = (level, op) }
+        }
+        return table
+    }()
+
     /// `seed` is an already parsed parenthesised expression that starts this one.
     private mutating func expression(seed: Node<Expression>? = nil) throws(PredicateError) -> Node<Expression> {
-        var left = try multiplicative(seed: seed)
-        while isSymbol("+") || isSymbol("-") {
-            let op: ArithmeticOperator = isSymbol("+") ? .add : .subtract
-            advance()
-            let right = try multiplicative(seed: nil)
-            left = (.arithmetic(left.value, op, right.value), try height(over: left.height, right.height))
-        }
-        return left
+        try binary(atLeast: 0, seed: seed)
     }
 
-    private mutating func multiplicative(seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
-        var left = try power(seed: seed)
-        while isSymbol("*") || isSymbol("/") {
-            let op: ArithmeticOperator = isSymbol("*") ? .multiply : .divide
-            advance()
-            let right = try power(seed: nil)
-            left = (.arithmetic(left.value, op, right.value), try height(over: left.height, right.height))
-        }
-        return left
-    }
-
-    private mutating func power(seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
+    /// Precedence climbing over `binaryLevels`: one stack frame per operand, not one per level,
+    /// so that nesting as deep as the limit stays well inside a thread's stack.
+    private mutating func binary(atLeast minimum: Int, seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
         var left = try unary(seed: seed)
-        while isSymbol("**") {
+        while case .symbol(let symbol) = current.kind, let (level, op) = Parser.binaryOperators[symbol], level >= minimum {
             advance()
-            let right = try unary(seed: nil)
-            left = (.arithmetic(left.value, .power, right.value), try height(over: left.height, right.height))
+            let right = try binary(atLeast: level + 1, seed: nil)
+            left = (.arithmetic(left.value, op, right.value), try height(over: left.height, right.height))
         }
         return left
     }
@@ -384,7 +410,14 @@ struct Parser {
                 advance()
                 let name: String
                 switch current.kind {
-                case .identifier(let n), .escapedName(let n), .atKey(let n): name = n
+                case .identifier(let n), .escapedName(let n): name = n
+                case .atKey(let n): name = try aggregateKey(n)
+                case .formatArgument("%K"):
+                    // `ANY moods.%K == %@`: the key path argument continues this one.
+                    let token = current
+                    advance()
+                    base = try keyPathArgument(after: base, at: token)
+                    continue
                 default: throw unexpected("a key name")
                 }
                 advance()
@@ -453,6 +486,8 @@ struct Parser {
             return (.key(name), 1)
         case .identifier(let name):
             if peekKind(1) == .symbol("(") { return try function(name) }
+            // Apple's own spelling of a function call: `lowercase:(name)`.
+            if peekKind(1) == .symbol(":"), peekKind(2) == .symbol("(") { return try function(name, colon: true) }
             advance()
             return (.key(name), 1)
         case .symbol("{"):
@@ -500,7 +535,20 @@ struct Parser {
         "sum": 1, "count": 1, "min": 1, "max": 1, "average": 1,
     ]
 
-    private mutating func function(_ written: String) throws(PredicateError) -> Node<Expression> {
+    /// The aggregate keys a key path may hold after a dot (lowercased).
+    static let aggregateKeys: Set<String> = ["@count", "@sum", "@avg", "@min", "@max"]
+
+    /// An `@key` after a dot must be one of `aggregateKeys`: an unknown one is reported here,
+    /// where its position is known.
+    private func aggregateKey(_ key: String) throws(PredicateError) -> String {
+        guard Parser.aggregateKeys.contains(key.lowercased()) else {
+            throw failure(.unknownName, "unknown aggregate '\(key)' (the aggregates are @count, @sum, @avg, @min and @max)",
+                          at: current, suggestion: closestName(to: key.lowercased(), among: Array(Parser.aggregateKeys)))
+        }
+        return key
+    }
+
+    private mutating func function(_ written: String, colon: Bool = false) throws(PredicateError) -> Node<Expression> {
         let token = current
         let name = written.lowercased()
         if name == "function" || name == "ternary" {
@@ -513,6 +561,7 @@ struct Parser {
         try descend()
         defer { ascend() }
         advance()
+        if colon { advance() }
         advance() // (
         let (arguments, h) = try expressionList(closing: ")")
         guard arguments.count == arity else {
@@ -559,45 +608,76 @@ struct Parser {
 
     // MARK: Arguments
 
-    private mutating func substitute(_ form: String, at token: Token) throws(PredicateError) -> Node<Expression> {
+    /// The next `%` argument, counted.
+    private mutating func nextArgument(_ form: String, at token: Token) throws(PredicateError) -> Argument {
         guard argumentIndex < arguments.count else {
             throw failure(.argument, "\(form) has no argument: only \(arguments.count) given", at: token)
         }
-        let argument = arguments[argumentIndex]
         argumentIndex += 1
+        return arguments[argumentIndex - 1]
+    }
+
+    /// `%K` with its argument, a key path such as "Album.Title": a new path, or the rest of `base`.
+    private mutating func keyPathArgument(after base: Node<Expression>?, at token: Token) throws(PredicateError) -> Node<Expression> {
+        guard case .value(.text(let path)) = try nextArgument("%K", at: token) else {
+            throw failure(.argument, "%K expects a key name (text)", at: token)
+        }
+        let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.contains(where: \.isEmpty) else {
+            throw failure(.argument, "%K expects a key path such as \"Album.Title\"", at: token)
+        }
+        var node: Node<Expression>
+        var rest = parts[...]
+        if let base {
+            node = base
+        } else {
+            node = (.key(parts[0]), 1)
+            rest = parts.dropFirst()
+        }
+        for part in rest { node = (.member(node.value, part), try height(over: node.height)) }
+        return node
+    }
+
+    /// What a printf conversion (the last letter of `%lu`, `%hd`, `%e`, …) takes.
+    private enum ArgumentClass { case integer, number, text }
+
+    private static func argumentClass(_ form: String) -> ArgumentClass {
+        switch form.last {
+        case "e", "E", "f", "F", "g", "G", "a", "A": return .number
+        case "s", "S": return .text
+        default: return .integer
+        }
+    }
+
+    private mutating func substitute(_ form: String, at token: Token) throws(PredicateError) -> Node<Expression> {
+        if form == "%K" { return try keyPathArgument(after: nil, at: token) }
+        let argument = try nextArgument(form, at: token)
         func wrong(_ expected: String) -> PredicateError {
             failure(.argument, "\(form) expects \(expected)", at: token)
         }
-        switch (form, argument) {
-        case ("%@", .value(let v)):
-            return (.literal(try checked(v, at: token)), 1)
-        case ("%@", .list(let values)):
-            var elements: [Expression] = []
-            for v in values { elements.append(.literal(try checked(v, at: token))) }
-            return (.aggregate(elements), 2)
-        case ("%K", .value(.text(let path))):
-            let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard !parts.contains(where: \.isEmpty) else { throw wrong("a key path such as \"Album.Title\"") }
-            guard parts.count < Parser.maximumDepth else { throw wrong("a shorter key path") }
-            var e = Expression.key(parts[0])
-            for part in parts.dropFirst() { e = .member(e, part) }
-            return (e, parts.count)
-        case ("%K", _):
-            throw wrong("a key name (text)")
-        case ("%d", .value(.integer(let i))), ("%i", .value(.integer(let i))),
-             ("%ld", .value(.integer(let i))), ("%lld", .value(.integer(let i))):
+        if form == "%@" {
+            switch argument {
+            case .value(let v): return (.literal(try checked(v, at: token)), 1)
+            case .list(let values):
+                var elements: [Expression] = []
+                for v in values { elements.append(.literal(try checked(v, at: token))) }
+                return (.aggregate(elements), 2)
+            }
+        }
+        switch (Parser.argumentClass(form), argument) {
+        case (.integer, .value(.integer(let i))):
             return (.literal(.integer(i)), 1)
-        case ("%d", _), ("%i", _), ("%ld", _), ("%lld", _):
+        case (.integer, _):
             throw wrong("an integer")
-        case ("%f", .value(.integer(let i))):
+        case (.number, .value(.integer(let i))):
             return (.literal(.real(Double(i))), 1)
-        case ("%f", .value(.real(let r))):
+        case (.number, .value(.real(let r))):
             return (.literal(try checked(.real(r), at: token)), 1)
-        case ("%f", _):
+        case (.number, _):
             throw wrong("a number")
-        case ("%s", .value(.text(let s))):
+        case (.text, .value(.text(let s))):
             return (.literal(.text(s)), 1)
-        default:
+        case (.text, _):
             throw wrong("text")
         }
     }

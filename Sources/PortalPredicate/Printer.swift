@@ -14,8 +14,10 @@
 /// Not canonical, so not printed back to themselves: `.negate` of a number literal (the parser
 /// folds `-5` into `.literal(-5)`), function names that are not lowercase, and NaN.
 enum Printer {
-    // Expression precedence levels, loosest first.
-    static let additive = 1, multiplicative = 2, power = 3, unary = 4, postfix = 5, primary = 6
+    // Expression precedence levels, loosest first: the binary levels of `Parser.binaryLevels`
+    // (`|`, `^`, `&`, shifts, additive, multiplicative, power), then unary, postfix, primary.
+    static let loosest = 1, power = Parser.binaryLevels.count
+    static let unary = power + 1, postfix = power + 2, primary = power + 3
 
     static func predicate(_ p: Predicate) -> String {
         var out = ""
@@ -28,18 +30,12 @@ enum Printer {
         switch p {
         case .constant(let value):
             out += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
-        case .or(let a, let b):
-            parenthesised(level > 0, into: &out) { out in
-                write(a, level: 0, into: &out)
-                out += " OR "
-                write(b, level: 1, into: &out)
-            }
-        case .and(let a, let b):
-            parenthesised(level > 1, into: &out) { out in
-                write(a, level: 1, into: &out)
-                out += " AND "
-                write(b, level: 2, into: &out)
-            }
+        case .or(let operands):
+            // An operand that is itself an OR list keeps its parentheses, so the grouping
+            // round-trips.
+            parenthesised(level > 0, into: &out) { out in list(operands, " OR ", level: 1, into: &out) }
+        case .and(let operands):
+            parenthesised(level > 1, into: &out) { out in list(operands, " AND ", level: 2, into: &out) }
         case .not(let inner):
             out += "NOT "
             write(inner, level: 2, into: &out)
@@ -48,20 +44,23 @@ enum Printer {
         }
     }
 
+    private static func list(_ operands: [Predicate], _ separator: String, level: Int, into out: inout String) {
+        for (i, operand) in operands.enumerated() {
+            if i > 0 { out += separator }
+            write(operand, level: level, into: &out)
+        }
+    }
+
     static func write(_ c: Comparison, into out: inout String) {
         if let q = c.quantifier { out += q.rawValue + " " }
-        write(c.left, level: additive, into: &out)
+        write(c.left, level: loosest, into: &out)
         out += " " + c.op.rawValue
-        if c.options.contains(.normalized) {
-            out += "[n]"
-        } else if c.options.contains(.caseInsensitive) || c.options.contains(.diacriticInsensitive) {
-            out += "["
-            if c.options.contains(.caseInsensitive) { out += "c" }
-            if c.options.contains(.diacriticInsensitive) { out += "d" }
-            out += "]"
-        }
+        let letters: [(ComparisonOptions, String)] = [(.caseInsensitive, "c"), (.diacriticInsensitive, "d"),
+                                                      (.localeSensitive, "l"), (.normalized, "n")]
+        let written = letters.filter { c.options.contains($0.0) }.map(\.1).joined()
+        if !written.isEmpty { out += "[" + written + "]" }
         out += " "
-        write(c.right, level: additive, into: &out)
+        write(c.right, level: loosest, into: &out)
     }
 
     static func parenthesised(_ needed: Bool, into out: inout String, _ body: (inout String) -> Void) {
@@ -72,7 +71,7 @@ enum Printer {
 
     static func expression(_ e: Expression) -> String {
         var out = ""
-        write(e, level: additive, into: &out)
+        write(e, level: loosest, into: &out)
         return out
     }
 
@@ -80,11 +79,7 @@ enum Printer {
     static func level(of e: Expression) -> Int {
         switch e {
         case .arithmetic(_, let op, _):
-            switch op {
-            case .add, .subtract: return additive
-            case .multiply, .divide: return multiplicative
-            case .power: return power
-            }
+            return (Parser.binaryLevels.firstIndex { $0.values.contains(op) } ?? 0) + 1
         case .negate: return unary
         case .literal(.integer(let i)) where i < 0: return unary
         case .literal(.real(let r)) where r.sign == .minus: return unary
@@ -115,7 +110,7 @@ enum Printer {
             case .first: out += "FIRST"
             case .last: out += "LAST"
             case .size: out += "SIZE"
-            case .expression(let i): write(i, level: additive, into: &out)
+            case .expression(let i): write(i, level: loosest, into: &out)
             }
             out += "]"
         case .aggregate(let elements):
@@ -128,13 +123,13 @@ enum Printer {
             out += ")"
         case .subquery(let collection, let variable, let predicate):
             out += "SUBQUERY("
-            write(collection, level: additive, into: &out)
+            write(collection, level: loosest, into: &out)
             out += ", $" + (isIdentifier(variable) ? variable : quoted(variable)) + ", "
             write(predicate, level: 0, into: &out)
             out += ")"
         case .cast(let value, let type):
             out += "CAST("
-            write(value, level: additive, into: &out)
+            write(value, level: loosest, into: &out)
             out += ", " + quoted(type) + ")"
         case .arithmetic(let a, let op, let b):
             // Left-associative: the right operand binds one level tighter. `**` takes a unary
@@ -152,7 +147,7 @@ enum Printer {
     private static func list(_ elements: [Expression], into out: inout String) {
         for (i, element) in elements.enumerated() {
             if i > 0 { out += ", " }
-            write(element, level: additive, into: &out)
+            write(element, level: loosest, into: &out)
         }
     }
 

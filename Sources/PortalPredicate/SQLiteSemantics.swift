@@ -139,8 +139,10 @@ enum SQLiteSemantics {
         return s
     }
 
-    /// `+ - *` on numbers: integers stay integers unless they overflow (then real, as SQLite).
+    /// `+ - * / **` on numbers: integers stay integers unless they overflow (then real, as SQLite).
+    /// The bitwise operators as `bitwise` has them.
     static func arithmetic(_ a: Value, _ op: ArithmeticOperator, _ b: Value) -> Value {
+        if op.isBitwise { return bitwise(a, op, b) }
         let x = number(a), y = number(b)
         if x.isNull || y.isNull { return .null }
         switch op {
@@ -161,7 +163,68 @@ enum SQLiteSemantics {
             return q == 0 ? .null : finite(real(x) / q)
         case .power:
             return finite(pow(real(x), real(y)))
+        case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight:
+            return bitwise(a, op, b)
         }
+    }
+
+    /// `& | ^ << >>` as SQLite's VDBE computes them: NULL if a side is NULL, else on the integer
+    /// of each side; a shift by a negative amount shifts the other way, by 64 or more gives 0
+    /// (or -1 for a right shift of a negative number).
+    static func bitwise(_ a: Value, _ op: ArithmeticOperator, _ b: Value) -> Value {
+        if a.isNull || b.isNull { return .null }
+        let x = integer(a), y = integer(b)
+        switch op {
+        case .bitwiseAnd: return .integer(x & y)
+        case .bitwiseOr: return .integer(x | y)
+        case .bitwiseXor: return .integer(x ^ y)
+        default: break
+        }
+        var left = op == .shiftLeft
+        var amount = y
+        if amount == 0 { return .integer(x) }
+        if amount < 0 {
+            left.toggle()
+            amount = amount > -64 ? -amount : 64
+        }
+        if amount >= 64 { return .integer(x >= 0 || left ? 0 : -1) }
+        return .integer(left ? x << amount : x >> amount)   // >> of Int64 extends the sign, as SQLite
+    }
+
+    /// SQLite's integer of a value (`sqlite3VdbeIntValue`): reals truncated toward zero and
+    /// clamped, text and blobs by their leading decimal integer (0 when none, clamped).
+    static func integer(_ v: Value) -> Int64 {
+        switch v {
+        case .null: return 0
+        case .integer(let i): return i
+        case .real(let r):
+            if r <= -9223372036854775808.0 { return Int64.min }
+            if r >= 9223372036854775807.0 { return Int64.max }
+            return r.isNaN ? 0 : Int64(r.rounded(.towardZero))
+        case .text(let s): return leadingInteger(Array(s.utf8))
+        case .blob(let bytes): return leadingInteger(bytes)
+        }
+    }
+
+    /// `sqlite3Atoi64`'s value: spaces, a sign, decimal digits; saturated when too large.
+    private static func leadingInteger(_ bytes: [UInt8]) -> Int64 {
+        var i = 0
+        while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+        var negative = false
+        if i < bytes.count, bytes[i] == 0x2D || bytes[i] == 0x2B { negative = bytes[i] == 0x2D; i += 1 }
+        var magnitude: UInt64 = 0
+        var overflow = false
+        while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            let (m, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = m.addingReportingOverflow(UInt64(bytes[i] - 0x30))
+            if o1 || o2 { overflow = true; break }
+            magnitude = sum
+            i += 1
+        }
+        if negative {
+            return overflow || magnitude > UInt64(Int64.max) + 1 ? Int64.min : Int64(bitPattern: 0 &- magnitude)
+        }
+        return overflow || magnitude > UInt64(Int64.max) ? Int64.max : Int64(magnitude)
     }
 
     static func negate(_ a: Value) -> Value {

@@ -25,13 +25,20 @@ private struct Substitution {
         switch p {
         case .constant: return p
         case .not(let a): return .not(try predicate(a))
-        case .and(let a, let b): return .and(try predicate(a), try predicate(b))
-        case .or(let a, let b): return .or(try predicate(a), try predicate(b))
+        case .and(let operands): return .and(try list(operands))
+        case .or(let operands): return .or(try list(operands))
         case .comparison(var c):
             c.left = try expression(c.left)
             c.right = try expression(c.right)
             return .comparison(c)
         }
+    }
+
+    private mutating func list(_ operands: [Predicate]) throws(PredicateError) -> [Predicate] {
+        var result: [Predicate] = []
+        result.reserveCapacity(operands.count)
+        for operand in operands { result.append(try predicate(operand)) }
+        return result
     }
 
     mutating func expression(_ e: Expression) throws(PredicateError) -> Expression {

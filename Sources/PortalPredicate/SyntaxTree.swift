@@ -8,12 +8,21 @@ public indirect enum Predicate: Sendable, Hashable {
     case constant(Bool)
     /// `NOT p` (or `!p`).
     case not(Predicate)
-    /// `a AND b AND c` parses left-associatively: `.and(.and(a, b), c)`.
-    case and(Predicate, Predicate)
-    /// `a OR b` (or `a || b`), left-associative like `and`.
-    case or(Predicate, Predicate)
+    /// `a AND b AND c` (or `&&`): one list of two or more operands, never a left-nested tree,
+    /// so that a chain of any length is one level deep (printer, evaluator and compiler recurse
+    /// on depth). Parentheses keep their grouping: `(a AND b) AND c` is `.and([.and([a, b]), c])`.
+    case and([Predicate])
+    /// `a OR b OR c` (or `||`): one list, like `and`.
+    case or([Predicate])
     /// One comparison.
     case comparison(Comparison)
+}
+
+extension Predicate {
+    /// `a AND b` as a two-operand list.
+    public static func and(_ a: Predicate, _ b: Predicate) -> Predicate { .and([a, b]) }
+    /// `a OR b` as a two-operand list.
+    public static func or(_ a: Predicate, _ b: Predicate) -> Predicate { .or([a, b]) }
 }
 
 /// `[quantifier] left operator[options] right`.
@@ -64,9 +73,9 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case matches = "MATCHES"
 }
 
-/// `[c]`, `[d]`, `[cd]`, `[n]`.
+/// `[c]`, `[d]`, `[n]`, `[l]` and their combinations (`[cd]`, `[cl]`, …).
 public struct ComparisonOptions: OptionSet, Sendable, Hashable {
-    /// The options as bits: 1 `c`, 2 `d`, 4 `n`.
+    /// The options as bits: 1 `c`, 2 `d`, 4 `n`, 8 `l`.
     public let rawValue: UInt8
     /// The options of these bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -76,6 +85,8 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable {
     public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
     /// `[n]`: compare bytes as they are; supersedes c and d.
     public static let normalized = ComparisonOptions(rawValue: 4)
+    /// `[l]`: locale-aware: text compares in Unicode collation order (root locale).
+    public static let localeSensitive = ComparisonOptions(rawValue: 8)
 }
 
 /// An expression: the operand of a comparison.
@@ -101,7 +112,7 @@ public indirect enum Expression: Sendable, Hashable {
     case subquery(collection: Expression, variable: String, predicate: Predicate)
     /// `CAST(expression, "type")`.
     case cast(Expression, String)
-    /// `left op right` for `+ - * / **`.
+    /// `left op right` for `+ - * / **` and the bitwise `& | ^ << >>`.
     case arithmetic(Expression, ArithmeticOperator, Expression)
     /// Unary minus of a non-literal (a negative number literal is `.literal`).
     case negate(Expression)
@@ -119,13 +130,27 @@ public indirect enum SubscriptIndex: Sendable, Hashable {
     case expression(Expression)
 }
 
-/// `+ - * / **`.
+/// `+ - * / **`, and the bitwise operators on integers `& | ^ << >>` (Apple's, with C's
+/// relative precedence: `<< >>` bind tighter than `&`, then `^`, then `|`).
 public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
     case add = "+"
     case subtract = "-"
     case multiply = "*"
     case divide = "/"
     case power = "**"
+    case bitwiseAnd = "&"
+    case bitwiseOr = "|"
+    case bitwiseXor = "^"
+    case shiftLeft = "<<"
+    case shiftRight = ">>"
+
+    /// True for `& | ^ << >>`.
+    public var isBitwise: Bool {
+        switch self {
+        case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight: return true
+        case .add, .subtract, .multiply, .divide, .power: return false
+        }
+    }
 }
 
 /// A predicate with Realm's trailing `SORT(…)` and `LIMIT(…)` clauses.

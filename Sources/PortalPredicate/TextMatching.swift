@@ -48,7 +48,8 @@ public enum TextMatching {
     /// `text CONTAINS part`.
     public static func contains(_ text: String, _ part: String, options: ComparisonOptions = []) -> Bool {
         let t = Array(fold(text, options: options).utf8), p = Array(fold(part, options: options).utf8)
-        if p.isEmpty { return true }
+        // NSString's rangeOfString: finds nothing for an empty needle.
+        if p.isEmpty { return false }
         if p.count > t.count { return false }
         for start in 0...(t.count - p.count) where t[start] == p[0] {
             if t[start..<(start + p.count)].elementsEqual(p) { return true }
@@ -56,14 +57,40 @@ public enum TextMatching {
         return false
     }
 
-    /// `text BEGINSWITH prefix`.
+    /// `text BEGINSWITH prefix`: false for an empty prefix, as NSString's hasPrefix:.
     public static func beginsWith(_ text: String, _ prefix: String, options: ComparisonOptions = []) -> Bool {
-        fold(text, options: options).utf8.starts(with: fold(prefix, options: options).utf8)
+        let p = fold(prefix, options: options)
+        return !p.isEmpty && fold(text, options: options).utf8.starts(with: p.utf8)
     }
 
-    /// `text ENDSWITH suffix`.
+    /// `text ENDSWITH suffix`: false for an empty suffix, as NSString's hasSuffix:.
     public static func endsWith(_ text: String, _ suffix: String, options: ComparisonOptions = []) -> Bool {
-        fold(text, options: options).utf8.reversed().starts(with: fold(suffix, options: options).utf8.reversed())
+        let s = fold(suffix, options: options)
+        return !s.isEmpty && fold(text, options: options).utf8.reversed().starts(with: s.utf8.reversed())
+    }
+
+    /// `[l]`: the order of two texts in Unicode collation order (the root locale), -1, 0 or 1.
+    /// Texts the collation finds equal (canonically equivalent ones) compare as equal.
+    public static func localeCompare(_ a: String, _ b: String) -> Int {
+        switch a.compare(b, options: [], range: nil, locale: collationLocale) {
+        case .orderedAscending: return -1
+        case .orderedDescending: return 1
+        case .orderedSame: return 0
+        }
+    }
+
+    // English collation is CLDR's root order (en_US_POSIX would be byte order).
+    private static let collationLocale = Locale(identifier: "en")
+
+    /// Why `pattern` is not a valid regular expression for MATCHES, in the engine's words; nil
+    /// when it is valid.
+    public static func regexProblem(_ pattern: String) -> String? {
+        do {
+            _ = try NSRegularExpression(pattern: pattern, options: [])
+            return nil
+        } catch {
+            return RegexCache.reason(pattern)
+        }
     }
 
     /// `text LIKE pattern`: the whole text matches; `*` is any run of characters, `?` exactly one
@@ -143,6 +170,18 @@ final class RegexCache: @unchecked Sendable {
         return compiled
     }
 
+    /// Why ICU refused a pattern. Foundation on Linux reports only "the value is invalid", so the
+    /// reason comes from Swift's own regex parser (`expected ')'`), which reads the same syntax
+    /// for everything a typo breaks; when it accepts the pattern, ICU's verdict is all there is.
+    static func reason(_ pattern: String) -> String {
+        do {
+            _ = try Regex(pattern)
+            return "ICU does not accept this pattern"
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// The pattern must be valid on its own; it is then anchored at both ends of the text so that
     /// it matches the whole string, with ICU's backtracking (like `uregex_matches`).
     private static func compile(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
@@ -151,7 +190,7 @@ final class RegexCache: @unchecked Sendable {
             _ = try NSRegularExpression(pattern: pattern, options: options)
             return try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: options)
         } catch {
-            throw PredicateError(.invalidOperation, "invalid regular expression for MATCHES: \(pattern)")
+            throw PredicateError(.invalidOperation, "invalid regular expression for MATCHES: \(pattern): \(reason(pattern))")
         }
     }
 }

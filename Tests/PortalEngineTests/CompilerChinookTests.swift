@@ -38,7 +38,8 @@ import Testing
         Case(entity: "Track", predicate: "GenreId IN $genres", sql: "GenreId IN (2, 4, 5)",
              variables: ["genres": .list([2, 4, 5])]),
         Case(entity: "Track", predicate: "GenreId IN {}", sql: "0"),
-        Case(entity: "Track", predicate: "Composer IN {nil, \"AC/DC\"}", sql: "Composer = 'AC/DC'"),
+        // Issue 12: nil in the list matches NULL, as NSPredicate's IN does.
+        Case(entity: "Track", predicate: "Composer IN {nil, \"AC/DC\"}", sql: "Composer = 'AC/DC' OR Composer IS NULL"),
         Case(entity: "Track", predicate: "Milliseconds > $min", sql: "Milliseconds > 500000",
              variables: ["min": .value(500000)]),
         // string operators, case-sensitive

@@ -42,6 +42,19 @@ import Testing
         #expect(rows.first?["age"] == 43)
     }
 
+    /// Issue 12 point 4: Apple's printf specifiers and `%K` (also after a dot) in the Swift API.
+    @Test func issue12_point4_printfSpecifiersInTheSwiftAPI() throws {
+        let fixture = try populated()
+        let counts = try fixture.store.read { ctx in
+            [try ctx.count("User", where: "age > %lu", [30]),
+             try ctx.count("User", where: "%K >= %hd AND %K < %lld", ["age", 25, "age", 42]),
+             try ctx.count("User", where: "age <= %e OR age == %la", [12.0, 42.0]),
+             try ctx.count("User", where: "lowercase:(%K) BEGINSWITH %s", ["name", "br"]),
+             try ctx.count("User", where: "(age & %u) != 0", [1])]
+        }
+        #expect(counts == [3, 3, 2, 3, 3])
+    }
+
     @Test func firstFollowsTheSortOrder() throws {
         let fixture = try populated()
         let store = fixture.store

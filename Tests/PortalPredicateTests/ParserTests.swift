@@ -55,12 +55,17 @@ private func error(_ text: String) -> PredicateError? {
         #expect(try parse("a == 1 || b == 2 && !c == 3") == parse("a == 1 OR (b == 2 AND (NOT c == 3))"))
     }
 
-    @Test func chainsAreLeftAssociative() throws {
+    @Test func issue10_point6_chainsAreOneFlatList() throws {
         let a = Predicate.comparison(Comparison(key("a"), .equal, .literal(1)))
         let b = Predicate.comparison(Comparison(key("b"), .equal, .literal(2)))
         let c = Predicate.comparison(Comparison(key("c"), .equal, .literal(3)))
-        #expect(try parse("a == 1 AND b == 2 AND c == 3") == .and(.and(a, b), c))
-        #expect(try parse("a == 1 OR b == 2 OR c == 3") == .or(.or(a, b), c))
+        #expect(try parse("a == 1 AND b == 2 AND c == 3") == .and([a, b, c]))
+        #expect(try parse("a == 1 OR b == 2 OR c == 3") == .or([a, b, c]))
+        #expect(try parse("a == 1 || b == 2 && c == 3 || a == 1") == .or([a, .and([b, c]), a]))
+        // Parentheses keep their grouping (the printer writes them back).
+        #expect(try parse("(a == 1 OR b == 2) OR c == 3") == .or([.or([a, b]), c]))
+        #expect(try parse("(a == 1 OR b == 2) OR c == 3").description == "(a == 1 OR b == 2) OR c == 3")
+        #expect(try parse("a == 1 AND (b == 2 AND c == 3)").description == "a == 1 AND (b == 2 AND c == 3)")
         #expect(try comparison("x == 1 - 2 - 3").right == .arithmetic(.arithmetic(.literal(1), .subtract, .literal(2)), .subtract, .literal(3)))
     }
 
@@ -219,7 +224,7 @@ private func error(_ text: String) -> PredicateError? {
         #expect((try? parse("%K == 1", [.value("a..b")])) == nil)
         #expect((try? parse("a == %f", [.value("x")])) == nil)
         #expect((try? parse("a == %@", [.value(.real(.nan))])) == nil)
-        #expect(error("a == %x")?.kind == .syntax)
+        #expect(error("a == %y")?.kind == .syntax)
     }
 
     @Test func sortAndLimit() throws {
@@ -273,8 +278,10 @@ private func error(_ text: String) -> PredicateError? {
             let text = String(repeating: opener, count: 100_000) + "a == 1"
             #expect(error(text)?.kind == .tooDeep, "\(opener)")
         }
-        let longChain = (0..<2_000).map { "a\($0) == 1" }.joined(separator: " AND ")
-        #expect(error(longChain)?.kind == .tooDeep)
+        // A chain is one level however long (issue 10 point 6): 20,000 terms parse and print back.
+        let longChain = (0..<20_000).map { "a\($0) == 1" }.joined(separator: " AND ")
+        let longTree = try parse(longChain)
+        #expect(try parse(longTree.description) == longTree)
         let longSum = "x == " + (0..<2_000).map { "a\($0)" }.joined(separator: " + ")
         #expect(error(longSum)?.kind == .tooDeep)
         let longPath = "x" + String(repeating: ".y", count: 2_000) + " == 1"

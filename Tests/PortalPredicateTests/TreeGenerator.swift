@@ -22,17 +22,28 @@ struct TreeGenerator {
         }
         switch Int.random(in: 0..<3, using: &random) {
         case 0: return .not(predicate(depth: depth + 1))
-        case 1: return .and(predicate(depth: depth + 1), predicate(depth: depth + 1))
-        default: return .or(predicate(depth: depth + 1), predicate(depth: depth + 1))
+        case 1: return .and(operands(depth: depth + 1))
+        default: return .or(operands(depth: depth + 1))
         }
+    }
+
+    /// Two to four operands of a chain.
+    mutating func operands(depth: Int) -> [Predicate] {
+        (0..<Int.random(in: 2...4, using: &random)).map { _ in predicate(depth: depth) }
     }
 
     mutating func comparison(depth: Int) -> Comparison {
         let quantifier: Quantifier? = chance(20) ? pick(Quantifier.allCases) : nil
         let options: ComparisonOptions = pick([[], [], [.caseInsensitive], [.diacriticInsensitive],
-                                               [.caseInsensitive, .diacriticInsensitive], [.normalized]])
-        return Comparison(quantifier: quantifier, expression(depth: depth + 1), pick(ComparisonOperator.allCases),
-                          options: options, expression(depth: depth + 1))
+                                               [.caseInsensitive, .diacriticInsensitive], [.normalized],
+                                               [.localeSensitive], [.caseInsensitive, .localeSensitive]])
+        let op = pick(ComparisonOperator.allCases)
+        var right = expression(depth: depth + 1)
+        // The parser refuses a literal MATCHES pattern that is not a regular expression.
+        if op == .matches, case .literal(.text(let pattern)) = right, TextMatching.regexProblem(pattern) != nil {
+            right = .literal(.text("a.*"))
+        }
+        return Comparison(quantifier: quantifier, expression(depth: depth + 1), op, options: options, right)
     }
 
     mutating func expression(depth: Int) -> Expression {

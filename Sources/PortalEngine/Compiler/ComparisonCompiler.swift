@@ -54,6 +54,10 @@ extension SQLCompiler {
             guard case .scalar(_, let value) = right, let literal = value.literal, literal != .null else { return nil }
         case .contains:
             if case .list = right { return nil }
+        case .in:
+            // A missing related row makes the value NULL, which `IN {nil, …}` matches.
+            if isNullLiteral(right) { return nil }
+            if case .list(let elements) = right, elements.contains(where: isNullLiteral) { return nil }
         default: break
         }
         let element = Operand.scalar(.raw(local), ScalarInfo(attribute: info.attribute, isPlainColumn: true))
@@ -74,8 +78,7 @@ extension SQLCompiler {
     /// The comparison of two single values (elements, when a to-many path is involved).
     func core(_ left: Operand, _ op: ComparisonOperator, _ options: ComparisonOptions,
               _ right: Operand) throws -> SQLFragment {
-        let fold = options.contains(.normalized) ? 0
-            : (options.contains(.caseInsensitive) ? 1 : 0) | (options.contains(.diacriticInsensitive) ? 2 : 0)
+        let rule = TextRule(options)
         for operand in [left, right] {
             if case .toMany = operand {
                 throw PredicateError(.invalidOperation, "\(op.rawValue) cannot apply to \(operand.kindDescription)")
@@ -83,27 +86,27 @@ extension SQLCompiler {
         }
         switch op {
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
-            return try ordered(left, op, fold, right)
+            return try ordered(left, op, rule, right)
         case .between:
             guard case .list(let bounds) = right, bounds.count == 2 else {
                 let count = if case .list(let values) = right { "\(values.count) values" } else { "one value" }
                 throw PredicateError(.invalidOperation, "BETWEEN needs exactly two values {lower, upper}, not \(count)")
             }
             let value = try scalar(left, against: bounds, for: op)
-            return folded(value, fold) + " BETWEEN " + folded(try scalar(bounds[0], against: value, of: left, for: op), fold)
-                + " AND " + folded(try scalar(bounds[1], against: value, of: left, for: op), fold)
+            return rule.left(value) + " BETWEEN " + rule.right(try scalar(bounds[0], against: value, of: left, for: op))
+                + " AND " + rule.right(try scalar(bounds[1], against: value, of: left, for: op))
         case .in:
-            return try membership(left, fold, right)
+            return try membership(left, rule, right)
         case .contains:
-            if case .list = left { return try membership(right, fold, left) }
-            return try text(left, op, fold, right)
+            if case .list = left { return try membership(right, rule, left) }
+            return try text(left, op, rule.fold, right)
         case .beginsWith, .endsWith, .like, .matches:
-            return try text(left, op, fold, right)
+            return try text(left, op, rule.fold, right)
         }
     }
 
     /// `== != < <= > >=`.
-    private func ordered(_ left: Operand, _ op: ComparisonOperator, _ fold: Int, _ right: Operand) throws -> SQLFragment {
+    private func ordered(_ left: Operand, _ op: ComparisonOperator, _ rule: TextRule, _ right: Operand) throws -> SQLFragment {
         if case .scalar(_, let info) = right, info.literal == .null, op == .equal || op == .notEqual {
             return try scalar(left, for: op) + (op == .equal ? " IS NULL" : " IS NOT NULL")
         }
@@ -113,31 +116,61 @@ extension SQLCompiler {
         let (l, r) = try pair(left, right, for: op)
         switch op {
         case .equal:
-            // `=` where one side is a literal (NULL cannot occur there) keeps an index usable;
-            // `IS` between two expressions makes nil == nil true, as NSPredicate does.
-            let literal = isLiteral(left) || isLiteral(right)
-            return folded(l, fold) + (literal ? " = " : " IS ") + folded(r, fold)
+            return try equality(left, l, rule, right, r)
         case .notEqual:
-            return folded(l, fold) + " IS NOT " + folded(r, fold)
+            return rule.left(l) + " IS NOT " + rule.right(r)
         default:
-            return folded(l, fold) + " \(op.rawValue) " + folded(r, fold)
+            return rule.left(l) + " \(op.rawValue) " + rule.right(r)
         }
     }
 
-    /// `value IN list`, or, with a to-many path or one value on the right, equality.
-    private func membership(_ value: Operand, _ fold: Int, _ container: Operand) throws -> SQLFragment {
-        // As SQL's IN has it, NULL is a member of nothing.
+    /// `==`: `=` where one side is a literal (NULL cannot occur there; handled before) keeps an
+    /// index usable; `IS` between two expressions makes nil == nil true, as NSPredicate does.
+    private func equality(_ left: Operand, _ l: SQLFragment, _ rule: TextRule, _ right: Operand,
+                          _ r: SQLFragment) throws -> SQLFragment {
+        let literal = isLiteral(left) || isLiteral(right)
+        return rule.left(l) + (literal ? " = " : " IS ") + rule.right(r)
+    }
+
+    /// `value IN list`, or, with a to-many path or one value on the right, `==`. Membership is
+    /// `==` to one element, so NULL is a member of `{nil, 1}` (Apple's meaning): literals go in
+    /// one `IN (…)` that an index serves, a NULL literal adds `IS NULL`, other elements `IS`.
+    private func membership(_ value: Operand, _ rule: TextRule, _ container: Operand) throws -> SQLFragment {
         guard case .list(let elements) = container else {
+            if isNullLiteral(container) { return try scalar(value, for: .in) + " IS NULL" }
+            if isNullLiteral(value) { return try scalar(container, for: .in) + " IS NULL" }
             let (l, r) = try pair(value, container, for: .in)
-            return folded(l, fold) + " = " + folded(r, fold)
+            return try equality(value, l, rule, container, r)
         }
         let l = try scalar(value, against: elements, for: .in)
-        var members: [SQLFragment] = []
+        var literals: [SQLFragment] = [], terms: [SQLFragment] = []
+        var matchesNull = false
         for element in elements {
-            if case .scalar(_, let info) = element, info.literal == .null { continue }
-            members.append(folded(try scalar(element, against: l, of: value, for: .in), fold))
+            if isNullLiteral(element) {
+                matchesNull = true
+            } else if isLiteral(element) || isDate(element) {
+                literals.append(rule.right(try scalar(element, against: l, of: value, for: .in)))
+            } else {
+                terms.append(rule.left(l) + " IS " + rule.right(try scalar(element, against: l, of: value, for: .in)))
+            }
         }
-        return members.isEmpty ? SQLFragment("0") : folded(l, fold) + " IN (" + .joined(members, separator: ", ") + ")"
+        if !literals.isEmpty { terms.insert(rule.left(l) + " IN (" + .joined(literals, separator: ", ") + ")", at: 0) }
+        if matchesNull { terms.append(l + " IS NULL") }
+        switch terms.count {
+        case 0: return SQLFragment("0")
+        case 1: return terms[0]
+        default: return SQLCompiler.grouped(terms, separator: " OR ")
+        }
+    }
+
+    private func isNullLiteral(_ operand: Operand) -> Bool {
+        if case .scalar(_, let info) = operand, info.literal == .null { return true }
+        return false
+    }
+
+    private func isDate(_ operand: Operand) -> Bool {
+        if case .date = operand { return true }
+        return false
     }
 
     /// CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES.
@@ -168,10 +201,12 @@ extension SQLCompiler {
         let textColumn = if case .scalar(_, let info) = left { info.affinity == .text } else { false }
         if fold == 0, textColumn, let literal, !literal.isEmpty {
             // Case-sensitive tests on a text column need no function call.
-            let length = Value.integer(Int64(literal.unicodeScalars.count))
+            // ENDSWITH compares bytes: substr() of text with a negative start stops counting at
+            // a NUL character, substr() of a blob does not.
+            let length = Value.integer(Int64(literal.utf8.count))
             switch op {
             case .contains: return "instr(" + l + ", " + r + ") > 0"
-            case .endsWith: return "substr(" + l + ", -" + .bound(length) + ") = " + r
+            case .endsWith: return "substr(CAST(" + l + " AS BLOB), -" + .bound(length) + ") = CAST(" + r + " AS BLOB)"
             default: break
             }
         }
@@ -241,9 +276,27 @@ extension SQLCompiler {
         if case .scalar(_, let info) = operand, info.literal != nil { return true }
         return false
     }
+}
 
-    private func folded(_ sql: SQLFragment, _ fold: Int) -> SQLFragment {
+/// How the sides of a comparison are prepared for its options: folded for `[c]`/`[d]` (flags 1
+/// and 2 of `portal_fold`), and with `[l]` compared in Unicode collation order — the collation
+/// goes on the left side, whose explicit collation SQLite uses for `=`, `<`, `BETWEEN` and `IN`.
+struct TextRule {
+    let fold: Int
+    let locale: Bool
+
+    init(_ options: ComparisonOptions) {
+        let plain = options.contains(.normalized)
+        fold = plain ? 0 : (options.contains(.caseInsensitive) ? 1 : 0) | (options.contains(.diacriticInsensitive) ? 2 : 0)
+        locale = !plain && options.contains(.localeSensitive)
+    }
+
+    func right(_ sql: SQLFragment) -> SQLFragment {
         fold == 0 ? sql : "portal_fold(" + sql + ", \(fold))"
+    }
+
+    func left(_ sql: SQLFragment) -> SQLFragment {
+        locale ? right(sql) + " COLLATE portal_locale" : right(sql)
     }
 }
 

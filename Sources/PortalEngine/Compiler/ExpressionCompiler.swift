@@ -160,6 +160,11 @@ extension SQLCompiler {
         case .add, .subtract, .multiply: return .scalar("(" + l + " \(op.rawValue) " + r + ")", .computed)
         case .divide: return .scalar("(CAST(" + l + " AS REAL) / " + r + ")", .computed)
         case .power: return .scalar("pow(" + l + ", " + r + ")", .computed)
+        case .bitwiseAnd, .bitwiseOr, .shiftLeft, .shiftRight:
+            return .scalar("(" + l + " \(op.rawValue) " + r + ")", .computed)
+        case .bitwiseXor:
+            // SQLite has no XOR: a ^ b is (a | b) - (a & b), exactly (the bits do not overlap).
+            return .scalar("((" + l + " | " + r + ") - (" + l + " & " + r + "))", .computed)
         }
     }
 

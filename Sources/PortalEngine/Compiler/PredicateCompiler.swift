@@ -52,8 +52,10 @@ public enum PredicateCompiler {
         do {
             return try compiler.compile(query, entity: entity)
         } catch var error as PredicateError where error.range == nil {
-            // The tree has no positions: point at the first place the text names the culprit.
-            error.range = compiler.failingToken.flatMap { TokenLocator.range(of: $0, in: predicate) }
+            // The tree has no positions: point at the first place the text names the culprit,
+            // or, for nesting, at the deepest point of the text.
+            error.range = error.kind == .tooDeep ? Predicate.deepestNesting(in: predicate)
+                : compiler.failingToken.flatMap { TokenLocator.range(of: $0, in: predicate) }
             throw error
         }
     }
@@ -106,6 +108,7 @@ final class SQLCompiler {
 
     func compile(_ query: Query, entity: EntityDescription) throws -> CompiledFilter {
         let condition = try predicate(query.predicate, in: Scope(entity: entity, alias: rootAlias))
+        try SQLNesting.check(condition)
         let sort = query.sort.map { SortKey($0.keyPath.joined(separator: "."), ascending: $0.ascending) }
         return CompiledFilter(condition: condition, sort: sort, limit: query.limit)
     }
@@ -117,15 +120,55 @@ final class SQLCompiler {
         switch predicate {
         case .constant(let value):
             return .raw(value ? "1" : "0")
-        case .not(let inner):
-            return try self.predicate(inner, in: scope).parenthesized + " IS NOT 1"
-        case .and(let left, let right):
-            return "(" + (try self.predicate(left, in: scope)) + " AND " + (try self.predicate(right, in: scope)) + ")"
-        case .or(let left, let right):
-            return "(" + (try self.predicate(left, in: scope)) + " OR " + (try self.predicate(right, in: scope)) + ")"
+        case .not:
+            // A run of NOTs is one negation or none: SQLite's parser never sees the run.
+            var inner = predicate, count = 0
+            while case .not(let next) = inner {
+                inner = next
+                count += 1
+            }
+            let sql = try self.predicate(inner, in: scope)
+            return count % 2 == 0 ? sql : sql.parenthesized + " IS NOT 1"
+        case .and(let operands):
+            return try chain(operands, isAnd: true, in: scope)
+        case .or(let operands):
+            return try chain(operands, isAnd: false, in: scope)
         case .comparison(let comparison):
             return try self.comparison(comparison, in: scope)
         }
+    }
+
+    /// Operands of one `AND` or `OR` chain; an operand that is the same kind of chain (written in
+    /// parentheses) joins it, as the operators are associative.
+    private func chain(_ operands: [Predicate], isAnd: Bool, in scope: Scope) throws -> SQLFragment {
+        var parts: [SQLFragment] = []
+        var pending = Array(operands.reversed())
+        while let next = pending.popLast() {
+            switch next {
+            case .and(let inner) where isAnd: pending.append(contentsOf: inner.reversed())
+            case .or(let inner) where !isAnd: pending.append(contentsOf: inner.reversed())
+            default: parts.append(try predicate(next, in: scope))
+            }
+        }
+        guard !parts.isEmpty else { return .raw(isAnd ? "1" : "0") }
+        return SQLCompiler.grouped(parts, separator: isAnd ? " AND " : " OR ")
+    }
+
+    /// The most operands one parenthesised group of a chain holds.
+    static let chainGroup = 64
+
+    /// `(a OR b OR …)` in groups of at most `chainGroup`, groups of groups above that: SQLite
+    /// builds a chain as a left-deep tree, whose depth (limit 1,000) this keeps to about
+    /// `chainGroup` times the logarithm of the length.
+    static func grouped(_ parts: [SQLFragment], separator: String) -> SQLFragment {
+        var level = parts
+        repeat {
+            level = stride(from: 0, to: level.count, by: chainGroup).map { start in
+                SQLFragment.joined(Array(level[start..<min(start + chainGroup, level.count)]), separator: separator)
+                    .parenthesized
+            }
+        } while level.count > 1
+        return level.first ?? .raw("1")
     }
 
     /// One ORDER BY term: an attribute or a to-one key path.

@@ -19,6 +19,19 @@ public enum SQLFunctions {
         try define(db, "portal_endswith", 3, endsWith)
         try define(db, "portal_like", 3, like)
         try define(db, "portal_matches", 3, matches)
+        guard sqlite3_create_collation_v2(db, "portal_locale", SQLITE_UTF8, nil, localeOrder, nil) == SQLITE_OK else {
+            throw SQLFunctionError(message: "cannot register portal_locale: " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
+        }
+    }
+
+    /// The `portal_locale` collation of `[l]`: Unicode collation order, as the evaluator has it.
+    private static let localeOrder: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32,
+                                                    UnsafeRawPointer?) -> Int32 = { _, leftCount, left, rightCount, right in
+        func text(_ bytes: UnsafeRawPointer?, _ count: Int32) -> String {
+            guard let bytes, count > 0 else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
+        }
+        return Int32(TextMatching.localeCompare(text(left, leftCount), text(right, rightCount)))
     }
 
     typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void

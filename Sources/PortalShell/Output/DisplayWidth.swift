@@ -17,16 +17,23 @@ enum DisplayWidth {
         for byte in text.utf8 where byte >= 0x80 || byte < 0x20 { ascii = false; break }
         if ascii { return text.utf8.count }
         // Scalar by scalar (grapheme breaking is slow): combining marks count 0, and an emoji
-        // presentation selector widens the character before it to 2.
+        // presentation selector widens the character before it to 2. Parts of one emoji add
+        // nothing: a skin-tone modifier, what follows a zero-width joiner, the second regional
+        // indicator of a flag.
         var width = 0
         var previous = 0
+        var afterJoiner = false, openFlag = false
         for scalar in text.unicodeScalars {
-            if scalar.value == 0xFE0F {
+            let v = scalar.value
+            if v == 0xFE0F {
                 if previous == 1 { width += 1 }
                 previous = 2
                 continue
             }
-            previous = of(scalar)
+            let isFlagHalf = (0x1F1E6...0x1F1FF).contains(v)
+            defer { afterJoiner = v == 0x200D; openFlag = isFlagHalf && !openFlag }
+            if afterJoiner || (0x1F3FB...0x1F3FF).contains(v) && previous == 2 || isFlagHalf && openFlag { continue }
+            previous = isFlagHalf ? 2 : of(scalar)
             width += previous
         }
         return width
