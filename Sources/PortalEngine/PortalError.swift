@@ -122,7 +122,8 @@ extension PortalError {
         case SQLITE_CONSTRAINT:
             error = constraintError(code: code, message: sqliteMessage)
         default:
-            error = nameError(sqliteMessage) ?? PortalError(.sqlite, sqliteMessage)
+            // Classified by result code only; SQLite's message is kept as the text.
+            error = PortalError(.sqlite, sqliteMessage)
         }
         error.sqliteCode = code
         error.sqliteMessage = sqliteMessage
@@ -130,41 +131,16 @@ extension PortalError {
         return error
     }
 
-    /// "no such table: X", "table X has no column named Y", "no such column: Y".
-    private static func nameError(_ message: String) -> PortalError? {
-        if message.hasPrefix("cannot modify "), let view = message.dropFirst("cannot modify ".count).split(separator: " ").first,
-           message.hasSuffix("because it is a view") {
-            return PortalError(.readOnly, "\(view) is a view: it cannot be changed", entity: String(view))
-        }
-        if message.hasPrefix("no such table: ") {
-            var name = String(message.dropFirst("no such table: ".count))
-            if name.hasPrefix("main.") { name = String(name.dropFirst(5)) }
-            return PortalError(.unknownEntity, "no entity named '\(name)'", entity: name)
-        }
-        if message.hasPrefix("no such column: ") {
-            let name = String(message.dropFirst("no such column: ".count))
-            let attribute = name.split(separator: ".").last.map(String.init) ?? name
-            return PortalError(.unknownAttribute, "no attribute named '\(name)'", attribute: attribute)
-        }
-        if message.hasPrefix("table "), let column = message.suffix(after: " has no column named ") {
-            let table = message.dropFirst("table ".count).prefix { $0 != " " }
-            return PortalError(.unknownAttribute, "\(table) has no attribute named '\(column)'",
-                               entity: String(table), attribute: String(column))
-        }
-        return nil
-    }
-
     /// "NOT NULL constraint failed: Track.Name", "UNIQUE constraint failed: T.a, T.b",
     /// "FOREIGN KEY constraint failed", "CHECK constraint failed: positive".
     private static func constraintError(code: Int32, message: String) -> PortalError {
         let kind: ConstraintKind
         switch code {
-        // SQLite's extended codes are macros Swift cannot import: SQLITE_CONSTRAINT | (n << 8).
-        case SQLITE_CONSTRAINT | (5 << 8): kind = .notNull
-        case SQLITE_CONSTRAINT | (8 << 8): kind = .unique
-        case SQLITE_CONSTRAINT | (6 << 8): kind = .primaryKey
-        case SQLITE_CONSTRAINT | (3 << 8): kind = .foreignKey
-        case SQLITE_CONSTRAINT | (1 << 8): kind = .check
+        case PORTAL_SQLITE_CONSTRAINT_NOTNULL: kind = .notNull
+        case PORTAL_SQLITE_CONSTRAINT_UNIQUE: kind = .unique
+        case PORTAL_SQLITE_CONSTRAINT_PRIMARYKEY, PORTAL_SQLITE_CONSTRAINT_ROWID: kind = .primaryKey
+        case PORTAL_SQLITE_CONSTRAINT_FOREIGNKEY: kind = .foreignKey
+        case PORTAL_SQLITE_CONSTRAINT_CHECK: kind = .check
         default: kind = .other
         }
         var error = PortalError(.constraint(kind), "\(kind.rawValue) constraint failed")

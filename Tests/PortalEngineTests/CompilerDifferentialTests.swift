@@ -325,10 +325,11 @@ struct PredicateGenerator {
         let constant = Expression.literal(random.pick([1, 2, 3, -2, 0.5, 0]))
         switch random.int(0...9) {
         case 8, 9:
-            // Bitwise operators (issue 12) on integers, reals, text and NULL, shifts either way.
+            // Bitwise operators (issue 12) on integers, reals and NULL, shifts either way (text
+            // is refused by the compiler, as in all arithmetic: SetValueTests).
             let op = random.pick([ArithmeticOperator.bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight])
-            let other: Expression = random.chance(30) ? .key(random.pick(Self.numberKeys + Self.textKeys))
-                : .literal(random.pick([1, 3, 4, -1, 0, 2.5, 63, 64, -65, "6"]))
+            let other: Expression = random.chance(30) ? .key(random.pick(Self.numberKeys))
+                : .literal(random.pick([1, 3, 4, -1, 0, 2.5, 63, 64, -65]))
             return random.chance(80) ? .arithmetic(key, op, other) : .arithmetic(other, op, key)
         case 6: return .cast(.key(random.pick(Self.textKeys + Self.numberKeys)), "NSNumber")
         case 7: return .function("length", [.cast(key, "NSString")])

@@ -311,6 +311,11 @@ public class ReadContext {
     func withContext<T>(_ entity: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch var error as PortalError {
             if error.entity == nil { error.entity = entity }
+            // SQLite's error for a table that is not there is only English text: ask the schema.
+            if error.kind == .sqlite, let schema = try? store.schema(on: connection), schema.entity(named: entity) == nil {
+                error.kind = .unknownEntity
+                error.message = "no entity named '\(entity)'"
+            }
             if error.suggestion == nil, let schema = try? store.schema(on: connection) {
                 switch error.kind {
                 case .unknownEntity:

@@ -35,6 +35,7 @@ public final class WriteContext: ReadContext {
             // Already reset: runWrite resets its statement when done.
             return try runWrite(entity, statement, values, returning: returning)
         }
+        try checkWritable(entity, columns: columns)
         var sql = "INSERT INTO \(SQLText.quoted(entity))"
         sql += columns.isEmpty ? " DEFAULT VALUES"
             : " (\(columns.map(SQLText.quoted).joined(separator: ", "))) VALUES (\(SQLText.placeholders(columns.count)))"
@@ -61,6 +62,7 @@ public final class WriteContext: ReadContext {
         try checkValid()
         guard !values.isEmpty else { return 0 }
         let pairs = values.sorted { $0.key < $1.key }
+        try checkWritable(entity, columns: pairs.map(\.key))
         let (table, condition) = try target(entity, predicate, arguments)
         var sql = "UPDATE \(table) AS t0 SET "
         sql += pairs.map { "\(SQLText.quoted($0.key)) = ?" }.joined(separator: ", ")
@@ -78,6 +80,7 @@ public final class WriteContext: ReadContext {
     public func delete(_ entity: String, where predicate: String? = nil,
                        _ arguments: [any ArgumentConvertible] = []) throws -> Int {
         try checkValid()
+        try checkWritable(entity, columns: [])
         let (table, condition) = try target(entity, predicate, arguments)
         var sql = "DELETE FROM \(table) AS t0"
         var bindings: [Value] = []
@@ -145,6 +148,20 @@ public final class WriteContext: ReadContext {
     public var totalChanges: Int { connection.totalChanges }
 
     // MARK: Helpers
+
+    /// Refuses a view, an unknown entity and unknown columns before SQLite is asked, naming the
+    /// closest existing name (SQLite's own messages are English text, not classified here).
+    private func checkWritable(_ entity: String, columns: [String]) throws {
+        let described = try self.entity(named: entity)
+        guard described.kind == .table else {
+            throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)
+        }
+        for column in columns where described.attribute(named: column) == nil {
+            throw PortalError(.unknownAttribute, "\(described.name) has no attribute named '\(column)'",
+                              entity: described.name, attribute: column,
+                              suggestion: closestName(to: column, among: described.attributes.map(\.name)))
+        }
+    }
 
     /// The quoted table and the compiled WHERE condition (schema needed only for a predicate).
     private func target(_ entity: String, _ predicate: String?, _ arguments: [any ArgumentConvertible])

@@ -115,9 +115,8 @@ private struct PragmaReader {
 
     func query(_ sql: String, _ arguments: [String] = []) throws -> [[Value]] {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw schemaError(sql)
-        }
+        let prepared = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard prepared == SQLITE_OK, let statement else { throw schemaError(prepared, sql) }
         defer { sqlite3_finalize(statement) }
         for (index, argument) in arguments.enumerated() {
             sqlite3_bind_text(statement, Int32(index + 1), argument, -1, portal_sqlite_transient())
@@ -126,7 +125,7 @@ private struct PragmaReader {
         while true {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { return rows }
-            guard rc == SQLITE_ROW else { throw schemaError(sql) }
+            guard rc == SQLITE_ROW else { throw schemaError(rc, sql) }
             rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
         }
     }
@@ -143,17 +142,13 @@ private struct PragmaReader {
         }
     }
 
-    private func schemaError(_ sql: String) -> SchemaReadError {
-        SchemaReadError(message: sqlite3_errmsg(db).map { String(cString: $0) } ?? "unknown error")
+    /// The engine's error for `code` (an interrupt stays `.interrupted`, a lock `.busy`), saying
+    /// that it was the schema that could not be read.
+    private func schemaError(_ code: Int32, _ sql: String) -> PortalError {
+        var error = PortalError.sqlite(code, db: db, sql: sql)
+        if error.kind != .interrupted { error.message = "cannot read the schema: \(error.message)" }
+        return error
     }
-}
-
-/// SQLite refused one of the schema queries (a corrupt file, a locked schema, …).
-public struct SchemaReadError: Error, Sendable, CustomStringConvertible {
-    /// SQLite's reason.
-    public var message: String
-    /// `cannot read the schema: <reason>`.
-    public var description: String { "cannot read the schema: \(message)" }
 }
 
 extension Value {

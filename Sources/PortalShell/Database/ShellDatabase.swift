@@ -61,7 +61,7 @@ final class ShellDatabase {
             _ = try store.read { try $0.query("SELECT count(*) FROM sqlite_schema") }
         } catch let error as PortalError {
             // SQLITE_READONLY_ROLLBACK: a hot journal that a read-only connection cannot roll back.
-            if error.sqliteCode == SQLITE_READONLY | (3 << 8) { throw OpenError(message: Self.hotJournalMessage(path)) }
+            if error.sqliteCode == PORTAL_SQLITE_READONLY_ROLLBACK { throw OpenError(message: Self.hotJournalMessage(path)) }
             throw OpenError(message: "cannot open '\(path)': \(Self.openReason(error))")
         } catch {
             throw OpenError(message: "cannot open '\(path)': \(error)")
