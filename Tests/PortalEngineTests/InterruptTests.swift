@@ -131,4 +131,47 @@ private func errorWhileInterrupting<T>(_ store: Store, _ body: () throws -> T) -
         #expect(error?.kind == .interrupted)
         try holder.execute("ROLLBACK")
     }
+
+    /// Cancelling a task's async read interrupts that read alone: it ends `.interrupted` while
+    /// another task's long read on the same store finishes with its answer.
+    @Test func cancellingATaskInterruptsItsReadAlone() async throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let endless = Task {
+            try await store.read { ctx in
+                try ctx.query("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n")
+            }
+        }
+        let finite = Task {
+            try await store.read { ctx in
+                try ctx.query("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT count(*) FROM n")
+                    .rows.first?.values.first
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        endless.cancel()
+        let error = await #expect(throws: PortalError.self) { try await endless.value }
+        #expect(error?.kind == .interrupted)
+        #expect(try await finite.value == .integer(3_000_000))
+    }
+
+    /// Cancelling a task's async write interrupts it and rolls it back.
+    @Test func cancellingATaskRollsItsWriteBack() async throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let endless = Task {
+            try await store.write { ctx in
+                _ = try ctx.create("User", ["name": "half"])
+                return try ctx.execute("""
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)
+                    INSERT INTO User (name) SELECT 'u' || i FROM n
+                    """)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        endless.cancel()
+        let error = await #expect(throws: PortalError.self) { try await endless.value }
+        #expect(error?.kind == .interrupted)
+        #expect(try await store.read { ctx in try ctx.count("User") } == 0)
+    }
 }

@@ -98,10 +98,10 @@ func eventually(_ condition: () -> Bool) -> Bool {
 
     @Test func theAsyncSequenceForm() async throws {
         let store = try Store.inMemory()
-        try store.write { ctx in try ctx.execute("CREATE TABLE T (a)") }
+        try await store.write { ctx in try ctx.execute("CREATE TABLE T (a)") }
         var iterator = store.observe("T").makeAsyncIterator()
         #expect(try await iterator.next()?.count == 0)
-        try store.write { ctx in try ctx.create("T", ["a": 1]) }
+        try await store.write { ctx in try ctx.create("T", ["a": 1]) }
         #expect(try await iterator.next()?.count == 1)
     }
 

@@ -36,8 +36,8 @@ import Testing
 
     @Test func rowsCrossThreads() async throws {
         let store = try Store.inMemory()
-        try store.write { ctx in try ctx.execute("CREATE TABLE T (a); INSERT INTO T VALUES (1), (2)") }
-        let rows = try store.read { ctx in try ctx.find("T") }
+        try await store.write { ctx in try ctx.execute("CREATE TABLE T (a); INSERT INTO T VALUES (1), (2)") }
+        let rows = try await store.read { ctx in try ctx.find("T") }
         let sum = await Task.detached { rows.compactMap { row -> Int64? in
             if case .integer(let n)? = row["a"] { return n } else { return nil }
         }.reduce(0, +) }.value

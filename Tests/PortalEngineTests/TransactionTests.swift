@@ -90,7 +90,7 @@ private struct Abort: Error {}
     @Test func asyncAndCompletionWrites() async throws {
         let folder = try TemporaryFolder()
         let store = try makeUserStore(in: folder)
-        let row = try await store.writeAsync { ctx in try ctx.create("User", ["name": "async"]) }
+        let row = try await store.write { ctx in try ctx.create("User", ["name": "async"]) }
         #expect(row["name"] == "async")
         let count: Int = try await withCheckedThrowingContinuation { continuation in
             store.write({ ctx in try ctx.create("User", ["name": "callback"]); return try ctx.count("User") },
@@ -98,7 +98,7 @@ private struct Abort: Error {}
         }
         #expect(count == 2)
         await #expect(throws: PortalError.self) {
-            try await store.writeAsync { ctx in try ctx.create("User", ["name": "async"]) }
+            try await store.write { ctx in try ctx.create("User", ["name": "async"]) }
         }
     }
 
@@ -228,7 +228,7 @@ private struct Abort: Error {}
         }.value
         #expect(try transaction.read { ctx in try ctx.count("User") } == 1)
         try transaction.commit()
-        #expect(try store.read { ctx in try ctx.count("User") } == 1)
+        #expect(try await store.read { ctx in try ctx.count("User") } == 1)
     }
 }
 

@@ -30,7 +30,7 @@ public final class Store: @unchecked Sendable {
     let changes = ChangeTracker()
     private let schemaCache = SchemaCache()
     let observation = ObservationCenter()
-    /// Serial queue for `writeAsync` and `write(_:completion:)`, so async callers never block
+    /// Serial queue for async writes and `write(_:completion:)`, so async callers never block
     /// the cooperative thread pool on the writer's lock.
     private let asyncWriteQueue = DispatchQueue(label: "portal.store.write")
     private let stateLock = NSLock()
@@ -152,13 +152,38 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// `write` from async code, on the store's own queue.
+    // MARK: Async
+
+    /// `read` from async code, on a thread of its own (the cooperative pool never waits for a
+    /// connection). Cancelling the task interrupts the statement running for it alone: the read
+    /// ends with `.interrupted`.
     @discardableResult
-    public func writeAsync<T: Sendable>(_ body: @escaping @Sendable (WriteContext) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            asyncWriteQueue.async {
-                continuation.resume(with: Result { try self.write(body) })
+    public func read<T: Sendable>(_ body: @escaping @Sendable (ReadContext) throws -> T) async throws -> T {
+        try await cancellable(on: .global()) { run in
+            try self.read { context in try run.during(context.connection) { try body(context) } }
+        }
+    }
+
+    /// `write` from async code, on the store's own serial queue. Cancelling the task interrupts
+    /// its statement: the write rolls back and ends with `.interrupted`.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (WriteContext) throws -> T) async throws -> T {
+        try await cancellable(on: asyncWriteQueue) { run in
+            try self.write { context in try run.during(context.connection) { try body(context) } }
+        }
+    }
+
+    /// Runs `work` on `queue` for an async caller, with the task's cancellation mapped to an
+    /// interrupt of the connection `work` runs on.
+    private func cancellable<T: Sendable>(on queue: DispatchQueue,
+                                          _ work: @escaping @Sendable (TaskRun) throws -> T) async throws -> T {
+        let run = TaskRun()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async { continuation.resume(with: Result { try work(run) }) }
             }
+        } onCancel: {
+            run.cancel()
         }
     }
 
