@@ -372,12 +372,8 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     }
 }
 
-/// SQLite identifier quoting.
-func quoted(_ name: String) -> String {
-    // Names rarely hold a quote: skip Foundation's replacing (a copy through NSString) then.
-    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
-    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}
+/// An identifier quoted for SQL, by the engine's dialect (the one place quoting is spelled).
+func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }
 
 /// Keyset conditions: "the rows after (or before) this key" in an ORDER BY of several parts,
 /// with SQLite's NULL order (NULLs first ascending, last descending).

@@ -134,7 +134,7 @@ private func errorWhileInterrupting<T>(_ store: Store, _ body: () throws -> T) -
 
     /// Cancelling a task's async read interrupts that read alone: it ends `.interrupted` while
     /// another task's long read on the same store finishes with its answer.
-    @Test func cancellingATaskInterruptsItsReadAlone() async throws {
+    @Test(.timeLimit(.minutes(1))) func cancellingATaskInterruptsItsReadAlone() async throws {
         let folder = try TemporaryFolder()
         let store = try makeUserStore(in: folder)
         let endless = Task {
@@ -156,7 +156,7 @@ private func errorWhileInterrupting<T>(_ store: Store, _ body: () throws -> T) -
     }
 
     /// Cancelling a task's async write interrupts it and rolls it back.
-    @Test func cancellingATaskRollsItsWriteBack() async throws {
+    @Test(.timeLimit(.minutes(1))) func cancellingATaskRollsItsWriteBack() async throws {
         let folder = try TemporaryFolder()
         let store = try makeUserStore(in: folder)
         let endless = Task {

@@ -223,7 +223,7 @@ public class ReadContext {
         try checkValid()
         var includeRowid = false
         if case .rows(let rowid) = projection { includeRowid = rowid }
-        var table = SQLText.quoted(entityName)
+        var table = entityName
         var condition: SQLFragment?
         var sort = sortedBy
         var limit = limit
@@ -231,7 +231,7 @@ public class ReadContext {
         if predicate != nil || !sortedBy.isEmpty || includeRowid {
             let schema = try self.schema
             let entity = try self.entity(named: entityName)
-            table = SQLText.quoted(entity.name)
+            table = entity.name
             hasRowid = entity.hasRowid
             if let predicate {
                 let filter = try compiling(entity.name) {
@@ -256,7 +256,9 @@ public class ReadContext {
         for key in keys {
             if key.keyPath.uppercased() == "SELF" {
                 let direction = key.ascending ? "" : " DESC"
-                let columns = entity.identifyingColumns.map { "t0.\($0 == "rowid" ? "rowid" : SQLText.quoted($0))\(direction)" }
+                let columns = entity.identifyingColumns.map {
+                    "t0.\($0 == store.dialect.rowidColumn ? $0 : store.dialect.quoted($0))\(direction)"
+                }
                 guard !columns.isEmpty else {
                     throw PortalError(.misuse, "\(entity.name) has no primary id to sort by", entity: entity.name)
                 }
@@ -272,29 +274,13 @@ public class ReadContext {
 
     private func assemble(_ table: String, _ projection: Projection, _ hasRowid: Bool, _ condition: SQLFragment?,
                           _ order: SQLFragment?, _ limit: Int?, _ offset: Int?) -> SQLFragment {
-        var columns = "t0.*"
-        if case .rows(true) = projection, hasRowid { columns = "t0.rowid AS rowid, t0.*" }
-        if case .count = projection { columns = limit == nil && offset == nil ? "count(*)" : "1" }
-        var sql = "SELECT \(columns) FROM \(table) AS t0"
-        var bindings: [Value] = []
-        if let condition {
-            sql += " WHERE " + condition.sql
-            bindings += condition.bindings
+        let columns: Select.Columns
+        switch projection {
+        case .count: columns = .count
+        case .rows(let withRowid): columns = .all(withRowid: withRowid && hasRowid)
         }
-        if let order {
-            sql += " ORDER BY " + order.sql
-            bindings += order.bindings
-        }
-        if limit != nil || offset != nil {
-            sql += " LIMIT ?"
-            bindings.append(.integer(Int64(max(limit ?? -1, -1))))
-        }
-        if let offset {
-            sql += " OFFSET ?"
-            bindings.append(.integer(Int64(offset)))
-        }
-        if case .count = projection, limit != nil || offset != nil { sql = "SELECT count(*) FROM (\(sql))" }
-        return SQLFragment(sql, bindings)
+        return Select(table, columns: columns, condition: condition, order: order, limit: limit, offset: offset)
+            .rendered(in: store.dialect)
     }
 
     /// Turns a predicate compiler error into `.predicate` with the entity named.

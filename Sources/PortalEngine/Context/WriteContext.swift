@@ -36,10 +36,7 @@ public final class WriteContext: ReadContext {
             return try runWrite(entity, statement, values, returning: returning)
         }
         try checkWritable(entity, columns: columns)
-        var sql = "INSERT INTO \(SQLText.quoted(entity))"
-        sql += columns.isEmpty ? " DEFAULT VALUES"
-            : " (\(columns.map(SQLText.quoted).joined(separator: ", "))) VALUES (\(SQLText.placeholders(columns.count)))"
-        if returning { sql += " RETURNING *" }
+        let sql = Insert(entity, columns: columns, returning: returning).rendered(in: store.dialect)
         let statement = try withContext(entity) { try connection.prepare(sql) }
         lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement)
         return try runWrite(entity, statement, values, returning: returning)
@@ -64,14 +61,9 @@ public final class WriteContext: ReadContext {
         let pairs = values.sorted { $0.key < $1.key }
         try checkWritable(entity, columns: pairs.map(\.key))
         let (table, condition) = try target(entity, predicate, arguments)
-        var sql = "UPDATE \(table) AS t0 SET "
-        sql += pairs.map { "\(SQLText.quoted($0.key)) = ?" }.joined(separator: ", ")
-        var bindings = pairs.map(\.value)
-        if let condition {
-            sql += " WHERE " + condition.sql
-            bindings += condition.bindings
-        }
-        try runWrite(entity, sql, bindings, returning: false)
+        let update = Update(table, set: pairs.map { (column: $0.key, value: SQLFragment.bound($0.value)) }, where: condition)
+            .rendered(in: store.dialect)
+        try runWrite(entity, update.sql, update.bindings, returning: false)
         return connection.changes
     }
 
@@ -82,13 +74,8 @@ public final class WriteContext: ReadContext {
         try checkValid()
         try checkWritable(entity, columns: [])
         let (table, condition) = try target(entity, predicate, arguments)
-        var sql = "DELETE FROM \(table) AS t0"
-        var bindings: [Value] = []
-        if let condition {
-            sql += " WHERE " + condition.sql
-            bindings = condition.bindings
-        }
-        try runWrite(entity, sql, bindings, returning: false)
+        let delete = Delete(table, where: condition).rendered(in: store.dialect)
+        try runWrite(entity, delete.sql, delete.bindings, returning: false)
         return connection.changes
     }
 
@@ -113,14 +100,7 @@ public final class WriteContext: ReadContext {
     @discardableResult
     func upsert(_ entity: String, key: [String], columns: [String], values: [Value], returning: Bool) throws -> Row? {
         try checkValid()
-        let lowerKey = Set(key.map { $0.lowercased() })
-        var updated = columns.filter { !lowerKey.contains($0.lowercased()) }
-        if updated.isEmpty { updated = key }   // DO NOTHING would return no row
-        var sql = "INSERT INTO \(SQLText.quoted(entity)) (\(columns.map(SQLText.quoted).joined(separator: ", ")))"
-        sql += " VALUES (\(SQLText.placeholders(columns.count)))"
-        sql += " ON CONFLICT (\(key.map(SQLText.quoted).joined(separator: ", "))) DO UPDATE SET "
-        sql += updated.map { "\(SQLText.quoted($0)) = excluded.\(SQLText.quoted($0))" }.joined(separator: ", ")
-        if returning { sql += " RETURNING *" }
+        let sql = Upsert(entity, key: key, columns: columns, returning: returning).rendered(in: store.dialect)
         return try runWrite(entity, sql, values, returning: returning)
     }
 
@@ -163,17 +143,17 @@ public final class WriteContext: ReadContext {
         }
     }
 
-    /// The quoted table and the compiled WHERE condition (schema needed only for a predicate).
+    /// The table and the compiled WHERE condition (schema needed only for a predicate).
     private func target(_ entity: String, _ predicate: String?, _ arguments: [any ArgumentConvertible])
         throws -> (String, SQLFragment?) {
-        guard let predicate else { return (SQLText.quoted(entity), nil) }
+        guard let predicate else { return (entity, nil) }
         let schema = try self.schema
         let described = try self.entity(named: entity)
         let filter = try compiling(described.name) {
             try PredicateCompiler.compile(predicate, arguments: arguments.map(\.predicateArgument), entity: described,
                                           schema: schema, alias: "t0")
         }
-        return (SQLText.quoted(described.name), filter.condition)
+        return (described.name, filter.condition)
     }
 
     /// Runs a cached write statement, noting the entity for observers; returns the first row

@@ -23,6 +23,8 @@ public final class Store: @unchecked Sendable {
     public let isInMemory: Bool
     /// True when every write is refused.
     public var isReadOnly: Bool { options.readOnly }
+    /// How statements are spelled for this store's database.
+    public let dialect = SQLiteDialect()
 
     let writer: Connection?
     let gate = WriterGate()

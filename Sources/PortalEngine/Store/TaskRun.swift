@@ -1,21 +1,38 @@
+import CSQLite
 import Foundation
 
 /// The connection an async task's read or write is running on, so that cancelling the task
-/// interrupts that connection alone (not every reader of the store).
+/// stops that connection's statements alone (not every reader of the store).
+///
+/// A cancel can come at any moment, also just before a statement starts, when
+/// `sqlite3_interrupt` would be lost: so while the task runs, the connection's progress handler
+/// asks the (sticky) flag every few hundred instructions, and the cancel also interrupts a
+/// running statement or a wait for a lock at once.
 final class TaskRun: @unchecked Sendable {
     private let lock = NSLock()
     private var connection: Connection?
     private var cancelled = false
 
-    /// Runs `body` while `connection` is the one a cancel interrupts. A task cancelled before it
-    /// got a connection does not start.
+    private var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    /// Runs `body` while a cancel stops `connection`'s statements. A task cancelled before it got
+    /// a connection does not start.
     func during<T>(_ connection: Connection, _ body: () throws -> T) throws -> T {
         lock.lock()
         let alreadyCancelled = cancelled
         if !alreadyCancelled { self.connection = connection }
         lock.unlock()
         if alreadyCancelled { throw PortalError(.interrupted, "cancelled") }
+        sqlite3_progress_handler(connection.handle, 256, { context in
+            guard let context else { return 0 }
+            return Unmanaged<TaskRun>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque())
         defer {
+            sqlite3_progress_handler(connection.handle, 0, nil, nil)
             lock.lock()
             self.connection = nil
             lock.unlock()

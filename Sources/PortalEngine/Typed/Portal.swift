@@ -57,17 +57,14 @@ public struct Portal<Entity: PortalEntity>: Sendable {
                     throw PortalError(.conversion, "\(Entity.self) encodes no '\(Entity.idAttribute)'",
                                       entity: Entity.entityName, attribute: Entity.idAttribute)
                 }
-                var set: [String] = []
-                var bindings: [Value] = []
-                for (column, value) in zip(columns, values) where column != Entity.idAttribute {
-                    set.append("\(SQLText.quoted(column)) = ?")
-                    bindings.append(value)
-                }
+                let set = zip(columns, values).filter { $0.0 != Entity.idAttribute }
+                    .map { (column: $0.0, value: SQLFragment.bound($0.1)) }
                 guard !set.isEmpty else { continue }
-                bindings.append(values[idIndex])
-                let sql = "UPDATE \(SQLText.quoted(Entity.entityName)) SET \(set.joined(separator: ", "))"
-                    + " WHERE \(SQLText.quoted(Entity.idAttribute)) = ?"
-                try ctx.runWrite(Entity.entityName, sql, bindings, returning: false)
+                let dialect = store.dialect
+                let update = Update(Entity.entityName, set: set,
+                                    where: SQLFragment("t0.\(dialect.quoted(Entity.idAttribute)) = ?", [values[idIndex]]))
+                    .rendered(in: dialect)
+                try ctx.runWrite(Entity.entityName, update.sql, update.bindings, returning: false)
                 guard ctx.changes > 0 else {
                     throw PortalError(.rowNotFound, "no \(Entity.entityName) with \(Entity.idAttribute) \(values[idIndex])",
                                       entity: Entity.entityName, attribute: Entity.idAttribute)

@@ -252,19 +252,8 @@ public enum DemoDatabase {
     }
 }
 
-/// A seeded pseudo-random generator (SplitMix64): the same seed gives the same demo everywhere.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The demo's draws from the seeded generator: the same seed gives the same demo everywhere.
+extension SplitMix64 {
     /// A number in 0..<count (count > 0).
     mutating func index(_ count: Int) -> Int { Int(next() % UInt64(max(count, 1))) }
 

@@ -2,10 +2,8 @@ import CSQLite
 import PortalEngine
 import PortalTUI
 
-/// An identifier quoted for SQL: `"Name"`, inner quotes doubled.
-func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences("\"", with: "\"\"") + "\""
-}
+/// An identifier quoted for SQL, by the engine's dialect (the one place quoting is spelled).
+func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }
 
 /// The SQL a query compiles to, with what it binds.
 struct CompiledQuery {

@@ -37,11 +37,6 @@ extension SQLFragment {
     }
 }
 
-/// `name` as an SQL identifier: in double quotes, inner quotes doubled.
-func quoted(_ name: String) -> String {
-    "\"" + name.replacingAll("\"", with: "\"\"") + "\""
-}
-
 /// `alias."column"`.
 func column(_ alias: String, _ name: String) -> String { alias + "." + quoted(name) }
 

@@ -1,0 +1,177 @@
+import PortalPredicate
+
+// Statements as values: what to read or write, described by parts (a compiled condition, an
+// ORDER BY, assignments), rendered to SQL text and bindings by a dialect. The engine's contexts
+// build these instead of concatenating SQL.
+
+/// `SELECT … FROM table AS alias [WHERE …] [ORDER BY …] [LIMIT … OFFSET …]`.
+public struct Select: Sendable {
+    /// What the select returns.
+    public enum Columns: Sendable {
+        /// Every column, after the row id when `withRowid` (and the dialect has one).
+        case all(withRowid: Bool)
+        /// The number of rows (over the limited rows when there is a limit or offset).
+        case count
+        /// Expressions, each with its bindings.
+        case expressions([SQLFragment])
+    }
+
+    /// The table or view.
+    public var table: String
+    /// The alias the condition and order refer to.
+    public var alias: String
+    /// What is returned.
+    public var columns: Columns
+    /// The WHERE condition, compiled.
+    public var condition: SQLFragment?
+    /// The ORDER BY terms, compiled.
+    public var order: SQLFragment?
+    /// At most this many rows.
+    public var limit: Int?
+    /// Rows skipped first.
+    public var offset: Int?
+
+    /// A select of `columns` from `table`.
+    public init(_ table: String, alias: String = "t0", columns: Columns = .all(withRowid: false),
+                condition: SQLFragment? = nil, order: SQLFragment? = nil, limit: Int? = nil, offset: Int? = nil) {
+        self.table = table
+        self.alias = alias
+        self.columns = columns
+        self.condition = condition
+        self.order = order
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// The SQL and bindings in `dialect`.
+    public func rendered(in dialect: some SQLDialect) -> SQLFragment {
+        let limited = limit != nil || offset != nil
+        var result = SQLFragment("SELECT ")
+        switch columns {
+        case .all(let withRowid):
+            if withRowid, let rowid = dialect.rowidColumn { result.sql += "\(alias).\(rowid) AS \(rowid), " }
+            result.sql += "\(alias).*"
+        case .count: result.sql += limited ? "1" : "count(*)"
+        case .expressions(let expressions): result = result + SQLFragment.joined(expressions, separator: ", ")
+        }
+        result.sql += " FROM \(dialect.quoted(table)) AS \(alias)"
+        if let condition { result = result + " WHERE " + condition }
+        if let order { result = result + " ORDER BY " + order }
+        result = result + dialect.limit(limit, offset: offset)
+        if case .count = columns, limited { result = "SELECT count(*) FROM (" + result + ")" }
+        return result
+    }
+}
+
+/// `INSERT INTO table (columns) VALUES (?, …)` (or `DEFAULT VALUES`), optionally returning the row.
+public struct Insert: Sendable {
+    /// The table.
+    public var table: String
+    /// The columns given values, in the order the values are bound.
+    public var columns: [String]
+    /// Return the inserted row.
+    public var returning: Bool
+
+    /// An insert of `columns` into `table`.
+    public init(_ table: String, columns: [String], returning: Bool = false) {
+        self.table = table
+        self.columns = columns
+        self.returning = returning
+    }
+
+    /// The SQL in `dialect` (the values are bound by the caller, in `columns` order).
+    public func rendered(in dialect: some SQLDialect) -> String {
+        var sql = "INSERT INTO \(dialect.quoted(table))"
+        sql += columns.isEmpty ? " DEFAULT VALUES"
+            : " (\(columns.map(dialect.quoted).joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
+        if returning { sql += dialect.returningAll }
+        return sql
+    }
+}
+
+/// An insert that updates the row whose `key` already exists.
+public struct Upsert: Sendable {
+    /// The table.
+    public var table: String
+    /// The key the conflict is on (the primary key).
+    public var key: [String]
+    /// The columns given values, in the order the values are bound.
+    public var columns: [String]
+    /// Return the row as stored.
+    public var returning: Bool
+
+    /// An upsert of `columns` into `table` on `key`.
+    public init(_ table: String, key: [String], columns: [String], returning: Bool = true) {
+        self.table = table
+        self.key = key
+        self.columns = columns
+        self.returning = returning
+    }
+
+    /// The SQL in `dialect`. When every column given is part of the key, the key itself is
+    /// "updated" (to the same values), so that the statement still returns the row.
+    public func rendered(in dialect: some SQLDialect) -> String {
+        let lowerKey = Set(key.map { $0.lowercased() })
+        var updated = columns.filter { !lowerKey.contains($0.lowercased()) }
+        if updated.isEmpty { updated = key }
+        var sql = "INSERT INTO \(dialect.quoted(table)) (\(columns.map(dialect.quoted).joined(separator: ", ")))"
+        sql += " VALUES (\(placeholders(columns.count)))"
+        sql += dialect.onConflict(key: key, update: updated)
+        if returning { sql += dialect.returningAll }
+        return sql
+    }
+}
+
+/// `UPDATE table AS alias SET column = value, … [WHERE …]`.
+public struct Update: Sendable {
+    /// The table.
+    public var table: String
+    /// The alias the values and condition refer to.
+    public var alias: String
+    /// Each column and its new value (a bound value or an expression).
+    public var assignments: [(column: String, value: SQLFragment)]
+    /// Which rows (all when nil).
+    public var condition: SQLFragment?
+
+    /// An update of `table`.
+    public init(_ table: String, alias: String = "t0", set assignments: [(column: String, value: SQLFragment)],
+                where condition: SQLFragment? = nil) {
+        self.table = table
+        self.alias = alias
+        self.assignments = assignments
+        self.condition = condition
+    }
+
+    /// The SQL and bindings in `dialect`.
+    public func rendered(in dialect: some SQLDialect) -> SQLFragment {
+        var result = SQLFragment("UPDATE \(dialect.quoted(table)) AS \(alias) SET ")
+        result = result + SQLFragment.joined(assignments.map { dialect.quoted($0.column) + " = " + $0.value },
+                                             separator: ", ")
+        if let condition { result = result + " WHERE " + condition }
+        return result
+    }
+}
+
+/// `DELETE FROM table AS alias [WHERE …]`.
+public struct Delete: Sendable {
+    /// The table.
+    public var table: String
+    /// The alias the condition refers to.
+    public var alias: String
+    /// Which rows (all when nil).
+    public var condition: SQLFragment?
+
+    /// A delete from `table`.
+    public init(_ table: String, alias: String = "t0", where condition: SQLFragment? = nil) {
+        self.table = table
+        self.alias = alias
+        self.condition = condition
+    }
+
+    /// The SQL and bindings in `dialect`.
+    public func rendered(in dialect: some SQLDialect) -> SQLFragment {
+        var result = SQLFragment("DELETE FROM \(dialect.quoted(table)) AS \(alias)")
+        if let condition { result = result + " WHERE " + condition }
+        return result
+    }
+}
