@@ -36,7 +36,7 @@ public final class WriteContext: ReadContext {
             return try runWrite(entity, statement, values, returning: returning)
         }
         try checkWritable(entity, columns: columns)
-        let sql = Insert(entity, columns: columns, returning: returning).rendered(in: store.dialect)
+        let sql = Insert(entity, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         let statement = try withContext(entity) { try connection.prepare(sql) }
         lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement)
         return try runWrite(entity, statement, values, returning: returning)
@@ -100,7 +100,7 @@ public final class WriteContext: ReadContext {
     @discardableResult
     func upsert(_ entity: String, key: [String], columns: [String], values: [Value], returning: Bool) throws -> Row? {
         try checkValid()
-        let sql = Upsert(entity, key: key, columns: columns, returning: returning).rendered(in: store.dialect)
+        let sql = Upsert(entity, key: key, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         return try runWrite(entity, sql, values, returning: returning)
     }
 

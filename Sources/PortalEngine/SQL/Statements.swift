@@ -63,62 +63,85 @@ public struct Select: Sendable {
     }
 }
 
-/// `INSERT INTO table (columns) VALUES (?, …)` (or `DEFAULT VALUES`), optionally returning the row.
+/// What a write statement returns.
+public enum Returning: Sendable {
+    /// Nothing.
+    case nothing
+    /// Every column of the row written.
+    case all
+    /// These columns of the row written.
+    case columns([String])
+
+    func rendered(in dialect: some SQLDialect) -> String {
+        switch self {
+        case .nothing: return ""
+        case .all: return dialect.returningAll
+        case .columns(let names): return " RETURNING " + names.map(dialect.quoted).joined(separator: ", ")
+        }
+    }
+}
+
+/// `INSERT INTO table (columns) VALUES (…)` (or `DEFAULT VALUES`), optionally returning the row.
 public struct Insert: Sendable {
     /// The table.
     public var table: String
-    /// The columns given values, in the order the values are bound.
+    /// The columns given values.
     public var columns: [String]
-    /// Return the inserted row.
-    public var returning: Bool
+    /// Each column's value (an expression with its bindings); nil: one `?` per column, bound by
+    /// the caller in `columns` order (a statement reused for many rows).
+    public var values: [SQLFragment]?
+    /// What the statement returns.
+    public var returning: Returning
 
     /// An insert of `columns` into `table`.
-    public init(_ table: String, columns: [String], returning: Bool = false) {
+    public init(_ table: String, columns: [String], values: [SQLFragment]? = nil, returning: Returning = .nothing) {
         self.table = table
         self.columns = columns
+        self.values = values
         self.returning = returning
     }
 
-    /// The SQL in `dialect` (the values are bound by the caller, in `columns` order).
-    public func rendered(in dialect: some SQLDialect) -> String {
-        var sql = "INSERT INTO \(dialect.quoted(table))"
-        sql += columns.isEmpty ? " DEFAULT VALUES"
-            : " (\(columns.map(dialect.quoted).joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
-        if returning { sql += dialect.returningAll }
-        return sql
+    /// The SQL and bindings in `dialect`.
+    public func rendered(in dialect: some SQLDialect) -> SQLFragment {
+        var result = SQLFragment("INSERT INTO \(dialect.quoted(table))")
+        if columns.isEmpty {
+            result.sql += " DEFAULT VALUES"
+        } else {
+            result.sql += " (\(columns.map(dialect.quoted).joined(separator: ", "))) VALUES ("
+            result = result + (values.map { SQLFragment.joined($0, separator: ", ") } ?? SQLFragment(placeholders(columns.count)))
+            result.sql += ")"
+        }
+        result.sql += returning.rendered(in: dialect)
+        return result
     }
 }
 
 /// An insert that updates the row whose `key` already exists.
 public struct Upsert: Sendable {
-    /// The table.
-    public var table: String
+    /// The insert: table, columns, values and what it returns.
+    public var insert: Insert
     /// The key the conflict is on (the primary key).
     public var key: [String]
-    /// The columns given values, in the order the values are bound.
-    public var columns: [String]
-    /// Return the row as stored.
-    public var returning: Bool
 
     /// An upsert of `columns` into `table` on `key`.
-    public init(_ table: String, key: [String], columns: [String], returning: Bool = true) {
-        self.table = table
+    public init(_ table: String, key: [String], columns: [String], values: [SQLFragment]? = nil,
+                returning: Returning = .all) {
+        insert = Insert(table, columns: columns, values: values, returning: returning)
         self.key = key
-        self.columns = columns
-        self.returning = returning
     }
 
-    /// The SQL in `dialect`. When every column given is part of the key, the key itself is
-    /// "updated" (to the same values), so that the statement still returns the row.
-    public func rendered(in dialect: some SQLDialect) -> String {
+    /// The SQL and bindings in `dialect`. When every column given is part of the key, the key
+    /// itself is "updated" (to the same values), so that the statement still returns the row
+    /// (`DO NOTHING` would return none).
+    public func rendered(in dialect: some SQLDialect) -> SQLFragment {
         let lowerKey = Set(key.map { $0.lowercased() })
-        var updated = columns.filter { !lowerKey.contains($0.lowercased()) }
+        var updated = insert.columns.filter { !lowerKey.contains($0.lowercased()) }
         if updated.isEmpty { updated = key }
-        var sql = "INSERT INTO \(dialect.quoted(table)) (\(columns.map(dialect.quoted).joined(separator: ", ")))"
-        sql += " VALUES (\(placeholders(columns.count)))"
-        sql += dialect.onConflict(key: key, update: updated)
-        if returning { sql += dialect.returningAll }
-        return sql
+        var plain = insert
+        plain.returning = .nothing
+        var result = plain.rendered(in: dialect)
+        result.sql += dialect.onConflict(key: key, update: updated) + insert.returning.rendered(in: dialect)
+        return result
     }
 }
 

@@ -62,25 +62,20 @@ extension Executor {
     func create(_ name: Located<String>, _ assignments: [Assignment], upsert: Bool) throws {
         let entity = try writableEntity(name)
         let assigned = try assignedValues(assignments, entity: entity, alias: nil)
-        let columns = assigned.map { quoted($0.attribute.name) }.joined(separator: ", ")
-        let values = assigned.map(\.value.sql).joined(separator: ", ")
-        let bindings = assigned.flatMap(\.value.bindings)
-        var sql = "INSERT INTO \(quoted(entity.name)) (\(columns)) VALUES (\(values))"
-        if upsert {
-            let key = entity.identifyingColumns
-            let assigned = Set(assigned.map(\.attribute.name))
-            let updates = assigned.subtracting(key).sorted().map { "\(quoted($0)) = excluded.\(quoted($0))" }
-            if key.allSatisfy(assigned.contains) {
-                sql += " ON CONFLICT (\(key.map(quoted).joined(separator: ", "))) DO "
-                    + (updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
-            }
-        }
-        if assignments.isEmpty { sql = "INSERT INTO \(quoted(entity.name)) DEFAULT VALUES" }
-        sql += " RETURNING " + entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
+        let columns = assigned.map(\.attribute.name)
+        let insert = Insert(entity.name, columns: columns, values: assigned.map(\.value),
+                            returning: .columns(entity.attributes.map(\.name)))
         let database = try requireDatabase()
+        // An upsert needs every part of the key (else it is a plain insert: nothing to conflict on).
+        let key = entity.identifyingColumns
+        let statement = upsert && !key.isEmpty && key.allSatisfy(Set(columns).contains)
+            ? Upsert(insert.table, key: key, columns: columns, values: insert.values, returning: insert.returning)
+                .rendered(in: database.store.dialect)
+            : insert.rendered(in: database.store.dialect)
         let renderer = makeRenderer(options, stream: output)
         try performWrite(entity, assignments) { _ in
-            try database.query(sql, bindings, columns: { renderer.begin(columns: $0) }, row: { renderer.row($0) })
+            try database.query(statement.sql, statement.bindings, columns: { renderer.begin(columns: $0) },
+                               row: { renderer.row($0) })
         }
         renderer.end()
     }
