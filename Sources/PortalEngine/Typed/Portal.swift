@@ -1,3 +1,5 @@
+import CSQLite
+
 /// The typed repository of one entity type: fetches decode rows into `Entity` values, writes
 /// encode them. Each call is its own read or write (a savepoint when called inside a write).
 public struct Portal<Entity: PortalEntity>: Sendable {
@@ -47,31 +49,8 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     @discardableResult
     public func update(_ entities: [Entity]) throws -> Int {
         try store.write { ctx in
-            var updated = 0
-            let encoder = EntityEncoder()
-            defer { encoder.finish() }
-            for entity in entities {
-                try encode(entity, with: encoder)
-                let (columns, values) = (encoder.columns, encoder.values)
-                guard let idIndex = columns.firstIndex(of: Entity.idAttribute) else {
-                    throw PortalError(.conversion, "\(Entity.self) encodes no '\(Entity.idAttribute)'",
-                                      entity: Entity.entityName, attribute: Entity.idAttribute)
-                }
-                let set = zip(columns, values).filter { $0.0 != Entity.idAttribute }
-                    .map { (column: $0.0, value: SQLFragment.bound($0.1)) }
-                guard !set.isEmpty else { continue }
-                let dialect = store.dialect
-                let update = Update(Entity.entityName, set: set,
-                                    where: SQLFragment("t0.\(dialect.quoted(Entity.idAttribute)) = ?", [values[idIndex]]))
-                    .rendered(in: dialect)
-                try ctx.runWrite(Entity.entityName, update.sql, update.bindings, returning: false)
-                guard ctx.changes > 0 else {
-                    throw PortalError(.rowNotFound, "no \(Entity.entityName) with \(Entity.idAttribute) \(values[idIndex])",
-                                      entity: Entity.entityName, attribute: Entity.idAttribute)
-                }
-                updated += 1
-            }
-            return updated
+            for entity in entities { try ctx.update(entity) }
+            return entities.count
         }
     }
 
@@ -122,14 +101,30 @@ extension ReadContext {
             try statement.bind(fragment.bindings)
             let source = ColumnSource(statement: statement)
             defer { source.finish() }
-            return try decodeRows(T.self, of: statement, from: source)
+            return try decodeRows(T.self, named: T.entityName, of: statement, from: source)
         }
+    }
+
+    /// The rows of raw SQL decoded as `T` (properties by column name), in one pass: no
+    /// intermediate rows. In a read, a statement that would write is refused.
+    public func fetch<T: Decodable>(_ type: T.Type, sql: String, arguments: [Value] = []) throws -> [T] {
+        try checkValid()
+        let statement = try connection.prepare(sql)
+        defer { statement.reset() }
+        if !allowsWrites && sqlite3_stmt_readonly(statement.handle) == 0 {
+            throw PortalError(.readOnly, "a read cannot change the database; use a write")
+        }
+        try statement.bind(arguments)
+        let source = ColumnSource(statement: statement)
+        defer { source.finish() }
+        return try decodeRows(T.self, named: "\(T.self)", of: statement, from: source)
     }
 
     /// Decodes every remaining row of `statement`. The entities go to a buffer grown by hand and
     /// are moved into the array once at the end: `Array.append` in this unspecialized generic
     /// code would look up `Array<T>`'s metadata for every row.
-    private func decodeRows<T: PortalEntity>(_ type: T.Type, of statement: Statement, from source: ColumnSource) throws -> [T] {
+    private func decodeRows<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
+                                          from source: ColumnSource) throws -> [T] {
         // One decoder for every row: it only points at the source, which reads the current row.
         let decoder: any Decoder = RowDecoder(source: source)
         var capacity = 64
@@ -145,7 +140,7 @@ extension ReadContext {
             do {
                 entity = try T(from: decoder)
             } catch let error as DecodingError {
-                throw PortalError.conversion(error, entity: T.entityName)
+                throw PortalError.conversion(error, entity: name)
             }
             if count == capacity {
                 let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity * 2)

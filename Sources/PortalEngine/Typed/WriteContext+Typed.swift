@@ -1,0 +1,89 @@
+import PortalPredicate
+
+/// Typed writes inside any write: one entity at a time, mixed with other statements of the same
+/// transaction. `Portal`'s one-call forms are built on these.
+extension WriteContext {
+    /// Inserts `entity` and returns it as stored: defaults filled, and a new id when its id is
+    /// nil (an optional id left empty lets the database choose one).
+    @discardableResult
+    public func insert<T: PortalEntity>(_ entity: T) throws -> T {
+        let (columns, values) = try encodedForInsert(entity)
+        guard let row = try insert(T.entityName, columns: columns, values: values, returning: true) else {
+            throw PortalError(.readOnly, "nothing was inserted into \(T.entityName) (is it a view?)", entity: T.entityName)
+        }
+        return try decoded(row, as: T.self)
+    }
+
+    /// Saves `entity` over the stored one with the same id. Throws `.rowNotFound` when there is none.
+    public func update<T: PortalEntity>(_ entity: T) throws {
+        let (columns, values) = try encoded(entity)
+        let id = try idValue(of: T.self, columns: columns, values: values)
+        let set = zip(columns, values).filter { $0.0 != T.idAttribute }.map { (column: $0.0, value: SQLFragment.bound($0.1)) }
+        guard !set.isEmpty else { return }
+        let update = Update(T.entityName, set: set, where: idCondition(T.self, id)).rendered(in: store.dialect)
+        try runWrite(T.entityName, update.sql, update.bindings, returning: false)
+        guard changes > 0 else {
+            throw PortalError(.rowNotFound, "no \(T.entityName) with \(T.idAttribute) \(id)",
+                              entity: T.entityName, attribute: T.idAttribute)
+        }
+    }
+
+    /// Inserts `entity`, or saves it over the stored one with the same id; returns it as stored.
+    @discardableResult
+    public func upsert<T: PortalEntity>(_ entity: T) throws -> T {
+        let (columns, values) = try encodedForInsert(entity)
+        guard let row = try upsert(T.entityName, key: [T.idAttribute], columns: columns, values: values, returning: true) else {
+            throw PortalError(.sqlite, "the upsert returned no row", entity: T.entityName)
+        }
+        return try decoded(row, as: T.self)
+    }
+
+    /// Deletes the stored entity with `entity`'s id; returns false when there was none.
+    @discardableResult
+    public func delete<T: PortalEntity>(_ entity: T) throws -> Bool {
+        let (columns, values) = try encoded(entity)
+        let id = try idValue(of: T.self, columns: columns, values: values)
+        let delete = Delete(T.entityName, where: idCondition(T.self, id)).rendered(in: store.dialect)
+        try runWrite(T.entityName, delete.sql, delete.bindings, returning: false)
+        return changes > 0
+    }
+
+    // MARK: Helpers
+
+    func encoded<T: PortalEntity>(_ entity: T) throws -> (columns: [String], values: [Value]) {
+        do {
+            return try EntityEncoder.encode(entity)
+        } catch let error as EncodingError {
+            throw PortalError.conversion(error, entity: T.entityName)
+        }
+    }
+
+    /// The columns to insert: all, but an id that is nil (the database then chooses it).
+    private func encodedForInsert<T: PortalEntity>(_ entity: T) throws -> (columns: [String], values: [Value]) {
+        var (columns, values) = try encoded(entity)
+        if let i = columns.firstIndex(of: T.idAttribute), values[i] == .null {
+            columns.remove(at: i)
+            values.remove(at: i)
+        }
+        return (columns, values)
+    }
+
+    private func idValue<T: PortalEntity>(of type: T.Type, columns: [String], values: [Value]) throws -> Value {
+        guard let i = columns.firstIndex(of: T.idAttribute) else {
+            throw PortalError(.conversion, "\(T.self) encodes no '\(T.idAttribute)'", entity: T.entityName, attribute: T.idAttribute)
+        }
+        return values[i]
+    }
+
+    private func idCondition<T: PortalEntity>(_ type: T.Type, _ id: Value) -> SQLFragment {
+        SQLFragment("t0.\(store.dialect.quoted(T.idAttribute)) = ?", [id])
+    }
+
+    private func decoded<T: PortalEntity>(_ row: Row, as type: T.Type) throws -> T {
+        do {
+            return try row.decode(as: T.self)
+        } catch let error as DecodingError {
+            throw PortalError.conversion(error, entity: T.entityName)
+        }
+    }
+}
