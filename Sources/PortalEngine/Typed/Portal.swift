@@ -105,6 +105,33 @@ extension ReadContext {
         }
     }
 
+    /// Streams the entities of a fetch to `body` one at a time, decoded straight from the
+    /// statement: memory stays bounded however many rows match (a typed cursor).
+    public func forEach<T: PortalEntity>(_ type: T.Type, where predicate: String? = nil,
+                                         _ arguments: [any ArgumentConvertible] = [], sortedBy: [SortKey] = [],
+                                         limit: Int? = nil, _ body: (T) throws -> Void) throws {
+        let fragment = try select(T.entityName, .rows(includeRowid: false), predicate, arguments.map(\.predicateArgument),
+                                  sortedBy, limit, nil)
+        try withContext(T.entityName) {
+            let statement = try connection.prepare(fragment.sql)
+            defer { statement.reset() }
+            try statement.bind(fragment.bindings)
+            let source = ColumnSource(statement: statement)
+            defer { source.finish() }
+            let decoder: any Decoder = RowDecoder(source: source)
+            while try statement.step() {
+                source.next = 0
+                let entity: T
+                do {
+                    entity = try T(from: decoder)
+                } catch let error as DecodingError {
+                    throw PortalError.conversion(error, entity: T.entityName)
+                }
+                try body(entity)
+            }
+        }
+    }
+
     /// The rows of raw SQL decoded as `T` (properties by column name), in one pass: no
     /// intermediate rows. In a read, a statement that would write is refused.
     public func fetch<T: Decodable>(_ type: T.Type, sql: String, arguments: [Value] = []) throws -> [T] {
