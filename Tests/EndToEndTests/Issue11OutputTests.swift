@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// Issue 11, points 1–5: what `find`, `schema`, `entities`, `create` and `export` print.
+@Suite struct Issue11OutputTests {
+    /// A fresh folder with an empty database in it.
+    static func emptyDatabase() throws -> (folder: URL, database: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("issue11-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (folder, folder.appendingPathComponent("db.sqlite").path)
+    }
+
+    @Test func issue11_point1_tableFormatNeverCutsNumbers() throws {
+        let (folder, db) = try Self.emptyDatabase()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 150 small ids fix the widths; the later ids and amounts are far wider.
+        let setup = try Shell.run([db, "--create", "-e", """
+            sql CREATE TABLE Big (Id INTEGER PRIMARY KEY, Amount REAL, Label TEXT)
+            sql WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150) INSERT INTO Big SELECT i, i, 'x' FROM n
+            sql INSERT INTO Big VALUES (1234567890123, 98765432.125, 'a label far wider than the two letters of the sample rows, more than fifty')
+            """])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let r = try Shell.run([db, "-e", "find Big sort by Id", "--format", "table"])
+        #expect(r.status == 0)
+        let last = r.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.contains("1234567890123"), "the id is whole: \(last)")
+        #expect(last.contains("98765432.125"), "the amount is whole: \(last)")
+        #expect(!r.stdout.contains("12…") && !r.stdout.contains("98…"))
+        #expect(last.contains("…"), "text may still be cut: \(last)")
+    }
+}
