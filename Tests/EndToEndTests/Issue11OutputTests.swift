@@ -28,4 +28,19 @@ import Testing
         #expect(!r.stdout.contains("12…") && !r.stdout.contains("98…"))
         #expect(last.contains("…"), "text may still be cut: \(last)")
     }
+
+    @Test(arguments: ["table", "csv", "json"])
+    func issue11_point4_aFailedCommandPrintsNothing(format: String) throws {
+        let (folder, db) = try Shell.chinookCopy()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A key that exists: the insert fails after the header was begun.
+        let create = try Shell.run([db, "-e", "create Genre set GenreId = 1, Name = \"Again\"", "--format", format])
+        #expect(create.status != 0)
+        #expect(create.stdout == "", "stdout of a failed create: \(create.stdout)")
+        #expect(create.stderr.contains("UNIQUE") || create.stderr.contains("constraint"), "\(create.stderr)")
+        // A runtime error after the first row.
+        let sql = try Shell.run([db, "-e", "sql SELECT 1 AS n UNION ALL SELECT abs(-9223372036854775807 - 1)", "--format", format])
+        #expect(sql.status != 0)
+        #expect(sql.stdout == "", "stdout of a failed sql: \(sql.stdout)")
+    }
 }
