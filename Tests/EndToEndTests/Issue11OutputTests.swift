@@ -43,4 +43,26 @@ import Testing
         #expect(sql.status != 0)
         #expect(sql.stdout == "", "stdout of a failed sql: \(sql.stdout)")
     }
+
+    @Test func issue11_point5_exportToDashIsStandardOutputAndAnUnknownExtensionIsRefused() throws {
+        let (folder, db) = try Shell.chinookCopy()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dash = try Shell.run(["-e", "export Genre where GenreId < 3 sort by GenreId to - as json", db])
+        #expect(dash.status == 0, "\(dash.stderr)")
+        #expect(dash.stdout == "[\n{\"GenreId\":1,\"Name\":\"Rock\"},\n{\"GenreId\":2,\"Name\":\"Jazz\"}\n]\n")
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path))
+        let csv = try Shell.run(["-e", "export Genre where GenreId == 1 to -", db])
+        #expect(csv.stdout == "GenreId,Name\n1,Rock\n")
+
+        let xlsx = folder.appendingPathComponent("g.xlsx").path
+        let refused = try Shell.run(["-e", "export Genre to \(xlsx)", db])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(".xlsx") && refused.stderr.contains("as csv") && refused.stderr.contains("as ndjson"),
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: xlsx))
+        let named = try Shell.run(["-e", "export Genre to \(xlsx) as tsv", db])
+        #expect(named.status == 0)
+        #expect(FileManager.default.fileExists(atPath: xlsx))
+    }
 }
