@@ -162,7 +162,7 @@ public final class Executor {
         case .get(let entity, let ids): try get(entity, ids)
         case .explain(let inner): try explain(inner)
         case .entities: try entities()
-        case .schema(let entity): try schema(entity)
+        case .schema(let entity, let sql): try schema(entity, sql: sql)
         case .create(let entity, let values): try create(entity, values, upsert: false)
         case .upsert(let entity, let values): try create(entity, values, upsert: true)
         case .update(let entity, let values, let predicate): try update(entity, values, predicate)
