@@ -388,8 +388,11 @@ public final class BrowserModel {
                 mode = .command(LineEditor())
             }
         case .character("?"): mode = .help(scroll: 0)
-        case .character("q"), .escape:
+        case .character("q"):
             if backStack.isEmpty { isFinished = true } else { goBack() }
+        case .escape:
+            // Only `q` quits: Esc goes back from a followed key, else says how to leave.
+            if backStack.isEmpty { setStatus("q quits", error: false) } else { goBack() }
         default: break
         }
     }
@@ -892,7 +895,8 @@ public final class BrowserModel {
         "Ctrl-C            cancel a count, a query, or a write waiting for a lock",
         "Ctrl-L            redraw the screen",
         "?                 this help",
-        "q Esc             back / quit",
+        "q                 back / quit",
+        "Esc               back (never quits)",
     ]
 }
 
