@@ -600,6 +600,10 @@ public final class BrowserModel {
             setStatus("nothing to edit", error: true)
             return
         }
+        if let info = entity?.columns[safe: column], info.isGenerated {
+            setStatus("\(info.name) is a generated column: it is computed, not edited", error: true)
+            return
+        }
         let value = row.values[column]
         if case .blob = value {
             setStatus("blobs cannot be edited here", error: true)
@@ -653,7 +657,20 @@ public final class BrowserModel {
 
     func beginAdd() {
         guard writeAllowed(), let entity else { return }
-        mode = .add(AddForm(fields: Array(repeating: nil, count: entity.columns.count)))
+        var form = AddForm(fields: Array(repeating: nil, count: entity.columns.count))
+        form.selected = writableField(entity, from: 0, step: 1) ?? 0
+        mode = .add(form)
+    }
+
+    /// The first field at or after `start` (going by `step`) that can be written: generated
+    /// columns are shown read-only and skipped.
+    func writableField(_ entity: BrowserEntity, from start: Int, step: Int) -> Int? {
+        var i = start
+        while entity.columns.indices.contains(i) {
+            if !entity.columns[i].isGenerated { return i }
+            i += step
+        }
+        return nil
     }
 
     func handleAdd(_ key: BrowserKey, _ form: inout AddForm) {
@@ -663,9 +680,9 @@ public final class BrowserModel {
             mode = .browse
             return
         case .down, .tab:
-            form.selected = min(form.selected + 1, max(0, form.fields.count - 1))
+            form.selected = writableField(entity, from: form.selected + 1, step: 1) ?? form.selected
         case .up, .backTab:
-            form.selected = max(form.selected - 1, 0)
+            form.selected = writableField(entity, from: form.selected - 1, step: -1) ?? form.selected
         case .control("n"):
             form.fields[form.selected] = nil
             form.nulls.insert(form.selected)
@@ -677,6 +694,10 @@ public final class BrowserModel {
             submit(form, entity)
             return
         default:
+            if entity.columns[safe: form.selected]?.isGenerated ?? true {
+                setStatus("no attribute here can be set: generated columns are computed", error: true)
+                return
+            }
             var editor = form.fields[form.selected] ?? LineEditor()
             guard editor.handle(key) else { return }
             form.fields[form.selected] = editor
@@ -687,7 +708,7 @@ public final class BrowserModel {
 
     func submit(_ form: AddForm, _ entity: BrowserEntity) {
         var values: [(String, Value)] = []
-        for (i, column) in entity.columns.enumerated() {
+        for (i, column) in entity.columns.enumerated() where !column.isGenerated {
             if form.nulls.contains(i) {
                 values.append((column.name, .null))
             } else if let field = form.fields[i] {
@@ -755,7 +776,7 @@ public final class BrowserModel {
     /// Every attribute of a deleted row, plus the rowid when that is its identity.
     func restoreValues(_ name: String, _ row: BrowserRow) -> [(String, Value)] {
         guard let entity = entities.first(where: { $0.name == name }) else { return [] }
-        var values = zip(entity.columns, row.values).map { ($0.name, $1) }
+        var values = zip(entity.columns, row.values).filter { !$0.0.isGenerated }.map { ($0.name, $1) }
         for (column, value) in zip(entity.idColumns, row.id) where !entity.columns.contains(where: { $0.name == column }) {
             values.append((column, value))
         }

@@ -59,12 +59,16 @@ public struct BrowserColumn: Sendable, Hashable {
     public var isKey: Bool
     /// The entity and attribute this column refers to (a single-column foreign key), if any.
     public var reference: BrowserReference?
+    /// A generated column (`GENERATED ALWAYS AS …`): shown, never written.
+    public var isGenerated: Bool
 
-    public init(name: String, declaredType: String = "", isKey: Bool = false, reference: BrowserReference? = nil) {
+    public init(name: String, declaredType: String = "", isKey: Bool = false, reference: BrowserReference? = nil,
+                isGenerated: Bool = false) {
         self.name = name
         self.declaredType = declaredType
         self.isKey = isKey
         self.reference = reference
+        self.isGenerated = isGenerated
     }
 
     /// True when SQLite gives the column numeric affinity (so numbers align right).

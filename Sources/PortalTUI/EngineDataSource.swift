@@ -32,7 +32,8 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
                 $0.kind == .toOne && $0.sourceColumns == [attribute.name] && $0.destinationColumns.count == 1
             }.map { BrowserReference(entity: $0.destination, column: $0.destinationColumns[0]) }
             return BrowserColumn(name: attribute.name, declaredType: attribute.declaredType,
-                                 isKey: attribute.primaryKeyPosition != nil, reference: reference)
+                                 isKey: attribute.primaryKeyPosition != nil, reference: reference,
+                                 isGenerated: !attribute.isWritable)
         }
         let key = Self.keyColumns(entity)
         return BrowserEntity(name: entity.name, columns: columns,

@@ -249,7 +249,9 @@ public enum Renderer {
             screen.put(CellText.truncated(TerminalText.escaped(entity.columns[i].name), to: nameWidth), x: area.x, y: y,
                        style: isSelected ? .cursor : .header, maxWidth: nameWidth)
             let valueX = area.x + nameWidth + 3
-            if form.nulls.contains(i) {
+            if entity.columns[i].isGenerated {
+                screen.put("(generated, read-only)", x: valueX, y: y, style: .special, maxWidth: area.width - nameWidth - 3)
+            } else if form.nulls.contains(i) {
                 screen.put("NULL", x: valueX, y: y, style: .special, maxWidth: area.width - nameWidth - 3)
             } else if let field = form.fields[i] {
                 screen.put(TerminalText.escaped(field.text), x: valueX, y: y, style: isSelected ? .cursorRow : .normal,
