@@ -36,6 +36,11 @@ public enum Browser {
         }
         let model = BrowserModel(source: interruptible, width: terminal.width, height: terminal.height,
                                  readOnly: readOnly, runCommand: runCommand)
+        // A slow query or a write held up by a lock says so on the screen while it runs.
+        interruptible.onBusy = { busy in
+            model.showBusy(busy)
+            terminal.draw(Renderer.render(model))
+        }
         try model.start(entity: entity, filter: filter, sort: sort)
         let counter = BackgroundCounter(source: source)
         var typed: [BrowserKey] = []

@@ -71,6 +71,11 @@ public final class BrowserModel {
     public private(set) var count: RowCount?
     public private(set) var status = ""
     public private(set) var statusIsError = false
+    /// What a key's slow work is doing, shown while it runs (`sorting…`); nil otherwise.
+    public private(set) var busyText: String?
+    /// What the work of the key being handled is called, for `busyText`.
+    private var workName = "loading…"
+
     public private(set) var mode: Mode = .browse
     public private(set) var isFinished = false
     /// Set when the `:` output pane was closed: keys typed ahead of that (the rest of a command
@@ -180,8 +185,9 @@ public final class BrowserModel {
 
     /// Fills the window starting at `anchor`, topping it up from above when it runs short,
     /// and puts the cursor on the row with `cursorID` when it is there.
-    func load(anchor: PageAnchor, cursorID: [Value]?, cursorFallback: Int = 0) {
-        guard var page = fetch(anchor, limit: pageSize) else { return }
+    @discardableResult
+    func load(anchor: PageAnchor, cursorID: [Value]?, cursorFallback: Int = 0) -> Bool {
+        guard var page = fetch(anchor, limit: pageSize) else { return false }
         if page.count < pageSize {
             let before: [BrowserRow]?
             if let first = page.first {
@@ -200,6 +206,7 @@ public final class BrowserModel {
             cursorRow = min(max(0, cursorFallback), max(0, rows.count - 1))
         }
         clampColumn()
+        return true
     }
 
     /// Reloads the visible rows where they are, keeping the cursor on the same entity.
@@ -302,6 +309,8 @@ public final class BrowserModel {
         }
         status = ""
         statusIsError = false
+        workName = "loading…"
+        defer { busyText = nil }
         switch mode {
         case .browse: focus == .grid ? handleGrid(key) : handleEntityList(key)
         case .filter(var editor, _): handleFilter(key, &editor)
@@ -325,6 +334,14 @@ public final class BrowserModel {
         // Keep the cursor's row on screen: start the window at or above it.
         let topIndex = max(0, oldRow - pageSize + 1)
         load(anchor: .atOrAfter(rows[topIndex]), cursorID: cursorID, cursorFallback: oldRow - topIndex)
+    }
+
+    /// The key's work is still running (called while it runs, before the screen is drawn).
+    public func showBusy(_ busy: BrowserBusy) {
+        switch busy {
+        case .working: busyText = "\(workName)  (Ctrl-C cancels)"
+        case .waitingForLock: busyText = "waiting for a lock…  (Ctrl-C cancels)"
+        }
     }
 
     func cancelCounts() {
@@ -500,12 +517,15 @@ public final class BrowserModel {
 
     func toggleSort(_ direction: BrowserSortDirection) {
         guard let column = entity?.columns[safe: cursorColumn]?.name else { return }
+        let old = sort
         if sort == BrowserSort(column: column, direction: direction) {
             sort = nil
         } else {
             sort = BrowserSort(column: column, direction: direction)
         }
-        load(anchor: .first, cursorID: nil)
+        workName = "sorting…"
+        // Cancelled (Ctrl-C) or failed: the rows on screen are still in the old order.
+        if !load(anchor: .first, cursorID: nil) { sort = old }
     }
 
     // MARK: Entity list
@@ -543,10 +563,16 @@ public final class BrowserModel {
                 return
             }
             mode = .browse
-            backStack = []
-            if filter != text { count = nil }
+            let old = filter
             filter = text
-            load(anchor: .first, cursorID: nil)
+            workName = "filtering…"
+            // Cancelled (Ctrl-C) or failed: the rows on screen still match the old filter.
+            guard load(anchor: .first, cursorID: nil) else {
+                filter = old
+                return
+            }
+            backStack = []
+            if old != text { count = nil }
             recount()
         default:
             guard editor.handle(key) else { return }

@@ -200,3 +200,11 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
+
+/// What a call that has not finished yet is doing, for the status line.
+public enum BrowserBusy: Sendable, Hashable {
+    /// It runs longer than a moment (a sort or a filter over a large table).
+    case working
+    /// A write waits for another process's lock.
+    case waitingForLock
+}

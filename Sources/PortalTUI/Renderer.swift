@@ -88,7 +88,9 @@ public enum Renderer {
         default:
             break
         }
-        if !model.status.isEmpty {
+        if let busy = model.busyText {
+            screen.put(busy, x: 0, y: y, style: .special, maxWidth: model.width)
+        } else if !model.status.isEmpty {
             screen.put(TerminalText.escaped(model.status), x: 0, y: y, style: model.statusIsError ? .error : .status,
                        maxWidth: model.width)
         } else {

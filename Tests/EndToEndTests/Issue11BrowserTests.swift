@@ -41,4 +41,62 @@ import Testing
         try s.type("q")
         try s.waitFor("BROWSER-EXITED-0")
     }
+
+    /// Two million rows and a filter whose regular expression runs on every row: sorting or
+    /// filtering takes seconds, long enough to see.
+    static func bigSession() throws -> BrowserSession {
+        let s = try BrowserSession(copyChinook: false)
+        try Spawn.run("/usr/bin/env", ["sqlite3", s.database, """
+            CREATE TABLE Big (id INTEGER PRIMARY KEY, label TEXT, n INTEGER);
+            WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000000)
+            INSERT INTO Big SELECT i, printf('label %07d', (i * 7919) % 2000000), i % 1000 FROM c;
+            """], capture: false)
+        return s
+    }
+
+    @Test func issue11_point15_sortingAndFilteringALargeTableShowWorkAndCtrlCCancels() throws {
+        let s = try Self.bigSession()
+        try s.start(["--entity", "Big", "--where", "label MATCHES \".*1.*\""])
+        try s.waitFor("label 0007919")
+        // Sorting under the filter reads every row: `sorting…` shows while it runs.
+        try s.type("ls")
+        try s.waitFor("sorting…")
+        try s.press("C-c")
+        var screen = try s.waitFor("interrupted")
+        let title = screen.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(!title.contains("sort label"), "a cancelled sort leaves the old order: \(title)")
+        #expect(screen.contains("label 0007919"))
+        // A filter that matches nothing reads every row too.
+        try s.type("/")
+        try s.press("C-u")
+        try s.type("label MATCHES \".*zzz.*\"")
+        try s.press("Enter")
+        try s.waitFor("filtering…")
+        try s.press("C-c")
+        screen = try s.waitFor("interrupted")
+        #expect(!screen.contains("zzz"), "a cancelled filter leaves the old one:\n\(screen)")
+        #expect(screen.contains("label 0007919"))
+        try s.type("q")
+        try s.waitFor("BROWSER-EXITED-0")
+    }
+
+    @Test func issue11_point20_aWriteWaitingForALockSaysSoAtOnce() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Genre", "--busy-timeout", "60000"])
+        try s.waitFor("Genre  25 rows")
+        try s.tmux(["new-window", "-d", "-n", "holder", "sqlite3 \(BrowserSession.quote(s.database)); sleep 60"])
+        try s.tmux(["send-keys", "-t", "holder", "-l", "BEGIN IMMEDIATE; SELECT 'lock ' || 'held';\n"])
+        try s.waitFor("'lock held'", in: "holder") { $0.contains("lock held") }
+        try s.type("le")
+        try s.press("C-u")
+        try s.type("Blocked")
+        try s.press("Enter")
+        let started = Date()
+        try s.waitFor("waiting for a lock…")
+        #expect(Date().timeIntervalSince(started) < 3, "the wait was said late")
+        try s.press("C-c")
+        try s.waitFor("interrupted while waiting for another connection's lock")
+        try s.tmux(["send-keys", "-t", "holder", "-l", "ROLLBACK;\n.quit\n"])
+        #expect(try s.shell("count Genre where Name == 'Blocked'").hasPrefix("0"))
+    }
 }
