@@ -52,6 +52,7 @@ public final class BrowserModel {
     public let source: any BrowserDataSource
     public let readOnly: Bool
     let runCommand: ((String) -> String)?
+    let completeFilter: FilterCompleter?
 
     public private(set) var width: Int
     public private(set) var height: Int
@@ -94,12 +95,13 @@ public final class BrowserModel {
     public var countBudget: Duration = .milliseconds(30)
 
     public init(source: any BrowserDataSource, width: Int, height: Int, readOnly: Bool = false,
-                runCommand: ((String) -> String)? = nil) {
+                runCommand: ((String) -> String)? = nil, completeFilter: FilterCompleter? = nil) {
         self.source = source
         self.width = width
         self.height = height
         self.readOnly = readOnly
         self.runCommand = runCommand
+        self.completeFilter = completeFilter
     }
 
     // MARK: - Opening
@@ -574,12 +576,47 @@ public final class BrowserModel {
             backStack = []
             if old != text { count = nil }
             recount()
+        case .tab:
+            complete(&editor)
+            revalidate(editor)
         default:
             guard editor.handle(key) else { return }
-            let text = editor.text.trimmingSpaces
-            let error = text.isEmpty ? nil : entity.flatMap { source.validate(entity: $0.name, filter: editor.text) }
-            mode = .filter(editor, error: error)
+            revalidate(editor)
         }
+    }
+
+    private func revalidate(_ editor: LineEditor) {
+        let text = editor.text.trimmingSpaces
+        let error = text.isEmpty ? nil : entity.flatMap { source.validate(entity: $0.name, filter: editor.text) }
+        mode = .filter(editor, error: error)
+    }
+
+    /// Tab in the filter: the word before the caret completed as at the prompt. One candidate
+    /// replaces the word; several extend it by what they share (never dropping a typed
+    /// character) and are listed in the status line.
+    func complete(_ editor: inout LineEditor) {
+        guard let completeFilter, let entity else { return }
+        let (start, candidates) = completeFilter(entity.name, String(editor.characters[0..<editor.caret]))
+        let typed = String(editor.characters[min(start, editor.caret)..<editor.caret])
+        switch candidates.count {
+        case 0:
+            setStatus("no completion for '\(typed)'", error: false)
+        case 1:
+            editor.replace(start..<editor.caret, with: candidates[0])
+        default:
+            let shared = Self.sharedPrefix(candidates)
+            if shared.count > typed.count { editor.replace(start..<editor.caret, with: shared) }
+            setStatus(candidates.joined(separator: "  "), error: false)
+        }
+    }
+
+    /// The longest prefix all of `words` have.
+    static func sharedPrefix(_ words: [String]) -> String {
+        guard var prefix = words.first.map(Array.init) else { return "" }
+        for word in words.dropFirst() {
+            prefix = Array(zip(prefix, word).prefix { $0 == $1 }.map(\.0))
+        }
+        return String(prefix)
     }
 
     // MARK: Record view
@@ -928,7 +965,7 @@ public final class BrowserModel {
         "wheel             move the cursor 3 rows",
         "Home End g G      first / last row",
         "Tab               entity list / grid",
-        "/                 filter (a predicate; Enter applies, Esc cancels)",
+        "/                 filter (a predicate; Tab completes, Enter applies, Esc cancels)",
         "s S               sort ascending / descending (again: clear)",
         "Enter             record view",
         "e                 edit the cell (Ctrl-N: NULL)",

@@ -208,3 +208,8 @@ public enum BrowserBusy: Sendable, Hashable {
     /// A write waits for another process's lock.
     case waitingForLock
 }
+
+/// Tab's completion in the filter: given the entity and the filter's text before the caret,
+/// where the word being completed starts (in characters) and its candidates. Called on the
+/// browser's thread only.
+public typealias FilterCompleter = (_ entity: String, _ textBeforeCaret: String) -> (start: Int, candidates: [String])

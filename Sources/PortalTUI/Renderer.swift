@@ -55,7 +55,11 @@ public enum Renderer {
         screen.fill(x: 0, y: y, count: model.width, style: .status)
         switch model.mode {
         case .filter(let editor, let error):
-            if let error {
+            if !model.status.isEmpty && !model.statusIsError {
+                // Tab's candidates.
+                screen.fill(x: 0, y: y - 1, count: model.width, style: .status)
+                screen.put(" " + TerminalText.escaped(model.status), x: 0, y: y - 1, style: .status, maxWidth: model.width)
+            } else if let error {
                 screen.fill(x: 0, y: y - 1, count: model.width, style: .error)
                 screen.put(" " + TerminalText.escaped(error.message), x: 0, y: y - 1, style: .error, maxWidth: model.width)
             }

@@ -99,4 +99,30 @@ import Testing
         try s.tmux(["send-keys", "-t", "holder", "-l", "ROLLBACK;\n.quit\n"])
         #expect(try s.shell("count Genre where Name == 'Blocked'").hasPrefix("0"))
     }
+
+    @Test func issue11_point17_theFilterCompletesWithTab() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Track"])
+        try s.waitFor("Track  3503 rows")
+        try s.type("/compo")
+        try s.press("Tab")
+        try s.waitFor("/Composer")
+        try s.type(" beginsw")
+        try s.press("Tab")
+        try s.waitFor("/Composer BEGINSWITH")
+        try s.type(" \"Ang\" AND Genre.Na")
+        try s.press("Tab")
+        try s.waitFor("AND Genre.Name")
+        // Several candidates: what they share is added and they are listed.
+        try s.type(" != \"x\" AND Media")
+        try s.press("Tab")
+        let screen = try s.waitFor("MediaTypeId  MediaType")
+        #expect(screen.contains("AND MediaType\n") || screen.hasSuffix("AND MediaType"), "\(screen)")
+        try s.press("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace",
+                    "BSpace", "BSpace", "BSpace", "BSpace")
+        try s.press("Enter")
+        try s.waitFor("Track  10 rows")
+        try s.type("q")
+        try s.waitFor("BROWSER-EXITED-0")
+    }
 }
