@@ -43,12 +43,34 @@ public struct BrowserEntity: Sendable, Hashable {
     public var isReadOnly: Bool
     /// The names of the columns that identify one row (the declared key, else `rowid`).
     public var idColumns: [String]
+    /// The to-one and to-many relationships, for the record view.
+    public var relationships: [BrowserRelationship]
 
-    public init(name: String, columns: [BrowserColumn], isReadOnly: Bool = false, idColumns: [String]) {
+    public init(name: String, columns: [BrowserColumn], isReadOnly: Bool = false, idColumns: [String],
+                relationships: [BrowserRelationship] = []) {
         self.name = name
         self.columns = columns
         self.isReadOnly = isReadOnly
         self.idColumns = idColumns
+        self.relationships = relationships
+    }
+}
+
+/// A relationship as the record view lists it and `f` follows it: the related rows are those
+/// of `destination` whose `destinationColumns` equal this row's `sourceColumns`, pairwise.
+public struct BrowserRelationship: Sendable, Hashable {
+    public var name: String
+    public var isToMany: Bool
+    public var destination: String
+    public var sourceColumns: [String]
+    public var destinationColumns: [String]
+
+    public init(name: String, isToMany: Bool, destination: String, sourceColumns: [String], destinationColumns: [String]) {
+        self.name = name
+        self.isToMany = isToMany
+        self.destination = destination
+        self.sourceColumns = sourceColumns
+        self.destinationColumns = destinationColumns
     }
 }
 

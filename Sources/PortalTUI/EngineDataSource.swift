@@ -36,9 +36,13 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
                                  isGenerated: !attribute.isWritable)
         }
         let key = Self.keyColumns(entity)
+        let relationships = entity.relationships.map {
+            BrowserRelationship(name: $0.name, isToMany: $0.kind == .toMany, destination: $0.destination,
+                                sourceColumns: $0.sourceColumns, destinationColumns: $0.destinationColumns)
+        }
         return BrowserEntity(name: entity.name, columns: columns,
                              isReadOnly: entity.kind == .view || store.isReadOnly || entity.identifyingColumns.isEmpty,
-                             idColumns: key)
+                             idColumns: key, relationships: relationships)
     }
 
     /// What identifies a row for paging: the declared key, else rowid; a view has neither, so

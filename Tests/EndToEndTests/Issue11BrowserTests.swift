@@ -125,4 +125,27 @@ import Testing
         try s.type("q")
         try s.waitFor("BROWSER-EXITED-0")
     }
+
+    @Test func issue11_point18_theRecordViewListsRelationshipsAndFFollowsAToManyOne() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Album"])
+        try s.waitFor("Album  347 rows")
+        try s.press("Enter")
+        try s.waitFor("→ AC/DC")
+        try s.waitFor("→ 10 Track")
+        // tracks: after the three attributes and the to-one Artist.
+        try s.type("jjjjf")
+        try s.waitFor("Track  10 rows  where AlbumId == 1")
+        try s.waitFor("For Those About To Rock")
+        try s.press("BSpace")
+        try s.waitFor("Album  347 rows")
+        // The to-one relationship is followed the same way.
+        try s.press("Enter")
+        try s.type("jjjf")
+        try s.waitFor("Artist  1 rows  where ArtistId == 1")
+        try s.press("BSpace")
+        try s.waitFor("Album  347 rows")
+        try s.type("q")
+        try s.waitFor("BROWSER-EXITED-0")
+    }
 }
