@@ -82,21 +82,13 @@ import Testing
 
     @Test func issue11_point20_aWriteWaitingForALockSaysSoAtOnce() throws {
         let s = try BrowserSession()
-        try s.start(["--entity", "Genre", "--busy-timeout", "60000"])
-        try s.waitFor("Genre  25 rows")
-        try s.tmux(["new-window", "-d", "-n", "holder", "sqlite3 \(BrowserSession.quote(s.database)); sleep 60"])
-        try s.tmux(["send-keys", "-t", "holder", "-l", "BEGIN IMMEDIATE; SELECT 'lock ' || 'held';\n"])
-        try s.waitFor("'lock held'", in: "holder") { $0.contains("lock held") }
-        try s.type("le")
-        try s.press("C-u")
-        try s.type("Blocked")
-        try s.press("Enter")
+        try s.startAnEditBehindAnotherProcesssLock()
         let started = Date()
         try s.waitFor("waiting for a lock…")
         #expect(Date().timeIntervalSince(started) < 3, "the wait was said late")
         try s.press("C-c")
         try s.waitFor("interrupted while waiting for another connection's lock")
-        try s.tmux(["send-keys", "-t", "holder", "-l", "ROLLBACK;\n.quit\n"])
+        try s.releaseLock()
         #expect(try s.shell("count Genre where Name == 'Blocked'").hasPrefix("0"))
     }
 
