@@ -602,8 +602,9 @@ public final class BrowserModel {
     /// character) and are listed in the status line.
     func complete(_ editor: inout LineEditor) {
         guard let completeFilter, let entity else { return }
-        let (start, candidates) = completeFilter(entity.name, String(editor.characters[0..<editor.caret]))
-        let typed = String(editor.characters[min(start, editor.caret)..<editor.caret])
+        let (found, candidates) = completeFilter(entity.name, String(editor.characters[0..<editor.caret]))
+        let start = min(max(0, found), editor.caret)
+        let typed = String(editor.characters[start..<editor.caret])
         switch candidates.count {
         case 0:
             setStatus("no completion for '\(typed)'", error: false)
