@@ -23,9 +23,15 @@ enum BrowserBridge {
             defer { executor.confirm = savedConfirm }
             return executor.capturingOutput { _ = executor.run(text, stopOnError: true) }
         }
+        // Tab in the filter completes as the prompt does after `where`.
+        let completeFilter: FilterCompleter = { entity, text in
+            Completion.filterCandidates(text, entity: entity, schema: executor.database?.schema ?? Schema(entities: []),
+                                        variables: executor.variables.keys.sorted())
+        }
         do {
             try Browser.run(store: store, entity: query?.entity.value, filter: query?.predicate?.text, sort: sort,
-                            readOnly: database.isReadOnly, color: executor.options.color, runCommand: runCommand)
+                            readOnly: database.isReadOnly, color: executor.options.color, runCommand: runCommand,
+                            completeFilter: completeFilter)
         } catch {
             throw ShellError.from(error, predicateOffset: query?.predicate?.offset)
         }

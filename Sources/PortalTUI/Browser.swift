@@ -6,9 +6,10 @@ public enum Browser {
     /// Runs the browser on a store (read-only when the store is, or when `readOnly`).
     /// `runCommand` runs one shell command for `:` and returns everything it printed.
     public static func run(store: Store, entity: String?, filter: String?, sort: BrowserSort? = nil, readOnly: Bool,
-                           color: Bool, runCommand: ((String) -> String)?) throws {
+                           color: Bool, runCommand: ((String) -> String)?, completeFilter: FilterCompleter? = nil) throws {
         try run(source: EngineDataSource(store: store), entity: entity, filter: filter, sort: sort,
-                readOnly: readOnly || store.isReadOnly, color: color, runCommand: runCommand)
+                readOnly: readOnly || store.isReadOnly, color: color, runCommand: runCommand,
+                completeFilter: completeFilter)
     }
 
     /// Runs the full-screen browser until the user quits.
@@ -20,8 +21,10 @@ public enum Browser {
     ///   - readOnly: refuse `e`, `a`, `d`, `u` and say why.
     ///   - color: use colours (false under `NO_COLOR` / `--color never`).
     ///   - runCommand: runs one shell command for `:` and returns what it printed.
+    ///   - completeFilter: Tab's candidates in the filter (`/`), as the prompt's completion gives them.
     public static func run(source: any BrowserDataSource, entity: String?, filter: String?, sort: BrowserSort? = nil,
-                           readOnly: Bool, color: Bool, runCommand: ((String) -> String)?) throws {
+                           readOnly: Bool, color: Bool, runCommand: ((String) -> String)?,
+                           completeFilter: FilterCompleter? = nil) throws {
         // Errors (unknown entity, bad filter, unreadable database) surface before the screen changes.
         try BrowserModel(source: source, width: 80, height: 24).check(entity: entity, filter: filter, sort: sort)
         BrowserSignals.install()
@@ -35,7 +38,12 @@ public enum Browser {
             BrowserSignals.pending != nil ? .control("c") : terminal.readKey(timeoutMilliseconds: 0)
         }
         let model = BrowserModel(source: interruptible, width: terminal.width, height: terminal.height,
-                                 readOnly: readOnly, runCommand: runCommand)
+                                 readOnly: readOnly, runCommand: runCommand, completeFilter: completeFilter)
+        // A slow query or a write held up by a lock says so on the screen while it runs.
+        interruptible.onBusy = { busy in
+            model.showBusy(busy)
+            terminal.draw(Renderer.render(model))
+        }
         try model.start(entity: entity, filter: filter, sort: sort)
         let counter = BackgroundCounter(source: source)
         var typed: [BrowserKey] = []

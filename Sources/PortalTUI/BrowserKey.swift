@@ -26,6 +26,13 @@ public struct LineEditor: Sendable, Hashable {
 
     public var text: String { String(characters) }
 
+    /// Replaces the characters in `range` with `text` and puts the caret after it (completion).
+    public mutating func replace(_ range: Range<Int>, with text: String) {
+        let range = max(0, range.lowerBound)..<min(characters.count, range.upperBound)
+        characters.replaceSubrange(range, with: Array(text))
+        caret = range.lowerBound + text.count
+    }
+
     /// Applies an editing key; returns false when the key is not an editing key.
     public mutating func handle(_ key: BrowserKey) -> Bool {
         switch key {

@@ -52,6 +52,7 @@ public final class BrowserModel {
     public let source: any BrowserDataSource
     public let readOnly: Bool
     let runCommand: ((String) -> String)?
+    let completeFilter: FilterCompleter?
 
     public private(set) var width: Int
     public private(set) var height: Int
@@ -71,6 +72,14 @@ public final class BrowserModel {
     public private(set) var count: RowCount?
     public private(set) var status = ""
     public private(set) var statusIsError = false
+    /// What a key's slow work is doing, shown while it runs (`sorting…`); nil otherwise.
+    public private(set) var busyText: String?
+    /// In the record view, one line per relationship of the row: to-one, the related entity's
+    /// name; to-many, how many there are.
+    public private(set) var relatedSummaries: [String] = []
+    /// What the work of the key being handled is called, for `busyText`.
+    private var workName = "loading…"
+
     public private(set) var mode: Mode = .browse
     public private(set) var isFinished = false
     /// Set when the `:` output pane was closed: keys typed ahead of that (the rest of a command
@@ -89,12 +98,13 @@ public final class BrowserModel {
     public var countBudget: Duration = .milliseconds(30)
 
     public init(source: any BrowserDataSource, width: Int, height: Int, readOnly: Bool = false,
-                runCommand: ((String) -> String)? = nil) {
+                runCommand: ((String) -> String)? = nil, completeFilter: FilterCompleter? = nil) {
         self.source = source
         self.width = width
         self.height = height
         self.readOnly = readOnly
         self.runCommand = runCommand
+        self.completeFilter = completeFilter
     }
 
     // MARK: - Opening
@@ -180,8 +190,9 @@ public final class BrowserModel {
 
     /// Fills the window starting at `anchor`, topping it up from above when it runs short,
     /// and puts the cursor on the row with `cursorID` when it is there.
-    func load(anchor: PageAnchor, cursorID: [Value]?, cursorFallback: Int = 0) {
-        guard var page = fetch(anchor, limit: pageSize) else { return }
+    @discardableResult
+    func load(anchor: PageAnchor, cursorID: [Value]?, cursorFallback: Int = 0) -> Bool {
+        guard var page = fetch(anchor, limit: pageSize) else { return false }
         if page.count < pageSize {
             let before: [BrowserRow]?
             if let first = page.first {
@@ -200,6 +211,7 @@ public final class BrowserModel {
             cursorRow = min(max(0, cursorFallback), max(0, rows.count - 1))
         }
         clampColumn()
+        return true
     }
 
     /// Reloads the visible rows where they are, keeping the cursor on the same entity.
@@ -302,6 +314,8 @@ public final class BrowserModel {
         }
         status = ""
         statusIsError = false
+        workName = "loading…"
+        defer { busyText = nil }
         switch mode {
         case .browse: focus == .grid ? handleGrid(key) : handleEntityList(key)
         case .filter(var editor, _): handleFilter(key, &editor)
@@ -325,6 +339,14 @@ public final class BrowserModel {
         // Keep the cursor's row on screen: start the window at or above it.
         let topIndex = max(0, oldRow - pageSize + 1)
         load(anchor: .atOrAfter(rows[topIndex]), cursorID: cursorID, cursorFallback: oldRow - topIndex)
+    }
+
+    /// The key's work is still running (called while it runs, before the screen is drawn).
+    public func showBusy(_ busy: BrowserBusy) {
+        switch busy {
+        case .working: busyText = "\(workName)  (Ctrl-C cancels)"
+        case .waitingForLock: busyText = "waiting for a lock…  (Ctrl-C cancels)"
+        }
     }
 
     func cancelCounts() {
@@ -366,7 +388,10 @@ public final class BrowserModel {
         case .character("s"): toggleSort(.ascending)
         case .character("S"): toggleSort(.descending)
         case .enter:
-            if currentRow != nil { mode = .record(selected: cursorColumn) }
+            if currentRow != nil {
+                mode = .record(selected: cursorColumn)
+                summarizeRelationships()
+            }
         case .character("e"): beginEdit(column: cursorColumn, fromRecord: false)
         case .character("a"): beginAdd()
         case .character("d"):
@@ -388,8 +413,11 @@ public final class BrowserModel {
                 mode = .command(LineEditor())
             }
         case .character("?"): mode = .help(scroll: 0)
-        case .character("q"), .escape:
+        case .character("q"):
             if backStack.isEmpty { isFinished = true } else { goBack() }
+        case .escape:
+            // Only `q` quits: Esc goes back from a followed key, else says how to leave.
+            if backStack.isEmpty { setStatus("q quits", error: false) } else { goBack() }
         default: break
         }
     }
@@ -497,12 +525,15 @@ public final class BrowserModel {
 
     func toggleSort(_ direction: BrowserSortDirection) {
         guard let column = entity?.columns[safe: cursorColumn]?.name else { return }
+        let old = sort
         if sort == BrowserSort(column: column, direction: direction) {
             sort = nil
         } else {
             sort = BrowserSort(column: column, direction: direction)
         }
-        load(anchor: .first, cursorID: nil)
+        workName = "sorting…"
+        // Cancelled (Ctrl-C) or failed: the rows on screen are still in the old order.
+        if !load(anchor: .first, cursorID: nil) { sort = old }
     }
 
     // MARK: Entity list
@@ -540,35 +571,87 @@ public final class BrowserModel {
                 return
             }
             mode = .browse
-            backStack = []
-            if filter != text { count = nil }
+            let old = filter
             filter = text
-            load(anchor: .first, cursorID: nil)
+            workName = "filtering…"
+            // Cancelled (Ctrl-C) or failed: the rows on screen still match the old filter.
+            guard load(anchor: .first, cursorID: nil) else {
+                filter = old
+                return
+            }
+            backStack = []
+            if old != text { count = nil }
             recount()
+        case .tab:
+            complete(&editor)
+            revalidate(editor)
         default:
             guard editor.handle(key) else { return }
-            let text = editor.text.trimmingSpaces
-            let error = text.isEmpty ? nil : entity.flatMap { source.validate(entity: $0.name, filter: editor.text) }
-            mode = .filter(editor, error: error)
+            revalidate(editor)
         }
+    }
+
+    private func revalidate(_ editor: LineEditor) {
+        let text = editor.text.trimmingSpaces
+        let error = text.isEmpty ? nil : entity.flatMap { source.validate(entity: $0.name, filter: editor.text) }
+        mode = .filter(editor, error: error)
+    }
+
+    /// Tab in the filter: the word before the caret completed as at the prompt. One candidate
+    /// replaces the word; several extend it by what they share (never dropping a typed
+    /// character) and are listed in the status line.
+    func complete(_ editor: inout LineEditor) {
+        guard let completeFilter, let entity else { return }
+        let (found, candidates) = completeFilter(entity.name, String(editor.characters[0..<editor.caret]))
+        let start = min(max(0, found), editor.caret)
+        let typed = String(editor.characters[start..<editor.caret])
+        switch candidates.count {
+        case 0:
+            setStatus("no completion for '\(typed)'", error: false)
+        case 1:
+            editor.replace(start..<editor.caret, with: candidates[0])
+        default:
+            let shared = Self.sharedPrefix(candidates)
+            if shared.count > typed.count { editor.replace(start..<editor.caret, with: shared) }
+            setStatus(candidates.joined(separator: "  "), error: false)
+        }
+    }
+
+    /// The longest prefix all of `words` have.
+    static func sharedPrefix(_ words: [String]) -> String {
+        guard var prefix = words.first.map(Array.init) else { return "" }
+        for word in words.dropFirst() {
+            prefix = Array(zip(prefix, word).prefix { $0 == $1 }.map(\.0))
+        }
+        return String(prefix)
     }
 
     // MARK: Record view
 
     func handleRecord(_ key: BrowserKey, _ selected: Int) {
-        let count = entity?.columns.count ?? 0
+        let columns = entity?.columns.count ?? 0
+        let count = columns + (entity?.relationships.count ?? 0)
         switch key {
         case .down, .character("j"): mode = .record(selected: min(selected + 1, max(0, count - 1)))
         case .up, .character("k"): mode = .record(selected: max(selected - 1, 0))
         case .home, .character("g"): mode = .record(selected: 0)
         case .end, .character("G"): mode = .record(selected: max(0, count - 1))
-        case .character("e"): beginEdit(column: selected, fromRecord: true)
+        case .character("e"):
+            if selected >= columns {
+                setStatus("a relationship is not edited here: f follows it", error: true)
+            } else {
+                beginEdit(column: selected, fromRecord: true)
+            }
         case .character("f"):
-            cursorColumn = selected
             mode = .browse
-            follow()
+            if selected >= columns {
+                followRelationship(selected - columns)
+            } else {
+                cursorColumn = selected
+                follow()
+            }
         case .enter, .escape, .character("q"):
-            cursorColumn = selected
+            cursorColumn = min(selected, max(0, columns - 1))
             mode = .browse
             clampColumn()
         case .character("?"): mode = .help(scroll: 0)
@@ -595,6 +678,10 @@ public final class BrowserModel {
         guard writeAllowed() else { return }
         guard let row = currentRow, row.values.indices.contains(column) else {
             setStatus("nothing to edit", error: true)
+            return
+        }
+        if let info = entity?.columns[safe: column], info.isGenerated {
+            setStatus("\(info.name) is a generated column: it is computed, not edited", error: true)
             return
         }
         let value = row.values[column]
@@ -650,7 +737,20 @@ public final class BrowserModel {
 
     func beginAdd() {
         guard writeAllowed(), let entity else { return }
-        mode = .add(AddForm(fields: Array(repeating: nil, count: entity.columns.count)))
+        var form = AddForm(fields: Array(repeating: nil, count: entity.columns.count))
+        form.selected = writableField(entity, from: 0, step: 1) ?? 0
+        mode = .add(form)
+    }
+
+    /// The first field at or after `start` (going by `step`) that can be written: generated
+    /// columns are shown read-only and skipped.
+    func writableField(_ entity: BrowserEntity, from start: Int, step: Int) -> Int? {
+        var i = start
+        while entity.columns.indices.contains(i) {
+            if !entity.columns[i].isGenerated { return i }
+            i += step
+        }
+        return nil
     }
 
     func handleAdd(_ key: BrowserKey, _ form: inout AddForm) {
@@ -660,9 +760,9 @@ public final class BrowserModel {
             mode = .browse
             return
         case .down, .tab:
-            form.selected = min(form.selected + 1, max(0, form.fields.count - 1))
+            form.selected = writableField(entity, from: form.selected + 1, step: 1) ?? form.selected
         case .up, .backTab:
-            form.selected = max(form.selected - 1, 0)
+            form.selected = writableField(entity, from: form.selected - 1, step: -1) ?? form.selected
         case .control("n"):
             form.fields[form.selected] = nil
             form.nulls.insert(form.selected)
@@ -674,6 +774,10 @@ public final class BrowserModel {
             submit(form, entity)
             return
         default:
+            if entity.columns[safe: form.selected]?.isGenerated ?? true {
+                setStatus("no attribute here can be set: generated columns are computed", error: true)
+                return
+            }
             var editor = form.fields[form.selected] ?? LineEditor()
             guard editor.handle(key) else { return }
             form.fields[form.selected] = editor
@@ -684,7 +788,7 @@ public final class BrowserModel {
 
     func submit(_ form: AddForm, _ entity: BrowserEntity) {
         var values: [(String, Value)] = []
-        for (i, column) in entity.columns.enumerated() {
+        for (i, column) in entity.columns.enumerated() where !column.isGenerated {
             if form.nulls.contains(i) {
                 values.append((column.name, .null))
             } else if let field = form.fields[i] {
@@ -752,7 +856,7 @@ public final class BrowserModel {
     /// Every attribute of a deleted row, plus the rowid when that is its identity.
     func restoreValues(_ name: String, _ row: BrowserRow) -> [(String, Value)] {
         guard let entity = entities.first(where: { $0.name == name }) else { return [] }
-        var values = zip(entity.columns, row.values).map { ($0.name, $1) }
+        var values = zip(entity.columns, row.values).filter { !$0.0.isGenerated }.map { ($0.name, $1) }
         for (column, value) in zip(entity.idColumns, row.id) where !entity.columns.contains(where: { $0.name == column }) {
             values.append((column, value))
         }
@@ -772,7 +876,7 @@ public final class BrowserModel {
     func follow() {
         guard let entity, let row = currentRow, let column = entity.columns[safe: cursorColumn] else { return }
         guard let reference = column.reference else {
-            setStatus("\(column.name) is not a foreign key", error: true)
+            setStatus("\(column.name) is not a foreign key (Enter lists the relationships; f follows one)", error: true)
             return
         }
         let value = row.values[cursorColumn]
@@ -786,14 +890,97 @@ public final class BrowserModel {
         }
         backStack.append(Place(entityIndex: entityIndex, filter: filter, sort: sort, top: rows.first,
                                cursorID: row.id, cursorColumn: cursorColumn))
-        // Printed by the predicate printer: reserved-word or odd column names and any value
-        // come out as text that parses back to exactly this comparison.
-        let targetFilter = Predicate.comparison(Comparison(.key(reference.column), .equal, .literal(value))).description
+        let targetFilter = Self.equalityFilter([(reference.column, value)])
         open(target, filter: targetFilter, sort: nil)
         if let i = entities[target].columns.firstIndex(where: { $0.name == reference.column }) {
             cursorColumn = i
             clampColumn()
         }
+    }
+
+    /// `a == 1 AND b == 2`, printed by the predicate printer: reserved-word or odd column
+    /// names and any value come out as text that parses back to exactly these comparisons.
+    static func equalityFilter(_ pairs: [(column: String, value: Value)]) -> String {
+        let comparisons = pairs.map { Predicate.comparison(Comparison(.key($0.column), .equal, .literal($0.value))) }
+        guard let first = comparisons.first else { return "" }
+        return comparisons.dropFirst().reduce(first) { .and($0, $1) }.description
+    }
+
+    /// The filter on the relationship's destination that finds the rows related to `row`; nil
+    /// when a joining value is NULL (nothing is related).
+    func relatedFilter(_ relationship: BrowserRelationship, _ row: BrowserRow, _ entity: BrowserEntity) -> String? {
+        var pairs: [(column: String, value: Value)] = []
+        for (source, destination) in zip(relationship.sourceColumns, relationship.destinationColumns) {
+            guard let value = Self.value(of: source, in: row, entity), !value.isNull else { return nil }
+            pairs.append((destination, value))
+        }
+        return pairs.isEmpty ? nil : Self.equalityFilter(pairs)
+    }
+
+    /// The row's value of `column`, which may be the rowid (an id that is no column).
+    static func value(of column: String, in row: BrowserRow, _ entity: BrowserEntity) -> Value? {
+        if let i = entity.columns.firstIndex(where: { $0.name.lowercased() == column.lowercased() }) { return row.values[safe: i] }
+        if let i = entity.idColumns.firstIndex(where: { $0.lowercased() == column.lowercased() }) { return row.id[safe: i] }
+        return nil
+    }
+
+    /// Fills `relatedSummaries` for the current row (on opening the record view).
+    func summarizeRelationships() {
+        guard let entity, let row = currentRow else {
+            relatedSummaries = []
+            return
+        }
+        relatedSummaries = entity.relationships.map { summary(of: $0, row, entity) }
+    }
+
+    /// `→ AC/DC  (Artist 1)` for a to-one relationship, `→ 10 Track` for a to-many one.
+    func summary(of relationship: BrowserRelationship, _ row: BrowserRow, _ entity: BrowserEntity) -> String {
+        guard let filter = relatedFilter(relationship, row, entity) else {
+            return relationship.isToMany ? "→ 0 \(relationship.destination)" : "→ NULL"
+        }
+        do {
+            if relationship.isToMany {
+                let count = try source.count(entity: relationship.destination, filter: filter, budget: countBudget)
+                return "→ \(count.label) \(relationship.destination)"
+            }
+            let related = try source.page(PageRequest(entity: relationship.destination, filter: filter, sort: nil,
+                                                      anchor: .first, limit: 1))
+            guard let target = related.first, let destination = entities.first(where: { $0.name == relationship.destination })
+            else { return "→ none (no \(relationship.destination) where \(filter))" }
+            return "→ " + Self.displayName(target, destination)
+        } catch {
+            return "→ ? (\(message(of: error)))"
+        }
+    }
+
+    /// How a row is named for people: its name or title column (else the first text that is
+    /// not part of its id), with the entity and id after it.
+    static func displayName(_ row: BrowserRow, _ entity: BrowserEntity) -> String {
+        let names = entity.columns.map { $0.name.lowercased() }
+        let id = row.id.map { CellText.display($0).text }.joined(separator: ", ")
+        let index = names.firstIndex { ["name", "title", "label"].contains($0) }
+            ?? names.firstIndex { $0.contains("name") || $0.contains("title") }
+            ?? entity.columns.indices.first { i in
+                if case .text? = row.values[safe: i], !entity.columns[i].isKey { return true } else { return false }
+            }
+        guard let index, let value = row.values[safe: index], !value.isNull else { return "\(entity.name) \(id)" }
+        return "\(CellText.display(value).text)  (\(entity.name) \(id))"
+    }
+
+    /// `f` on a relationship in the record view: its destination, filtered to the related rows.
+    func followRelationship(_ index: Int) {
+        guard let entity, let row = currentRow, let relationship = entity.relationships[safe: index] else { return }
+        guard let filter = relatedFilter(relationship, row, entity) else {
+            setStatus("\(relationship.name): nothing is related (a joining value is NULL)", error: true)
+            return
+        }
+        guard let target = entityIndex(named: relationship.destination) else {
+            setStatus("no entity named '\(relationship.destination)'", error: true)
+            return
+        }
+        backStack.append(Place(entityIndex: entityIndex, filter: self.filter, sort: sort, top: rows.first,
+                               cursorID: row.id, cursorColumn: cursorColumn))
+        open(target, filter: filter, sort: nil)
     }
 
     func goBack() {
@@ -878,21 +1065,22 @@ public final class BrowserModel {
         "wheel             move the cursor 3 rows",
         "Home End g G      first / last row",
         "Tab               entity list / grid",
-        "/                 filter (a predicate; Enter applies, Esc cancels)",
+        "/                 filter (a predicate; Tab completes, Enter applies, Esc cancels)",
         "s S               sort ascending / descending (again: clear)",
         "Enter             record view",
         "e                 edit the cell (Ctrl-N: NULL)",
         "a                 add an entity",
         "d                 delete the entity (asks y/n)",
         "u                 undo the last write",
-        "f                 follow the foreign key",
+        "f                 follow the foreign key, or a relationship in the record view",
         "Backspace         back from a followed key",
         "r                 reload now",
         ":                 run a command",
         "Ctrl-C            cancel a count, a query, or a write waiting for a lock",
         "Ctrl-L            redraw the screen",
         "?                 this help",
-        "q Esc             back / quit",
+        "q                 back / quit",
+        "Esc               back (never quits)",
     ]
 }
 

@@ -43,12 +43,34 @@ public struct BrowserEntity: Sendable, Hashable {
     public var isReadOnly: Bool
     /// The names of the columns that identify one row (the declared key, else `rowid`).
     public var idColumns: [String]
+    /// The to-one and to-many relationships, for the record view.
+    public var relationships: [BrowserRelationship]
 
-    public init(name: String, columns: [BrowserColumn], isReadOnly: Bool = false, idColumns: [String]) {
+    public init(name: String, columns: [BrowserColumn], isReadOnly: Bool = false, idColumns: [String],
+                relationships: [BrowserRelationship] = []) {
         self.name = name
         self.columns = columns
         self.isReadOnly = isReadOnly
         self.idColumns = idColumns
+        self.relationships = relationships
+    }
+}
+
+/// A relationship as the record view lists it and `f` follows it: the related rows are those
+/// of `destination` whose `destinationColumns` equal this row's `sourceColumns`, pairwise.
+public struct BrowserRelationship: Sendable, Hashable {
+    public var name: String
+    public var isToMany: Bool
+    public var destination: String
+    public var sourceColumns: [String]
+    public var destinationColumns: [String]
+
+    public init(name: String, isToMany: Bool, destination: String, sourceColumns: [String], destinationColumns: [String]) {
+        self.name = name
+        self.isToMany = isToMany
+        self.destination = destination
+        self.sourceColumns = sourceColumns
+        self.destinationColumns = destinationColumns
     }
 }
 
@@ -59,12 +81,16 @@ public struct BrowserColumn: Sendable, Hashable {
     public var isKey: Bool
     /// The entity and attribute this column refers to (a single-column foreign key), if any.
     public var reference: BrowserReference?
+    /// A generated column (`GENERATED ALWAYS AS …`): shown, never written.
+    public var isGenerated: Bool
 
-    public init(name: String, declaredType: String = "", isKey: Bool = false, reference: BrowserReference? = nil) {
+    public init(name: String, declaredType: String = "", isKey: Bool = false, reference: BrowserReference? = nil,
+                isGenerated: Bool = false) {
         self.name = name
         self.declaredType = declaredType
         self.isKey = isKey
         self.reference = reference
+        self.isGenerated = isGenerated
     }
 
     /// True when SQLite gives the column numeric affinity (so numbers align right).
@@ -196,3 +222,16 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
+
+/// What a call that has not finished yet is doing, for the status line.
+public enum BrowserBusy: Sendable, Hashable {
+    /// It runs longer than a moment (a sort or a filter over a large table).
+    case working
+    /// A write waits for another process's lock.
+    case waitingForLock
+}
+
+/// Tab's completion in the filter: given the entity and the filter's text before the caret,
+/// where the word being completed starts (in characters) and its candidates. Called on the
+/// browser's thread only.
+public typealias FilterCompleter = (_ entity: String, _ textBeforeCaret: String) -> (start: Int, candidates: [String])

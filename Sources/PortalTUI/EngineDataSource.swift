@@ -32,12 +32,17 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
                 $0.kind == .toOne && $0.sourceColumns == [attribute.name] && $0.destinationColumns.count == 1
             }.map { BrowserReference(entity: $0.destination, column: $0.destinationColumns[0]) }
             return BrowserColumn(name: attribute.name, declaredType: attribute.declaredType,
-                                 isKey: attribute.primaryKeyPosition != nil, reference: reference)
+                                 isKey: attribute.primaryKeyPosition != nil, reference: reference,
+                                 isGenerated: !attribute.isWritable)
         }
         let key = Self.keyColumns(entity)
+        let relationships = entity.relationships.map {
+            BrowserRelationship(name: $0.name, isToMany: $0.kind == .toMany, destination: $0.destination,
+                                sourceColumns: $0.sourceColumns, destinationColumns: $0.destinationColumns)
+        }
         return BrowserEntity(name: entity.name, columns: columns,
                              isReadOnly: entity.kind == .view || store.isReadOnly || entity.identifyingColumns.isEmpty,
-                             idColumns: key)
+                             idColumns: key, relationships: relationships)
     }
 
     /// What identifies a row for paging: the declared key, else rowid; a view has neither, so

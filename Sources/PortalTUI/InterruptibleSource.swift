@@ -10,6 +10,11 @@ final class InterruptibleSource: BrowserDataSource, @unchecked Sendable {
     private let poll: () -> BrowserKey?
     /// Keys typed while a query ran, oldest first (main thread only).
     private(set) var typedMeanwhile: [BrowserKey] = []
+    /// Told (on the main thread, once per call) that a call is slow or waits for another
+    /// process's lock, so that the screen can say so while it runs.
+    var onBusy: ((BrowserBusy) -> Void)?
+    /// How long a query may run before the screen says it is working.
+    static let patience: UInt64 = 100_000_000
 
     init(_ base: any BrowserDataSource, poll: @escaping () -> BrowserKey?) {
         self.base = base
@@ -29,10 +34,20 @@ final class InterruptibleSource: BrowserDataSource, @unchecked Sendable {
     /// Runs `body` on another thread; Ctrl-C meanwhile interrupts it through the source.
     private func interruptible<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
         let outcome = Outcome<T>()
+        let started = DispatchTime.now().uptimeNanoseconds
+        let waitsBefore = LockWaits.count
+        var said: BrowserBusy?
         let thread = Thread { outcome.finish(Result { try body() }) }
         thread.start()
         while true {
             if let result = outcome.wait(milliseconds: 20) { return try result.get() }
+            if said != .waitingForLock, LockWaits.count != waitsBefore {
+                said = .waitingForLock
+                onBusy?(.waitingForLock)
+            } else if said == nil, DispatchTime.now().uptimeNanoseconds - started >= Self.patience {
+                said = .working
+                onBusy?(.working)
+            }
             guard let key = poll() else { continue }
             if key == .control("c") {
                 base.cancel()

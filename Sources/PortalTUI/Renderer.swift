@@ -55,7 +55,11 @@ public enum Renderer {
         screen.fill(x: 0, y: y, count: model.width, style: .status)
         switch model.mode {
         case .filter(let editor, let error):
-            if let error {
+            if !model.status.isEmpty && !model.statusIsError {
+                // Tab's candidates.
+                screen.fill(x: 0, y: y - 1, count: model.width, style: .status)
+                screen.put(" " + TerminalText.escaped(model.status), x: 0, y: y - 1, style: .status, maxWidth: model.width)
+            } else if let error {
                 screen.fill(x: 0, y: y - 1, count: model.width, style: .error)
                 screen.put(" " + TerminalText.escaped(error.message), x: 0, y: y - 1, style: .error, maxWidth: model.width)
             }
@@ -88,7 +92,9 @@ public enum Renderer {
         default:
             break
         }
-        if !model.status.isEmpty {
+        if let busy = model.busyText {
+            screen.put(busy, x: 0, y: y, style: .special, maxWidth: model.width)
+        } else if !model.status.isEmpty {
             screen.put(TerminalText.escaped(model.status), x: 0, y: y, style: model.statusIsError ? .error : .status,
                        maxWidth: model.width)
         } else {
@@ -205,12 +211,17 @@ public enum Renderer {
 
     static func drawRecord(_ model: BrowserModel, _ screen: inout ScreenBuffer, _ area: Area, selected: Int) {
         guard let entity = model.entity, let row = model.currentRow else { return }
-        let nameWidth = min(entity.columns.map { CellText.width(of: TerminalText.escaped($0.name)) }.max() ?? 0, max(4, area.width / 3))
+        // The attributes, then the relationships (each with what it leads to).
+        let names = entity.columns.map(\.name) + entity.relationships.map(\.name)
+        let nameWidth = min(names.map { CellText.width(of: TerminalText.escaped($0)) }.max() ?? 0, max(4, area.width / 3))
         let valueWidth = max(1, area.width - nameWidth - 3)
         var blocks: [(index: Int, lines: [String], special: Bool)] = []
         for i in entity.columns.indices {
             let (text, special) = CellText.display(row.values[safe: i] ?? .null)
             blocks.append((i, CellText.wrapped(text, to: valueWidth), special))
+        }
+        for (n, summary) in model.relatedSummaries.enumerated() where n < entity.relationships.count {
+            blocks.append((entity.columns.count + n, CellText.wrapped(TerminalText.escaped(summary), to: valueWidth), true))
         }
         // Scroll so that the selected attribute's first line is visible.
         var skip = 0
@@ -227,7 +238,7 @@ public enum Renderer {
                 let style: CellStyle = isSelected ? .cursorRow : .normal
                 screen.fill(x: area.x, y: y, count: area.width, style: style)
                 if n == 0 {
-                    screen.put(CellText.truncated(TerminalText.escaped(entity.columns[block.index].name), to: nameWidth),
+                    screen.put(CellText.truncated(TerminalText.escaped(names[block.index]), to: nameWidth),
                                x: area.x, y: y, style: isSelected ? .cursor : .header, maxWidth: nameWidth)
                 }
                 screen.put(line, x: area.x + nameWidth + 3, y: y, style: block.special && !isSelected ? .special : style,
@@ -249,7 +260,9 @@ public enum Renderer {
             screen.put(CellText.truncated(TerminalText.escaped(entity.columns[i].name), to: nameWidth), x: area.x, y: y,
                        style: isSelected ? .cursor : .header, maxWidth: nameWidth)
             let valueX = area.x + nameWidth + 3
-            if form.nulls.contains(i) {
+            if entity.columns[i].isGenerated {
+                screen.put("(generated, read-only)", x: valueX, y: y, style: .special, maxWidth: area.width - nameWidth - 3)
+            } else if form.nulls.contains(i) {
                 screen.put("NULL", x: valueX, y: y, style: .special, maxWidth: area.width - nameWidth - 3)
             } else if let field = form.fields[i] {
                 screen.put(TerminalText.escaped(field.text), x: valueX, y: y, style: isSelected ? .cursorRow : .normal,

@@ -76,6 +76,23 @@ final class BrowserSession {
     @discardableResult
     func waitFor(_ text: String) throws -> String { try waitFor("'\(text)'") { $0.contains(text) } }
 
+    /// Opens the Genre grid with a minute-long busy timeout while a real sqlite3 in another tmux
+    /// window holds BEGIN IMMEDIATE, and starts an edit of the first name to `Blocked`: the
+    /// write then waits for the lock. `releaseLock()` lets the holder go.
+    func startAnEditBehindAnotherProcesssLock() throws {
+        try start(["--entity", "Genre", "--busy-timeout", "60000"])
+        try waitFor("Genre  25 rows")
+        try tmux(["new-window", "-d", "-n", "holder", "sqlite3 \(Self.quote(database)); sleep 60"])
+        try tmux(["send-keys", "-t", "holder", "-l", "BEGIN IMMEDIATE; SELECT 'lock ' || 'held';\n"])
+        try waitFor("'lock held'", in: "holder") { $0.contains("lock held") }
+        try type("le")
+        try press("C-u")
+        try type("Blocked")
+        try press("Enter")
+    }
+
+    func releaseLock() throws { try tmux(["send-keys", "-t", "holder", "-l", "ROLLBACK;\n.quit\n"]) }
+
     static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 }
 
@@ -140,15 +157,7 @@ final class BrowserSession {
     /// nothing, and the browser goes on working.
     @Test func ctrlCEndsAnEditWaitingForAnotherProcesssLock() throws {
         let s = try BrowserSession()
-        try s.start(["--entity", "Genre", "--busy-timeout", "60000"])
-        try s.waitFor("Genre  25 rows")
-        try s.tmux(["new-window", "-d", "-n", "holder", "sqlite3 \(BrowserSession.quote(s.database)); sleep 60"])
-        try s.tmux(["send-keys", "-t", "holder", "-l", "BEGIN IMMEDIATE; SELECT 'lock ' || 'held';\n"])
-        try s.waitFor("'lock held'", in: "holder") { $0.contains("lock held") }
-        try s.type("le")
-        try s.press("C-u")
-        try s.type("Blocked")
-        try s.press("Enter")
+        try s.startAnEditBehindAnotherProcesssLock()
         var screen = ""
         for _ in 0..<20 where !screen.contains("interrupted") {
             Thread.sleep(forTimeInterval: 0.3)
@@ -157,7 +166,7 @@ final class BrowserSession {
         }
         screen = try s.waitFor("interrupted while waiting for another connection's lock")
         #expect(screen.contains("Rock"))
-        try s.tmux(["send-keys", "-t", "holder", "-l", "ROLLBACK;\n.quit\n"])
+        try s.releaseLock()
         #expect(try s.shell("count Genre where Name == 'Blocked'").hasPrefix("0"))
         try s.type("j")   // still browsing
         try s.waitFor("Genre  25 rows")

@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func explainShowsSQLBindingsAndPlan() throws {
-        let r = try run("explain find Track where Name == \"Balls to the Wall\"")
+        let r = try run("explain find Track where Name == \"Balls to the Wall\"", ["--format", "table"])
         #expect(r.status == 0)
         #expect(r.stdout.hasPrefix("sql: SELECT "))
         #expect(r.stdout.contains("bindings: [\"Balls to the Wall\"]"))
@@ -80,10 +80,11 @@ import Testing
             """)
         let schema = try run("schema Album", ["--format", "csv"])
         #expect(schema.status == 0)
-        #expect(schema.stdout.hasPrefix("Album (table)\nattribute,type,nullable,default,id\nAlbumId,INTEGER,"))
-        #expect(schema.stdout.contains("Artist,to-one,Artist,ArtistId\n"))
-        #expect(schema.stdout.contains("tracks,to-many,Track,Track.AlbumId\n"))
-        #expect(schema.stdout.contains("IFK_AlbumArtistId,ArtistId,no\n"))
+        #expect(schema.stdout.hasPrefix("entity,section,name,kind,withoutRowid,sql,type,nullable,default,id,generated,"))
+        #expect(schema.stdout.contains("\nAlbum,attributes,AlbumId,,,,INTEGER,no,,1,,"))
+        #expect(schema.stdout.contains("\nAlbum,relationships,Artist,to-one,,,,,,,,Artist,ArtistId,"))
+        #expect(schema.stdout.contains("\nAlbum,relationships,tracks,to-many,,,,,,,,Track,Track.AlbumId,"))
+        #expect(schema.stdout.contains("\nAlbum,indexes,IFK_AlbumArtistId,,,,,,,,,,,ArtistId,no,"))
     }
 
     @Test func createUpdateUpsertDelete() throws {

@@ -91,7 +91,7 @@ import PortalEngine
         #expect(try parse("let $name = 'AC/DC'") == .setVariable("name", .value(.text("AC/DC"))))
         #expect(try parse("let $n = -3.5") == .setVariable("n", .value(.real(-3.5))))
         #expect(try parse("vars") == .variables)
-        #expect(try parse(".schema") == .schema(nil))
+        #expect(try parse(".schema") == .schema(nil, sql: false))
         #expect(try parse(".quit") == .quit)
         #expect(try parse("exit") == .quit)
         #expect(try parse("begin") == .begin)

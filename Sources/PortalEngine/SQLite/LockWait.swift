@@ -56,6 +56,7 @@ final class LockWait: @unchecked Sendable {
     private func shouldRetry(_ count: Int32) -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
         if count == 0 {
+            LockWaits.began()
             started = now
             interruptsAtStart = interruptCount
             endedByInterrupt = false
@@ -70,5 +71,26 @@ final class LockWait: @unchecked Sendable {
         let pause = min(UInt64(1_000_000) << min(UInt64(count), 4), Self.slice, timeout - waited)
         usleep(useconds_t(pause / 1000))
         return true
+    }
+}
+
+/// How many waits for another connection's lock have begun in this process. A program that
+/// runs a write on another thread watches it to say at once that the write waits for a lock
+/// (the browser's `waiting for a lock…`).
+public enum LockWaits {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var begun: UInt64 = 0
+
+    /// The number of waits begun so far.
+    public static var count: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return begun
+    }
+
+    static func began() {
+        lock.lock()
+        begun &+= 1
+        lock.unlock()
     }
 }

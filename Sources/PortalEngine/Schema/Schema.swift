@@ -35,10 +35,16 @@ public struct EntityDescription: Sendable, Hashable {
     public var relationships: [RelationshipDescription]
     /// The entity's indexes, including the ones SQLite makes for UNIQUE and PRIMARY KEY.
     public var indexes: [IndexDescription]
+    /// The SQL that defines the entity, as SQLite keeps it: its CREATE statement, then those of
+    /// its indexes and triggers (indexes SQLite makes itself have none).
+    public var definitions: [SchemaDefinition]
+    /// The CHECK constraints of the CREATE statement, each as written (`CHECK (Price >= 0)`).
+    public var checks: [String]
 
     /// An entity described field by field (the schema reader makes these).
     public init(name: String, kind: Kind, attributes: [AttributeDescription], primaryKey: [String],
-                hasRowid: Bool, relationships: [RelationshipDescription], indexes: [IndexDescription]) {
+                hasRowid: Bool, relationships: [RelationshipDescription], indexes: [IndexDescription],
+                definitions: [SchemaDefinition] = [], checks: [String] = []) {
         self.name = name
         self.kind = kind
         self.attributes = attributes
@@ -46,7 +52,12 @@ public struct EntityDescription: Sendable, Hashable {
         self.hasRowid = hasRowid
         self.relationships = relationships
         self.indexes = indexes
+        self.definitions = definitions
+        self.checks = checks
     }
+
+    /// The entity's triggers.
+    public var triggers: [SchemaDefinition] { definitions.filter { $0.type == .trigger } }
 
     /// The columns that identify one entity: the declared key, else `rowid`.
     public var identifyingColumns: [String] { primaryKey.isEmpty && hasRowid ? ["rowid"] : primaryKey }
@@ -74,15 +85,45 @@ public struct AttributeDescription: Sendable, Hashable {
     public var defaultValue: String?
     /// 1-based position in the primary key, nil when not part of it.
     public var primaryKeyPosition: Int?
+    /// How a generated column (`GENERATED ALWAYS AS (…)`) keeps its value; nil for a column
+    /// that can be written.
+    public var generated: Generated?
+
+    /// How a generated column keeps its value.
+    public enum Generated: String, Sendable, Hashable { case virtual, stored }
 
     /// An attribute described field by field.
     public init(name: String, declaredType: String, isNullable: Bool, defaultValue: String?,
-                primaryKeyPosition: Int?) {
+                primaryKeyPosition: Int?, generated: Generated? = nil) {
         self.name = name
         self.declaredType = declaredType
         self.isNullable = isNullable
         self.defaultValue = defaultValue
         self.primaryKeyPosition = primaryKeyPosition
+        self.generated = generated
+    }
+
+    /// False for a generated column: its value is computed, never written.
+    public var isWritable: Bool { generated == nil }
+}
+
+/// One statement of the schema as SQLite keeps it in `sqlite_schema`.
+public struct SchemaDefinition: Sendable, Hashable {
+    /// What the statement creates.
+    public enum Kind: String, Sendable, Hashable { case table, view, index, trigger }
+
+    /// See `Kind`.
+    public var type: Kind
+    /// The name of what it creates.
+    public var name: String
+    /// The CREATE statement, as written.
+    public var sql: String
+
+    /// A definition described field by field.
+    public init(type: Kind, name: String, sql: String) {
+        self.type = type
+        self.name = name
+        self.sql = sql
     }
 }
 

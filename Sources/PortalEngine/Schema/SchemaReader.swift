@@ -24,9 +24,12 @@ public enum SchemaReader {
                 .map(\.name)
             let indexes = kind == .table ? try pragma.indexes(of: name) : []
             if kind == .table { foreignKeys += try pragma.foreignKeys(of: name) }
+            let definitions = try pragma.definitions(of: name)
             entities.append(EntityDescription(
                 name: name, kind: kind, attributes: attributes, primaryKey: primaryKey,
-                hasRowid: kind == .table && !withoutRowid, relationships: [], indexes: indexes))
+                hasRowid: kind == .table && !withoutRowid, relationships: [], indexes: indexes,
+                definitions: definitions,
+                checks: definitions.first.map { CheckConstraints.find(in: $0.sql) } ?? []))
         }
         return Schema(entities: RelationshipNaming.attach(foreignKeys, to: entities))
     }
@@ -78,9 +81,26 @@ private struct PragmaReader {
             .compactMap { row in
                 guard case .text(let name) = row[0], row[5] != .integer(1) else { return nil }
                 let position: Int? = if case .integer(let pk) = row[4], pk > 0 { Int(pk) } else { nil }
+                // hidden = 2 marks a virtual generated column, 3 a stored one.
+                let generated: AttributeDescription.Generated? = switch row[5] {
+                case .integer(2): .virtual
+                case .integer(3): .stored
+                default: nil
+                }
                 return AttributeDescription(
                     name: name, declaredType: row[1].textValue ?? "", isNullable: row[2] != .integer(1),
-                    defaultValue: row[3].textValue, primaryKeyPosition: position)
+                    defaultValue: row[3].textValue, primaryKeyPosition: position, generated: generated)
+            }
+    }
+
+    /// The entity's own CREATE statement first, then its indexes' and triggers', in creation order.
+    func definitions(of entity: String) throws -> [SchemaDefinition] {
+        try query("SELECT type, name, sql FROM main.sqlite_schema WHERE tbl_name = ? AND sql IS NOT NULL "
+                    + "ORDER BY type NOT IN ('table', 'view'), rowid", [entity])
+            .compactMap { row in
+                guard let type = row[0].textValue.flatMap(SchemaDefinition.Kind.init(rawValue:)),
+                      let name = row[1].textValue, let sql = row[2].textValue else { return nil }
+                return SchemaDefinition(type: type, name: name, sql: sql)
             }
     }
 

@@ -56,7 +56,8 @@ public indirect enum Command: Sendable, Equatable {
     case get(Located<String>, [Literal])
     case explain(Command)
     case entities
-    case schema(Located<String>?)
+    /// `sql`: the CREATE statements instead of the description.
+    case schema(Located<String>?, sql: Bool)
     case create(Located<String>, [Assignment])
     case update(Located<String>, [Assignment], PredicateText)
     case upsert(Located<String>, [Assignment])

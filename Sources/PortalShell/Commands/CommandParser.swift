@@ -68,7 +68,7 @@ public struct CommandParser {
             guard peek != nil else { throw CommandError("explain needs a command: explain find Track where …", endRange) }
             return .explain(try command())
         case "entities", "tables": return .entities
-        case "schema": return .schema(peek == nil ? nil : try name("an entity name"))
+        case "schema": return try schema()
         case "create": return try create(upsert: false)
         case "upsert": return try create(upsert: true)
         case "update": return try update()
@@ -278,6 +278,26 @@ public struct CommandParser {
                                peek?.range ?? endRange)
         }
         return .delete(entity, try predicate())
+    }
+
+    /// `schema [entity] [sql | --sql]`; a bare `schema sql` is every entity's SQL (an entity
+    /// named `sql` is written quoted: `schema "sql"`).
+    private mutating func schema() throws(CommandError) -> Command {
+        if acceptSQLView() { return .schema(peek == nil ? nil : try name("an entity name"), sql: true) }
+        let entity = peek == nil ? nil : try name("an entity name")
+        return .schema(entity, sql: acceptSQLView())
+    }
+
+    /// `sql` or `--sql`.
+    private mutating func acceptSQLView() -> Bool {
+        if let token = peek, token.kind == .word, token.text.lowercased() == "sql" {
+            index += 1
+            return true
+        }
+        guard index + 2 < tokens.count, tokens[index].isSymbol("-"), tokens[index + 1].isSymbol("-"),
+              tokens[index + 2].isKeyword("sql") else { return false }
+        index += 3
+        return true
     }
 
     private mutating func importCommand() throws(CommandError) -> Command {

@@ -4,18 +4,23 @@ import Glibc
 #endif
 
 extension Executor {
-    /// The data format named by `as`, else by the file's extension, else csv.
-    func dataFormat(_ format: DataFormat?, path: String) -> DataFormat {
+    /// The data format named by `as`, else by the file's extension, else (no extension, or
+    /// `-`) csv. An extension that names no format is an error: `g.xlsx` must not get csv.
+    func dataFormat(_ format: DataFormat?, path: String) throws -> DataFormat {
         if let format { return format }
-        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return .csv }
+        let ext = name[name.index(after: dot)...].lowercased()
         if ext == "jsonl" { return .ndjson }
-        return DataFormat(rawValue: ext) ?? .csv
+        if let format = DataFormat(rawValue: ext) { return format }
+        let formats = DataFormat.allCases.map { "'as \($0.rawValue)'" }.joined(separator: ", ")
+        throw ShellError("'\(path)': the extension '.\(ext)' names no data format; add one of \(formats)")
     }
 
     func importData(_ name: Located<String>, path: String, format: DataFormat?) throws {
         let entity = try writableEntity(name)
         guard let text = readFileBytes(path) else { throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
-        let format = dataFormat(format, path: path)
+        let format = try dataFormat(format, path: path)
         var records: [ImportRecord] = []
         do {
             switch format {
@@ -68,24 +73,24 @@ extension Executor {
         return .blob(bytes)
     }
 
+    /// Streams the query's rows to `path`, or to the session's output for `-`.
     func export(_ query: Query, path: String, format: DataFormat?) throws {
         let (compiled, entity) = try compile(query, limitOne: false)
-        try requireDatabase().refuseOwnFile(path, "export to")
-        let file = try ExportFile(path)
-        let stream = OutputStream(fileDescriptor: file.descriptor, ownsDescriptor: true)
         var fileOptions = options
-        fileOptions.format = OutputFormat(rawValue: dataFormat(format, path: path).rawValue) ?? .csv
+        fileOptions.format = OutputFormat(rawValue: try dataFormat(format, path: path).rawValue) ?? .csv
         fileOptions.header = true
         // tsv has no quotes: NULL is written `\N` so that it differs from empty text on import.
         fileOptions.nullText = fileOptions.format == .tsv ? DelimitedReader.tsvNull : nil
-        let renderer = makeRenderer(fileOptions, stream: stream)
-        var rows = 0
+        if path == "-" {
+            let rows = try exportRows(compiled, options: fileOptions, to: output)
+            return report("exported \(rows) \(entity.name) to standard output")
+        }
+        try requireDatabase().refuseOwnFile(path, "export to")
+        let file = try ExportFile(path)
+        let stream = OutputStream(fileDescriptor: file.descriptor, ownsDescriptor: true)
+        let rows: Int
         do {
-            try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) }, row: {
-                rows += 1
-                renderer.row($0)
-            })
-            renderer.end()
+            rows = try exportRows(compiled, options: fileOptions, to: stream)
         } catch {
             _ = stream.close()
             file.discard()
@@ -98,5 +103,17 @@ extension Executor {
         }
         try file.commit()
         report("exported \(rows) \(entity.name) to \(path)")
+    }
+
+    /// Renders the query's rows to `stream`; returns how many.
+    private func exportRows(_ compiled: CompiledQuery, options: OutputOptions, to stream: OutputStream) throws -> Int {
+        let renderer = makeRenderer(options, stream: stream)
+        var rows = 0
+        try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) }, row: {
+            rows += 1
+            renderer.row($0)
+        })
+        renderer.end()
+        return rows
     }
 }

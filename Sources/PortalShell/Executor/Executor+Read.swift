@@ -182,16 +182,26 @@ extension Executor {
         case .export(let q, _, _): query = try compile(q, limitOne: false).0
         default: throw ShellError("explain works on find, first, count, get, update, delete and export")
         }
-        output.write("sql: \(displayed(query.sql))\n")
-        output.write("bindings: [" + displayed(query.bindings.map(Self.literalText).joined(separator: ", ")) + "]\n")
-        output.write("plan:\n")
+        var plan: [String] = []
         var depthOfId: [Int64: Int] = [0: 0]
         try requireDatabase().query("EXPLAIN QUERY PLAN " + query.sql, query.bindings, columns: { _ in }, row: { values in
             guard case .integer(let id) = values[0], case .integer(let parent) = values[1], case .text(let detail) = values[3] else { return }
             let depth = (depthOfId[parent] ?? 0) + 1
             depthOfId[id] = depth
-            output.write(String(repeating: "  ", count: depth) + displayed(detail) + "\n")
+            plan.append(String(repeating: "  ", count: depth) + detail)
         })
+        let bindings = query.bindings.map(Self.literalText).joined(separator: ", ")
+        switch options.format {
+        case .table, .line, .markdown:
+            output.write("sql: \(displayed(query.sql))\nbindings: [\(displayed(bindings))]\nplan:\n")
+            for line in plan { output.write(displayed(line) + "\n") }
+        case .csv, .tsv, .json, .ndjson:
+            // One row, so that the output parses as the format it claims to be.
+            let renderer = makeRenderer(options, stream: output)
+            renderer.begin(columns: ["sql", "bindings", "plan"])
+            renderer.row([.text(query.sql), .text("[" + bindings + "]"), .text(plan.joined(separator: "\n"))])
+            renderer.end()
+        }
     }
 
     static func literalText(_ value: Value) -> String {
@@ -214,45 +224,6 @@ extension Executor {
             renderer.row([.text(entity.name), .text(entity.kind.rawValue), .integer(rows), .integer(Int64(entity.attributes.count))])
         }
         renderer.end()
-    }
-
-    func schema(_ name: Located<String>?) throws {
-        let entities = try name.map { [try entity($0)] } ?? requireDatabase().schema.entities
-        for (i, entity) in entities.enumerated() {
-            if i > 0 { output.write(10) }
-            describe(entity)
-        }
-    }
-
-    private func describe(_ entity: EntityDescription) {
-        output.write("\(displayed(entity.name)) (\(entity.kind.rawValue)\(entity.kind == .table && !entity.hasRowid ? ", without rowid" : ""))\n")
-        let attributes = makeRenderer(options, stream: output)
-        attributes.begin(columns: ["attribute", "type", "nullable", "default", "id"])
-        for a in entity.attributes {
-            attributes.row([.text(a.name), .text(a.declaredType), .text(a.isNullable ? "yes" : "no"),
-                            a.defaultValue.map(Value.text) ?? .null,
-                            a.primaryKeyPosition.map { .integer(Int64($0)) } ?? .null])
-        }
-        attributes.end()
-        if !entity.relationships.isEmpty {
-            output.write(10)
-            let relationships = makeRenderer(options, stream: output)
-            relationships.begin(columns: ["relationship", "kind", "destination", "via"])
-            for r in entity.relationships {
-                let via = r.kind == .toOne ? r.sourceColumns : r.destinationColumns.map { "\(r.destination).\($0)" }
-                relationships.row([.text(r.name), .text(r.kind.rawValue), .text(r.destination), .text(via.joined(separator: ", "))])
-            }
-            relationships.end()
-        }
-        if !entity.indexes.isEmpty {
-            output.write(10)
-            let indexes = makeRenderer(options, stream: output)
-            indexes.begin(columns: ["index", "columns", "unique"])
-            for index in entity.indexes {
-                indexes.row([.text(index.name), .text(index.columns.joined(separator: ", ")), .text(index.isUnique ? "yes" : "no")])
-            }
-            indexes.end()
-        }
     }
 
     // MARK: sql

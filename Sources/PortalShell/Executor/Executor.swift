@@ -78,6 +78,8 @@ public final class Executor {
     /// Parses and runs one command, reporting its error; false when it failed.
     func runOne(_ text: String) -> Bool {
         let started = Self.now()
+        let output = self.output
+        let flushedBefore = output.flushedCount
         defer {
             if timer {
                 let milliseconds = Double(Self.now() - started) / 1_000_000
@@ -91,8 +93,11 @@ public final class Executor {
             try flushOutput()
             return true
         } catch {
-            // What the failed command printed before it failed still goes out; the command's
-            // own error is the one reported.
+            // Nothing of a failed command reaches the output (a header, the rows before a
+            // runtime error): the output is flushed after each command, so what is buffered
+            // is this command's. A result longer than the buffer (64 KiB) has already sent its
+            // start: its rest goes out too, so that the output ends with a whole line.
+            if output.flushedCount == flushedBefore { output.discardBuffered() }
             try? flushOutput()
             let shellError = ShellError.from(error)
             lastErrorWasInterrupt = shellError.interrupted
@@ -157,7 +162,7 @@ public final class Executor {
         case .get(let entity, let ids): try get(entity, ids)
         case .explain(let inner): try explain(inner)
         case .entities: try entities()
-        case .schema(let entity): try schema(entity)
+        case .schema(let entity, let sql): try schema(entity, sql: sql)
         case .create(let entity, let values): try create(entity, values, upsert: false)
         case .upsert(let entity, let values): try create(entity, values, upsert: true)
         case .update(let entity, let values, let predicate): try update(entity, values, predicate)

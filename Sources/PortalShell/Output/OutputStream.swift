@@ -82,6 +82,7 @@ public final class OutputStream {
     public func flush() -> Bool {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard writeError == nil else { return false }
+        flushedCount += buffer.count
         guard let fileDescriptor else {
             collected.append(contentsOf: buffer)
             return true
@@ -103,6 +104,14 @@ public final class OutputStream {
         }
         return true
     }
+
+    /// Drops what is buffered and not yet written (the output of a command that failed).
+    public func discardBuffered() {
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// How many bytes have left the buffer since the stream was made.
+    public private(set) var flushedCount = 0
 
     /// The write error, cleared: the next write tries again (one failed command, then the next).
     public func takeWriteError() -> Int32? {

@@ -2,7 +2,9 @@ import PortalEngine
 import PortalTUI
 
 /// Aligned columns with a header and a rule line. The widths are fixed from the first
-/// `sampleSize` rows, then every row is written as it comes: memory stays bounded.
+/// `sampleSize` rows, then every row is written as it comes: memory stays bounded. A later
+/// number wider than its column is written whole and shifts the rest of its row: numbers are
+/// never cut (text is, with `…`).
 final class TableRenderer: RowRenderer {
     static let sampleSize = 100
     /// No column grows wider than this; longer cells are cut with `…`.
@@ -81,11 +83,12 @@ final class TableRenderer: RowRenderer {
     }
 
     /// One cell padded to `width` columns (the last cell of a line is not padded on the right).
+    /// Right-aligned cells are numbers: they are never cut, however wide.
     func writeCell(_ text: String, width: Int, rightAligned: Bool, style: String?, last: Bool) {
         var text = text
         var used = DisplayWidth.of(text)
-        if used > width { (text, used) = DisplayWidth.truncate(text, to: width) }
-        let padding = width - used
+        if used > width && !rightAligned { (text, used) = DisplayWidth.truncate(text, to: width) }
+        let padding = max(0, width - used)
         if rightAligned { pad(padding) }
         if let style { stream.write(style) }
         stream.write(text)

@@ -37,14 +37,38 @@ enum Completion {
             } else if entityCommands.contains(last) || (previous.count == 1 && entityCommands.contains(command)) {
                 all = schema.entities.map(\.name)
             } else if let entity = previous.count > 1 ? schema.entity(named: previous[1]) : nil {
-                all = keyPaths(word, entity: entity, schema: schema) + predicateKeywords + variables.map { "$" + $0 }
+                all = predicateWords(word, entity: entity, schema: schema, variables: variables)
             } else {
                 all = predicateKeywords
             }
         }
+        return matching(all, word)
+    }
+
+    /// The candidates that begin with `word`, each once.
+    static func matching(_ all: [String], _ word: String) -> [String] {
         let lowered = word.lowercased()
         var seen = Set<String>()
         return all.filter { $0.lowercased().hasPrefix(lowered) && seen.insert($0).inserted }
+    }
+
+    /// What may come next in a predicate on `entity`: key paths, keywords, `$variables`.
+    static func predicateWords(_ word: String, entity: EntityDescription, schema: Schema, variables: [String]) -> [String] {
+        keyPaths(word, entity: entity, schema: schema) + predicateKeywords + variables.map { "$" + $0 }
+    }
+
+    /// The characters that end the word being completed (libedit's word breaks at the prompt).
+    static let wordBreakCharacters = " \t\n\"'(),;=<>!"
+
+    /// Completion in a filter of `entity` (the browser's `/`), as at the prompt after `where`:
+    /// where the word before the caret starts (in characters) and its candidates.
+    static func filterCandidates(_ textBeforeCaret: String, entity: String, schema: Schema,
+                                 variables: [String]) -> (start: Int, candidates: [String]) {
+        let characters = Array(textBeforeCaret)
+        let start = (characters.lastIndex { wordBreakCharacters.contains($0) }).map { $0 + 1 } ?? 0
+        guard let entity = schema.entity(named: entity) else { return (start, []) }
+        let word = String(characters[start...])
+        return (start, matching(predicateWords(word, entity: entity, schema: schema, variables: variables), word))
     }
 
     /// Attribute and relationship names; after `Album.` those of the related entity, prefixed.

@@ -148,7 +148,7 @@ final class REPL {
             }
             read_history(historyPath)
         }
-        rl_completer_word_break_characters = strdup(" \t\n\"'(),;=<>!")
+        rl_completer_word_break_characters = strdup(Completion.wordBreakCharacters)
         rl_attempted_completion_function = { text, start, _ in
             rl_attempted_completion_over = 1
             guard let text, let repl = REPL.current else { return nil }
