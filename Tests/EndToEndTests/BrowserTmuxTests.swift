@@ -52,6 +52,16 @@ final class BrowserSession {
 
     /// Types literal text.
     func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
+
+    /// Moves with `keys`, replaces the cell there with `text` (`e`, clear, type, Enter) and
+    /// waits for the status line to say `summary`.
+    func editCell(moving keys: String, to text: String, saying summary: String) throws {
+        try type(keys + "e")
+        try press("C-u")
+        try type(text)
+        try press("Enter")
+        try waitFor(summary)
+    }
     /// Presses named keys (`Enter`, `Escape`, `PageDown`, `BSpace`, …).
     func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
 
@@ -124,11 +134,7 @@ final class BrowserSession {
         let s = try BrowserSession()
         try s.start(["--entity", "Genre"])
         try s.waitFor("Genre  25 rows")
-        try s.type("le")
-        try s.press("C-u")
-        try s.type("Rock and Roll")
-        try s.press("Enter")
-        try s.waitFor("updated Genre.Name")
+        try s.editCell(moving: "l", to: "Rock and Roll", saying: "updated Genre.Name")
         #expect(try s.shell("count Genre where Name == 'Rock and Roll'").hasPrefix("1"))
         try s.type("u")
         try s.waitFor("undone")

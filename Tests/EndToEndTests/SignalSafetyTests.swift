@@ -51,6 +51,34 @@ import Glibc
 
     // MARK: Point 1
 
+    /// Runs `command` on a copy of `original` once whole (to time it), then `runs` times with a
+    /// signal (SIGINT and SIGTERM in turn) at a random moment from 0.1 s to past its end. Each
+    /// run must end 130 with `untouched` as the answer of `probe`, or 0 with `done`; the file
+    /// must stay sound. Returns how often each status came.
+    @discardableResult
+    func signalRuns(_ name: String, on original: String, _ command: String, runs: Int = 10, past factor: Double,
+                    probe: String, untouched: String, done: String) throws -> [Int32: Int] {
+        let duration = try seconds {
+            let whole = path("\(name)-whole.sqlite")
+            try FileManager.default.copyItem(atPath: original, toPath: whole)
+            #expect(try runSignalled(whole, command, after: nil, signal: 0).0 == 0)
+            #expect(try sqlite(whole, probe) == done)
+        }
+        var outcomes: [Int32: Int] = [:]
+        for run in 0..<runs {
+            let copy = path("\(name)-\(run).sqlite")
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            let signal = run % 2 == 0 ? SIGINT : SIGTERM
+            let (status, errors) = try runSignalled(copy, command, after: randomMoment(duration, past: factor), signal: signal)
+            let answer = try sqlite(copy, probe)
+            #expect(status == 130 || status == 0, "run \(run): status \(status), \(errors)")
+            #expect(answer == (status == 130 ? untouched : done), "run \(run): status \(status), yet \(probe) gives \(answer)")
+            #expect(try sqlite(copy, "PRAGMA integrity_check") == "ok")
+            outcomes[status, default: 0] += 1
+        }
+        return outcomes
+    }
+
     /// 10 signals at random moments into an import of 60,000 rows: before its commit the whole
     /// import rolls back (130); after it, the run succeeded (0) and every row is there. Never
     /// 130 with rows written, never a half import; the file stays sound.
@@ -61,29 +89,8 @@ import Glibc
         try csv.write(toFile: path("rows.csv"), atomically: true, encoding: .utf8)
         let empty = path("empty.sqlite")
         try sqlite(empty, "CREATE TABLE t (a INTEGER, b TEXT, c REAL)")
-        let command = "import t from \(path("rows.csv")) as csv"
-        let duration = try seconds {
-            let whole = path("whole.sqlite")
-            try FileManager.default.copyItem(atPath: empty, toPath: whole)
-            #expect(try runSignalled(whole, command, after: nil, signal: 0).0 == 0)
-            #expect(try sqlite(whole, "SELECT count(*) FROM t") == "\(rows)")
-        }
-        var outcomes: [Int32: Int] = [:]
-        for run in 0..<10 {
-            let copy = path("import-\(run).sqlite")
-            try FileManager.default.copyItem(atPath: empty, toPath: copy)
-            let signal = run % 2 == 0 ? SIGINT : SIGTERM
-            let (status, errors) = try runSignalled(copy, command, after: randomMoment(duration, past: 1.3), signal: signal)
-            let count = try sqlite(copy, "SELECT count(*) FROM t")
-            #expect(status == 130 || status == 0, "run \(run): status \(status), \(errors)")
-            if status == 130 {
-                #expect(count == "0", "run \(run): interrupted, yet \(count) rows were written")
-            } else {
-                #expect(count == "\(rows)", "run \(run): succeeded with \(count) rows")
-            }
-            #expect(try sqlite(copy, "PRAGMA integrity_check") == "ok")
-            outcomes[status, default: 0] += 1
-        }
+        let outcomes = try signalRuns("import", on: empty, "import t from \(path("rows.csv")) as csv", past: 1.3,
+                                      probe: "SELECT count(*) FROM t", untouched: "0", done: "\(rows)")
         // The early half of the delays lands before the commit.
         #expect(outcomes[130, default: 0] > 0)
     }
@@ -97,22 +104,8 @@ import Glibc
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)
             INSERT INTO t SELECT i, 0 FROM n;
             """)
-        let command = "update t set c = c + 1 where TRUEPREDICATE"
-        let duration = try seconds {
-            let whole = path("update-whole.sqlite")
-            try FileManager.default.copyItem(atPath: original, toPath: whole)
-            #expect(try runSignalled(whole, command, after: nil, signal: 0).0 == 0)
-        }
-        for run in 0..<10 {
-            let copy = path("update-\(run).sqlite")
-            try FileManager.default.copyItem(atPath: original, toPath: copy)
-            let signal = run % 2 == 0 ? SIGTERM : SIGINT
-            let (status, errors) = try runSignalled(copy, command, after: randomMoment(duration, past: 1.5), signal: signal)
-            let changed = try sqlite(copy, "SELECT sum(c) FROM t")
-            #expect(status == 130 || status == 0, "run \(run): status \(status), \(errors)")
-            #expect(changed == (status == 130 ? "0" : "300000"), "run \(run): status \(status) with sum \(changed)")
-            #expect(try sqlite(copy, "PRAGMA integrity_check") == "ok")
-        }
+        try signalRuns("update", on: original, "update t set c = c + 1 where TRUEPREDICATE", past: 1.5,
+                       probe: "SELECT sum(c) FROM t", untouched: "0", done: "300000")
     }
 
     // MARK: Point 2

@@ -21,6 +21,15 @@ private func errorWhileInterrupting<T>(_ store: Store, _ body: () throws -> T) -
     return error
 }
 
+/// A users store whose `interruptRequested` is the returned flag.
+private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (Store, Mutexed<Bool>) {
+    _ = try makeUserStore(in: folder)
+    let requested = Mutexed(false)
+    var options = StoreOptions()
+    options.interruptRequested = { requested.value }
+    return (try Store(path: folder.path("users.sqlite"), options: options), requested)
+}
+
 @Suite struct InterruptTests {
     /// Ctrl-C in the shell: `interrupt()` from another thread stops a running statement with
     /// `.interrupted`, and the store stays usable.
@@ -73,11 +82,7 @@ private func errorWhileInterrupting<T>(_ store: Store, _ body: () throws -> T) -
     /// whole write rolls back.
     @Test func anInterruptRequestBetweenStatementsRollsTheWriteBack() throws {
         let folder = try TemporaryFolder()
-        _ = try makeUserStore(in: folder)
-        let requested = Mutexed(false)
-        var options = StoreOptions()
-        options.interruptRequested = { requested.value }
-        let store = try Store(path: folder.path("users.sqlite"), options: options)
+        let (store, requested) = try storeWithInterruptRequest(in: folder)
         let error = portalError {
             try store.write { ctx in
                 for i in 0..<100 {
@@ -94,11 +99,7 @@ private func errorWhileInterrupting<T>(_ store: Store, _ body: () throws -> T) -
     /// A request after the last statement but before the commit rolls the write back too.
     @Test func anInterruptRequestBeforeTheCommitRollsTheWriteBack() throws {
         let folder = try TemporaryFolder()
-        _ = try makeUserStore(in: folder)
-        let requested = Mutexed(false)
-        var options = StoreOptions()
-        options.interruptRequested = { requested.value }
-        let store = try Store(path: folder.path("users.sqlite"), options: options)
+        let (store, requested) = try storeWithInterruptRequest(in: folder)
         let error = portalError {
             try store.write { ctx in
                 try ctx.create("User", ["name": "a"])

@@ -118,17 +118,7 @@ extension ReadContext {
             try statement.bind(fragment.bindings)
             let source = ColumnSource(statement: statement)
             defer { source.finish() }
-            let decoder: any Decoder = RowDecoder(source: source)
-            while try statement.step() {
-                source.next = 0
-                let entity: T
-                do {
-                    entity = try T(from: decoder)
-                } catch let error as DecodingError {
-                    throw PortalError.conversion(error, entity: T.entityName)
-                }
-                try body(entity)
-            }
+            try forEachDecoded(T.self, named: T.entityName, of: statement, from: source, body)
         }
     }
 
@@ -152,8 +142,6 @@ extension ReadContext {
     /// code would look up `Array<T>`'s metadata for every row.
     private func decodeRows<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
                                           from source: ColumnSource) throws -> [T] {
-        // One decoder for every row: it only points at the source, which reads the current row.
-        let decoder: any Decoder = RowDecoder(source: source)
         var capacity = 64
         var buffer = UnsafeMutablePointer<T>.allocate(capacity: capacity)
         var count = 0
@@ -161,14 +149,7 @@ extension ReadContext {
             buffer.deinitialize(count: count)
             buffer.deallocate()
         }
-        while try statement.step() {
-            source.next = 0
-            let entity: T
-            do {
-                entity = try T(from: decoder)
-            } catch let error as DecodingError {
-                throw PortalError.conversion(error, entity: name)
-            }
+        try forEachDecoded(T.self, named: name, of: statement, from: source) { entity in
             if count == capacity {
                 let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity * 2)
                 grown.moveInitialize(from: buffer, count: count)
@@ -187,6 +168,23 @@ extension ReadContext {
         // Moved out: nothing left for the deferred deinitialize.
         count = 0
         return result
+    }
+
+    /// Steps `statement` to its end, decoding each row as `T` and handing it to `body`. One
+    /// decoder serves every row: it only points at the source, which reads the current row.
+    private func forEachDecoded<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
+                                              from source: ColumnSource, _ body: (T) throws -> Void) throws {
+        let decoder: any Decoder = RowDecoder(source: source)
+        while try statement.step() {
+            source.next = 0
+            let entity: T
+            do {
+                entity = try T(from: decoder)
+            } catch let error as DecodingError {
+                throw PortalError.conversion(error, entity: name)
+            }
+            try body(entity)
+        }
     }
 }
 
