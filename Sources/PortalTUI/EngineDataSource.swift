@@ -127,20 +127,27 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         lock.unlock()
         if let known { return known }
         let backward = shape == .last || shape == .before
-        var sql = "SELECT t0.* FROM \(quoted(entity.name)) AS t0"
-        if Self.idPositions(entity) == nil {
-            sql = "SELECT \(Self.keyColumns(entity).map { "t0." + quoted($0) }.joined(separator: ", ")), t0.* FROM \(quoted(entity.name)) AS t0"
-        }
-        let conditions = [filter?.sql, keyset?.sql].compactMap { $0 }
-        if !conditions.isEmpty { sql += " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ") }
-        sql += " ORDER BY " + keyParts.map { "\($0.expression) \($0.ascending != backward ? "ASC" : "DESC")" }
-            .joined(separator: ", ")
-        sql += " LIMIT ?"
+        // The bindings are those of the filter, then the keyset, then the limit: `page` binds them
+        // in that order on every page, as `Select` renders them.
+        let sql = Self.rowSelect(entity, where: [filter, keyset].compactMap { $0 },
+                                 order: SQLFragment(keyParts.map { $0.ordering(reversed: backward) }.joined(separator: ", ")),
+                                 limit: request.limit).rendered(in: store.dialect).sql
         lock.lock()
         if pageSQLs.count >= 256 { pageSQLs = [:] }
         pageSQLs[key] = sql
         lock.unlock()
         return sql
+    }
+
+    /// A select of rows as pages return them: the key columns first when the rowid identifies
+    /// the rows (it is no column), then every column.
+    private static func rowSelect(_ entity: EntityDescription, where conditions: [SQLFragment], order: SQLFragment? = nil,
+                                  limit: Int? = nil) -> Select {
+        let columns: Select.Columns = idPositions(entity) == nil
+            ? .expressions(keyColumns(entity).map { SQLFragment("t0." + quoted($0)) } + [SQLFragment("t0.*")])
+            : .all(withRowid: false)
+        let condition = conditions.isEmpty ? nil : SQLFragment.joined(conditions.map(\.parenthesized), separator: " AND ")
+        return Select(entity.name, columns: columns, condition: condition, order: order, limit: limit)
     }
 
     /// The sort column (if any) then the key columns, each with its direction.
@@ -233,16 +240,10 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func count(entity name: String, filter: String, budget: Duration?) throws -> RowCount {
         try read { context in
             let (entity, condition, _) = try compiled(context, name, filter)
-            var sql = "SELECT 1 FROM \(quoted(entity.name)) AS t0"
-            if let condition { sql += " WHERE " + condition.sql }
-            var bindings = condition?.bindings ?? []
-            if budget != nil {
-                sql = "SELECT count(*) FROM (\(sql) LIMIT ?)"
-                bindings.append(.integer(Int64(countLimit)))
-            } else {
-                sql = condition == nil ? "SELECT count(*) FROM \(quoted(entity.name))" : "SELECT count(*) FROM (\(sql))"
-            }
-            let result = try context.query(sql, bindings)
+            // With a budget, counting stops at `countLimit` rows (the status line then says ≥ N).
+            let count = Select(entity.name, columns: .count, condition: condition, limit: budget == nil ? nil : countLimit)
+                .rendered(in: store.dialect)
+            let result = try context.query(count.sql, count.bindings)
             guard case .integer(let n)? = result.rows.first?.values.first else { return .exact(0) }
             if budget != nil, n >= countLimit { return .atLeast(Int(n)) }
             return .exact(Int(n))
@@ -303,8 +304,9 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         try write { context in
             let entity = try context.entity(named: name)
             let key = Self.keyColumns(entity)
-            let sql = "UPDATE \(quoted(entity.name)) SET \(quoted(column)) = ? WHERE \(Keyset.equals(key))"
-            let changed = try context.execute(sql, [value] + id)
+            let update = Update(entity.name, set: [(column: column, value: SQLFragment("?", [value]))],
+                                where: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
+            let changed = try context.execute(update.sql, update.bindings)
             guard changed == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
             var newID = id
             for (i, part) in key.enumerated() where part.lowercased() == column.lowercased() { newID[i] = value }
@@ -315,17 +317,18 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func delete(entity name: String, id: [Value]) throws {
         try write { context in
             let entity = try context.entity(named: name)
-            let sql = "DELETE FROM \(quoted(entity.name)) WHERE \(Keyset.equals(Self.keyColumns(entity)))"
-            guard try context.execute(sql, id) == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
+            let delete = Delete(entity.name, where: SQLFragment(Keyset.equals(Self.keyColumns(entity), alias: "t0"), id))
+                .rendered(in: store.dialect)
+            guard try context.execute(delete.sql, delete.bindings) == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
         }
     }
 
     /// One row by its id, as pages return it.
     private func row(_ context: ReadContext, _ entity: EntityDescription, _ id: [Value]) throws -> BrowserRow {
         let key = Self.keyColumns(entity)
-        let sql = "SELECT \(key.map { "t0." + quoted($0) }.joined(separator: ", ")), t0.* FROM \(quoted(entity.name)) AS t0"
-            + " WHERE \(Keyset.equals(key.map { "t0." + quoted($0) }, quote: false))"
-        guard let found = try context.query(sql, id).rows.first else {
+        let select = Select(entity.name, columns: .expressions(key.map { SQLFragment("t0." + quoted($0)) } + [SQLFragment("t0.*")]),
+                            condition: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
+        guard let found = try context.query(select.sql, select.bindings).rows.first else {
             throw BrowserError("the \(entity.name) just written cannot be read back")
         }
         return BrowserRow(id: Array(found.values[0..<key.count]), values: Array(found.values[key.count...]))
@@ -379,89 +382,3 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
 /// An identifier quoted for SQL, by the engine's dialect (the one place quoting is spelled).
 func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }
-
-/// Keyset conditions: "the rows after (or before) this key" in an ORDER BY of several parts,
-/// with SQLite's NULL order (NULLs first ascending, last descending).
-enum Keyset {
-    struct Part {
-        var expression: String
-        var ascending: Bool
-        var nullable: Bool
-    }
-
-    enum Direction { case after, atOrAfter, before }
-
-    /// `(a, b) = (?, ?)` over quoted column names.
-    static func equals(_ columns: [String], quote: Bool = true) -> String {
-        let names = quote ? columns.map(quoted) : columns
-        return "(\(names.joined(separator: ", "))) = (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-    }
-
-    static func condition(_ parts: [Part], _ values: [Value], _ direction: Direction) -> SQLFragment {
-        // Fast path: all ascending, no NULL in the key: one row-value comparison SQLite serves
-        // from an index. Rows with a NULL sort value come first, so "before" must include them.
-        if parts.allSatisfy(\.ascending), !values.contains(where: \.isNull) {
-            let lhs = "(\(parts.map(\.expression).joined(separator: ", ")))"
-            let rhs = "(\(Array(repeating: "?", count: parts.count).joined(separator: ", ")))"
-            switch direction {
-            case .after: return SQLFragment("\(lhs) > \(rhs)", values)
-            case .atOrAfter: return SQLFragment("\(lhs) >= \(rhs)", values)
-            case .before:
-                let nulls = parts.filter(\.nullable).map { "\($0.expression) IS NULL" }
-                return SQLFragment(([ "\(lhs) < \(rhs)" ] + nulls).joined(separator: " OR "), values)
-            }
-        }
-        return expanded(parts, values, direction)
-    }
-
-    /// The general form: OR over i of (parts before i equal AND part i strictly beyond).
-    private static func expanded(_ parts: [Part], _ values: [Value], _ direction: Direction) -> SQLFragment {
-        var disjuncts: [String] = []
-        var bindings: [Value] = []
-        for i in parts.indices {
-            var terms: [String] = []
-            var termBindings: [Value] = []
-            for j in 0..<i {
-                let (sql, b) = equal(parts[j], values[j])
-                terms.append(sql)
-                termBindings += b
-            }
-            guard let (sql, b) = beyond(parts[i], values[i], forward: direction != .before) else { continue }
-            terms.append(sql)
-            termBindings += b
-            disjuncts.append(terms.joined(separator: " AND "))
-            bindings += termBindings
-        }
-        if direction == .atOrAfter {
-            var terms: [String] = []
-            for j in parts.indices {
-                let (sql, b) = equal(parts[j], values[j])
-                terms.append(sql)
-                bindings += b
-            }
-            disjuncts.append(terms.joined(separator: " AND "))
-        }
-        if disjuncts.isEmpty { return SQLFragment("0") }
-        return SQLFragment(disjuncts.map { "(\($0))" }.joined(separator: " OR "), bindings)
-    }
-
-    private static func equal(_ part: Part, _ value: Value) -> (String, [Value]) {
-        value.isNull ? ("\(part.expression) IS NULL", []) : ("\(part.expression) = ?", [value])
-    }
-
-    /// "Strictly after `value` in this part's order" (or before when not `forward`); nil when nothing can be.
-    private static func beyond(_ part: Part, _ value: Value, forward: Bool) -> (String, [Value])? {
-        let e = part.expression
-        // In display order, NULLs come first when ascending and last when descending.
-        let nullsFirst = part.ascending
-        let greater = part.ascending == forward   // looking for larger values?
-        if value.isNull {
-            // Beyond NULL: everything non-NULL if NULLs are at the side we move away from.
-            return nullsFirst == forward ? ("\(e) IS NOT NULL", []) : nil
-        }
-        let comparison = "\(e) \(greater ? ">" : "<") ?"
-        // NULLs lie beyond a value when they sit at the end we move towards.
-        let nullsBeyond = nullsFirst != forward
-        return (nullsBeyond ? "(\(comparison) OR \(e) IS NULL)" : comparison, [value])
-    }
-}

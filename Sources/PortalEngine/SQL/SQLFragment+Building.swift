@@ -5,28 +5,31 @@ import PortalPredicate
 
 extension SQLFragment {
     /// SQL text without parameters.
-    static func raw(_ sql: String) -> SQLFragment { SQLFragment(sql) }
+    public static func raw(_ sql: String) -> SQLFragment { SQLFragment(sql) }
 
     /// One `?` bound to `value`.
-    static func bound(_ value: Value) -> SQLFragment { SQLFragment("?", [value]) }
+    public static func bound(_ value: Value) -> SQLFragment { SQLFragment("?", [value]) }
 
-    static func + (left: SQLFragment, right: SQLFragment) -> SQLFragment {
+    /// The two fragments one after the other, bindings in order.
+    public static func + (left: SQLFragment, right: SQLFragment) -> SQLFragment {
         SQLFragment(left.sql + right.sql, left.bindings + right.bindings)
     }
 
-    static func + (left: SQLFragment, right: String) -> SQLFragment {
+    /// The fragment followed by SQL text without parameters.
+    public static func + (left: SQLFragment, right: String) -> SQLFragment {
         SQLFragment(left.sql + right, left.bindings)
     }
 
-    static func + (left: String, right: SQLFragment) -> SQLFragment {
+    /// SQL text without parameters followed by the fragment.
+    public static func + (left: String, right: SQLFragment) -> SQLFragment {
         SQLFragment(left + right.sql, right.bindings)
     }
 
     /// `self` in parentheses.
-    var parenthesized: SQLFragment { "(" + self + ")" }
+    public var parenthesized: SQLFragment { "(" + self + ")" }
 
     /// The fragments separated by `separator`, bindings in order.
-    static func joined(_ parts: [SQLFragment], separator: String) -> SQLFragment {
+    public static func joined(_ parts: [SQLFragment], separator: String) -> SQLFragment {
         var result = SQLFragment("")
         for (index, part) in parts.enumerated() {
             if index > 0 { result.sql += separator }

@@ -1,0 +1,104 @@
+import PortalPredicate
+
+/// Keyset bounds for paging without OFFSET: "the rows after (or before) this key" in an ORDER BY
+/// of several parts, with SQLite's NULL order (NULLs first ascending, last descending).
+public enum Keyset {
+    /// One part of the order: an SQL expression (`t0."Name"`), its direction, and whether it
+    /// can be NULL.
+    public struct Part: Sendable {
+        /// The expression ordered by.
+        public var expression: String
+        /// True for ascending.
+        public var ascending: Bool
+        /// True when the expression can be NULL.
+        public var nullable: Bool
+
+        /// A part of the order.
+        public init(expression: String, ascending: Bool, nullable: Bool) {
+            self.expression = expression
+            self.ascending = ascending
+            self.nullable = nullable
+        }
+
+        /// `expression ASC` or `DESC` (the other way when `reversed`).
+        public func ordering(reversed: Bool) -> String { "\(expression) \(ascending != reversed ? "ASC" : "DESC")" }
+    }
+
+    /// Which rows of the order the condition selects, relative to the key.
+    public enum Direction: Sendable { case after, atOrAfter, before }
+
+    /// `(a, b) = (?, ?)`: the row whose key columns (of `alias`) are the values bound after it.
+    public static func equals(_ columns: [String], alias: String? = nil) -> String {
+        let names = columns.map { (alias.map { $0 + "." } ?? "") + quoted($0) }
+        return "(\(names.joined(separator: ", "))) = (\(placeholders(columns.count)))"
+    }
+
+    /// The rows after, at or after, or before the row whose order values are `values`.
+    public static func condition(_ parts: [Part], _ values: [Value], _ direction: Direction) -> SQLFragment {
+        // Fast path: all ascending, no NULL in the key: one row-value comparison SQLite serves
+        // from an index. Rows with a NULL sort value come first, so "before" must include them.
+        if parts.allSatisfy(\.ascending), !values.contains(where: \.isNull) {
+            let lhs = "(\(parts.map(\.expression).joined(separator: ", ")))"
+            let rhs = "(\(Array(repeating: "?", count: parts.count).joined(separator: ", ")))"
+            switch direction {
+            case .after: return SQLFragment("\(lhs) > \(rhs)", values)
+            case .atOrAfter: return SQLFragment("\(lhs) >= \(rhs)", values)
+            case .before:
+                let nulls = parts.filter(\.nullable).map { "\($0.expression) IS NULL" }
+                return SQLFragment(([ "\(lhs) < \(rhs)" ] + nulls).joined(separator: " OR "), values)
+            }
+        }
+        return expanded(parts, values, direction)
+    }
+
+    /// The general form: OR over i of (parts before i equal AND part i strictly beyond).
+    private static func expanded(_ parts: [Part], _ values: [Value], _ direction: Direction) -> SQLFragment {
+        var disjuncts: [String] = []
+        var bindings: [Value] = []
+        for i in parts.indices {
+            var terms: [String] = []
+            var termBindings: [Value] = []
+            for j in 0..<i {
+                let (sql, b) = equal(parts[j], values[j])
+                terms.append(sql)
+                termBindings += b
+            }
+            guard let (sql, b) = beyond(parts[i], values[i], forward: direction != .before) else { continue }
+            terms.append(sql)
+            termBindings += b
+            disjuncts.append(terms.joined(separator: " AND "))
+            bindings += termBindings
+        }
+        if direction == .atOrAfter {
+            var terms: [String] = []
+            for j in parts.indices {
+                let (sql, b) = equal(parts[j], values[j])
+                terms.append(sql)
+                bindings += b
+            }
+            disjuncts.append(terms.joined(separator: " AND "))
+        }
+        if disjuncts.isEmpty { return SQLFragment("0") }
+        return SQLFragment(disjuncts.map { "(\($0))" }.joined(separator: " OR "), bindings)
+    }
+
+    private static func equal(_ part: Part, _ value: Value) -> (String, [Value]) {
+        value.isNull ? ("\(part.expression) IS NULL", []) : ("\(part.expression) = ?", [value])
+    }
+
+    /// "Strictly after `value` in this part's order" (or before when not `forward`); nil when nothing can be.
+    private static func beyond(_ part: Part, _ value: Value, forward: Bool) -> (String, [Value])? {
+        let e = part.expression
+        // In display order, NULLs come first when ascending and last when descending.
+        let nullsFirst = part.ascending
+        let greater = part.ascending == forward   // looking for larger values?
+        if value.isNull {
+            // Beyond NULL: everything non-NULL if NULLs are at the side we move away from.
+            return nullsFirst == forward ? ("\(e) IS NOT NULL", []) : nil
+        }
+        let comparison = "\(e) \(greater ? ">" : "<") ?"
+        // NULLs lie beyond a value when they sit at the end we move towards.
+        let nullsBeyond = nullsFirst != forward
+        return (nullsBeyond ? "(\(comparison) OR \(e) IS NULL)" : comparison, [value])
+    }
+}
