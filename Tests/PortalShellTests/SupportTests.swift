@@ -27,7 +27,7 @@ import PortalEngine
 @Suite struct ImportReaderTests {
     @Test func csvWithQuotesNullsAndLines() throws {
         let text = "a,b,c\n1,\"x, \"\"y\"\"\",\n2,\"multi\nline\",\"\"\n"
-        let (header, rows) = try DelimitedReader.records(Array(text.utf8), tab: false)
+        let (header, rows, _) = try DelimitedReader.records(Array(text.utf8), tab: false)
         #expect(header == ["a", "b", "c"])
         #expect(rows.map(\.line) == [2, 3])
         #expect(rows[0].values == ["1", "x, \"y\"", .null])
@@ -50,7 +50,7 @@ import PortalEngine
     }
 
     @Test func tsvUnescapes() throws {
-        let (_, rows) = try DelimitedReader.records(Array("a\tb\nx\\ty\t\\N\n".utf8), tab: true)
+        let (_, rows, _) = try DelimitedReader.records(Array("a\tb\nx\\ty\t\\N\n".utf8), tab: true)
         #expect(rows[0].values == ["x\ty", .null])
     }
 

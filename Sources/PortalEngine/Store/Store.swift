@@ -152,6 +152,29 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the writer outside any transaction, for the statements SQLite refuses
+    /// inside one (`VACUUM`, `ATTACH`, `DETACH`, `PRAGMA journal_mode`). Nothing rolls back on
+    /// error; observers hear that anything may have changed. Fails while a transaction is open.
+    @discardableResult
+    public func writeOutsideTransaction<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        guard let writer else { throw readOnlyError() }
+        gate.enter()
+        defer { gate.leave() }
+        try checkOpen()
+        if writer.isInTransaction {
+            throw PortalError(.misuse, "this statement cannot run inside a transaction: commit or roll back first")
+        }
+        changes.begin()
+        do {
+            let result = try run(WriteContext(store: self, connection: writer), body)
+            observation.didCommit(changes.take())
+            return result
+        } catch {
+            changes.discard()
+            throw error
+        }
+    }
+
     /// `write` from async code, on the store's own queue.
     @discardableResult
     public func writeAsync<T: Sendable>(_ body: @escaping @Sendable (WriteContext) throws -> T) async throws -> T {

@@ -39,8 +39,16 @@ public struct Query: Sendable, Equatable {
     public var entity: Located<String>
     public var predicate: PredicateText?
     public var sort: [Located<SortKey>] = []
-    public var limit: Int?
-    public var offset: Int?
+    public var limit: RowCount?
+    public var offset: RowCount?
+}
+
+/// A row count after `limit` or `offset`: a number, or a variable (`limit $n`) read when the
+/// command runs.
+public enum RowCount: Sendable, Equatable, ExpressibleByIntegerLiteral {
+    case number(Int)
+    case variable(Located<String>)
+    public init(integerLiteral value: Int) { self = .number(value) }
 }
 
 /// The data formats of `import` and `export`.

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Issue 11, points 6–14: names and quoting, relationships, the prompt, `sql`, scripts, and
+/// generated Swift, through the real binary.
+@Suite struct Issue11ShellTests: ChinookCopySuite {
+    let db: String
+    let folder: URL
+
+    init() throws {
+        (folder, db) = try Shell.chinookCopy()
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    // MARK: point 10
+
+    @Test func issue11_point10_selectAtThePromptSuggestsSql() throws {
+        let session = try TmuxSession(arguments: [db], home: folder)
+        try session.waitFor("chinook>")
+        try session.type("SELECT count(*) FROM Genre")
+        try session.press("Enter")
+        let screen = try session.waitFor("sql SELECT")
+        #expect(screen.contains("unknown command 'select': for SQL write 'sql SELECT …'"))
+    }
+
+    // MARK: point 11
+
+    @Test func issue11_point11_triggerBodyStaysWhole() throws {
+        let r = try run("sql CREATE TRIGGER g AFTER INSERT ON Genre BEGIN UPDATE Genre SET Name = 'x' || Name WHERE GenreId = new.GenreId; END; "
+                        + "create Genre set Name = 'y'; count Genre where Name == 'xy'")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasSuffix("1\n"))
+        // Over several lines at the prompt's pace (standard input), too.
+        let lines = try Shell.run([db], input: "sql CREATE TRIGGER h AFTER DELETE ON Genre BEGIN\n  SELECT 1;\nEND\ncount Genre\n")
+        #expect(lines.status == 0, "\(lines.stderr)")
+    }
+
+    @Test func issue11_point11_statementAfterACommentIsNotDropped() throws {
+        let r = try run("sql DELETE FROM Genre WHERE 0 /* ( */; DELETE FROM Genre; /* ) */")
+        // The second statement is not run silently as part of the first, nor dropped: it is a
+        // command of its own, which fails loudly (delete needs where).
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("delete needs 'where'"))
+        #expect(try run("count Genre").stdout == "25\n")
+    }
+
+    @Test func issue11_point11_vacuumAndAttach() throws {
+        let vacuum = try run("sql VACUUM")
+        #expect(vacuum.status == 0, "\(vacuum.stderr)")
+        #expect(vacuum.stderr == "ok\n")
+        let other = folder.appendingPathComponent("other.sqlite").path
+        _ = try Shell.run([other, "--create", "-e", "sql CREATE TABLE t (a); sql INSERT INTO t VALUES (7)"])
+        let attach = try run("sql ATTACH '\(other)' AS o; sql SELECT a FROM o.t; sql DETACH o", ["--format", "csv"])
+        #expect(attach.status == 0, "\(attach.stderr)")
+        #expect(attach.stdout == "a\n7\n")
+        #expect(attach.stderr.contains("attached '\(other)' as o"))
+        #expect(attach.stderr.contains("detached o"))
+    }
+
+    // MARK: point 12
+
+    @Test func issue11_point12_variablesBindByName() throws {
+        let r = try run("sql SELECT $n AS a, :n AS b, @n AS c", ["-p", "n=7", "--format", "csv"])
+        #expect(r.stdout == "a,b,c\n7,7,7\n")
+        let unbound = try run("sql SELECT $missing")
+        #expect(unbound.status != 0)
+        #expect(unbound.stderr.contains("$missing"))
+        let limit = try run("find Genre sort by GenreId limit $n offset $n", ["-p", "n=2", "--format", "csv", "--no-header"])
+        #expect(limit.stdout == "3,Metal\n4,Alternative & Punk\n")
+        let sqlLimit = try run("sql SELECT GenreId FROM Genre ORDER BY GenreId LIMIT $n", ["-p", "n=2", "--format", "csv", "--no-header"])
+        #expect(sqlLimit.stdout == "1\n2\n")
+    }
+
+    // MARK: point 13
+
+    @Test func issue11_point13_scriptErrorsNameFileAndLine() throws {
+        let script = try write("script.portal", "count Genre\n\nfind Nope\n")
+        let file = try Shell.run([db, "-f", script])
+        #expect(file.stderr.hasPrefix("\(script):3: error: unknown entity 'Nope'"))
+        let read = try run("read \(script)")
+        #expect(read.stderr.hasPrefix("\(script):3: error: unknown entity 'Nope'"))
+    }
+
+    @Test func issue11_point13_importHeaderErrorAtLine1() throws {
+        let csv = try write("g.csv", "Nme\nBlues\n")
+        let r = try run("import Genre from \(csv)")
+        #expect(r.stderr.contains("g.csv, line 1: unknown attribute 'Nme'"))
+    }
+
+    @Test func issue11_point13_readOnlySaysNothingWasWrittenOnce() throws {
+        let r = try Shell.run(["--read-only", db, "-e", "create Genre set Name = 'x'"])
+        #expect(r.stderr.components(separatedBy: "nothing was written").count == 2, "\(r.stderr)")
+    }
+
+    @Test func issue11_point13_oneByteBlob() throws {
+        let r = try run("sql SELECT x'00' AS b", ["--format", "table"])
+        #expect(r.stdout.contains("<blob 1 byte>"))
+        #expect(!r.stdout.contains("bytes"))
+    }
+
+    @Test func issue11_point13_helpPointsAtTheManPage() throws {
+        let r = try run("help")
+        #expect(!r.stdout.contains(".md"))
+        #expect(r.stdout.contains("man portal-shell"))
+    }
+}
