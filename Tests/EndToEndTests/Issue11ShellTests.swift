@@ -17,6 +17,50 @@ import Testing
         return path
     }
 
+    /// A database with the names that need quoting: spaces, non-ASCII letters.
+    func quirkyDatabase() throws -> String {
+        let path = folder.appendingPathComponent("quirky.sqlite").path
+        let r = try Shell.run([path, "--create", "-e", """
+            sql CREATE TABLE "Ünïcödé Tâble" (id INTEGER PRIMARY KEY, "full name" TEXT, "Order ID" INTEGER); \
+            sql INSERT INTO "Ünïcödé Tâble" VALUES (1, 'Al', 5), (2, 'Bo', 6); \
+            sql CREATE TABLE Line (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES "Ünïcödé Tâble" (id), "Order ID" INTEGER); \
+            sql INSERT INTO Line VALUES (1, 1, 9), (2, 2, 8)
+            """])
+        #expect(r.status == 0, "\(r.stderr)")
+        return path
+    }
+
+    // MARK: point 6
+
+    @Test func issue11_point6_quotedNameComparedWithANumberWarns() throws {
+        let r = try run("count Track where \"Milliseconds\" > 300000")
+        #expect(r.stderr.contains("warning: \"Milliseconds\" is a string here; for the attribute write Milliseconds"))
+        let explain = try run("explain count Track where \"Milliseconds\" > 300000")
+        #expect(explain.stdout.contains("warning: \"Milliseconds\" is a string here"))
+        // Text compared with text is what was meant: no warning.
+        #expect(try run("count Track where Name == \"Name\"").stderr.isEmpty)
+        let quirky = try quirkyDatabase()
+        let spaced = try Shell.run([quirky, "-e", "count Line where \"Order ID\" == 9"])
+        #expect(spaced.stderr.contains("for the attribute write #\"Order ID\""))
+    }
+
+    // MARK: point 7
+
+    @Test func issue11_point7_oneQuotingRuleInEveryClause() throws {
+        let quirky = try quirkyDatabase()
+        let csv = ["--format", "csv", "--no-header"]
+        #expect(try Shell.run([quirky, "-e", "find #\"Ünïcödé Tâble\" where #\"Order ID\" == 5"] + csv).stdout == "1,Al,5\n")
+        let set = try Shell.run([quirky, "-e", "update Line set #\"Order ID\" = #\"Order ID\" + 1 where owner.#\"full name\" == 'Al'"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try Shell.run([quirky, "-e", "find Line sort by owner.#\"full name\" desc, #\"Order ID\""] + csv).stdout
+                == "2,2,8\n1,1,10\n")
+        let created = try Shell.run([quirky, "-e", "create #\"Ünïcödé Tâble\" set #\"full name\" = 'Cy', #\"Order ID\" = 7"] + csv)
+        #expect(created.stdout == "3,Cy,7\n", "\(created.stderr)")
+        let generated = try Shell.run([quirky, "-e", "generate swift"])
+        #expect(generated.stdout.contains("#\"Ünïcödé Tâble\""))
+        #expect(generated.stdout.contains("#\"Order ID\""))
+    }
+
     // MARK: point 10
 
     @Test func issue11_point10_selectAtThePromptSuggestsSql() throws {

@@ -38,8 +38,14 @@ extension Executor {
         guard let predicate else { return nil }
         let schema = try requireDatabase().schema
         do {
-            return try PredicateCompiler.compile(predicate.text, variables: predicateVariables, entity: entity,
-                                                 schema: schema, alias: Self.alias)
+            let compiled = try PredicateCompiler.compile(predicate.text, variables: predicateVariables, entity: entity,
+                                                         schema: schema, alias: Self.alias)
+            for warning in QuotedNameWarnings.warnings(predicate.text, entity: entity)
+            where !predicateWarnings.contains(warning) {
+                predicateWarnings.append(warning)
+                report("warning: " + warning)
+            }
+            return compiled
         } catch let error as PredicateError {
             throw ShellError(error.description, ShellError.locate(error, in: predicate.text, offset: predicate.offset))
         } catch let error as PortalError {
@@ -197,6 +203,7 @@ extension Executor {
     // MARK: explain
 
     func explain(_ command: Command) throws {
+        predicateWarnings = []
         let query: CompiledQuery
         switch command {
         case .find(let q): query = try compile(q, limitOne: false).0
@@ -210,6 +217,7 @@ extension Executor {
         }
         output.write("sql: \(displayed(query.sql))\n")
         output.write("bindings: [" + displayed(query.bindings.map(Self.literalText).joined(separator: ", ")) + "]\n")
+        for warning in predicateWarnings { output.write("warning: \(displayed(warning))\n") }
         output.write("plan:\n")
         var depthOfId: [Int64: Int] = [0: 0]
         try requireDatabase().query("EXPLAIN QUERY PLAN " + query.sql, query.bindings, columns: { _ in }, row: { values in

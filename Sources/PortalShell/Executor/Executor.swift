@@ -24,6 +24,8 @@ public final class Executor {
     /// How many `read` files deep we are (a file that reads itself must stop somewhere).
     private var readDepth = 0
     let busyTimeout: Int
+    /// The warnings about the predicates compiled by the running command (`explain` lists them).
+    var predicateWarnings: [String] = []
     /// Opens the browser; set by `PortalShell` when the TUI is available.
     var browser: ((Executor, Query?) throws -> Void)?
 
@@ -89,6 +91,7 @@ public final class Executor {
         }
         do {
             guard let command = try CommandParser.parse(text) else { return true }
+            predicateWarnings = []
             try database?.refreshSchema()
             try execute(command)
             try flushOutput()

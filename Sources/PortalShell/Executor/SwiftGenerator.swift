@@ -13,7 +13,8 @@ enum SwiftGenerator {
 
     static func source(for entity: EntityDescription) -> String {
         let typeName = typeIdentifier(entity.name)
-        var text = "/// The \(entity.kind.rawValue) \(TerminalText.escaped(entity.name)).\n"
+        // Names in comments as the shell's commands write them (`#"Order ID"`).
+        var text = "/// The \(entity.kind.rawValue) \(TerminalText.escaped(KeyName.written(entity.name))).\n"
         text += "public struct \(typeName): PortalEntity, Codable, Sendable, Hashable {\n"
         text += "    public static let entityName = \(stringLiteral(entity.name))\n"
         if entity.primaryKey.count == 1, let key = entity.primaryKey.first {
@@ -25,6 +26,9 @@ enum SwiftGenerator {
             while names.contains(name) { name += "_" }
             names.append(name)
             let optional = attribute.isNullable && attribute.primaryKeyPosition == nil || entity.kind == .view
+            if name != attribute.name {
+                text += "    /// The attribute \(TerminalText.escaped(KeyName.written(attribute.name))).\n"
+            }
             text += "    public var \(name): \(swiftType(attribute.declaredType))\(optional ? "?" : "")\n"
         }
         text += "\n    public enum CodingKeys: String, CodingKey {\n"
