@@ -61,6 +61,52 @@ import Testing
         #expect(generated.stdout.contains("#\"Order ID\""))
     }
 
+    // MARK: point 9
+
+    @Test func issue11_point9_tabNeverRemovesTextAndQuotesNames() throws {
+        let session = try TmuxSession(arguments: [db], home: folder)
+        try session.waitFor("chinook>")
+        // Al: ALL, Album, AlbumId. libedit's case-sensitive common prefix made it `A`.
+        try session.type("find Track where Al")
+        try session.press("Tab")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try session.screen().contains("chinook> find Track where Al"))
+        try session.type("bum.Ti")
+        try session.press("Tab")
+        try session.waitFor("where Album.Title")
+        try session.press("C-u")
+        // To-many key paths and sort by.
+        try session.type("find Album where tracks.Milli")
+        try session.press("Tab")
+        try session.waitFor("where tracks.Milliseconds")
+        try session.type("> 0 sort by Ti")
+        try session.press("Tab")
+        try session.waitFor("sort by Title")
+        try session.press("C-u")
+        try session.type("update Genre set Na")
+        try session.press("Tab")
+        try session.waitFor("update Genre set Name")
+        try session.press("C-u")
+
+        let quirky = try quirkyDatabase()
+        let spaced = try TmuxSession(arguments: [quirky], home: folder)
+        try spaced.waitFor("quirky>")
+        try spaced.type("find Ün")
+        try spaced.press("Tab")
+        try spaced.waitFor("find #\"Ünïcödé Tâble\"")
+        try spaced.type("where fu")
+        try spaced.press("Tab")
+        try spaced.waitFor("where #\"full name\"")
+        try spaced.type(" == 'Al' sort by #\"Or")
+        try spaced.press("Tab")
+        try spaced.waitFor("sort by #\"Order ID\"")
+        try spaced.press("Enter")
+        try spaced.waitFor("Al")
+        try spaced.type("find Line where owner.fu")
+        try spaced.press("Tab")
+        try spaced.waitFor("where owner.#\"full name\"")
+    }
+
     // MARK: point 10
 
     @Test func issue11_point10_selectAtThePromptSuggestsSql() throws {

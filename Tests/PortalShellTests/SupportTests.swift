@@ -121,6 +121,29 @@ import PortalEngine
         #expect(complete("mode js") == ["json"])
         #expect(complete("find Track where Name BEGINS") == ["BEGINSWITH"])
     }
+
+    @Test func issue11_point9_quotingCaseAndReplacement() {
+        let spaced = Schema(entities: [
+            EntityDescription(name: "Ünïcödé Tâble", kind: .table,
+                              attributes: [AttributeDescription(name: "id", declaredType: "INTEGER", isNullable: false, defaultValue: nil, primaryKeyPosition: 1),
+                                           AttributeDescription(name: "full name", declaredType: "TEXT", isNullable: true, defaultValue: nil, primaryKeyPosition: nil)],
+                              primaryKey: ["id"], hasRowid: true,
+                              relationships: [RelationshipDescription(name: "lines", kind: .toMany, destination: "Line", sourceColumns: ["id"], destinationColumns: ["owner"])],
+                              indexes: []),
+        ])
+        func complete(_ line: String) -> [String] {
+            let start = line.lastIndex(where: { " (=".contains($0) }).map { line.distance(from: line.startIndex, to: $0) + 1 } ?? 0
+            return Completion.candidates(line: line, start: start, word: String(line.dropFirst(start)), schema: spaced, variables: [])
+        }
+        #expect(complete("find Ün") == ["#\"Ünïcödé Tâble\""])
+        #expect(complete("find #\"Ünïcödé Tâble\" where fu") == ["#\"full name\""])
+        #expect(complete("find #\"Ünïcödé Tâble\" where #\"fu") == ["#\"full name\""])
+        #expect(complete("find #\"Ünïcödé Tâble\" where Li") == ["lines", "limit", "LIKE"])
+        #expect(complete("find #\"Ünïcödé Tâble\" sort by fu") == ["#\"full name\""])
+        #expect(Completion.replacement(for: "Al", matches: ["ALL", "Album", "AlbumId"]) == "Al")
+        #expect(Completion.replacement(for: "Alb", matches: ["Album", "AlbumId"]) == "Album")
+        #expect(Completion.replacement(for: "al", matches: ["ALL"]) == "ALL")
+    }
 }
 
 @Suite struct SwiftGeneratorTests {
