@@ -61,6 +61,42 @@ import Testing
         #expect(generated.stdout.contains("#\"Order ID\""))
     }
 
+    // MARK: point 8
+
+    @Test func issue11_point8_relationshipNamesAndRelate() throws {
+        let path = folder.appendingPathComponent("places.sqlite").path
+        let made = try Shell.run([path, "--create", "-e", """
+            sql CREATE TABLE regions (id INTEGER PRIMARY KEY, name TEXT); \
+            sql CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, region_id INTEGER REFERENCES regions (id), region TEXT); \
+            sql CREATE TABLE persons (id INTEGER PRIMARY KEY, name TEXT, city INTEGER); \
+            sql INSERT INTO regions VALUES (1, 'North'), (2, 'South'); \
+            sql INSERT INTO cities VALUES (1, 'Oslo', 1, 'n'), (2, 'Bergen', 1, 'w'); \
+            sql INSERT INTO persons VALUES (1, 'Ada', 1), (2, 'Bo', 2), (3, 'Cy', 2)
+            """])
+        #expect(made.status == 0, "\(made.stderr)")
+        let environment = ["XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+        let csv = ["--format", "csv", "--no-header"]
+        // `cities` is already plural; `region` is an attribute, so the to-one is `regionRef`.
+        let schema = try Shell.run([path, "-e", "schema cities", "--format", "csv"])
+        #expect(schema.stdout.contains("regionRef,to-one,regions,region_id"))
+        #expect(try Shell.run([path, "-e", "schema regions", "--format", "csv"]).stdout.contains("cities,to-many,cities"))
+        #expect(try Shell.run([path, "-e", "count regions where cities.@count > 1"] + csv).stdout == "1\n")
+        #expect(try Shell.run([path, "-e", "find cities where regionRef.name == 'North' sort by id"] + csv).stdout
+                == "1,Oslo,1,n\n2,Bergen,1,w\n")
+
+        // No declared foreign key from persons.city: relate makes one, saved for the next run.
+        let related = try Shell.run([path, "-e", "relate persons.city -> cities"], environment: environment)
+        #expect(related.status == 0, "\(related.stderr)")
+        #expect(related.stderr.contains("persons.cityRef (to-one), cities.persons (to-many)"))
+        let later = try Shell.run([path, "-e", "count persons where cityRef.name == 'Bergen'; count cities where persons.@count > 1"] + csv,
+                                  environment: environment)
+        #expect(later.stdout == "2\n1\n", "\(later.stderr)")
+        let listed = try Shell.run([path, "-e", "relate"] + csv, environment: environment)
+        #expect(listed.stdout == "persons,city,cities,cityRef,persons\n")
+        #expect(try Shell.run([path, "-e", "unrelate persons.city"], environment: environment).status == 0)
+        #expect(try Shell.run([path, "-e", "count persons where cityRef.name == 'Bergen'"], environment: environment).status != 0)
+    }
+
     // MARK: point 9
 
     @Test func issue11_point9_tabNeverRemovesTextAndQuotesNames() throws {

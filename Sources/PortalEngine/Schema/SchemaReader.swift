@@ -41,13 +41,29 @@ private func markRowidAliasNotNull(_ attributes: inout [AttributeDescription]) {
     attributes[i].isNullable = false
 }
 
-/// One foreign key constraint as PRAGMA foreign_key_list reports it, columns in order.
-struct ForeignKey {
-    var from: String
-    var to: String
-    var fromColumns: [String]
+/// One foreign key constraint as PRAGMA foreign_key_list reports it, columns in order — or
+/// one the user declares for tables that have none (the shell's `relate`).
+public struct ForeignKey: Sendable, Hashable {
+    public var from: String
+    public var to: String
+    public var fromColumns: [String]
     /// Empty in the PRAGMA when the constraint names no columns: the parent's primary key.
-    var toColumns: [String]
+    public var toColumns: [String]
+
+    public init(from: String, to: String, fromColumns: [String], toColumns: [String]) {
+        self.from = from
+        self.to = to
+        self.fromColumns = fromColumns
+        self.toColumns = toColumns
+    }
+}
+
+extension Schema {
+    /// The schema with relationships for `keys` too, named by the same rules as declared
+    /// foreign keys' (a name already taken gets `Ref`, an inverse `_by<Column>`).
+    public func addingRelationships(_ keys: [ForeignKey]) -> Schema {
+        keys.isEmpty ? self : Schema(entities: RelationshipNaming.attach(keys, to: entities))
+    }
 }
 
 /// The PRAGMA queries, each prepared, stepped and finalized here.

@@ -85,6 +85,10 @@ public indirect enum Command: Sendable, Equatable {
     case browse(Query?)
     case generateSwift([Located<String>])
     case sql(String)
+    /// `relate E.col -> F[.col]`: a relationship the database does not declare; nil: list them.
+    case relate(Located<String>, Located<String>)
+    case relations
+    case unrelate(Located<String>)
     case help(String?)
     case quit
 }
@@ -93,5 +97,5 @@ public indirect enum Command: Sendable, Equatable {
 public let commandNames = [
     "find", "first", "count", "get", "explain", "entities", "schema", "create", "update", "upsert", "delete",
     "import", "export", "begin", "commit", "rollback", "let", "vars", "mode", "headers", "null", "timer",
-    "output", "read", "open", "browse", "generate", "sql", "help", "quit", "exit",
+    "output", "read", "open", "browse", "generate", "sql", "relate", "unrelate", "help", "quit", "exit",
 ]

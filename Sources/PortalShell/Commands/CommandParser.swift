@@ -105,6 +105,14 @@ public struct CommandParser {
             }
             return .generateSwift(entities)
         case "sql": return .sql(try rest(what: "an SQL statement", allowEmpty: false))
+        case "relate":
+            guard peek != nil else { return .relations }
+            let from = try name("ENTITY.attribute")
+            guard acceptSymbol("->") else {
+                throw CommandError("expected '->' after \(from.value): relate ENTITY.attribute -> ENTITY", peek?.range ?? endRange)
+            }
+            return .relate(from, try name("the related entity"))
+        case "unrelate": return .unrelate(try name("ENTITY.attribute"))
         case "help":
             guard let topic = next() else { return .help(nil) }
             return .help(topic.text.lowercased())

@@ -8,7 +8,7 @@ public struct Token: Sendable, Equatable {
         case number
         /// `$name`, text without the dollar.
         case variable
-        /// Any other character, or the operators `==`, `!=`, `<=`, `>=`, `<>`.
+        /// Any other character, or the operators `==`, `!=`, `<=`, `>=`, `<>`, `->`.
         case symbol
     }
 
@@ -77,7 +77,7 @@ enum Lexer {
                 tokens.append(try keyPath(characters, &i))
             } else {
                 i += 1
-                if i < characters.count, ["==", "!=", "<=", ">=", "<>", "&&", "||"].contains(String([c, characters[i]])) { i += 1 }
+                if i < characters.count, ["==", "!=", "<=", ">=", "<>", "&&", "||", "->"].contains(String([c, characters[i]])) { i += 1 }
                 tokens.append(Token(kind: .symbol, text: String(characters[start..<i]), range: start..<i))
             }
         }
@@ -115,6 +115,8 @@ enum Lexer {
                 }
             }
             let wordStart = i
+            // The first character may be `@` (`@count`), which is not a word part.
+            if i < characters.count && isWordStart(characters[i]) { i += 1 }
             while i < characters.count && isWordPart(characters[i]) { i += 1 }
             parts.append(String(characters[wordStart..<i]))
             guard i + 1 < characters.count, characters[i] == ".",

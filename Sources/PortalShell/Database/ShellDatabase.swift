@@ -90,7 +90,22 @@ final class ShellDatabase {
     /// Takes the store's schema, which it re-reads when `PRAGMA schema_version` changed (another
     /// process, `sql`).
     func refreshSchema() throws {
-        schema = try store.read { try $0.schema }
+        schema = try store.read { try $0.schema }.addingRelationships(declaredRelationships)
+    }
+
+    /// Relationships declared with `relate` (saved per database, see `SavedRelationships`).
+    private(set) lazy var declaredRelationships: [ForeignKey] = SavedRelationships.load(for: path)
+
+    /// Adds (or, with `adding` false, removes) a declared relationship and saves the list;
+    /// returns the file it was saved in (nil for a database that is not a file).
+    func declare(_ key: ForeignKey, adding: Bool) throws -> String? {
+        var keys = declaredRelationships
+        keys.removeAll { $0 == key }
+        if adding { keys.append(key) }
+        let file = try SavedRelationships.save(keys, for: path)
+        declaredRelationships = keys
+        try refreshSchema()
+        return file
     }
 
     /// Runs `sql` and hands the statement to `body` once per row (the renderers' fast path).

@@ -186,6 +186,9 @@ public final class Executor {
         case .browse(let query): try browse(query)
         case .generateSwift(let entities): try generateSwift(entities)
         case .sql(let statement): try sql(statement)
+        case .relate(let from, let to): try relate(from, to)
+        case .relations: try listRelations()
+        case .unrelate(let from): try unrelate(from)
         case .help(let topic): output.write(Help.text(for: topic))
         case .quit: quitRequested = true
         }
