@@ -74,15 +74,19 @@ public struct AttributeDescription: Sendable, Hashable {
     public var defaultValue: String?
     /// 1-based position in the primary key, nil when not part of it.
     public var primaryKeyPosition: Int?
+    /// True for a generated column (`GENERATED ALWAYS AS …`): SQLite computes it, nothing
+    /// may write it.
+    public var isGenerated: Bool
 
     /// An attribute described field by field.
     public init(name: String, declaredType: String, isNullable: Bool, defaultValue: String?,
-                primaryKeyPosition: Int?) {
+                primaryKeyPosition: Int?, isGenerated: Bool = false) {
         self.name = name
         self.declaredType = declaredType
         self.isNullable = isNullable
         self.defaultValue = defaultValue
         self.primaryKeyPosition = primaryKeyPosition
+        self.isGenerated = isGenerated
     }
 }
 

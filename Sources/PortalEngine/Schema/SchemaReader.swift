@@ -94,9 +94,11 @@ private struct PragmaReader {
             .compactMap { row in
                 guard case .text(let name) = row[0], row[5] != .integer(1) else { return nil }
                 let position: Int? = if case .integer(let pk) = row[4], pk > 0 { Int(pk) } else { nil }
+                // hidden = 2 or 3: a virtual or stored generated column.
                 return AttributeDescription(
                     name: name, declaredType: row[1].textValue ?? "", isNullable: row[2] != .integer(1),
-                    defaultValue: row[3].textValue, primaryKeyPosition: position)
+                    defaultValue: row[3].textValue, primaryKeyPosition: position,
+                    isGenerated: row[5] == .integer(2) || row[5] == .integer(3))
             }
     }
 

@@ -53,24 +53,29 @@ public struct Portal<Entity: PortalEntity>: Sendable {
             for entity in entities {
                 try encode(entity, with: encoder)
                 let (columns, values) = (encoder.columns, encoder.values)
-                guard let idIndex = columns.firstIndex(of: Entity.idAttribute) else {
-                    throw PortalError(.conversion, "\(Entity.self) encodes no '\(Entity.idAttribute)'",
-                                      entity: Entity.entityName, attribute: Entity.idAttribute)
+                let key = Entity.idAttributes
+                var keyValues: [Value] = []
+                for part in key {
+                    guard let index = columns.firstIndex(of: part) else {
+                        throw PortalError(.conversion, "\(Entity.self) encodes no '\(part)'",
+                                          entity: Entity.entityName, attribute: part)
+                    }
+                    keyValues.append(values[index])
                 }
                 var set: [String] = []
                 var bindings: [Value] = []
-                for (column, value) in zip(columns, values) where column != Entity.idAttribute {
+                for (column, value) in zip(columns, values) where !key.contains(column) {
                     set.append("\(SQLText.quoted(column)) = ?")
                     bindings.append(value)
                 }
                 guard !set.isEmpty else { continue }
-                bindings.append(values[idIndex])
                 let sql = "UPDATE \(SQLText.quoted(Entity.entityName)) SET \(set.joined(separator: ", "))"
-                    + " WHERE \(SQLText.quoted(Entity.idAttribute)) = ?"
-                try ctx.runWrite(Entity.entityName, sql, bindings, returning: false)
+                    + " WHERE " + key.map { "\(SQLText.quoted($0)) = ?" }.joined(separator: " AND ")
+                try ctx.runWrite(Entity.entityName, sql, bindings + keyValues, returning: false)
                 guard ctx.changes > 0 else {
-                    throw PortalError(.rowNotFound, "no \(Entity.entityName) with \(Entity.idAttribute) \(values[idIndex])",
-                                      entity: Entity.entityName, attribute: Entity.idAttribute)
+                    let shown = keyValues.map { "\($0)" }.joined(separator: ", ")
+                    throw PortalError(.rowNotFound, "no \(Entity.entityName) with \(key.joined(separator: ", ")) \(shown)",
+                                      entity: Entity.entityName, attribute: key.first)
                 }
                 updated += 1
             }
@@ -86,7 +91,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
             for entity in entities {
                 try encode(entity, with: encoder)
                 let (columns, values) = (encoder.columns, encoder.values)
-                try ctx.upsert(Entity.entityName, key: [Entity.idAttribute], columns: columns, values: values, returning: false)
+                try ctx.upsert(Entity.entityName, key: Entity.idAttributes, columns: columns, values: values, returning: false)
             }
         }
     }
@@ -118,7 +123,9 @@ extension ReadContext {
 
     func fetch<T: PortalEntity>(_ type: T.Type, where predicate: String?, arguments: [Argument],
                                 sortedBy: [SortKey], limit: Int?, offset: Int? = nil) throws -> [T] {
-        let fragment = try select(T.entityName, .rows(includeRowid: false), predicate, arguments, sortedBy, limit, offset)
+        // A type identified by the rowid reads it too (`t0.rowid AS rowid`).
+        let fragment = try select(T.entityName, .rows(includeRowid: T.idAttributes == ["rowid"]), predicate, arguments,
+                                  sortedBy, limit, offset)
         return try withContext(T.entityName) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
