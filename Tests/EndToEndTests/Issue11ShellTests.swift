@@ -107,40 +107,27 @@ import Testing
         try session.press("Tab")
         Thread.sleep(forTimeInterval: 0.3)
         #expect(try session.screen().contains("chinook> find Track where Al"))
-        try session.type("bum.Ti")
-        try session.press("Tab")
-        try session.waitFor("where Album.Title")
+        try session.complete("bum.Ti", to: "where Album.Title")
         try session.press("C-u")
-        // To-many key paths and sort by.
-        try session.type("find Album where tracks.Milli")
-        try session.press("Tab")
-        try session.waitFor("where tracks.Milliseconds")
-        try session.type("> 0 sort by Ti")
-        try session.press("Tab")
-        try session.waitFor("sort by Title")
+        // To-many key paths, sort by and set.
+        try session.complete("find Album where tracks.Milli", to: "where tracks.Milliseconds")
+        try session.complete("> 0 sort by Ti", to: "sort by Title")
         try session.press("C-u")
-        try session.type("update Genre set Na")
-        try session.press("Tab")
-        try session.waitFor("update Genre set Name")
+        try session.complete("update Genre set Na", to: "update Genre set Name")
         try session.press("C-u")
 
-        let quirky = try quirkyDatabase()
-        let spaced = try TmuxSession(arguments: [quirky], home: folder)
+        let spaced = try TmuxSession(arguments: [try quirkyDatabase()], home: folder)
         try spaced.waitFor("quirky>")
-        try spaced.type("find Ün")
-        try spaced.press("Tab")
-        try spaced.waitFor("find #\"Ünïcödé Tâble\"")
-        try spaced.type("where fu")
-        try spaced.press("Tab")
-        try spaced.waitFor("where #\"full name\"")
-        try spaced.type(" == 'Al' sort by #\"Or")
-        try spaced.press("Tab")
-        try spaced.waitFor("sort by #\"Order ID\"")
+        for (typed, expected) in [("find Ün", "find #\"Ünïcödé Tâble\""), ("where fu", "where #\"full name\""),
+                                  (" == 'Al' sort by #\"Or", "sort by #\"Order ID\"")] {
+            try spaced.complete(typed, to: expected)
+        }
         try spaced.press("Enter")
-        try spaced.waitFor("Al")
-        try spaced.type("find Line where owner.fu")
-        try spaced.press("Tab")
-        try spaced.waitFor("where owner.#\"full name\"")
+        try spaced.waitFor("| Al ")
+        Thread.sleep(forTimeInterval: 0.2)   // the next prompt
+        try spaced.complete("find Line where owner.fu", to: "where owner.#\"full name\"")
+        try spaced.press("C-u")
+        try spaced.complete("find Line where ownerRef.fu", to: "where ownerRef.#\"full name\"")
     }
 
     // MARK: point 10
@@ -233,5 +220,14 @@ import Testing
         let r = try run("help")
         #expect(!r.stdout.contains(".md"))
         #expect(r.stdout.contains("man portal-shell"))
+    }
+}
+
+extension TmuxSession {
+    /// Types `text`, presses Tab, and waits for `expected` on the screen.
+    func complete(_ text: String, to expected: String) throws {
+        try type(text)
+        try press("Tab")
+        try waitFor(expected)
     }
 }

@@ -102,7 +102,8 @@ enum Completion {
         }
         var current = entity
         for part in parts {
-            guard let relationship = current.relationship(named: part),
+            // A to-one may also be named by its column (`ReportsTo.` for `ReportsToRef`).
+            guard let relationship = current.relationship(named: part) ?? current.toOneRelationship(traversing: part),
                   let destination = schema.entity(named: relationship.destination) else { return [] }
             current = destination
         }
