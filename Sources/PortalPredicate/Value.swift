@@ -112,6 +112,7 @@ extension Array: ArgumentConvertible where Element: ArgumentConvertible {
 /// A value is Codable as the one value it holds, so a type may store a column that holds any
 /// kind (no declared type) as a `Value`. The engine's row coders read and write it as it is.
 extension Value: Codable {
+    /// Reads NULL, an integer, a real, text or bytes, whichever the decoder holds.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -127,6 +128,7 @@ extension Value: Codable {
         }
     }
 
+    /// Writes the one value held, as its own kind.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -63,6 +63,7 @@ extension String {
 public enum ColumnAffinity: Sendable {
     case integer, text, blob, real, numeric
 
+    /// The affinity of a column declared with this type (`NVARCHAR(200)` is text).
     public init(declaredType: String) {
         let type = Array(declaredType.utf8)
         func has(_ word: StaticString) -> Bool { containsIgnoringASCIICase(type, word) }
