@@ -215,6 +215,14 @@ enum Printer {
     }
 }
 
+/// How a name is written in a predicate — and, by the same rule, everywhere in the shell
+/// (`where`, `set`, `sort by`, key paths, completion): as it is when it is an identifier that is
+/// not a reserved word, `#Size` for a reserved word, `#"Unit Price"` for anything else.
+public enum KeyName {
+    /// `name` as it must be written to be read back as this one name.
+    public static func written(_ name: String) -> String { Printer.keyName(name) }
+}
+
 extension Predicate: CustomStringConvertible {
     /// The canonical text, which parses back to this tree.
     public var description: String { Printer.predicate(self) }

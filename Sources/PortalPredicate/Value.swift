@@ -108,3 +108,35 @@ extension Array: ArgumentConvertible where Element: ArgumentConvertible {
         })
     }
 }
+
+/// A value is Codable as the one value it holds, so a type may store a column that holds any
+/// kind (no declared type) as a `Value`. The engine's row coders read and write it as it is.
+extension Value: Codable {
+    /// Reads NULL, an integer, a real, text or bytes, whichever the decoder holds.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let integer = try? container.decode(Int64.self) {
+            self = .integer(integer)
+        } else if let real = try? container.decode(Double.self) {
+            self = .real(real)
+        } else if let text = try? container.decode(String.self) {
+            self = .text(text)
+        } else {
+            self = .blob(try container.decode([UInt8].self))
+        }
+    }
+
+    /// Writes the one value held, as its own kind.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .integer(let integer): try container.encode(integer)
+        case .real(let real): try container.encode(real)
+        case .text(let text): try container.encode(text)
+        case .blob(let bytes): try container.encode(bytes)
+        }
+    }
+}

@@ -106,18 +106,18 @@ public enum PortalShell {
         }
 
         Interrupts.install(database.store)
-        var texts = configuration.exec
+        var texts: [(text: String, source: String?)] = configuration.exec.map { ($0, nil) }
         if let file = configuration.file {
             guard let text = readTextFile(file) else {
                 return fail("cannot read '\(file)': \(String(cString: strerror(errno)))", ExitStatus.commandFailed)
             }
-            texts.append(text)
+            texts.append((text, file == "-" ? "<stdin>" : file))
         } else if readsStandardInput, let text = readTextFile("-") {
-            texts.append(text)
+            texts.append((text, nil))
         }
         var failed = false
-        for text in texts {
-            if !executor.run(text, stopOnError: configuration.stopOnError) {
+        for (text, source) in texts {
+            if !executor.run(text, stopOnError: configuration.stopOnError, source: source) {
                 failed = true
                 if configuration.stopOnError || executor.lastErrorWasInterrupt { break }
             }

@@ -64,7 +64,7 @@ enum CellText {
         case .integer(let i): return (String(i), false)
         case .real(let d): return (formatReal(d), false)
         case .text(let s): return s.isEmpty ? ("\"\"", true) : (TerminalText.escaped(s), false)
-        case .blob(let b): return ("<blob \(b.count) bytes>", true)
+        case .blob(let b): return (TerminalText.blobSummary(b.count), true)
         }
     }
 

@@ -3,6 +3,11 @@
 /// carets all go through it, so a table name can never move the cursor, set the window title,
 /// write the clipboard (OSC 52) or reorder what is shown around it.
 public enum TerminalText {
+    /// How a blob is shown on a terminal (prompt and browser alike): `<blob 1 byte>`, `<blob 3 bytes>`.
+    public static func blobSummary(_ count: Int) -> String {
+        "<blob \(count) byte\(count == 1 ? "" : "s")>"
+    }
+
     /// The text with every control character and invisible format character escaped:
     /// `\n`, `\t`, `\r`; other C0 controls and DEL as `\x1b`; C1 controls, line and paragraph
     /// separators, bidirectional embeddings, overrides, isolates and marks, zero-width spaces,

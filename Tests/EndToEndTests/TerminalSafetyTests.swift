@@ -86,7 +86,8 @@ import Testing
         let generated = try run("generate swift \"\(Self.table)\"")
         #expect(generated.status == 0)
         expectSafe(generated, "generate swift")
-        #expect(generated.stdout.contains("/// The table \(Self.escapedTable).\n"))
+        // Named as the commands write it (issue 11 point 7), control characters escaped.
+        #expect(generated.stdout.contains("/// The table #\"T\\u001B]52;c;cHduZWQ=\\u0007\".\n"))
         #expect(generated.stdout.contains("entityName = \"T\\u{1b}]52;c;cHduZWQ=\\u{7}\""))
     }
 

@@ -45,15 +45,15 @@ import Testing
         #expect(relationship("Invoice", "invoiceLines")?.kind == .toMany)
         #expect(relationship("Track", "invoiceLines")?.kind == .toMany)
         #expect(relationship("Track", "playlistTracks")?.kind == .toMany)
-        // ReportsTo has no Id suffix: the relationship keeps the column's name; its inverse is
-        // the only Employee → Employee key, so it needs no `_by` suffix.
-        let reportsTo = try #require(relationship("Employee", "ReportsTo"))
+        // ReportsTo has no Id suffix: the name would be the column's, so it gets `Ref` (issue 11
+        // point 8); its inverse is the only Employee → Employee key, so it needs no `_by` suffix.
+        let reportsTo = try #require(relationship("Employee", "ReportsToRef"))
         #expect(reportsTo.kind == .toOne && reportsTo.destination == "Employee")
         let employees = try #require(relationship("Employee", "employees"))
         #expect(employees.kind == .toMany && employees.sourceColumns == ["EmployeeId"]
             && employees.destinationColumns == ["ReportsTo"])
         let employee = try #require(schema.entity(named: "Employee"))
-        #expect(employee.toOneRelationship(traversing: "ReportsTo")?.name == "ReportsTo")
+        #expect(employee.toOneRelationship(traversing: "ReportsTo")?.name == "ReportsToRef")
         let customer = try #require(schema.entity(named: "Customer"))
         #expect(customer.toOneRelationship(traversing: "SupportRepId")?.name == "SupportRep")
         #expect(customer.toOneRelationship(traversing: "supportrep")?.name == "SupportRep")
@@ -67,7 +67,7 @@ import Testing
             "Album": (["AlbumId"], ["Artist:to-one:Artist", "tracks:to-many:Track"]),
             "Artist": (["ArtistId"], ["albums:to-many:Album"]),
             "Customer": (["CustomerId"], ["SupportRep:to-one:Employee", "invoices:to-many:Invoice"]),
-            "Employee": (["EmployeeId"], ["ReportsTo:to-one:Employee", "customers:to-many:Customer",
+            "Employee": (["EmployeeId"], ["ReportsToRef:to-one:Employee", "customers:to-many:Customer",
                                           "employees:to-many:Employee"]),
             "Genre": (["GenreId"], ["tracks:to-many:Track"]),
             "Invoice": (["InvoiceId"], ["Customer:to-one:Customer", "invoiceLines:to-many:InvoiceLine"]),
@@ -132,9 +132,9 @@ import Testing
         // Two keys from message to "Per son": both inverses get `_by<Column>`.
         #expect(Set(person.relationships.map(\.name)) == ["messages_byauthor_id", "messages_byeditorId"])
 
-        // `fromId` → `from` collides with the attribute "from": the column's name is used.
+        // `fromId` → `from` collides with the attribute "from": `Ref` is added (issue 11 point 8).
         let edge = try #require(schema.entity(named: "edge"))
-        #expect(Set(edge.relationships.map(\.name)) == ["fromId", "to"])
+        #expect(Set(edge.relationships.map(\.name)) == ["fromRef", "to"])
         #expect(Set(try #require(schema.entity(named: "node")).relationships.map(\.name))
             == ["edges_byfromId", "edges_bytoId"])
     }

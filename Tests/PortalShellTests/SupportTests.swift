@@ -27,7 +27,7 @@ import PortalEngine
 @Suite struct ImportReaderTests {
     @Test func csvWithQuotesNullsAndLines() throws {
         let text = "a,b,c\n1,\"x, \"\"y\"\"\",\n2,\"multi\nline\",\"\"\n"
-        let (header, rows) = try DelimitedReader.records(Array(text.utf8), tab: false)
+        let (header, rows, _) = try DelimitedReader.records(Array(text.utf8), tab: false)
         #expect(header == ["a", "b", "c"])
         #expect(rows.map(\.line) == [2, 3])
         #expect(rows[0].values == ["1", "x, \"y\"", .null])
@@ -50,7 +50,7 @@ import PortalEngine
     }
 
     @Test func tsvUnescapes() throws {
-        let (_, rows) = try DelimitedReader.records(Array("a\tb\nx\\ty\t\\N\n".utf8), tab: true)
+        let (_, rows, _) = try DelimitedReader.records(Array("a\tb\nx\\ty\t\\N\n".utf8), tab: true)
         #expect(rows[0].values == ["x\ty", .null])
     }
 
@@ -120,6 +120,29 @@ import PortalEngine
         #expect(complete("find Track where Name == $ar") == ["$artist"])
         #expect(complete("mode js") == ["json"])
         #expect(complete("find Track where Name BEGINS") == ["BEGINSWITH"])
+    }
+
+    @Test func issue11_point9_quotingCaseAndReplacement() {
+        let spaced = Schema(entities: [
+            EntityDescription(name: "Ünïcödé Tâble", kind: .table,
+                              attributes: [AttributeDescription(name: "id", declaredType: "INTEGER", isNullable: false, defaultValue: nil, primaryKeyPosition: 1),
+                                           AttributeDescription(name: "full name", declaredType: "TEXT", isNullable: true, defaultValue: nil, primaryKeyPosition: nil)],
+                              primaryKey: ["id"], hasRowid: true,
+                              relationships: [RelationshipDescription(name: "lines", kind: .toMany, destination: "Line", sourceColumns: ["id"], destinationColumns: ["owner"])],
+                              indexes: []),
+        ])
+        func complete(_ line: String) -> [String] {
+            let start = line.lastIndex(where: { " (=".contains($0) }).map { line.distance(from: line.startIndex, to: $0) + 1 } ?? 0
+            return Completion.candidates(line: line, start: start, word: String(line.dropFirst(start)), schema: spaced, variables: [])
+        }
+        #expect(complete("find Ün") == ["#\"Ünïcödé Tâble\""])
+        #expect(complete("find #\"Ünïcödé Tâble\" where fu") == ["#\"full name\""])
+        #expect(complete("find #\"Ünïcödé Tâble\" where #\"fu") == ["#\"full name\""])
+        #expect(complete("find #\"Ünïcödé Tâble\" where Li") == ["lines", "limit", "LIKE"])
+        #expect(complete("find #\"Ünïcödé Tâble\" sort by fu") == ["#\"full name\""])
+        #expect(Completion.replacement(for: "Al", matches: ["ALL", "Album", "AlbumId"]) == "Al")
+        #expect(Completion.replacement(for: "Alb", matches: ["Album", "AlbumId"]) == "Album")
+        #expect(Completion.replacement(for: "al", matches: ["ALL"]) == "ALL")
     }
 }
 

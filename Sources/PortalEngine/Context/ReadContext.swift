@@ -167,15 +167,16 @@ public class ReadContext {
     /// export of millions of rows): hands `columns` the column names before the first row (so
     /// they are known even when there is none), then `body` the statement on each row, to read
     /// its columns in place without building rows. In a read, a statement that writes is refused.
-    public func forEachRow(_ sql: String, _ bindings: [Value], columns: ([String]) throws -> Void,
-                           _ body: (Statement) throws -> Void) throws {
+    /// With `named`, parameters are bound by name (`Statement.bind(named:)`), not `bindings`.
+    public func forEachRow(_ sql: String, _ bindings: [Value], named: [String: Value]? = nil,
+                           columns: ([String]) throws -> Void, _ body: (Statement) throws -> Void) throws {
         try checkValid()
         let statement = try connection.prepareUncached(sql)
         if sqlite3_stmt_readonly(statement.handle) == 0 {
             guard allowsWrites else { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
             store.changes.noteUnknown()
         }
-        try statement.bind(bindings)
+        if let named { try statement.bind(named: named) } else { try statement.bind(bindings) }
         try columns((0..<statement.columnCount).map(statement.columnName))
         while try statement.step() { try body(statement) }
     }

@@ -56,11 +56,13 @@ extension String {
     }
 }
 
-/// SQLite's type affinity for a declared type (https://sqlite.org/datatype3.html, 3.1).
-enum ColumnAffinity {
+/// A column's type affinity, from its declared type by SQLite's rules (section 3.1 of
+/// "Datatypes In SQLite"): no declared type is BLOB affinity, which stores values as given.
+public enum ColumnAffinity: Sendable {
     case integer, text, blob, real, numeric
 
-    init(declaredType: String) {
+    /// The affinity of a column declared with this type (`NVARCHAR(200)` is text).
+    public init(declaredType: String) {
         let type = Array(declaredType.utf8)
         func has(_ word: StaticString) -> Bool { containsIgnoringASCIICase(type, word) }
         if has("INT") { self = .integer }

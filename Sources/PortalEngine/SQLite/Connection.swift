@@ -187,6 +187,23 @@ public final class Statement {
         }
     }
 
+    /// Binds each parameter by its name: `$n`, `:n` and `@n` all take `values["n"]`. A
+    /// parameter without a value, or without a name (`?`), is an error naming it: SQLite would
+    /// run it as NULL and the mistake would go unseen.
+    public func bind(named values: [String: Value]) throws {
+        let count = sqlite3_bind_parameter_count(handle)
+        guard count > 0 else { return }
+        for index in 1...count {
+            guard let cName = sqlite3_bind_parameter_name(handle, index) else {
+                throw PortalError(.misuse, "the SQL parameter ? (number \(index)) has no name to take a value from: write $name")
+            }
+            let name = String(cString: cName)
+            let key = name.first == "?" ? name : String(name.dropFirst())
+            guard let value = values[key] else { throw PortalError(.misuse, "no value for the SQL parameter \(name)") }
+            try bind(value, at: index)
+        }
+    }
+
     /// Binds `value` to the 1-based parameter `index`.
     public func bind(_ value: Value, at index: Int32) throws {
         let rc: Int32

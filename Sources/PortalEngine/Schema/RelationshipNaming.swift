@@ -40,13 +40,18 @@ enum RelationshipNaming {
         return result
     }
 
-    /// `AlbumId` → `Album`, `SupportRepId` → `SupportRep`, `artist_id` → `artist`; the column's
-    /// own name when stripping leaves nothing or collides. A composite key is named after its parent.
+    /// `AlbumId` → `Album`, `SupportRepId` → `SupportRep`, `artist_id` → `artist`; a composite
+    /// key is named after its parent. When that name is empty or taken (`region_id` where an
+    /// attribute `region` exists, `ReportsTo` with no suffix to strip), `Ref` is added
+    /// (`regionRef`, `ReportsToRef`): never the column's own name, which an attribute has.
     static func toOneName(_ key: ForeignKey, parentName: String, taken: Set<String>) -> String {
         let column = key.fromColumns.joined(separator: "_")
-        let stripped = key.fromColumns.count == 1 ? strippingIdentifierSuffix(column) : parentName
-        if stripped.isEmpty || taken.contains(stripped.lowercased()) { return column }
-        return stripped
+        var name = key.fromColumns.count == 1 ? strippingIdentifierSuffix(column) : parentName
+        if name.isEmpty { name = column }
+        if !taken.contains(name.lowercased()) { return name }
+        name += "Ref"
+        while taken.contains(name.lowercased()) { name += "_" }
+        return name
     }
 
     static func strippingIdentifierSuffix(_ name: String) -> String {
@@ -56,10 +61,12 @@ enum RelationshipNaming {
         return name
     }
 
-    /// `Track` → `tracks`, `InvoiceLine` → `invoiceLines`.
+    /// `Track` → `tracks`, `InvoiceLine` → `invoiceLines`; a name already ending in `s` is
+    /// taken as a plural and kept (`cities` → `cities`, not `citiess`).
     static func inverseName(of entity: String) -> String {
         guard let first = entity.first else { return "s" }
-        return first.lowercased() + entity.dropFirst() + "s"
+        let lowered = first.lowercased() + entity.dropFirst()
+        return entity.last == "s" || entity.last == "S" ? lowered : lowered + "s"
     }
 }
 

@@ -105,6 +105,8 @@ public struct AttributeDescription: Sendable, Hashable {
 
     /// False for a generated column: its value is computed, never written.
     public var isWritable: Bool { generated == nil }
+    /// True for a generated column.
+    public var isGenerated: Bool { generated != nil }
 }
 
 /// One statement of the schema as SQLite keeps it in `sqlite_schema`.

@@ -144,13 +144,41 @@ public final class Store: @unchecked Sendable {
     /// Runs `body` in one write transaction (a savepoint when nested in another write).
     @discardableResult
     public func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        try onWriter { writer in
+            try run(WriteContext(store: self, connection: writer)) { context in
+                if writer.isInTransaction { return try savepoint(on: writer) { try body(context) } }
+                return try writeTransaction(on: writer) { try body(context) }
+            }
+        }
+    }
+
+    /// Runs `body` with the writer, holding the writer gate.
+    private func onWriter<T>(_ body: (Connection) throws -> T) throws -> T {
         guard let writer else { throw readOnlyError() }
         gate.enter()
         defer { gate.leave() }
         try checkOpen()
-        return try run(WriteContext(store: self, connection: writer)) { context in
-            if writer.isInTransaction { return try savepoint(on: writer) { try body(context) } }
-            return try writeTransaction(on: writer) { try body(context) }
+        return try body(writer)
+    }
+
+    /// Runs `body` on the writer outside any transaction, for the statements SQLite refuses
+    /// inside one (`VACUUM`, `ATTACH`, `DETACH`, `PRAGMA journal_mode`). Nothing rolls back on
+    /// error; observers hear that anything may have changed. Fails while a transaction is open.
+    @discardableResult
+    public func writeOutsideTransaction<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        try onWriter { writer in
+            if writer.isInTransaction {
+                throw PortalError(.misuse, "this statement cannot run inside a transaction: commit or roll back first")
+            }
+            changes.begin()
+            do {
+                let result = try run(WriteContext(store: self, connection: writer), body)
+                observation.didCommit(changes.take())
+                return result
+            } catch {
+                changes.discard()
+                throw error
+            }
         }
     }
 

@@ -62,7 +62,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
             for entity in entities {
                 try encode(entity, with: encoder)
                 let (columns, values) = (encoder.columns, encoder.values)
-                try ctx.upsert(Entity.entityName, key: [Entity.idAttribute], columns: columns, values: values, returning: false)
+                try ctx.upsert(Entity.entityName, key: Entity.idAttributes, columns: columns, values: values, returning: false)
             }
         }
     }
@@ -94,7 +94,9 @@ extension ReadContext {
 
     func fetch<T: PortalEntity>(_ type: T.Type, where predicate: String?, arguments: [Argument],
                                 sortedBy: [SortKey], limit: Int?, offset: Int? = nil) throws -> [T] {
-        let fragment = try select(T.entityName, .rows(includeRowid: false), predicate, arguments, sortedBy, limit, offset)
+        // A type identified by the rowid reads it too (`t0.rowid AS rowid`).
+        let fragment = try select(T.entityName, .rows(includeRowid: T.idAttributes == ["rowid"]), predicate, arguments,
+                                  sortedBy, limit, offset)
         return try withContext(T.entityName) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }

@@ -9,9 +9,14 @@ public protocol PortalEntity: Codable, Sendable {
     static var entityName: String { get }
     /// The attribute that identifies one entity (its primary key), used by `update` and `upsert`.
     static var idAttribute: String { get }
+    /// Every attribute of the id, in key order: the parts of a composite primary key, or
+    /// `["rowid"]` for a table without one (with a `rowid: Int64?` property, nil for a new row).
+    static var idAttributes: [String] { get }
 }
 
 extension PortalEntity {
     /// By default the id attribute is named `id`.
     public static var idAttribute: String { "id" }
+    /// By default the id is `idAttribute` alone.
+    public static var idAttributes: [String] { [idAttribute] }
 }

@@ -14,17 +14,19 @@ extension WriteContext {
         return try decoded(row, as: T.self)
     }
 
-    /// Saves `entity` over the stored one with the same id. Throws `.rowNotFound` when there is none.
+    /// Saves `entity` over the stored one with the same id (every part of a composite one).
+    /// Throws `.rowNotFound` when there is none.
     public func update<T: PortalEntity>(_ entity: T) throws {
         let (columns, values) = try encoded(entity)
-        let id = try idValue(of: T.self, columns: columns, values: values)
-        let set = zip(columns, values).filter { $0.0 != T.idAttribute }.map { (column: $0.0, value: SQLFragment.bound($0.1)) }
+        let id = try idValues(of: T.self, columns: columns, values: values)
+        let key = Set(T.idAttributes)
+        let set = zip(columns, values).filter { !key.contains($0.0) }.map { (column: $0.0, value: SQLFragment.bound($0.1)) }
         guard !set.isEmpty else { return }
         let update = Update(T.entityName, set: set, where: idCondition(T.self, id)).rendered(in: store.dialect)
         try runWrite(T.entityName, update.sql, update.bindings, returning: false)
         guard changes > 0 else {
-            throw PortalError(.rowNotFound, "no \(T.entityName) with \(T.idAttribute) \(id)",
-                              entity: T.entityName, attribute: T.idAttribute)
+            throw PortalError(.rowNotFound, "no \(T.entityName) with \(T.idAttributes.joined(separator: ", ")) "
+                              + id.map { "\($0)" }.joined(separator: ", "), entity: T.entityName, attribute: T.idAttributes.first)
         }
     }
 
@@ -32,7 +34,7 @@ extension WriteContext {
     @discardableResult
     public func upsert<T: PortalEntity>(_ entity: T) throws -> T {
         let (columns, values) = try encodedForInsert(entity)
-        guard let row = try upsert(T.entityName, key: [T.idAttribute], columns: columns, values: values, returning: true) else {
+        guard let row = try upsert(T.entityName, key: T.idAttributes, columns: columns, values: values, returning: true) else {
             throw PortalError(.sqlite, "the upsert returned no row", entity: T.entityName)
         }
         return try decoded(row, as: T.self)
@@ -42,7 +44,7 @@ extension WriteContext {
     @discardableResult
     public func delete<T: PortalEntity>(_ entity: T) throws -> Bool {
         let (columns, values) = try encoded(entity)
-        let id = try idValue(of: T.self, columns: columns, values: values)
+        let id = try idValues(of: T.self, columns: columns, values: values)
         let delete = Delete(T.entityName, where: idCondition(T.self, id)).rendered(in: store.dialect)
         try runWrite(T.entityName, delete.sql, delete.bindings, returning: false)
         return changes > 0
@@ -68,15 +70,18 @@ extension WriteContext {
         return (columns, values)
     }
 
-    private func idValue<T: PortalEntity>(of type: T.Type, columns: [String], values: [Value]) throws -> Value {
-        guard let i = columns.firstIndex(of: T.idAttribute) else {
-            throw PortalError(.conversion, "\(T.self) encodes no '\(T.idAttribute)'", entity: T.entityName, attribute: T.idAttribute)
+    /// The values of every id attribute, in `T.idAttributes` order.
+    private func idValues<T: PortalEntity>(of type: T.Type, columns: [String], values: [Value]) throws -> [Value] {
+        try T.idAttributes.map { part in
+            guard let i = columns.firstIndex(of: part) else {
+                throw PortalError(.conversion, "\(T.self) encodes no '\(part)'", entity: T.entityName, attribute: part)
+            }
+            return values[i]
         }
-        return values[i]
     }
 
-    private func idCondition<T: PortalEntity>(_ type: T.Type, _ id: Value) -> SQLFragment {
-        SQLFragment("t0.\(store.dialect.quoted(T.idAttribute)) = ?", [id])
+    private func idCondition<T: PortalEntity>(_ type: T.Type, _ id: [Value]) -> SQLFragment {
+        SQLFragment(Keyset.equals(T.idAttributes, alias: "t0"), id)
     }
 
     private func decoded<T: PortalEntity>(_ row: Row, as type: T.Type) throws -> T {

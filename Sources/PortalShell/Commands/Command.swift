@@ -39,8 +39,16 @@ public struct Query: Sendable, Equatable {
     public var entity: Located<String>
     public var predicate: PredicateText?
     public var sort: [Located<SortKey>] = []
-    public var limit: Int?
-    public var offset: Int?
+    public var limit: RowCount?
+    public var offset: RowCount?
+}
+
+/// A row count after `limit` or `offset`: a number, or a variable (`limit $n`) read when the
+/// command runs.
+public enum RowCount: Sendable, Equatable, ExpressibleByIntegerLiteral {
+    case number(Int)
+    case variable(Located<String>)
+    public init(integerLiteral value: Int) { self = .number(value) }
 }
 
 /// The data formats of `import` and `export`.
@@ -78,6 +86,10 @@ public indirect enum Command: Sendable, Equatable {
     case browse(Query?)
     case generateSwift([Located<String>])
     case sql(String)
+    /// `relate E.col -> F[.col]`: a relationship the database does not declare; nil: list them.
+    case relate(Located<String>, Located<String>)
+    case relations
+    case unrelate(Located<String>)
     case help(String?)
     case quit
 }
@@ -86,5 +98,5 @@ public indirect enum Command: Sendable, Equatable {
 public let commandNames = [
     "find", "first", "count", "get", "explain", "entities", "schema", "create", "update", "upsert", "delete",
     "import", "export", "begin", "commit", "rollback", "let", "vars", "mode", "headers", "null", "timer",
-    "output", "read", "open", "browse", "generate", "sql", "help", "quit", "exit",
+    "output", "read", "open", "browse", "generate", "sql", "relate", "unrelate", "help", "quit", "exit",
 ]

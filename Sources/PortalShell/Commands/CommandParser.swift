@@ -105,16 +105,37 @@ public struct CommandParser {
             }
             return .generateSwift(entities)
         case "sql": return .sql(try rest(what: "an SQL statement", allowEmpty: false))
+        case "relate":
+            guard peek != nil else { return .relations }
+            let from = try name("ENTITY.attribute")
+            guard acceptSymbol("->") else {
+                throw CommandError("expected '->' after \(from.value): relate ENTITY.attribute -> ENTITY", peek?.range ?? endRange)
+            }
+            return .relate(from, try name("the related entity"))
+        case "unrelate": return .unrelate(try name("ENTITY.attribute"))
         case "help":
             guard let topic = next() else { return .help(nil) }
             return .help(topic.text.lowercased())
         case "quit", "exit", "q": return .quit
         default:
+            if !first.isSymbol("."), Self.sqlStatementWords.contains(word) {
+                // Not run as SQL: `update`, `delete` and `create` are commands of their own, so
+                // which words would be SQL could not be told from the first word alone.
+                throw CommandError("unknown command '\(word)': for SQL write 'sql \(first.text) …'",
+                                   first.range)
+            }
             let suggestion = closestName(to: word, among: commandNames).map { " (did you mean '\($0)'?)" } ?? " (try 'help')"
             throw CommandError("unknown command '\(first.isSymbol(".") ? "." + word : word)'\(suggestion)",
                                first.range.lowerBound..<(tokens[index - 1].range.upperBound))
         }
     }
+
+    /// First words of SQL statements that are not commands here: `SELECT …` at the prompt
+    /// suggests `sql SELECT …`.
+    static let sqlStatementWords: Set<String> = [
+        "select", "insert", "replace", "with", "pragma", "vacuum", "attach", "detach", "drop", "alter",
+        "analyze", "reindex", "savepoint", "release", "values",
+    ]
 
     // MARK: Pieces
 
@@ -137,10 +158,10 @@ public struct CommandParser {
                 query.sort = try sortKeys()
             } else if token.isKeyword("limit") {
                 index += 1
-                query.limit = try integer("a row count")
+                query.limit = try rowCount("a row count")
             } else if token.isKeyword("offset") && allowWindow {
                 index += 1
-                query.offset = try integer("a row count")
+                query.offset = try rowCount("a row count")
             } else {
                 break
             }
@@ -159,12 +180,16 @@ public struct CommandParser {
         return keys
     }
 
-    private mutating func integer(_ what: String) throws(CommandError) -> Int {
+    private mutating func rowCount(_ what: String) throws(CommandError) -> RowCount {
+        if let token = peek, token.kind == .variable {
+            index += 1
+            return .variable(Located(token.text, token.range))
+        }
         guard let token = peek, token.kind == .number, let value = Int(token.text), value >= 0 else {
-            throw CommandError("expected \(what)", peek?.range ?? endRange)
+            throw CommandError("expected \(what) (a number or a $variable)", peek?.range ?? endRange)
         }
         index += 1
-        return value
+        return .number(value)
     }
 
     /// The predicate text from here to the next top-level `sort by`, `limit N`, `offset N`,
@@ -182,7 +207,7 @@ public struct CommandParser {
                 let following = index + 1 < tokens.count ? tokens[index + 1] : nil
                 let lowered = token.text.lowercased()
                 if (lowered == "sort" || lowered == "order") && following?.isKeyword("by") == true
-                    || (lowered == "limit" || lowered == "offset") && following?.kind == .number
+                    || (lowered == "limit" || lowered == "offset") && (following?.kind == .number || following?.kind == .variable)
                     || stopAtTo && lowered == "to" && index > start {
                     end = index
                     break scan

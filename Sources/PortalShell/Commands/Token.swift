@@ -8,7 +8,7 @@ public struct Token: Sendable, Equatable {
         case number
         /// `$name`, text without the dollar.
         case variable
-        /// Any other character, or the operators `==`, `!=`, `<=`, `>=`, `<>`.
+        /// Any other character, or the operators `==`, `!=`, `<=`, `>=`, `<>`, `->`.
         case symbol
     }
 
@@ -73,18 +73,64 @@ enum Lexer {
                         || characters[i] == "." || ((characters[i] == "-" || characters[i] == "+")
                         && (characters[i - 1] == "e" || characters[i - 1] == "E"))) { i += 1 }
                 tokens.append(Token(kind: .number, text: String(characters[start..<i]), range: start..<i))
-            } else if isWordStart(c) {
-                i += 1
-                while i < characters.count && (isWordPart(characters[i]) || (characters[i] == "."
-                        && i + 1 < characters.count && isWordStart(characters[i + 1]))) { i += 1 }
-                tokens.append(Token(kind: .word, text: String(characters[start..<i]), range: start..<i))
+            } else if isWordStart(c) || escapedNameStarts(characters, at: i) {
+                tokens.append(try keyPath(characters, &i))
             } else {
                 i += 1
-                if i < characters.count, ["==", "!=", "<=", ">=", "<>", "&&", "||"].contains(String([c, characters[i]])) { i += 1 }
+                if i < characters.count, ["==", "!=", "<=", ">=", "<>", "&&", "||", "->"].contains(String([c, characters[i]])) { i += 1 }
                 tokens.append(Token(kind: .symbol, text: String(characters[start..<i]), range: start..<i))
             }
         }
         return tokens
+    }
+
+    /// A name or dotted key path: each part an identifier, or `#name` / `#"any text"` (the one
+    /// way to write a name that is not an identifier, in every clause, as in predicates). The
+    /// token's text is the unescaped parts joined with dots.
+    private static func keyPath(_ characters: [Character], _ i: inout Int) throws(CommandError) -> Token {
+        let start = i
+        var parts: [String] = []
+        while true {
+            let partStart = i
+            if characters[i] == "#" {
+                i += 1
+                if characters[i] == "\"" || characters[i] == "'" {
+                    let quote = characters[i]
+                    var value = ""
+                    i += 1
+                    while i < characters.count && characters[i] != quote {
+                        if characters[i] == "\\" && i + 1 < characters.count { i += 1 }
+                        value.append(characters[i])
+                        i += 1
+                    }
+                    guard i < characters.count else { throw CommandError("unterminated name", partStart..<characters.count) }
+                    i += 1
+                    parts.append(value)
+                    if i < characters.count && characters[i] == "." && i + 1 < characters.count
+                        && (isWordStart(characters[i + 1]) || escapedNameStarts(characters, at: i + 1)) {
+                        i += 1
+                        continue
+                    }
+                    break
+                }
+            }
+            let wordStart = i
+            // The first character may be `@` (`@count`), which is not a word part.
+            if i < characters.count && isWordStart(characters[i]) { i += 1 }
+            while i < characters.count && isWordPart(characters[i]) { i += 1 }
+            parts.append(String(characters[wordStart..<i]))
+            guard i + 1 < characters.count, characters[i] == ".",
+                  isWordStart(characters[i + 1]) || escapedNameStarts(characters, at: i + 1) else { break }
+            i += 1
+        }
+        return Token(kind: .word, text: parts.joined(separator: "."), range: start..<i)
+    }
+
+    /// `#"…"`, `#'…'` or `#name` starts at `i`.
+    static func escapedNameStarts(_ characters: [Character], at i: Int) -> Bool {
+        guard i + 1 < characters.count, characters[i] == "#" else { return false }
+        let next = characters[i + 1]
+        return next == "\"" || next == "'" || isWordStart(next)
     }
 
     /// A minus or dot starts a number only where a value may stand (not after a name or number).

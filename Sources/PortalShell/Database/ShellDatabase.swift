@@ -90,15 +90,31 @@ final class ShellDatabase {
     /// Takes the store's schema, which it re-reads when `PRAGMA schema_version` changed (another
     /// process, `sql`).
     func refreshSchema() throws {
-        schema = try store.read { try $0.schema }
+        schema = try store.read { try $0.schema }.addingRelationships(declaredRelationships)
+    }
+
+    /// Relationships declared with `relate` (saved per database, see `SavedRelationships`).
+    private(set) lazy var declaredRelationships: [ForeignKey] = SavedRelationships.load(for: path)
+
+    /// Adds (or, with `adding` false, removes) a declared relationship and saves the list;
+    /// returns the file it was saved in (nil for a database that is not a file).
+    func declare(_ key: ForeignKey, adding: Bool) throws -> String? {
+        var keys = declaredRelationships
+        keys.removeAll { $0 == key }
+        if adding { keys.append(key) }
+        let file = try SavedRelationships.save(keys, for: path)
+        declaredRelationships = keys
+        try refreshSchema()
+        return file
     }
 
     /// Runs `sql` and hands the statement to `body` once per row (the renderers' fast path).
-    func queryStatement(_ sql: String, _ bindings: [Value], columns: ([String]) throws -> Void,
-                        row body: (OpaquePointer, Int32) throws -> Void) throws {
+    /// With `named`, parameters are bound by name (`sql`'s `$n`, `:n`, `@n`), not `bindings`.
+    func queryStatement(_ sql: String, _ bindings: [Value], named: [String: Value]? = nil,
+                        columns: ([String]) throws -> Void, row body: (OpaquePointer, Int32) throws -> Void) throws {
         try withContext { context in
             var count: Int32 = 0
-            try context.forEachRow(sql, bindings, columns: { names in
+            try context.forEachRow(sql, bindings, named: named, columns: { names in
                 count = Int32(names.count)
                 try columns(names)
             }) { statement in try body(statement.handle, count) }
@@ -106,11 +122,11 @@ final class ShellDatabase {
     }
 
     /// Runs `sql` and hands each row's values to `body`; the values array is reused.
-    func query(_ sql: String, _ bindings: [Value], columns: ([String]) throws -> Void,
+    func query(_ sql: String, _ bindings: [Value], named: [String: Value]? = nil, columns: ([String]) throws -> Void,
                row body: ([Value]) throws -> Void) throws {
         try withContext { context in
             var values: [Value] = []
-            try context.forEachRow(sql, bindings, columns: { names in
+            try context.forEachRow(sql, bindings, named: named, columns: { names in
                 values = [Value](repeating: .null, count: names.count)
                 try columns(names)
             }) { statement in
@@ -146,6 +162,25 @@ final class ShellDatabase {
         if let transaction { return try transaction.write(run) }
         return try store.write(run)
     }
+
+    /// Runs `body` on the writer outside a transaction (`VACUUM`, `ATTACH`, `DETACH`): refused
+    /// inside the user's `begin`, where SQLite would refuse it.
+    func writeOutsideTransaction<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
+        if inUserTransaction {
+            throw PortalError(.misuse, "this statement cannot run inside a transaction: 'commit' or 'rollback' first")
+        }
+        let outer = activeWrite
+        defer { activeWrite = outer }
+        return try store.writeOutsideTransaction { context in
+            activeWrite = context
+            return try body(context)
+        }
+    }
+
+    /// Databases attached with `sql ATTACH` (on the writer): `sql` then reads there too, as
+    /// the readers do not see them.
+    var hasAttachments = false
 
     func begin() throws {
         if inUserTransaction { throw PortalError(.misuse, "a transaction is already open (commit or rollback it first)") }

@@ -4,6 +4,13 @@ import PortalEngine
 struct ImportRecord {
     var line: Int
     var fields: [(name: String, value: Value)]
+    /// The line that names the fields: the header row in csv/tsv, the record itself in json.
+    var namesLine: Int
+    init(line: Int, fields: [(name: String, value: Value)], namesLine: Int? = nil) {
+        self.line = line
+        self.fields = fields
+        self.namesLine = namesLine ?? line
+    }
 }
 
 /// Why an import file could not be read: which line or record, and why.
@@ -20,10 +27,12 @@ enum DelimitedReader {
     /// How tsv writes NULL where it must differ from empty text (`export … as tsv`).
     static let tsvNull = "\\N"
 
-    static func records(_ bytes: [UInt8], tab: Bool) throws(ImportError) -> (header: [String], rows: [(line: Int, values: [Value])]) {
+    static func records(_ bytes: [UInt8], tab: Bool) throws(ImportError)
+        -> (header: [String], rows: [(line: Int, values: [Value])], headerLine: Int) {
         let emptyIsText = tab && marksNulls(bytes)
         var rows: [(line: Int, values: [Value])] = []
         var header: [String]?
+        var headerLine = 1
         var i = 0
         var line = 1
         let count = bytes.count
@@ -85,6 +94,7 @@ enum DelimitedReader {
             if isBlankLine && !(emptyIsText && header?.count == 1) { continue }
             if header == nil {
                 header = values.map { ValueText.plain($0, null: "") }
+                headerLine = recordLine
             } else if let header, values.count != header.count {
                 throw ImportError(line: recordLine, message: "\(values.count) field\(values.count == 1 ? "" : "s"), but the header names \(header.count)")
             } else {
@@ -92,7 +102,7 @@ enum DelimitedReader {
             }
         }
         guard let header else { throw ImportError(line: 1, message: "the file is empty (a header row naming the attributes is needed)") }
-        return (header, rows)
+        return (header, rows, headerLine)
     }
 
     /// True when some tsv field is exactly `\N`: the file marks its NULLs.

@@ -25,8 +25,10 @@ extension Executor {
         do {
             switch format {
             case .csv, .tsv:
-                let (header, rows) = try DelimitedReader.records(text, tab: format == .tsv)
-                records = rows.map { row in ImportRecord(line: row.line, fields: Array(zip(header, row.values))) }
+                let (header, rows, headerLine) = try DelimitedReader.records(text, tab: format == .tsv)
+                records = rows.map { row in
+                    ImportRecord(line: row.line, fields: Array(zip(header, row.values)), namesLine: headerLine)
+                }
             case .json, .ndjson:
                 records = try JSONReader.records(text, lines: format == .ndjson)
             }
@@ -41,7 +43,7 @@ extension Executor {
                 for field in record.fields {
                     guard let attribute = entity.attribute(named: field.name) else {
                         let suggestion = closestName(to: field.name, among: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                        throw ShellError("\(path), line \(record.line): unknown attribute '\(field.name)' on \(entity.name)\(suggestion); nothing was imported")
+                        throw ShellError("\(path), line \(record.namesLine): unknown attribute '\(field.name)' on \(entity.name)\(suggestion); nothing was imported")
                     }
                     columns.append(attribute.name)
                 }

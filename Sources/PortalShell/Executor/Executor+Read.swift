@@ -36,8 +36,14 @@ extension Executor {
         guard let predicate else { return nil }
         let schema = try requireDatabase().schema
         do {
-            return try PredicateCompiler.compile(predicate.text, variables: predicateVariables, entity: entity,
-                                                 schema: schema, alias: Self.alias)
+            let compiled = try PredicateCompiler.compile(predicate.text, variables: predicateVariables, entity: entity,
+                                                         schema: schema, alias: Self.alias)
+            for warning in QuotedNameWarnings.warnings(predicate.text, entity: entity)
+            where !predicateWarnings.contains(warning) {
+                predicateWarnings.append(warning)
+                report("warning: " + warning)
+            }
+            return compiled
         } catch let error as PredicateError {
             throw ShellError(error.description, ShellError.locate(error, in: predicate.text, offset: predicate.offset))
         } catch let error as PortalError {
@@ -74,14 +80,35 @@ extension Executor {
             sql += " ORDER BY " + order.sql
             bindings += order.bindings
         }
-        let limit = limitOne ? 1 : [query.limit, compiled?.limit].compactMap { $0 }.min()
+        let limit = limitOne ? 1 : [try query.limit.map(count), compiled?.limit].compactMap { $0 }.min()
+        let offset = try query.offset.map(count)
         if let limit {
             sql += " LIMIT \(limit)"
-        } else if query.offset != nil {
+        } else if offset != nil {
             sql += " LIMIT -1"
         }
-        if let offset = query.offset { sql += " OFFSET \(offset)" }
+        if let offset { sql += " OFFSET \(offset)" }
         return (CompiledQuery(sql: sql, bindings: bindings), entity)
+    }
+
+    /// A `limit`/`offset` count; a variable must hold a whole number that is not negative.
+    func count(_ count: RowCount) throws -> Int {
+        switch count {
+        case .number(let n): return n
+        case .variable(let name):
+            let value = try value(of: .variable(name.value), range: name.range)
+            // `--param n=2` gives text: a number written as text counts too.
+            let number: Int64? = switch value {
+            case .integer(let n): n
+            case .text(let t): Int64(t.trimmingWhitespace())
+            default: nil
+            }
+            guard let n = number, n >= 0, let result = Int(exactly: n) else {
+                throw ShellError("$\(name.value) is \(Self.literalText(value)): a row count must be a whole number, 0 or more",
+                                 name.range)
+            }
+            return result
+        }
     }
 
     func find(_ query: Query, limitOne: Bool) throws {
@@ -90,13 +117,16 @@ extension Executor {
     }
 
     /// Streams the rows of `compiled` through the renderer for `options`.
-    func render(_ compiled: CompiledQuery, to stream: OutputStream, options: OutputOptions) throws {
+    /// With `named`, parameters are bound by name (`sql`), not `compiled.bindings`.
+    func render(_ compiled: CompiledQuery, named: [String: Value]? = nil, to stream: OutputStream,
+                options: OutputOptions) throws {
         let renderer = makeRenderer(options, stream: stream)
         if let fast = renderer as? StatementRowRenderer {
-            try requireDatabase().queryStatement(compiled.sql, compiled.bindings, columns: { fast.begin(columns: $0) },
+            try requireDatabase().queryStatement(compiled.sql, compiled.bindings, named: named,
+                                                 columns: { fast.begin(columns: $0) },
                                                  row: { fast.row(statement: $0, columnCount: $1) })
         } else {
-            try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) },
+            try requireDatabase().query(compiled.sql, compiled.bindings, named: named, columns: { renderer.begin(columns: $0) },
                                         row: { renderer.row($0) })
         }
         renderer.end()
@@ -171,6 +201,7 @@ extension Executor {
     // MARK: explain
 
     func explain(_ command: Command) throws {
+        predicateWarnings = []
         let query: CompiledQuery
         switch command {
         case .find(let q): query = try compile(q, limitOne: false).0
@@ -191,15 +222,19 @@ extension Executor {
             plan.append(String(repeating: "  ", count: depth) + detail)
         })
         let bindings = query.bindings.map(Self.literalText).joined(separator: ", ")
+        let warnings = predicateWarnings.map { "warning: " + $0 }
         switch options.format {
         case .table, .line, .markdown:
-            output.write("sql: \(displayed(query.sql))\nbindings: [\(displayed(bindings))]\nplan:\n")
+            output.write("sql: \(displayed(query.sql))\nbindings: [\(displayed(bindings))]\n")
+            for warning in warnings { output.write(displayed(warning) + "\n") }
+            output.write("plan:\n")
             for line in plan { output.write(displayed(line) + "\n") }
         case .csv, .tsv, .json, .ndjson:
             // One row, so that the output parses as the format it claims to be.
             let renderer = makeRenderer(options, stream: output)
-            renderer.begin(columns: ["sql", "bindings", "plan"])
-            renderer.row([.text(query.sql), .text("[" + bindings + "]"), .text(plan.joined(separator: "\n"))])
+            renderer.begin(columns: ["sql", "bindings", "plan", "warnings"])
+            renderer.row([.text(query.sql), .text("[" + bindings + "]"), .text(plan.joined(separator: "\n")),
+                          .text(warnings.joined(separator: "\n"))])
             renderer.end()
         }
     }
@@ -208,7 +243,7 @@ extension Executor {
         switch value {
         case .null: return "NULL"
         case .text(let t): return JSONText.string(t)
-        case .blob(let b): return "<blob \(b.count) bytes>"
+        case .blob(let b): return TerminalText.blobSummary(b.count)
         default: return ValueText.plain(value, null: "NULL")
         }
     }
@@ -228,25 +263,82 @@ extension Executor {
 
     // MARK: sql
 
-    func sql(_ statement: String) throws {
+    /// Runs raw SQL statement by statement (cut by SQLite's own rule, so nothing is dropped),
+    /// with the session's variables bound by name (`$n`, `:n`, `@n`).
+    func sql(_ text: String) throws {
         let database = try requireDatabase()
-        if try database.isReadOnly(statement) && !Self.setsConnectionState(statement, database) {
-            try render(CompiledQuery(sql: statement, bindings: []), to: output, options: options)
+        let statements = SQLStatements.split(text)
+        guard !statements.isEmpty else { throw ShellError("no SQL statement in: \(text)") }
+        for statement in statements { try runSQL(statement, on: database) }
+    }
+
+    private func runSQL(_ statement: String, on database: ShellDatabase) throws {
+        if Self.runsOutsideTransaction(statement) { return try runOutsideTransaction(statement, on: database) }
+        // Attached databases are on the writer only: there, even reads run on it.
+        if try !database.hasAttachments && database.isReadOnly(statement) && !Self.setsConnectionState(statement, database) {
+            try render(CompiledQuery(sql: statement, bindings: []), named: variables, to: output, options: options)
             return
         }
+        var readOnly = false
         let changes = try database.write { context in
+            readOnly = try database.isReadOnly(statement) && !Self.setsConnectionState(statement, database)
             let before = context.totalChanges
             let renderer = makeRenderer(options, stream: output)
             var hasColumns = false
-            try database.query(statement, [], columns: { columns in
+            try database.query(statement, [], named: variables, columns: { columns in
                 hasColumns = !columns.isEmpty
                 if hasColumns { renderer.begin(columns: columns) }
             }, row: { renderer.row($0) })
             if hasColumns { renderer.end() }
             return context.totalChanges - before
         }
+        if readOnly { return }
         try database.refreshSchema()
         report("ok (\(changes) row\(changes == 1 ? "" : "s") changed)")
+    }
+
+    /// `VACUUM`, `ATTACH`, `DETACH` and `PRAGMA journal_mode`, which SQLite refuses inside a
+    /// transaction, run on the writer outside one; `ATTACH` and `DETACH` say what they did.
+    private func runOutsideTransaction(_ statement: String, on database: ShellDatabase) throws {
+        let (before, after) = try database.writeOutsideTransaction { context in
+            let before = try Self.databaseList(context)
+            let renderer = makeRenderer(options, stream: output)
+            var hasColumns = false
+            try context.forEachRow(statement, [], named: variables, columns: { columns in
+                hasColumns = !columns.isEmpty
+                if hasColumns { renderer.begin(columns: columns) }
+            }, { row in renderer.row((0..<row.columnCount).map { row.value(at: Int32($0)) }) })
+            if hasColumns { renderer.end() }
+            return (before, try Self.databaseList(context))
+        }
+        database.hasAttachments = after.contains { $0.name != "main" && $0.name != "temp" }
+        try database.refreshSchema()
+        var said = false
+        for attached in after where !before.contains(where: { $0.name == attached.name }) {
+            let file = attached.file.isEmpty ? "a new in-memory database" : "'\(attached.file)'"
+            report("attached \(file) as \(attached.name): 'sql' statements reach its tables as \(attached.name).TABLE")
+            said = true
+        }
+        for detached in before where !after.contains(where: { $0.name == detached.name }) {
+            report("detached \(detached.name)\(detached.file.isEmpty ? "" : " ('\(detached.file)')")")
+            said = true
+        }
+        if !said { report("ok") }
+    }
+
+    private static func databaseList(_ context: ReadContext) throws -> [(name: String, file: String)] {
+        var list: [(name: String, file: String)] = []
+        try context.forEachRow("PRAGMA database_list", [], columns: { _ in }) { row in
+            guard case .text(let name) = row.value(at: 1) else { return }
+            if case .text(let file) = row.value(at: 2) { list.append((name, file)) } else { list.append((name, "")) }
+        }
+        return list
+    }
+
+    private static func runsOutsideTransaction(_ statement: String) -> Bool {
+        let words = statement.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" })
+        guard let first = words.first else { return false }
+        return ["VACUUM", "ATTACH", "DETACH"].contains(first) || first == "PRAGMA" && words.contains("JOURNAL_MODE")
     }
 
     /// A PRAGMA that sets something (`PRAGMA max_page_count = 1`) changes the connection that

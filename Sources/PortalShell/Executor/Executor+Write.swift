@@ -49,7 +49,9 @@ extension Executor {
         } catch let error as PortalError {
             var shellError = ShellError.from(error)
             if error.constraint != nil || [.readOnly, .busy, .diskFull, .interrupted].contains(error.kind) {
-                shellError.message = "\(entity.name): \(error.description); nothing was written"
+                // Some errors (read-only) already say that nothing was written: say it once.
+                let said = error.description.hasSuffix("nothing was written")
+                shellError.message = "\(entity.name): \(error.description)" + (said ? "" : "; nothing was written")
             }
             if let attribute = error.attribute,
                let assignment = assignments.first(where: { $0.key.value.lowercased() == attribute.lowercased() }) {

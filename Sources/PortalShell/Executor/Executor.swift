@@ -24,6 +24,8 @@ public final class Executor {
     /// How many `read` files deep we are (a file that reads itself must stop somewhere).
     private var readDepth = 0
     let busyTimeout: Int
+    /// The warnings about the predicates compiled by the running command (`explain` lists them).
+    var predicateWarnings: [String] = []
     /// Opens the browser; set by `PortalShell` when the TUI is available.
     var browser: ((Executor, Query?) throws -> Void)?
 
@@ -40,16 +42,18 @@ public final class Executor {
     /// Runs every command in `text`; returns false when one failed. With `stopOnError`, stops
     /// at the first failure. Errors are reported on the error stream.
     @discardableResult
-    public func run(_ text: String, stopOnError: Bool = true) -> Bool {
-        let (commands, pending) = InputSplitter.split(text)
+    /// `source` names the file the text came from (`-f`, `read`): errors then say its name and
+    /// the command's line.
+    public func run(_ text: String, stopOnError: Bool = true, source: String? = nil) -> Bool {
+        let (commands, pending) = InputSplitter.splitWithLines(text)
         var ok = true
-        for command in commands + (pending.map { [$0] } ?? []) {
+        for (command, line) in commands + (pending.map { [$0] } ?? []) {
             if quitRequested { break }
             if Interrupts.received && confirm == nil {
                 lastErrorWasInterrupt = true
                 return false
             }
-            if !runOne(command) {
+            if !runOne(command, location: source.map { "\($0):\(line)" }) {
                 ok = false
                 if stopOnError || lastErrorWasInterrupt { break }
             }
@@ -75,8 +79,9 @@ public final class Executor {
         return true
     }
 
-    /// Parses and runs one command, reporting its error; false when it failed.
-    func runOne(_ text: String) -> Bool {
+    /// Parses and runs one command, reporting its error (after `location`, `FILE:LINE`, when
+    /// the command came from a file); false when it failed.
+    func runOne(_ text: String, location: String? = nil) -> Bool {
         let started = Self.now()
         let output = self.output
         let flushedBefore = output.flushedCount
@@ -88,6 +93,7 @@ public final class Executor {
         }
         do {
             guard let command = try CommandParser.parse(text) else { return true }
+            predicateWarnings = []
             try database?.refreshSchema()
             try execute(command)
             try flushOutput()
@@ -102,6 +108,7 @@ public final class Executor {
             let shellError = ShellError.from(error)
             lastErrorWasInterrupt = shellError.interrupted
             if shellError.usage { usageErrorSeen = true }
+            if let location { errors.write(TerminalText.escaped(location) + ": ") }
             errors.write(shellError.report(command: text))
             errors.flush()
             return false
@@ -184,6 +191,9 @@ public final class Executor {
         case .browse(let query): try browse(query)
         case .generateSwift(let entities): try generateSwift(entities)
         case .sql(let statement): try sql(statement)
+        case .relate(let from, let to): try relate(from, to)
+        case .relations: try listRelations()
+        case .unrelate(let from): try unrelate(from)
         case .help(let topic): output.write(Help.text(for: topic))
         case .quit: quitRequested = true
         }
@@ -233,7 +243,9 @@ public final class Executor {
         }
         readDepth += 1
         defer { readDepth -= 1 }
-        if !run(text, stopOnError: true) { throw ShellError("'read \(path)' stopped at the failing command above") }
+        if !run(text, stopOnError: true, source: path) {
+            throw ShellError("'read \(path)' stopped at the failing command above")
+        }
     }
 
     private func open(_ path: String) throws {

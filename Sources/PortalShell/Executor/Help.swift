@@ -31,6 +31,8 @@ enum Help {
         ("browse", "browse [E] [where P] [sort by …]", "the full-screen browser"),
         ("generate", "generate swift [E …]", "Swift entity types for the engine's typed portal"),
         ("sql", "sql STATEMENT", "raw SQL (writes go through a write transaction)"),
+        ("relate", "relate [E.ATTRIBUTE -> F]", "a relationship the database does not declare, saved for it; alone: list them"),
+        ("unrelate", "unrelate E.ATTRIBUTE", "forget a relationship made with relate"),
         ("help", "help [COMMAND]", "this text, or one command's"),
         ("quit", "quit | exit", "leave (end of input does too)"),
     ]

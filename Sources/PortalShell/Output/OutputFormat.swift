@@ -72,7 +72,7 @@ enum ValueText {
     /// The text shown on a terminal (table, line): control characters escaped, blobs summarised.
     static func display(_ value: Value, null: String, escape: Bool) -> String {
         switch value {
-        case .blob(let b): return "<blob \(b.count) bytes>"
+        case .blob(let b): return TerminalText.blobSummary(b.count)
         case .text(let t): return escape ? TerminalText.escaped(t) : t
         default: return plain(value, null: null)
         }

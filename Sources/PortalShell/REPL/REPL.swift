@@ -15,7 +15,6 @@ final class REPL {
 
     /// The session completion asks; libedit's callbacks are C functions without context.
     nonisolated(unsafe) static var current: REPL?
-    nonisolated(unsafe) static var matches: [String] = []
 
     init(executor: Executor, configuration: Configuration) {
         self.executor = executor
@@ -148,21 +147,35 @@ final class REPL {
             }
             read_history(historyPath)
         }
+        // Quotes do not break words: `#"full na` is completed as one name.
         rl_completer_word_break_characters = strdup(Completion.wordBreakCharacters)
         rl_attempted_completion_function = { text, start, _ in
             rl_attempted_completion_over = 1
             guard let text, let repl = REPL.current else { return nil }
             let line = rl_line_buffer.map { String(cString: $0) } ?? ""
-            let word = String(cString: text)
-            // libedit gives `start` in bytes; completion works on characters.
-            let prefixBytes = Array(line.utf8.prefix(Int(start)))
-            let characterStart = String(decoding: prefixBytes, as: UTF8.self).count
-            REPL.matches = repl.completions(line: line, start: characterStart, word: word)
-            return rl_completion_matches(text) { _, state in
-                let index = Int(state)
-                guard index < REPL.matches.count else { return nil }
-                return strdup(REPL.matches[index])
-            }
+            let typed = String(cString: text)
+            // libedit gives `start` in characters, and starts the word after a quote: the
+            // word completed here starts at the last break character (`#"full na` is one word),
+            // and what libedit left out before its word is taken off the replacement.
+            let characters = Array(line)
+            let end = min(characters.count, Int(start) + typed.count)
+            var wordStart = min(Int(start), end)
+            while wordStart > 0 && !" \t\n(),;=<>!".contains(characters[wordStart - 1]) { wordStart -= 1 }
+            let word = String(characters[wordStart..<end])
+            let skipped = String(characters[wordStart..<min(Int(start), end)])
+            let matches = repl.completions(line: line, start: wordStart, word: word)
+            guard !matches.isEmpty else { return nil }
+            // libedit's list: what replaces the word, then the matches (one match: itself
+            // again, and libedit adds a space after it).
+            let replacement = Completion.replacement(for: word, matches: matches)
+            guard replacement.hasPrefix(skipped) else { return nil }
+            let inserted = String(replacement.dropFirst(skipped.count))
+            let entries = [inserted] + (matches.count > 1 ? matches : [inserted])
+            guard let list = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (entries.count + 1))?
+                .bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: entries.count + 1) else { return nil }
+            for (i, entry) in entries.enumerated() { list[i] = strdup(entry) }
+            list[entries.count] = nil
+            return list
         }
     }
 

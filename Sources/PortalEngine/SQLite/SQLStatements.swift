@@ -1,0 +1,61 @@
+import CSQLite
+
+/// Raw SQL cut into its statements by SQLite's own rule (`sqlite3_complete`): a `;` ends a
+/// statement only outside strings, comments and trigger bodies, so `CREATE TRIGGER … BEGIN …;
+/// END` stays whole and a statement hidden after a comment is not dropped.
+public enum SQLStatements {
+    /// Each statement of `text` with its `;`; a last statement without one is kept as typed.
+    /// Text holding only whitespace and comments is no statement.
+    public static func split(_ text: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        for c in text {
+            current.append(c)
+            if c == ";" && isComplete(current) {
+                if hasStatement(current) { statements.append(current.trimmingWhitespace()) }
+                current = ""
+            }
+        }
+        if hasStatement(current) { statements.append(current.trimmingWhitespace()) }
+        return statements
+    }
+
+    /// True when `text` ends with a whole statement and `;` (SQLite's `sqlite3_complete`).
+    public static func isComplete(_ text: String) -> Bool { sqlite3_complete(text) != 0 }
+
+    /// True when `text` would end a statement if a `;` followed: no string, comment or trigger
+    /// body is left open (the line ends there).
+    public static func canEnd(_ text: String) -> Bool { isComplete(text + "\n;") }
+
+    /// True when `text` holds something besides whitespace, comments and `;`.
+    static func hasStatement(_ text: String) -> Bool { !onlyCommentsAndSpace(text) }
+
+    private static func onlyCommentsAndSpace(_ text: String) -> Bool {
+        let characters = Array(text)
+        var i = 0
+        while i < characters.count {
+            let c = characters[i]
+            if c.isWhitespace || c == ";" {
+                i += 1
+            } else if c == "-" && i + 1 < characters.count && characters[i + 1] == "-" {
+                while i < characters.count && characters[i] != "\n" { i += 1 }
+            } else if c == "/" && i + 1 < characters.count && characters[i + 1] == "*" {
+                i += 2
+                while i + 1 < characters.count && !(characters[i] == "*" && characters[i + 1] == "/") { i += 1 }
+                i += 2
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing whitespace.
+    public func trimmingWhitespace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+              let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
+    }
+}
