@@ -45,9 +45,14 @@ import Testing
         try generated.stdout.write(to: folder.appendingPathComponent("Entities.swift"), atomically: true, encoding: .utf8)
         try Self.runner.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         let build = URL(fileURLWithPath: Shell.binary).deletingLastPathComponent()
+        // The objects of the modules' current sources (the build folder may still hold objects
+        // of files since moved or removed), as listed in each module's `sources` file.
         let objects = try ["PortalEngine.build", "PortalPredicate.build"].flatMap { module in
-            try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent(module).path)
-                .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent(module).appendingPathComponent($0).path }
+            let folder = build.appendingPathComponent(module)
+            let sources = try String(contentsOf: folder.appendingPathComponent("sources"), encoding: .utf8)
+            return sources.split(separator: "\n").map { source in
+                folder.appendingPathComponent(URL(fileURLWithPath: String(source)).lastPathComponent + ".o").path
+            }
         }
         let program = folder.appendingPathComponent("shapes").path
         let compiled = try Self.run("/usr/bin/env", ["swiftc", "-o", program, folder.appendingPathComponent("main.swift").path,

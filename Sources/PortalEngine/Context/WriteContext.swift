@@ -136,7 +136,8 @@ public final class WriteContext: ReadContext {
         guard described.kind == .table else {
             throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)
         }
-        for column in columns where described.attribute(named: column) == nil {
+        let rowid = described.hasRowid ? store.dialect.rowidColumn?.lowercased() : nil
+        for column in columns where described.attribute(named: column) == nil && column.lowercased() != rowid {
             throw PortalError(.unknownAttribute, "\(described.name) has no attribute named '\(column)'",
                               entity: described.name, attribute: column,
                               suggestion: closestName(to: column, among: described.attributes.map(\.name)))
