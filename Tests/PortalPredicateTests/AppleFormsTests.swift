@@ -2,7 +2,7 @@ import Testing
 @testable import PortalPredicate
 
 // Issue 12: the forms of Apple's predicate language that real code uses
-// (../shared/PREDICATE.md, "Apple's forms that real code uses").
+// (docs/predicates.md, "Apple's forms that real code uses").
 
 private func parse(_ text: String, _ arguments: [Argument] = []) throws -> Predicate {
     try Predicate.parse(text, arguments: arguments)
