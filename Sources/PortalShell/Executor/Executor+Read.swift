@@ -9,6 +9,17 @@ func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }
 struct CompiledQuery {
     var sql: String
     var bindings: [Value]
+
+    /// A statement of the engine, rendered by the session's dialect.
+    init(_ fragment: SQLFragment) {
+        sql = fragment.sql
+        bindings = fragment.bindings
+    }
+
+    init(sql: String, bindings: [Value]) {
+        self.sql = sql
+        self.bindings = bindings
+    }
 }
 
 extension Executor {
@@ -65,30 +76,19 @@ extension Executor {
     func compile(_ query: Query, limitOne: Bool) throws -> (CompiledQuery, EntityDescription) {
         let entity = try entity(query.entity)
         let compiled = try filter(query.predicate, entity: entity)
-        var sql = "SELECT " + entity.attributes.map { "\(Self.alias).\(quoted($0.name))" }.joined(separator: ", ")
-            + " FROM \(quoted(entity.name)) AS \(Self.alias)"
-        var bindings: [Value] = []
-        if let compiled {
-            sql += " WHERE " + compiled.condition.sql
-            bindings += compiled.condition.bindings
-        }
         for key in query.sort { try checkKeyPath(key, entity: entity) }
         let keys = query.sort.map(\.value) + (compiled?.sort ?? [])
-        if !keys.isEmpty {
-            let schema = try requireDatabase().schema
-            let order = try PredicateCompiler.orderBy(keys, entity: entity, schema: schema, alias: Self.alias)
-            sql += " ORDER BY " + order.sql
-            bindings += order.bindings
-        }
+        let order = keys.isEmpty ? nil
+            : try PredicateCompiler.orderBy(keys, entity: entity, schema: requireDatabase().schema, alias: Self.alias)
         let limit = limitOne ? 1 : [try query.limit.map(count), compiled?.limit].compactMap { $0 }.min()
-        let offset = try query.offset.map(count)
-        if let limit {
-            sql += " LIMIT \(limit)"
-        } else if offset != nil {
-            sql += " LIMIT -1"
-        }
-        if let offset { sql += " OFFSET \(offset)" }
-        return (CompiledQuery(sql: sql, bindings: bindings), entity)
+        let select = Select(entity.name, alias: Self.alias, columns: attributeColumns(entity), condition: compiled?.condition,
+                            order: order, limit: limit, offset: try query.offset.map(count))
+        return (CompiledQuery(select.rendered(in: try requireDatabase().store.dialect)), entity)
+    }
+
+    /// Every attribute of `entity`, by name, in the schema's order: the columns `schema` shows.
+    private func attributeColumns(_ entity: EntityDescription) -> Select.Columns {
+        .expressions(entity.attributes.map { SQLFragment("\(Self.alias).\(quoted($0.name))") })
     }
 
     /// A `limit`/`offset` count; a variable must hold a whole number that is not negative.
@@ -134,13 +134,8 @@ extension Executor {
 
     func countQuery(_ entityName: Located<String>, _ predicate: PredicateText?) throws -> CompiledQuery {
         let entity = try entity(entityName)
-        var sql = "SELECT count(*) FROM \(quoted(entity.name)) AS \(Self.alias)"
-        var bindings: [Value] = []
-        if let compiled = try filter(predicate, entity: entity) {
-            sql += " WHERE " + compiled.condition.sql
-            bindings = compiled.condition.bindings
-        }
-        return CompiledQuery(sql: sql, bindings: bindings)
+        let select = Select(entity.name, alias: Self.alias, columns: .count, condition: try filter(predicate, entity: entity)?.condition)
+        return CompiledQuery(select.rendered(in: try requireDatabase().store.dialect))
     }
 
     func count(_ entity: Located<String>, _ predicate: PredicateText?) throws {
@@ -165,10 +160,9 @@ extension Executor {
             throw ShellError("\(entity.name)'s id has \(key.count) part\(key.count == 1 ? "" : "s") (\(key.joined(separator: ", "))), "
                              + "\(ids.count) given", entityName.range)
         }
-        let sql = "SELECT " + entity.attributes.map { "\(Self.alias).\(quoted($0.name))" }.joined(separator: ", ")
-            + " FROM \(quoted(entity.name)) AS \(Self.alias) WHERE "
-            + key.map { "\(Self.alias).\(quoted($0)) = ?" }.joined(separator: " AND ")
-        return CompiledQuery(sql: sql, bindings: try ids.map { try value(of: $0, range: entityName.range) })
+        let id = SQLFragment(Keyset.equals(key, alias: Self.alias), try ids.map { try value(of: $0, range: entityName.range) })
+        let select = Select(entity.name, alias: Self.alias, columns: attributeColumns(entity), condition: id)
+        return CompiledQuery(select.rendered(in: try requireDatabase().store.dialect))
     }
 
     func get(_ entityName: Located<String>, _ ids: [Literal]) throws {
@@ -255,7 +249,7 @@ extension Executor {
         let renderer = makeRenderer(options, stream: output)
         renderer.begin(columns: ["entity", "kind", "rows", "attributes"])
         for entity in database.schema.entities {
-            let rows = try countRows(CompiledQuery(sql: "SELECT count(*) FROM \(quoted(entity.name))", bindings: []))
+            let rows = try countRows(CompiledQuery(Select(entity.name, columns: .count).rendered(in: database.store.dialect)))
             renderer.row([.text(entity.name), .text(entity.kind.rawValue), .integer(rows), .integer(Int64(entity.attributes.count))])
         }
         renderer.end()

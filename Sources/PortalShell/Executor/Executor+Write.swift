@@ -85,25 +85,15 @@ extension Executor {
     func updateStatement(_ name: Located<String>, _ assignments: [Assignment], _ predicate: PredicateText) throws -> CompiledQuery {
         let entity = try writableEntity(name)
         let assigned = try assignedValues(assignments, entity: entity, alias: Self.alias)
-        var bindings = assigned.flatMap(\.value.bindings)
-        var sql = "UPDATE \(quoted(entity.name)) AS \(Self.alias) SET "
-            + assigned.map { quoted($0.attribute.name) + " = " + $0.value.sql }.joined(separator: ", ")
-        if let filter = try filter(predicate, entity: entity) {
-            sql += " WHERE " + filter.condition.sql
-            bindings += filter.condition.bindings
-        }
-        return CompiledQuery(sql: sql, bindings: bindings)
+        let update = Update(entity.name, alias: Self.alias, set: assigned.map { (column: $0.attribute.name, value: $0.value) },
+                            where: try filter(predicate, entity: entity)?.condition)
+        return CompiledQuery(update.rendered(in: try requireDatabase().store.dialect))
     }
 
     func deleteStatement(_ name: Located<String>, _ predicate: PredicateText) throws -> CompiledQuery {
         let entity = try writableEntity(name)
-        var sql = "DELETE FROM \(quoted(entity.name)) AS \(Self.alias)"
-        var bindings: [Value] = []
-        if let filter = try filter(predicate, entity: entity) {
-            sql += " WHERE " + filter.condition.sql
-            bindings += filter.condition.bindings
-        }
-        return CompiledQuery(sql: sql, bindings: bindings)
+        let delete = Delete(entity.name, alias: Self.alias, where: try filter(predicate, entity: entity)?.condition)
+        return CompiledQuery(delete.rendered(in: try requireDatabase().store.dialect))
     }
 
     /// In an interactive session, asks before a write that touches more than one entity.
