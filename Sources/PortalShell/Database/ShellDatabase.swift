@@ -58,7 +58,8 @@ final class ShellDatabase {
             options.interruptRequested = Interrupts.interruptRequested
             store = try Store(path: storePath, options: options)
             // Touch the file: a file that is not a database fails here, not at the first command.
-            _ = try store.read { try $0.query("SELECT count(*) FROM sqlite_schema") }
+            let touch = Select("sqlite_schema", columns: .count).rendered(in: SQLiteDialect()).sql
+            _ = try store.read { try $0.query(touch) }
         } catch let error as PortalError {
             // SQLITE_READONLY_ROLLBACK: a hot journal that a read-only connection cannot roll back.
             if error.sqliteCode == PORTAL_SQLITE_READONLY_ROLLBACK { throw OpenError(message: Self.hotJournalMessage(path)) }

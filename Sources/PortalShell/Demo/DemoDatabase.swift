@@ -145,6 +145,11 @@ public enum DemoDatabase {
         CREATE INDEX ShoeUser ON Shoe(UserId);
         """
 
+    /// The engine's insert of one row of `table`, its values bound in `columns` order.
+    private static func insert(_ table: String, _ columns: String...) -> String {
+        Insert(table, columns: columns).rendered(in: SQLiteDialect()).sql
+    }
+
     static func generate(_ connection: Connection) throws {
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF")
         try connection.execute(schemaSQL)
@@ -153,7 +158,8 @@ public enum DemoDatabase {
         var userShoes: [[Int64]] = Array(repeating: [], count: userCount + 1)
         var userWeights: [Double] = Array(repeating: 70, count: userCount + 1)
 
-        let insertUser = try connection.prepare("INSERT INTO User VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        let insertUser = try connection.prepare(insert("User", "UserId", "Name", "Email", "City", "Country", "BirthDate",
+                                                       "JoinedAt", "WeightKg"))
         for id in 1...userCount {
             let script = DemoNames.scripts[id % 3 == 0 ? random.index(DemoNames.scripts.count) : 0]
             let given = random.pick(script.given)
@@ -174,7 +180,8 @@ public enum DemoDatabase {
             insertUser.reset()
         }
 
-        let insertRoute = try connection.prepare("INSERT INTO Route VALUES (?, ?, ?, ?, ?, ?)")
+        let insertRoute = try connection.prepare(insert("Route", "RouteId", "Name", "City", "DistanceKm", "ElevationM",
+                                                        "Surface"))
         var routeDistances: [Double] = [0]
         for id in 1...routeCount {
             let distance = rounded(1 + random.unit() * 41, 2)
@@ -190,7 +197,7 @@ public enum DemoDatabase {
             insertRoute.reset()
         }
 
-        let insertShoe = try connection.prepare("INSERT INTO Shoe VALUES (?, ?, ?, ?, ?, ?)")
+        let insertShoe = try connection.prepare(insert("Shoe", "ShoeId", "UserId", "Brand", "Model", "BoughtOn", "RetiredOn"))
         for id in 1...shoeCount {
             let user = 1 + random.index(userCount)
             userShoes[user].append(Int64(id))
@@ -205,7 +212,9 @@ public enum DemoDatabase {
             insertShoe.reset()
         }
 
-        let insertWorkout = try connection.prepare("INSERT INTO Workout VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let insertWorkout = try connection.prepare(insert("Workout", "WorkoutId", "UserId", "RouteId", "ShoeId", "Kind",
+                                                          "StartedAt", "DurationS", "DistanceKm", "AvgHeartRate",
+                                                          "Calories", "Notes"))
         // Workouts in time order, 2021-01-01 onwards, about 3.5 years.
         let start = 18_628 * 86_400
         let span = 1_300 * 86_400
