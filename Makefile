@@ -16,7 +16,7 @@ RELEASE_FLAGS := --static-swift-stdlib
 TSAN_SCRATCH := .build-tsan
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release test unit-test tsan-test lint-man demo bench install uninstall fuzz clean
+.PHONY: all deps build release test unit-test tsan-test lint-man demo bench docs install uninstall fuzz clean
 
 all: build
 
@@ -36,8 +36,8 @@ release: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
 # Every test of the project: unit, end-to-end (the real binary, tmux), the concurrency stress
-# test under ThreadSanitizer, and the man page lint.
-test: deps build lint-man tsan-test unit-test
+# test under ThreadSanitizer, the man page lint and the DocC catalog (every link resolves).
+test: deps build lint-man docs tsan-test unit-test
 
 unit-test:
 	PORTAL_SHELL_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test
@@ -55,6 +55,12 @@ bench: deps
 	$(SWIFT) build -c release --product portal-bench
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product portal-shell
 	.build/release/portal-bench
+
+# The PortalEngine documentation (DocC catalog in Sources/PortalEngine/PortalEngine.docc),
+# written to .build/docs as a static site.
+docs: deps
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target PortalEngine \
+		--output-path .build/docs --transform-for-static-hosting --warnings-as-errors
 
 install:
 	@if [ "$(BIN)" = "$(RELEASE_BIN)" ]; then $(MAKE) release; fi
