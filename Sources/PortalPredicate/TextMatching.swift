@@ -13,11 +13,43 @@ import Foundation
 public enum TextMatching {
     /// `[c]`, `[d]`, `[cd]` as folding flags; `[n]` turns both off.
     public static func fold(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
+        if !caseInsensitive && !diacriticInsensitive { return text }
+        if let ascii = asciiFolded(text, caseInsensitive: caseInsensitive) { return ascii }
         var options: String.CompareOptions = []
         if caseInsensitive { options.insert(.caseInsensitive) }
         if diacriticInsensitive { options.insert(.diacriticInsensitive) }
-        if options.isEmpty { return text }
         return text.folding(options: options, locale: nil)
+    }
+
+    /// The fold of ASCII-only text without Foundation (most rows of most columns): ASCII has no
+    /// diacritics, and its case fold is its lower case (a test checks every ASCII character
+    /// against Foundation's fold). Nil when `text` has any non-ASCII byte.
+    static func asciiFolded(_ text: String, caseInsensitive: Bool) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard let changes = asciiFoldChanges(bytes, caseInsensitive: caseInsensitive) else { return nil }
+            guard changes else { return String(decoding: bytes, as: UTF8.self) }
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                asciiFold(bytes, into: out)
+                return bytes.count
+            }
+        }
+    }
+
+    /// For ASCII-only bytes, whether folding changes them (an upper-case letter, folded
+    /// case-insensitively); nil when a byte is not ASCII (Foundation's fold is needed then).
+    public static func asciiFoldChanges(_ bytes: UnsafeBufferPointer<UInt8>, caseInsensitive: Bool) -> Bool? {
+        var hasUpper = false
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            if byte &- 0x41 < 26 { hasUpper = true }
+        }
+        return caseInsensitive && hasUpper
+    }
+
+    /// The case fold of ASCII `bytes` (their lower case), written to `out` (as many bytes).
+    public static func asciiFold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) {
+        for (i, byte) in bytes.enumerated() { out[i] = byte &- 0x41 < 26 ? byte | 0x20 : byte }
     }
 
     /// Folds `text` as `options` say (`[n]` supersedes `[c]` and `[d]`).

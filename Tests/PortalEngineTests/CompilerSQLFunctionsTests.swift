@@ -24,6 +24,18 @@ import Testing
         #expect(try value("portal_length(?)", ["🙂é"]) == 2)
     }
 
+    /// The ASCII fast path of `portal_fold` (bytes folded in SQLite's memory) gives the same text
+    /// as the evaluator's fold for every ASCII character and for mixed text, with every flag.
+    @Test func foldingASCIIBytesAgreesWithTheEvaluator() throws {
+        let samples = (0..<128).map { String(UnicodeScalar(UInt8($0))) } + ["MiXeD 123", "ZÜRICH", "", "Ab\u{0}C"]
+        for text in samples {
+            for flags in 1...3 {
+                let expected = TextMatching.fold(text, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0)
+                #expect(try value("portal_fold(?, \(flags))", [.text(text)]) == .text(expected), "\(text.debugDescription) \(flags)")
+            }
+        }
+    }
+
     @Test func matching() throws {
         #expect(try value("portal_like(?, ?, 0)", ["abc", "a*"]) == 1)
         #expect(try value("portal_like(?, ?, 0)", ["abc", "A*"]) == 0)

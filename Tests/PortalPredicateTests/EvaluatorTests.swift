@@ -338,3 +338,22 @@ private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? 
         #expect(try names("SELF.Name == 'ZÜRICH'") == ["ZÜRICH"])
     }
 }
+
+/// The ASCII fast path of folding gives Foundation's answer for every ASCII character, alone
+/// and in words, with every combination of options; non-ASCII text takes Foundation's path.
+@Suite struct ASCIIFoldingTests {
+    @Test func theASCIIFastPathAgreesWithFoundation() {
+        let characters = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        let samples = characters + ["Hello, World!", "MiXeD cAsE 123", "", "ZÜRICH", "Antônio", "ß", "İstanbul"]
+        for text in samples {
+            for (c, d) in [(true, false), (false, true), (true, true)] {
+                var options: String.CompareOptions = []
+                if c { options.insert(.caseInsensitive) }
+                if d { options.insert(.diacriticInsensitive) }
+                #expect(TextMatching.fold(text, caseInsensitive: c, diacriticInsensitive: d)
+                        == text.folding(options: options, locale: nil), "\(text.debugDescription) c=\(c) d=\(d)")
+            }
+        }
+        #expect(TextMatching.asciiFolded("Ünï", caseInsensitive: true) == nil)
+    }
+}

@@ -47,7 +47,33 @@ public enum SQLFunctions {
     private static let fold: Function = { context, _, arguments in
         guard let context, let arguments, let value = arguments[0] else { return }
         guard sqlite3_value_type(value) == SQLITE_TEXT else { return sqlite3_result_value(context, value) }
-        resultText(context, TextMatching.fold(text(value), options: options(arguments[1])))
+        let options = options(arguments[1])
+        if foldASCII(context, value, options) { return }
+        resultText(context, TextMatching.fold(text(value), options: options))
+    }
+
+    /// ASCII text (most values) folds byte by byte into SQLite's own memory, with no Swift
+    /// string made per row; false when the text is not ASCII.
+    private static func foldASCII(_ context: OpaquePointer, _ value: OpaquePointer, _ options: ComparisonOptions) -> Bool {
+        guard let text = sqlite3_value_text(value) else { return false }
+        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+        let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
+        guard let changes = TextMatching.asciiFoldChanges(bytes, caseInsensitive: options.contains(.caseInsensitive)) else {
+            return false
+        }
+        guard folds && changes else {
+            sqlite3_result_value(context, value)
+            return true
+        }
+        guard let memory = sqlite3_malloc64(UInt64(bytes.count)) else {
+            sqlite3_result_error_nomem(context)
+            return true
+        }
+        let out = UnsafeMutableBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        TextMatching.asciiFold(bytes, into: out)
+        sqlite3_result_text64(context, memory.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), sqlite3_free,
+                              UInt8(SQLITE_UTF8))
+        return true
     }
 
     /// lowercase/uppercase: numbers by their text, as the evaluator; NULL and blobs unchanged.
