@@ -143,11 +143,14 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// the rows (it is no column), then every column.
     private static func rowSelect(_ entity: EntityDescription, where conditions: [SQLFragment], order: SQLFragment? = nil,
                                   limit: Int? = nil) -> Select {
-        let columns: Select.Columns = idPositions(entity) == nil
-            ? .expressions(keyColumns(entity).map { SQLFragment("t0." + quoted($0)) } + [SQLFragment("t0.*")])
-            : .all(withRowid: false)
+        let columns: Select.Columns = idPositions(entity) == nil ? keyThenAllColumns(entity) : .all(withRowid: false)
         let condition = conditions.isEmpty ? nil : SQLFragment.joined(conditions.map(\.parenthesized), separator: " AND ")
         return Select(entity.name, columns: columns, condition: condition, order: order, limit: limit)
+    }
+
+    /// The key columns, then every column (the rowid is no column, so it must be named).
+    private static func keyThenAllColumns(_ entity: EntityDescription) -> Select.Columns {
+        .expressions(keyColumns(entity).map { SQLFragment("t0." + quoted($0)) } + [SQLFragment("t0.*")])
     }
 
     /// The sort column (if any) then the key columns, each with its direction.
@@ -326,7 +329,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// One row by its id, as pages return it.
     private func row(_ context: ReadContext, _ entity: EntityDescription, _ id: [Value]) throws -> BrowserRow {
         let key = Self.keyColumns(entity)
-        let select = Select(entity.name, columns: .expressions(key.map { SQLFragment("t0." + quoted($0)) } + [SQLFragment("t0.*")]),
+        let select = Select(entity.name, columns: Self.keyThenAllColumns(entity),
                             condition: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
         guard let found = try context.query(select.sql, select.bindings).rows.first else {
             throw BrowserError("the \(entity.name) just written cannot be read back")

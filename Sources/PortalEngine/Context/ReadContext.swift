@@ -298,12 +298,13 @@ public class ReadContext {
     func withContext<T>(_ entity: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch var error as PortalError {
             if error.entity == nil { error.entity = entity }
+            guard let schema = try? store.schema(on: connection) else { throw error }
             // SQLite's error for a table that is not there is only English text: ask the schema.
-            if error.kind == .sqlite, let schema = try? store.schema(on: connection), schema.entity(named: entity) == nil {
+            if error.kind == .sqlite, schema.entity(named: entity) == nil {
                 error.kind = .unknownEntity
                 error.message = "no entity named '\(entity)'"
             }
-            if error.suggestion == nil, let schema = try? store.schema(on: connection) {
+            if error.suggestion == nil {
                 switch error.kind {
                 case .unknownEntity:
                     error.suggestion = closestName(to: error.entity ?? entity, among: schema.entities.map(\.name))

@@ -355,17 +355,23 @@ public final class Store: @unchecked Sendable {
                 try checkInterruptRequest()
                 try writer.run("COMMIT")
                 observation.didCommit(changes.take())
-                setOpenTransaction(nil)
-                gate.endLease()
-                return
+            } else {
+                defer { changes.discard() }
+                if writer.isInTransaction {
+                    // The transaction ends even when the rollback reports an error.
+                    defer { endLease() }
+                    try writer.run("ROLLBACK")
+                    return
+                }
             }
-            defer {
-                changes.discard()
-                setOpenTransaction(nil)
-                gate.endLease()
-            }
-            if writer.isInTransaction { try writer.run("ROLLBACK") }
+            endLease()
         }
+    }
+
+    /// The open transaction is over: other threads' writes may go on.
+    private func endLease() {
+        setOpenTransaction(nil)
+        gate.endLease()
     }
 
     // MARK: Schema
