@@ -14,7 +14,8 @@ public struct Select: Sendable {
         /// Every attribute of a mapped entity, by its column, under its name, after the row id
         /// when `withRowid`.
         case attributes(of: EntityDescription, withRowid: Bool)
-        /// The number of rows (over the limited rows when there is a limit or offset).
+        /// The number of rows (over the limited rows when there is a limit or offset; the number
+        /// of groups with GROUP BY).
         case count
         /// Expressions, each with its bindings.
         case expressions([SQLFragment])
@@ -61,7 +62,8 @@ public struct Select: Sendable {
 
     /// The SQL and bindings in `dialect`.
     public func rendered(in dialect: some SQLDialect) -> SQLFragment {
-        let limited = limit != nil || offset != nil
+        // A count of limited rows, or of groups, counts the rows of the inner select.
+        let limited = limit != nil || offset != nil || !groupBy.isEmpty
         var result = SQLFragment(distinct ? "SELECT DISTINCT " : "SELECT ")
         switch columns {
         case .all(let withRowid):
