@@ -71,10 +71,10 @@ public struct SelectionError: Error, Sendable {
 extension PredicateCompiler {
     /// Compiles `selection` against `entity`; `sort` keys may name items (by `as` name or text).
     /// Throws `SelectionError`.
-    public static func compile(_ selection: Selection, sortedBy sort: [SortKey] = [], entity: EntityDescription,
-                               schema: Schema, alias: String, dialect: any SQLDialect = SQLiteDialect())
-        throws(SelectionError) -> CompiledSelection {
-        let compiler = SQLCompiler(schema: schema, variables: [:], rootAlias: alias, dialect: dialect)
+    public static func compile(_ selection: Selection, sortedBy sort: [SortKey] = [], variables: [String: Argument] = [:],
+                               entity: EntityDescription, schema: Schema, alias: String,
+                               dialect: any SQLDialect = SQLiteDialect()) throws(SelectionError) -> CompiledSelection {
+        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         return try compiler.compile(selection, sort: sort, in: Scope(entity: entity, alias: alias))
     }
 }
