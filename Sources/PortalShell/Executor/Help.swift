@@ -3,9 +3,11 @@ import PortalPredicate
 /// The text of `help` and `help COMMAND`.
 enum Help {
     static let entries: [(name: String, usage: String, summary: String)] = [
-        ("find", "find E [where P] [sort by KEY [asc|desc], …] [limit N] [offset N]", "the matching entities, all attributes"),
-        ("first", "first E [where P] [sort by …]", "at most one entity"),
-        ("count", "count E [where P]", "how many entities match"),
+        ("find", "find E [select [distinct] ITEM [as NAME], …] [where P] [group by KEY, …] [having P] [sort by KEY [asc|desc], …] [limit N] [offset N]",
+         "the matching entities, all attributes; with select, chosen columns, expressions and aggregates "
+             + "(count(), count([distinct] X), sum, average, min, max), one row per entity or per group"),
+        ("first", "first E [select …] [where P] [sort by …]", "at most one entity"),
+        ("count", "count E [where P] [group by KEY, …]", "how many entities match; with group by, each group's keys and count, largest first"),
         ("get", "get E ID [, ID…]", "one entity by its primary id (every part of a composite id, in key order)"),
         ("explain", "explain COMMAND", "the SQL a command compiles to, its bound values and SQLite's query plan"),
         ("entities", "entities", "each entity: name, kind, row count, attribute count"),
@@ -15,7 +17,8 @@ enum Help {
         ("upsert", "upsert E set KEY = VALUE [, …]", "insert, or update the entity with the same primary id"),
         ("delete", "delete E where P", "delete the matching entities (where TRUEPREDICATE: all)"),
         ("import", "import E from PATH [as csv|tsv|json|ndjson]", "insert records from a file, all or nothing"),
-        ("export", "export E [where P] [sort by …] to PATH [as csv|tsv|json|ndjson]", "write entities to a file (to -: the output)"),
+        ("export", "export E [select …] [where P] [group by …] [sort by …] to PATH [as csv|tsv|json|ndjson]",
+         "write entities (or a selection) to a file (to -: the output)"),
         ("begin", "begin", "group the following writes into one transaction"),
         ("commit", "commit", "make the transaction's writes permanent"),
         ("rollback", "rollback", "undo the transaction's writes"),
