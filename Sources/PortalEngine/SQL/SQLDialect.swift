@@ -20,6 +20,9 @@ public protocol SQLDialect: Sendable {
     func onConflict(key: [String], update columns: [String]) -> String
     /// What ends a write statement that returns the rows it wrote.
     var returningAll: String { get }
+    /// The finished statement's parameters as the database takes them: the engine writes `?`
+    /// for each; SQLite keeps them, a dialect that numbers parameters (`$1`) renumbers here.
+    func parameters(in statement: SQLFragment) -> SQLFragment
 
     // MARK: Compiled predicates
 
@@ -93,6 +96,9 @@ public struct SQLiteDialect: SQLDialect {
 
     /// ` RETURNING *`.
     public var returningAll: String { " RETURNING *" }
+
+    /// `?` as it is.
+    public func parameters(in statement: SQLFragment) -> SQLFragment { statement }
 }
 
 extension SQLDialect where Self == SQLiteDialect {
