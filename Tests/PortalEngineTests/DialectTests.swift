@@ -36,6 +36,8 @@ struct StandardSpellingDialect: SQLDialect {
     func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment { sqlite.realDivision(left, right) }
     func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment { sqlite.cast(value, toText: toText) }
     func function(_ name: String) -> String? { sqlite.function(name) }
+    func dateText(unixSeconds column: String) -> String { sqlite.dateText(unixSeconds: column) }
+    func uuidText(_ column: String) -> String { sqlite.uuidText(column) }
 }
 
 @Suite struct DialectTests {

@@ -70,7 +70,7 @@ public struct Select: Sendable {
             result.sql += rowid(withRowid, dialect) + "\(alias).*"
         case .attributes(let entity, let withRowid):
             result.sql += rowid(withRowid, dialect)
-            result = result + SQLFragment.joined(entity.attributeColumns(alias: alias), separator: ", ")
+            result = result + SQLFragment.joined(entity.attributeColumns(alias: alias, dialect: dialect), separator: ", ")
         case .count: result.sql += limited ? "1" : "count(*)"
         case .expressions(let expressions): result = result + SQLFragment.joined(expressions, separator: ", ")
         }
@@ -102,7 +102,7 @@ public enum Returning: Sendable {
         case .all: return dialect.returningAll
         case .columns(let names): return " RETURNING " + names.map(dialect.quoted).joined(separator: ", ")
         case .attributes(let entity):
-            return " RETURNING " + entity.attributeColumns(alias: nil).map(\.sql).joined(separator: ", ")
+            return " RETURNING " + entity.attributeColumns(alias: nil, dialect: dialect).map(\.sql).joined(separator: ", ")
         }
     }
 }

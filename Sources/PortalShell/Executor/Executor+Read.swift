@@ -91,7 +91,7 @@ extension Executor {
 
     /// Every attribute of `entity`, by name, in the schema's order: the columns `schema` shows.
     private func attributeColumns(_ entity: EntityDescription) -> Select.Columns {
-        .expressions(entity.attributeColumns(alias: Self.alias))
+        .attributes(of: entity, withRowid: false)
     }
 
     /// A `limit`/`offset` count; a variable must hold a whole number that is not negative.
