@@ -127,10 +127,11 @@ extension SQLCompiler {
         }
     }
 
-    /// Each item that is not an aggregate must be a group key (by its text), or a constant.
+    /// Each item that is not an aggregate must be a group key (by its text or its name), or a constant.
     private func checkGrouped(_ selection: Selection, _ aggregated: [Bool]) throws(SelectionError) {
         let keys = Set(selection.groupBy.map(Self.normalized))
-        for (index, item) in selection.items.enumerated() where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) {
+        for (index, item) in selection.items.enumerated()
+        where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) && !keys.contains(Self.normalized(item.columnName)) {
             if (try? Expression.parse(item.expression)).map({ if case .literal = $0 { true } else { false } }) == true { continue }
             throw SelectionError(part: .item(index), error: PredicateError(
                 .invalidOperation,
