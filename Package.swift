@@ -17,6 +17,7 @@ let package = Package(
     targets: [
         // C libraries from Debian, each behind a small shim header.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CLibedit", providers: [.apt(["libedit-dev"])]),
         // The benchmark baselines: the same work written against the SQLite C API.
@@ -28,6 +29,9 @@ let package = Package(
 
         .target(name: "PortalPredicate"),
         .target(name: "PortalEngine", dependencies: ["PortalPredicate", "CSQLite"]),
+        // PostgreSQL through libpq, a module of its own: programs that open only SQLite files
+        // do not load libpq (and the TLS and Kerberos libraries it links) at start-up.
+        .target(name: "PortalPostgres", dependencies: ["PortalEngine", "PortalPredicate", "CLibpq"]),
         .target(name: "PortalTUI", dependencies: ["PortalEngine", "CNcurses"]),
         .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalTUI", "CLibedit"]),
 
@@ -45,6 +49,8 @@ let package = Package(
         .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite"]),
         .testTarget(name: "PortalShellTests", dependencies: ["PortalShell"]),
         .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI"]),
+        // Needs a PostgreSQL server: `make test` starts a throwaway one (scripts/postgres-test-server).
+        .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite"]),
         // PortalTUI: the docs tests find the keys the browser handles by driving its model.
         .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine"], exclude: ["Expected"]),
     ],
