@@ -17,7 +17,6 @@ let package = Package(
     targets: [
         // C libraries from Debian, each behind a small shim header.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CLibedit", providers: [.apt(["libedit-dev"])]),
         // The benchmark baselines: the same work written against the SQLite C API.
@@ -29,9 +28,10 @@ let package = Package(
 
         .target(name: "PortalPredicate"),
         .target(name: "PortalEngine", dependencies: ["PortalPredicate", "CSQLite"]),
-        // PostgreSQL through libpq, a module of its own: programs that open only SQLite files
-        // do not load libpq (and the TLS and Kerberos libraries it links) at start-up.
-        .target(name: "PortalPostgres", dependencies: ["PortalEngine", "PortalPredicate", "CLibpq"]),
+        // libpq (Debian's libpq-dev), loaded on first use instead of linked (see its header).
+        .target(name: "CLibpqLoader"),
+        // PostgreSQL through libpq: the connection, its dialect, copying a database up.
+        .target(name: "PortalPostgres", dependencies: ["PortalEngine", "PortalPredicate", "CLibpqLoader"]),
         .target(name: "PortalTUI", dependencies: ["PortalEngine", "CNcurses"]),
         .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalTUI", "CLibedit"]),
 

@@ -1,4 +1,4 @@
-import CLibpq
+import CLibpqLoader
 import Glibc
 import PortalEngine
 import PortalPredicate
@@ -8,6 +8,8 @@ import PortalPredicate
 /// Not thread-safe, like SQLite's connection: one thread at a time; `interrupt()` alone may be
 /// called from any thread (it sends the server a cancel request).
 public final class PostgresConnection: DatabaseConnection {
+    /// libpq's functions (loaded on first use).
+    let pq: portal_libpq
     private let connection: OpaquePointer
     private let cancel: OpaquePointer?
     private var statements: [String: PostgresStatement] = [:]
@@ -17,29 +19,33 @@ public final class PostgresConnection: DatabaseConnection {
     /// Connects with a libpq connection string or URL (`postgresql://user@host/db`, `host=… dbname=…`);
     /// the usual `PG*` environment variables fill in what it leaves out.
     public init(_ conninfo: String) throws {
-        guard let connection = PQconnectdb(conninfo) else {
+        switch LibPQ.shared {
+        case .success(let library): pq = library.functions
+        case .failure(let error): throw PortalError(.cannotOpen, "cannot load libpq (install libpq5): " + error.message)
+        }
+        guard let connection = pq.connectdb(conninfo) else {
             throw PortalError(.cannotOpen, "cannot connect to PostgreSQL: out of memory")
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.text(PQerrorMessage(connection))
-            PQfinish(connection)
+        guard pq.status(connection) == CONNECTION_OK else {
+            let message = Self.text(pq.errorMessage(connection))
+            pq.finish(connection)
             throw PortalError(.cannotOpen, "cannot connect to PostgreSQL: " + message)
         }
         self.connection = connection
-        cancel = PQgetCancel(connection)
+        cancel = pq.getCancel(connection)
     }
 
     deinit {
-        if let cancel { PQfreeCancel(cancel) }
-        PQfinish(connection)
+        if let cancel { pq.freeCancel(cancel) }
+        pq.finish(connection)
     }
 
     /// `sql` prepared on the server once; later calls with the same text reuse it.
     public func prepare(_ sql: String) throws -> PostgresStatement {
         if let cached = statements[sql] { return cached }
         let name = "portal_\(statements.count + 1)"
-        let result = PQprepare(connection, name, sql, 0, nil)
-        defer { PQclear(result) }
+        let result = pq.prepare(connection, name, sql, 0, nil)
+        defer { pq.clear(result) }
         try check(result, sql: sql)
         let statement = PostgresStatement(connection: self, name: name, sql: sql)
         statements[sql] = statement
@@ -48,17 +54,17 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// One or more statements without parameters.
     public func execute(_ sql: String) throws {
-        let result = PQexec(connection, sql)
-        defer { PQclear(result) }
+        let result = pq.exec(connection, sql)
+        defer { pq.clear(result) }
         try check(result, sql: sql)
-        lastCommandChanges = Self.changes(of: result)
+        lastCommandChanges = changes(of: result)
     }
 
     /// Asks the server to cancel the running statement, which then fails with `.interrupted`.
     public func interrupt() {
         guard let cancel else { return }
         var buffer = [CChar](repeating: 0, count: 256)
-        _ = PQcancel(cancel, &buffer, Int32(buffer.count))
+        _ = pq.cancel(cancel, &buffer, Int32(buffer.count))
     }
 
     /// `BEGIN`: PostgreSQL takes its locks row by row, so both starts are the same.
@@ -71,7 +77,7 @@ public final class PostgresConnection: DatabaseConnection {
         try execute("ROLLBACK TO SAVEPOINT " + PostgresDialect().quoted(name))
     }
 
-    public var isInTransaction: Bool { PQtransactionStatus(connection) != PQTRANS_IDLE }
+    public var isInTransaction: Bool { pq.transactionStatus(connection) != PQTRANS_IDLE }
     public var changes: Int { lastCommandChanges }
     /// PostgreSQL has no row id: a write that needs its new key returns it (`RETURNING`).
     public var lastInsertRowid: Int64 { 0 }
@@ -106,16 +112,16 @@ public final class PostgresConnection: DatabaseConnection {
         }
         let result = pointers.withUnsafeBufferPointer { params in
             params.withMemoryRebound(to: UnsafePointer<CChar>?.self) { params in
-                PQexecPrepared(connection, name, Int32(values.count), params.baseAddress, lengths, formats, 0)
+                pq.execPrepared(connection, name, Int32(values.count), params.baseAddress, lengths, formats, 0)
             }
         }
         do {
             try check(result, sql: sql)
         } catch {
-            PQclear(result)
+            pq.clear(result)
             throw error
         }
-        lastCommandChanges = Self.changes(of: result)
+        lastCommandChanges = changes(of: result)
         return result
     }
 
@@ -129,18 +135,18 @@ public final class PostgresConnection: DatabaseConnection {
         }
     }
 
-    private static func changes(of result: OpaquePointer?) -> Int {
-        guard let result, let tuples = PQcmdTuples(result) else { return 0 }
+    private func changes(of result: OpaquePointer?) -> Int {
+        guard let result, let tuples = pq.cmdTuples(result) else { return 0 }
         return Int(String(cString: tuples)) ?? 0
     }
 
     /// Throws the server's error, classified by its SQLSTATE code (never by its text).
     private func check(_ result: OpaquePointer?, sql: String) throws {
-        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        let status = result.map(pq.resultStatus) ?? PGRES_FATAL_ERROR
         guard status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_SINGLE_TUPLE
                 && status != PGRES_EMPTY_QUERY else { return }
-        let message = result.map { Self.text(PQresultErrorMessage($0)) } ?? Self.text(PQerrorMessage(connection))
-        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
+        let message = result.map { Self.text(pq.resultErrorMessage($0)) } ?? Self.text(pq.errorMessage(connection))
+        let state = result.flatMap { pq.resultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
         throw PortalError(Self.kind(ofSQLState: state), message.isEmpty ? "PostgreSQL failed: \(sql)" : message)
     }
 

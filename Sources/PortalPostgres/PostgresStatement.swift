@@ -1,4 +1,4 @@
-import CLibpq
+import CLibpqLoader
 import PortalEngine
 import PortalPredicate
 
@@ -18,7 +18,7 @@ public final class PostgresStatement: DatabaseStatement {
         self.sql = sql
     }
 
-    deinit { if let result { PQclear(result) } }
+    deinit { if let result { connection.pq.clear(result) } }
 
     public func bind(_ values: [Value]) throws { self.values = values }
 
@@ -26,23 +26,23 @@ public final class PostgresStatement: DatabaseStatement {
         if result == nil { result = try connection.run(name, sql, values) }
         guard let result else { return false }
         row += 1
-        return row < Int(PQntuples(result))
+        return row < Int(connection.pq.ntuples(result))
     }
 
-    public var columnCount: Int { result.map { Int(PQnfields($0)) } ?? 0 }
+    public var columnCount: Int { result.map { Int(connection.pq.nfields($0)) } ?? 0 }
 
     public func columnName(_ index: Int) -> String {
-        guard let result, let name = PQfname(result, Int32(index)) else { return "" }
+        guard let result, let name = connection.pq.fname(result, Int32(index)) else { return "" }
         return String(cString: name)
     }
 
     /// The value by the column's type: integers, floating point and numeric, booleans as 1/0,
     /// bytea as a blob, everything else as its text.
     public func value(at index: Int32) -> Value {
-        guard let result, row >= 0, PQgetisnull(result, Int32(row), index) == 0,
-              let pointer = PQgetvalue(result, Int32(row), index) else { return .null }
+        guard let result, row >= 0, connection.pq.getisnull(result, Int32(row), index) == 0,
+              let pointer = connection.pq.getvalue(result, Int32(row), index) else { return .null }
         let text = String(cString: pointer)
-        switch PQftype(result, index) {
+        switch connection.pq.ftype(result, index) {
         case 20, 21, 23, 26: return Int64(text).map(Value.integer) ?? .text(text)
         case 700, 701, 1700: return Double(text).map(Value.real) ?? .text(text)
         case 16: return .integer(text == "t" ? 1 : 0)
@@ -52,7 +52,7 @@ public final class PostgresStatement: DatabaseStatement {
     }
 
     public func reset() {
-        if let result { PQclear(result) }
+        if let result { connection.pq.clear(result) }
         result = nil
         row = -1
         values = []
