@@ -22,6 +22,8 @@ public struct Configuration: Sendable {
     /// `--force`: `--demo` may replace an existing file.
     public var force = false
     public var noInit = false
+    /// `--copy-to TARGET`: a PostgreSQL URL or an SQLite path.
+    public var copyTo: String?
 
     public init() {}
 }

@@ -79,6 +79,9 @@ struct PortalShellCommand: ParsableCommand {
     @Flag(help: "Skip the start-up commands file.")
     var noInit = false
 
+    @Option(help: ArgumentHelp("Copy every table of DATABASE (schema, rows, keys, indexes) into TARGET, a PostgreSQL URL (postgres://…) or a new SQLite file, and exit.", valueName: "TARGET"))
+    var copyTo: String?
+
     mutating func validate() throws {
         if format.map({ OutputFormat(rawValue: $0.lowercased()) == nil }) ?? false {
             throw ValidationError("unknown format '\(format ?? "")' (expected \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -93,6 +96,9 @@ struct PortalShellCommand: ParsableCommand {
             throw ValidationError("--exec and --file need a DATABASE")
         }
         if force && demo == nil { throw ValidationError("--force goes with --demo") }
+        if copyTo != nil && (database == nil || browse || !exec.isEmpty || file != nil) {
+            throw ValidationError("--copy-to needs a DATABASE and goes alone (no --browse, --exec or --file)")
+        }
         if (entity != nil || wherePredicate != nil) && !browse {
             throw ValidationError("--entity and --where go with --browse")
         }
@@ -121,6 +127,7 @@ struct PortalShellCommand: ParsableCommand {
         c.demoPath = demo
         c.force = force
         c.noInit = noInit
+        c.copyTo = copyTo
         return c
     }
 }
