@@ -4,21 +4,13 @@ import PortalPredicate
 import PortalEngine
 @testable import PortalPostgres
 
-/// Chinook's music tables copied into PostgreSQL; each predicate compiled by the engine in
-/// SQLite's dialect and in PostgreSQL's must select the same tracks on both databases, and a
-/// grouped selection must give the same groups.
+/// Chinook copied into PostgreSQL (`PostgresCopy`, as `--copy-to` does); PostgreSQL's catalog must
+/// describe it as SQLite's does, and each predicate compiled by the engine in SQLite's dialect
+/// against SQLite's schema and in PostgreSQL's against PostgreSQL's must select the same tracks,
+/// and a grouped selection the same groups.
 @Suite struct PostgresDifferentialTests {
     static let chinook = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/chinook/Chinook_Sqlite.sqlite").path
-    static let tables = [
-        ("Genre", "\"GenreId\" integer PRIMARY KEY, \"Name\" text"),
-        ("MediaType", "\"MediaTypeId\" integer PRIMARY KEY, \"Name\" text"),
-        ("Artist", "\"ArtistId\" integer PRIMARY KEY, \"Name\" text"),
-        ("Album", "\"AlbumId\" integer PRIMARY KEY, \"Title\" text NOT NULL, \"ArtistId\" integer NOT NULL REFERENCES \"Artist\""),
-        ("Track", "\"TrackId\" integer PRIMARY KEY, \"Name\" text NOT NULL, \"AlbumId\" integer REFERENCES \"Album\", "
-            + "\"MediaTypeId\" integer NOT NULL REFERENCES \"MediaType\", \"GenreId\" integer REFERENCES \"Genre\", "
-            + "\"Composer\" text, \"Milliseconds\" integer NOT NULL, \"Bytes\" integer, \"UnitPrice\" numeric(10,2) NOT NULL"),
-    ]
     static let predicates = [
         "Milliseconds > 300000", #"Name BEGINSWITH "A""#, #"Name CONTAINS[c] "love""#, #"Name ENDSWITH "s""#,
         #"Name LIKE "*Love*""#, #"Name LIKE[c] "?he*""#, "Composer == nil", "Composer != nil AND GenreId IN {1, 3}",
@@ -36,13 +28,16 @@ import PortalEngine
         var options = StoreOptions(readOnly: true)
         options.switchesToWAL = false
         let sqlite = try Store(path: Self.chinook, options: options)
-        try copyChinook(from: sqlite, to: db)
-        let schema = try sqlite.read { ctx in try ctx.schema }
-        let track = try #require(schema.entity(named: "Track"))
+        _ = try PostgresCopy(to: "dbname=\(db.name)").copy(from: sqlite, progress: { _, _, _ in }, interrupted: { false })
+        let sqliteSchema = try sqlite.read { ctx in try ctx.schema }
+        let postgresSchema = try PostgresCatalog().schema(of: db.connection)
+        try expectSameShape(sqliteSchema, postgresSchema)
         var agreed = 0
         for predicate in Self.predicates {
             var results: [[[Value]]] = []
             for dialect in [SQLiteDialect() as any SQLDialect, PostgresDialect()] {
+                let schema = dialect is PostgresDialect ? postgresSchema : sqliteSchema
+                let track = try #require(schema.entity(named: "Track"))
                 let filter = try PredicateCompiler.compile(predicate, entity: track, schema: schema, alias: "t0", dialect: dialect)
                 let select = Select(track, columns: .expressions([SQLFragment("t0.\"TrackId\"")]), condition: filter.condition,
                                     order: SQLFragment("1"))
@@ -58,6 +53,8 @@ import PortalEngine
                                  SelectionItem("max(Milliseconds)", as: "longest")], groupBy: ["Genre.Name"], having: "n > 10")
         var groups: [[[Value]]] = []
         for dialect in [SQLiteDialect() as any SQLDialect, PostgresDialect()] {
+            let schema = dialect is PostgresDialect ? postgresSchema : sqliteSchema
+            let track = try #require(schema.entity(named: "Track"))
             let compiled = try PredicateCompiler.compile(grouped, sortedBy: [SortKey("genre")], entity: track, schema: schema,
                                                          alias: "t0", dialect: dialect)
             var select = Select(track, columns: .expressions(compiled.columns), order: compiled.order)
@@ -71,20 +68,20 @@ import PortalEngine
         #expect(groups[0].count > 5)
     }
 
-    /// The five music tables, row by row through the connection protocol, in one transaction.
-    private func copyChinook(from sqlite: Store, to db: ScratchDatabase) throws {
-        try db.connection.begin(.immediate)
-        for (table, columns) in Self.tables {
-            try db.connection.execute("CREATE TABLE \"\(table)\" (\(columns))")
-            let rows = try sqlite.read { ctx in try ctx.query("SELECT * FROM \"\(table)\"") }
-            let insert = Insert(table, columns: rows.columns).rendered(in: PostgresDialect())
-            let statement = try db.connection.prepare(insert.sql)
-            for row in rows.rows {
-                try statement.bind(row.values)
-                while try statement.step() {}
-                statement.reset()
+    /// The same entities, attribute names, keys, relationships and index names.
+    private func expectSameShape(_ sqlite: Schema, _ postgres: Schema) throws {
+        #expect(Set(sqlite.entities.map(\.name)) == Set(postgres.entities.map(\.name)))
+        for entity in sqlite.entities {
+            let other = try #require(postgres.entity(named: entity.name))
+            #expect(entity.attributes.map(\.name) == other.attributes.map(\.name), "\(entity.name)")
+            #expect(entity.attributes.map(\.isNullable) == other.attributes.map(\.isNullable), "\(entity.name)")
+            #expect(entity.primaryKey == other.primaryKey, "\(entity.name)")
+            let relationships = { (e: EntityDescription) in
+                Set(e.relationships.map { "\($0.name) \($0.kind) \($0.destination) \($0.sourceColumns) \($0.destinationColumns)" })
             }
+            #expect(relationships(entity) == relationships(other), "\(entity.name)")
+            let indexes = { (e: EntityDescription) in Set(e.indexes.map(\.name).filter { $0.hasPrefix("IFK_") }) }
+            #expect(indexes(entity) == indexes(other), "\(entity.name)")
         }
-        try db.connection.commit()
     }
 }

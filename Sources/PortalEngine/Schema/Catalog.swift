@@ -4,10 +4,13 @@
 
 /// Reads the schema of an open database: entities, attributes, keys, relationships, indexes, and
 /// the table and column each is stored in (see `Schema`). The store reads it on open and again
-/// whenever the database's schema changes.
-public protocol Catalog: Sendable {
+/// whenever the database's schema changes. PostgreSQL's catalog reads `pg_catalog` over its own
+/// connection type.
+public protocol Catalog<Database>: Sendable {
+    /// The connection the catalog reads through.
+    associatedtype Database: DatabaseConnection
     /// The schema of the database `connection` is open on.
-    func schema(of connection: Connection) throws -> Schema
+    func schema(of connection: Database) throws -> Schema
 }
 
 /// A plain SQLite database's catalog: every table and view is an entity under its own name, every

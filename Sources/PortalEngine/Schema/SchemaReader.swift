@@ -193,5 +193,5 @@ private struct PragmaReader {
 
 extension Value {
     /// The text of a `.text` value, nil otherwise.
-    var textValue: String? { if case .text(let text) = self { return text } else { return nil } }
+    public var textValue: String? { if case .text(let text) = self { return text } else { return nil } }
 }

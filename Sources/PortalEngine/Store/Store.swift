@@ -442,12 +442,12 @@ public final class Store: @unchecked Sendable {
 
 /// The schema, read once per `PRAGMA schema_version` and shared by the store's connections.
 final class SchemaCache: @unchecked Sendable {
-    private let catalog: any Catalog
+    private let catalog: any Catalog<Connection>
     private let lock = NSLock()
     private var version: Int64?
     private var cached: Schema?
 
-    init(catalog: any Catalog) { self.catalog = catalog }
+    init(catalog: any Catalog<Connection>) { self.catalog = catalog }
 
     func schema(on connection: Connection) throws -> Schema {
         guard case .integer(let current)? = try connection.scalar("PRAGMA schema_version") else {

@@ -1,0 +1,104 @@
+import PortalEngine
+import PortalPredicate
+
+/// A PostgreSQL database's catalog, read from `pg_catalog` for the connection's current schema:
+/// tables and views as entities, columns as attributes (with their types as declared), primary
+/// keys, foreign keys as relationships (named by the same rules as SQLite's) and indexes.
+public struct PostgresCatalog: Catalog {
+    /// The catalog (it has no settings).
+    public init() {}
+
+    public func schema(of connection: PostgresConnection) throws -> Schema {
+        let reader = Reader(connection: connection)
+        var entities: [EntityDescription] = []
+        for row in try reader.rows("""
+            SELECT c.oid::bigint, c.relname, c.relkind::text FROM pg_catalog.pg_class c
+            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm')
+            ORDER BY c.oid
+            """) {
+            guard case .integer(let oid) = row[0], case .text(let name) = row[1], case .text(let kind) = row[2] else { continue }
+            let key = try reader.strings("""
+                SELECT a.attname FROM pg_catalog.pg_index i CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)
+                JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+                WHERE i.indrelid = $1 AND i.indisprimary ORDER BY k.n
+                """, [.integer(oid)])
+            let attributes = try reader.rows("""
+                SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull,
+                       pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attgenerated::text
+                FROM pg_catalog.pg_attribute a LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+                WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
+                """, [.integer(oid)]).compactMap { column -> AttributeDescription? in
+                guard case .text(let columnName) = column[0] else { return nil }
+                return AttributeDescription(name: columnName, declaredType: column[1].textValue ?? "",
+                                            isNullable: column[2] != .integer(1), defaultValue: column[3].textValue,
+                                            primaryKeyPosition: key.firstIndex(of: columnName).map { $0 + 1 },
+                                            generated: column[4] == .text("s") ? .stored : nil)
+            }
+            let indexes = try reader.rows("""
+                SELECT ic.relname, i.indisunique, array_to_string(array(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(attnum, n)
+                       JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n), chr(31))
+                FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
+                WHERE i.indrelid = $1 ORDER BY ic.relname
+                """, [.integer(oid)]).compactMap { index -> IndexDescription? in
+                guard case .text(let indexName) = index[0], case .text(let columns) = index[2] else { return nil }
+                return IndexDescription(name: indexName, columns: columns.split(separator: "\u{1F}").map(String.init),
+                                        isUnique: index[1] == .integer(1))
+            }
+            let isView = kind == "v" || kind == "m"
+            entities.append(EntityDescription(name: name, kind: isView ? .view : .table, attributes: attributes,
+                                              primaryKey: key, hasRowid: false, relationships: [], indexes: indexes))
+        }
+        return Schema(entities: entities).addingRelationships(try reader.foreignKeys())
+    }
+
+    /// The queries, run on the connection.
+    private struct Reader {
+        let connection: PostgresConnection
+
+        func rows(_ sql: String, _ values: [Value] = []) throws -> [[Value]] {
+            let statement = try connection.prepare(sql)
+            defer { statement.reset() }
+            try statement.bind(values)
+            var rows: [[Value]] = []
+            while try statement.step() { rows.append((0..<statement.columnCount).map { statement.value(at: Int32($0)) }) }
+            return rows
+        }
+
+        func strings(_ sql: String, _ values: [Value]) throws -> [String] {
+            try rows(sql, values).compactMap { $0.first?.textValue }
+        }
+
+        /// Every foreign key of the schema's tables, columns in key order.
+        func foreignKeys() throws -> [ForeignKey] {
+            try rows("""
+                SELECT c.conrelid::regclass::text, c.confrelid::regclass::text,
+                       array_to_string(array(SELECT a.attname FROM unnest(c.conkey) WITH ORDINALITY k(attnum, n)
+                           JOIN pg_catalog.pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum ORDER BY k.n), chr(31)),
+                       array_to_string(array(SELECT a.attname FROM unnest(c.confkey) WITH ORDINALITY k(attnum, n)
+                           JOIN pg_catalog.pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.attnum ORDER BY k.n), chr(31))
+                FROM pg_catalog.pg_constraint c
+                WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace ORDER BY c.conrelid, c.oid
+                """).compactMap { row in
+                guard case .text(let from) = row[0], case .text(let to) = row[1], case .text(let fromColumns) = row[2],
+                      case .text(let toColumns) = row[3] else { return nil }
+                return ForeignKey(from: Self.unquoted(from), to: Self.unquoted(to),
+                                  fromColumns: fromColumns.split(separator: "\u{1F}").map(String.init),
+                                  toColumns: toColumns.split(separator: "\u{1F}").map(String.init))
+            }
+        }
+
+        /// `regclass` text quotes names that need it (`"Track"`).
+        static func unquoted(_ name: String) -> String {
+            guard name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 else { return name }
+            var inner = ""
+            var previousWasQuote = false
+            for character in name.dropFirst().dropLast() {
+                // `""` inside stands for one quote.
+                if character == "\"" && previousWasQuote { previousWasQuote = false; continue }
+                previousWasQuote = character == "\""
+                inner.append(character)
+            }
+            return inner
+        }
+    }
+}
