@@ -14,20 +14,25 @@ public enum TextMatching {
     /// `[c]`, `[d]`, `[cd]` as folding flags; `[n]` turns both off.
     public static func fold(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
         if !caseInsensitive && !diacriticInsensitive { return text }
-        if let ascii = asciiFolded(text, caseInsensitive: caseInsensitive) { return ascii }
+        if let simple = simpleFolded(text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) {
+            return simple
+        }
         var options: String.CompareOptions = []
         if caseInsensitive { options.insert(.caseInsensitive) }
         if diacriticInsensitive { options.insert(.diacriticInsensitive) }
         return text.folding(options: options, locale: nil)
     }
 
-    /// The fold of ASCII-only text without Foundation (most rows of most columns): ASCII has no
-    /// diacritics, and its case fold is its lower case (a test checks every ASCII character
-    /// against Foundation's fold). Nil when `text` has any non-ASCII byte.
-    static func asciiFolded(_ text: String, caseInsensitive: Bool) -> String? {
+    /// The fold of most text without Foundation: ASCII has no diacritics and its case fold is
+    /// its lower case, and most other characters (lower-case letters with accents, CJK, …) fold
+    /// to themselves (a test checks every Unicode scalar against Foundation's fold). Nil when
+    /// Foundation is needed: a non-ASCII character that folds to something else, any non-ASCII
+    /// character under `[d]`.
+    static func simpleFolded(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? {
         var text = text
         return text.withUTF8 { bytes -> String? in
-            guard let changes = asciiFoldChanges(bytes, caseInsensitive: caseInsensitive) else { return nil }
+            guard let changes = simpleFoldChanges(bytes, caseInsensitive: caseInsensitive,
+                                                  diacriticInsensitive: diacriticInsensitive) else { return nil }
             guard changes else { return String(decoding: bytes, as: UTF8.self) }
             return String(unsafeUninitializedCapacity: bytes.count) { out in
                 asciiFold(bytes, into: out)
@@ -36,18 +41,44 @@ public enum TextMatching {
         }
     }
 
-    /// For ASCII-only bytes, whether folding changes them (an upper-case letter, folded
-    /// case-insensitively); nil when a byte is not ASCII (Foundation's fold is needed then).
-    public static func asciiFoldChanges(_ bytes: UnsafeBufferPointer<UInt8>, caseInsensitive: Bool) -> Bool? {
+    /// For valid UTF-8 whose fold is its ASCII lower case (see `simpleFolded`), whether folding
+    /// changes it (an upper-case ASCII letter, folded case-insensitively); nil when Foundation's
+    /// fold is needed.
+    public static func simpleFoldChanges(_ bytes: UnsafeBufferPointer<UInt8>, caseInsensitive: Bool,
+                                         diacriticInsensitive: Bool) -> Bool? {
         var hasUpper = false
-        for byte in bytes {
-            if byte >= 0x80 { return nil }
-            if byte &- 0x41 < 26 { hasUpper = true }
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte < 0x80 {
+                if byte &- 0x41 < 26 { hasUpper = true }
+                i += 1
+                continue
+            }
+            guard caseInsensitive && !diacriticInsensitive else { return nil }
+            var parser = Unicode.UTF8.ForwardParser()
+            var iterator = UnsafeBufferPointer(rebasing: bytes[i...]).makeIterator()
+            guard case .valid(let encoded) = parser.parseScalar(from: &iterator),
+                  foldsToItself(Unicode.UTF8.decode(encoded)) else { return nil }
+            i += encoded.count
         }
         return caseInsensitive && hasUpper
     }
 
-    /// The case fold of ASCII `bytes` (their lower case), written to `out` (as many bytes).
+    /// Whether Foundation's case fold leaves a non-ASCII scalar as it is. Unicode's property
+    /// says so for most; Foundation differs from it in three places, which always take its path:
+    /// it decomposes some Greek and Latin letters (U+01F0, U+0390, U+1E96…) and folds Cherokee
+    /// to lower case.
+    @inline(__always)
+    static func foldsToItself(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v == 0x1F0 || (0x370...0x3FF).contains(v) || (0x13A0...0x13FF).contains(v) || (0x1E00...0x1FFF).contains(v) {
+            return false
+        }
+        return !scalar.properties.changesWhenCaseFolded
+    }
+
+    /// The ASCII lower case of `bytes` (other bytes as they are), written to `out` (as many bytes).
     public static func asciiFold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) {
         for (i, byte) in bytes.enumerated() { out[i] = byte &- 0x41 < 26 ? byte | 0x20 : byte }
     }

@@ -48,17 +48,18 @@ public enum SQLFunctions {
         guard let context, let arguments, let value = arguments[0] else { return }
         guard sqlite3_value_type(value) == SQLITE_TEXT else { return sqlite3_result_value(context, value) }
         let options = options(arguments[1])
-        if foldASCII(context, value, options) { return }
+        if foldSimply(context, value, options) { return }
         resultText(context, TextMatching.fold(text(value), options: options))
     }
 
-    /// ASCII text (most values) folds byte by byte into SQLite's own memory, with no Swift
-    /// string made per row; false when the text is not ASCII.
-    private static func foldASCII(_ context: OpaquePointer, _ value: OpaquePointer, _ options: ComparisonOptions) -> Bool {
+    /// Most text (ASCII, and text whose other characters fold to themselves) folds byte by byte
+    /// into SQLite's own memory, with no Swift string made per row; false when it needs Foundation.
+    private static func foldSimply(_ context: OpaquePointer, _ value: OpaquePointer, _ options: ComparisonOptions) -> Bool {
         guard let text = sqlite3_value_text(value) else { return false }
         let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
         let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
-        guard let changes = TextMatching.asciiFoldChanges(bytes, caseInsensitive: options.contains(.caseInsensitive)) else {
+        guard let changes = TextMatching.simpleFoldChanges(bytes, caseInsensitive: options.contains(.caseInsensitive),
+                                                           diacriticInsensitive: options.contains(.diacriticInsensitive)) else {
             return false
         }
         guard folds && changes else {
