@@ -55,27 +55,59 @@ public enum TextMatching {
                 i += 1
                 continue
             }
-            guard caseInsensitive && !diacriticInsensitive else { return nil }
-            var parser = Unicode.UTF8.ForwardParser()
-            var iterator = UnsafeBufferPointer(rebasing: bytes[i...]).makeIterator()
-            guard case .valid(let encoded) = parser.parseScalar(from: &iterator),
-                  foldsToItself(Unicode.UTF8.decode(encoded)) else { return nil }
-            i += encoded.count
+            guard caseInsensitive && !diacriticInsensitive, let (value, length) = scalar(in: bytes, at: i),
+                  foldsToItself(value) else { return nil }
+            i += length
         }
         return caseInsensitive && hasUpper
+    }
+
+    /// The scalar value of the UTF-8 sequence starting at `i` (a non-ASCII byte) and its length;
+    /// nil when it is not valid UTF-8 (overlong, a surrogate, cut short, …).
+    @inline(__always)
+    static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
+        let lead = bytes[i]
+        func continuation(_ k: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> UInt32? {
+            guard i + k < bytes.count, bytes[i + k] >= low, bytes[i + k] <= high else { return nil }
+            return UInt32(bytes[i + k] & 0x3F)
+        }
+        switch lead {
+        case 0xC2...0xDF:
+            guard let b1 = continuation(1) else { return nil }
+            return (UInt32(lead & 0x1F) << 6 | b1, 2)
+        case 0xE0...0xEF:
+            let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80, high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+            guard let b1 = continuation(1, low, high), let b2 = continuation(2) else { return nil }
+            return (UInt32(lead & 0x0F) << 12 | b1 << 6 | b2, 3)
+        case 0xF0...0xF4:
+            let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80, high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+            guard let b1 = continuation(1, low, high), let b2 = continuation(2), let b3 = continuation(3) else { return nil }
+            return (UInt32(lead & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, 4)
+        default:
+            return nil
+        }
     }
 
     /// Whether Foundation's case fold leaves a non-ASCII scalar as it is. Unicode's property
     /// says so for most; Foundation differs from it in three places, which always take its path:
     /// it decomposes some Greek and Latin letters (U+01F0, U+0390, U+1E96…) and folds Cherokee
-    /// to lower case.
+    /// to lower case. Two-byte scalars come from a table, CJK and Hangul syllables need no look-up.
     @inline(__always)
-    static func foldsToItself(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        if v == 0x1F0 || (0x370...0x3FF).contains(v) || (0x13A0...0x13FF).contains(v) || (0x1E00...0x1FFF).contains(v) {
+    static func foldsToItself(_ value: UInt32) -> Bool {
+        if value < 0x800 { return twoByteFoldsToItself[Int(value)] }
+        if (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) { return true }
+        return propertyFoldsToItself(value)
+    }
+
+    private static let twoByteFoldsToItself: [Bool] = (0..<0x800).map { propertyFoldsToItself(UInt32($0)) }
+
+    private static func propertyFoldsToItself(_ value: UInt32) -> Bool {
+        if value < 0x80 { return !(value &- 0x41 < 26) }
+        if value == 0x1F0 || (0x370...0x3FF).contains(value) || (0x13A0...0x13FF).contains(value)
+            || (0x1E00...0x1FFF).contains(value) {
             return false
         }
-        return !scalar.properties.changesWhenCaseFolded
+        return Unicode.Scalar(value).map { !$0.properties.changesWhenCaseFolded } ?? false
     }
 
     /// The ASCII lower case of `bytes` (other bytes as they are), written to `out` (as many bytes).

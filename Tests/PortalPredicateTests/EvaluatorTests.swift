@@ -364,7 +364,7 @@ private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? 
     @Test func everyScalarTheFastPathKeepsFoundationKeeps() {
         var kept = 0
         for value in UInt32(0x80)...0x10FFFF {
-            guard let scalar = Unicode.Scalar(value), TextMatching.foldsToItself(scalar) else { continue }
+            guard let scalar = Unicode.Scalar(value), TextMatching.foldsToItself(value) else { continue }
             kept += 1
             let text = "A" + String(scalar) + "Z"
             let foundation = text.folding(options: .caseInsensitive, locale: nil)
@@ -378,11 +378,17 @@ private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? 
 
     /// Invalid UTF-8 is not folded byte by byte (Foundation repairs it first).
     @Test func invalidUTF8TakesFoundationsPath() {
-        for bytes: [UInt8] in [[0x41, 0xC3], [0xC3, 0x28], [0xED, 0xA0, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80]] {
+        for bytes: [UInt8] in [[0x41, 0xC3], [0xC3, 0x28], [0xC0, 0xA9], [0xE0, 0x80, 0xA9], [0xED, 0xA0, 0x80],
+                               [0xF0, 0x80, 0x80, 0xA9], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE4, 0xB8]] {
             let changes = bytes.withUnsafeBufferPointer {
                 TextMatching.simpleFoldChanges($0, caseInsensitive: true, diacriticInsensitive: false)
             }
             #expect(changes == nil, "\(bytes)")
+        }
+        // Valid sequences of every length decode to their scalar.
+        for text in ["é", "東", "😀", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}"] {
+            let decoded = Array(text.utf8).withUnsafeBufferPointer { TextMatching.scalar(in: $0, at: 0) }
+            #expect(decoded?.0 == text.unicodeScalars.first?.value && decoded?.1 == text.utf8.count, "\(text)")
         }
     }
 }
