@@ -216,15 +216,7 @@ public enum TextMatching {
     /// the expression case-insensitive; `[d]` removes diacritics from both text and pattern.
     /// Compiled expressions are cached (thread-safe). An invalid pattern is a `PredicateError`.
     public static func matches(_ text: String, regex pattern: String, options: ComparisonOptions = []) throws(PredicateError) -> Bool {
-        var subject = text, source = pattern
-        let caseInsensitive = options.contains(.caseInsensitive) && !options.contains(.normalized)
-        if options.contains(.diacriticInsensitive) && !options.contains(.normalized) {
-            subject = fold(subject, caseInsensitive: false, diacriticInsensitive: true)
-            source = fold(source, caseInsensitive: false, diacriticInsensitive: true)
-        }
-        let expression = try RegexCache.shared.expression(source, caseInsensitive: caseInsensitive)
-        let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-        return expression.firstMatch(in: subject, options: [], range: range) != nil
+        try MatchesPattern.compiled(pattern, options: options).matches(text)
     }
 
     /// `lowercase(x)`: Unicode lowercase mapping.
@@ -237,7 +229,66 @@ public enum TextMatching {
     public static func length(_ text: String) -> Int { text.unicodeScalars.count }
 }
 
-/// Compiled regular expressions by (pattern, case-insensitivity). Bounded: cleared when full.
+/// A MATCHES pattern compiled for its options, once: the SQL function keeps it for the whole
+/// statement, the evaluator takes it from `RegexCache`.
+public final class MatchesPattern: Sendable {
+    /// The comparison options it was compiled for.
+    public let options: ComparisonOptions
+    private let expression: NSRegularExpression
+    private let diacriticInsensitive: Bool
+    /// Bytes every text it matches starts with (the pattern's literal start), compared before
+    /// ICU is asked: most texts that do not match stop there. Empty when none is known.
+    private let prefix: [UInt8]
+
+    /// The compiled pattern, from the shared cache.
+    public static func compiled(_ pattern: String, options: ComparisonOptions) throws(PredicateError) -> MatchesPattern {
+        try RegexCache.shared.pattern(pattern, options: options)
+    }
+
+    init(_ pattern: String, options: ComparisonOptions) throws(PredicateError) {
+        self.options = options
+        let plain = options.contains(.normalized)
+        let caseInsensitive = options.contains(.caseInsensitive) && !plain
+        diacriticInsensitive = options.contains(.diacriticInsensitive) && !plain
+        let source = diacriticInsensitive ? TextMatching.fold(pattern, caseInsensitive: false, diacriticInsensitive: true) : pattern
+        expression = try RegexCache.compile(source, caseInsensitive: caseInsensitive)
+        prefix = caseInsensitive || diacriticInsensitive ? [] : Self.literalPrefix(source)
+    }
+
+    /// Whether the whole text matches.
+    public func matches(_ text: String) -> Bool {
+        var text = text
+        if !prefix.isEmpty && !text.withUTF8({ $0.starts(with: prefix) }) { return false }
+        if diacriticInsensitive { text = TextMatching.fold(text, caseInsensitive: false, diacriticInsensitive: true) }
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        return expression.firstMatch(in: text, options: [], range: range) != nil
+    }
+
+    /// Whether the whole text of these UTF-8 bytes matches (invalid bytes read as U+FFFD). An
+    /// ASCII prefix is compared on the bytes, before any string is made.
+    public func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if !prefix.isEmpty && !bytes.starts(with: prefix) { return false }
+        return matches(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The ASCII characters a pattern starts with that every match must start with: up to the
+    /// first character with a meaning in ICU's syntax, less the last when a quantifier follows
+    /// it (`ab*`). None when the pattern has a `|` anywhere (the alternatives may start apart).
+    static func literalPrefix(_ pattern: String) -> [UInt8] {
+        let bytes = Array(pattern.utf8)
+        let special = Set("\\^$.|?*+()[]{}#".utf8)
+        guard !bytes.contains(UInt8(ascii: "|")) else { return [] }
+        var prefix: [UInt8] = []
+        for byte in bytes {
+            if byte < 0x20 || byte >= 0x7F || special.contains(byte) { break }
+            prefix.append(byte)
+        }
+        if !prefix.isEmpty, prefix.count < bytes.count, Set("?*+{".utf8).contains(bytes[prefix.count]) { prefix.removeLast() }
+        return prefix
+    }
+}
+
+/// Compiled MATCHES patterns by (pattern, options). Bounded: cleared when full.
 ///
 /// Caching also matters because swift-corelibs-foundation leaks about 600 bytes for each
 /// compilation of a pattern longer than 256 UTF-16 units.
@@ -246,18 +297,18 @@ public enum TextMatching {
 /// implementation ThreadSanitizer cannot see, so the stress test under TSan stays meaningful.
 final class RegexCache: @unchecked Sendable {
     static let shared = RegexCache()
-    private struct Key: Hashable { var pattern: String; var caseInsensitive: Bool }
+    private struct Key: Hashable { var pattern: String; var options: ComparisonOptions }
     private let lock = NSLock()
-    private var entries: [Key: NSRegularExpression] = [:]
+    private var entries: [Key: MatchesPattern] = [:]
     private let capacity = 256
 
-    func expression(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
-        let key = Key(pattern: pattern, caseInsensitive: caseInsensitive)
+    func pattern(_ pattern: String, options: ComparisonOptions) throws(PredicateError) -> MatchesPattern {
+        let key = Key(pattern: pattern, options: options)
         lock.lock()
         let found = entries[key]
         lock.unlock()
         if let found { return found }
-        let compiled = try Self.compile(pattern, caseInsensitive: caseInsensitive)
+        let compiled = try MatchesPattern(pattern, options: options)
         lock.lock()
         if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
         entries[key] = compiled
@@ -279,7 +330,7 @@ final class RegexCache: @unchecked Sendable {
 
     /// The pattern must be valid on its own; it is then anchored at both ends of the text so that
     /// it matches the whole string, with ICU's backtracking (like `uregex_matches`).
-    private static func compile(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
+    static func compile(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
         let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
         do {
             _ = try NSRegularExpression(pattern: pattern, options: options)

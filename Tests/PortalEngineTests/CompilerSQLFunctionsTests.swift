@@ -52,6 +52,22 @@ import Testing
         #expect(throws: TestFailure.self) { try value("portal_matches(?, ?, 0)", ["x", "("]) }
     }
 
+    /// The pattern kept for the statement: a constant pattern over many rows, a pattern that
+    /// changes from row to row (SQLite drops what was kept), and options that change.
+    @Test func matchesKeepsItsPatternOnlyWhileItHolds() throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE t (s TEXT, p TEXT, f INTEGER);
+            INSERT INTO t VALUES ('abc', 'a.c', 0), ('ABC', 'a.c', 0), ('ABC', 'a.c', 1), ('xyz', 'x.*', 0), ('abc', 'x.*', 0),
+                                 ('name 12 5', 'name 1[0-9]* 5.*', 0), ('name 2 5', 'name 1[0-9]* 5.*', 0), (NULL, 'a', 0);
+            """)
+        #expect(try database.column("SELECT portal_matches(s, 'a.c', 0) FROM t ORDER BY rowid")
+                == [1, 0, 0, 0, 1, 0, 0, .null])
+        #expect(try database.column("SELECT portal_matches(s, p, 0) FROM t ORDER BY rowid") == [1, 0, 0, 1, 0, 1, 0, .null])
+        #expect(try database.column("SELECT portal_matches(s, p, f) FROM t ORDER BY rowid") == [1, 0, 1, 1, 0, 1, 0, .null])
+        #expect(try database.column("SELECT portal_matches(s, 'a.c', f) FROM t ORDER BY rowid") == [1, 0, 1, 0, 1, 0, 0, .null])
+    }
+
     @Test func affinityOfDeclaredTypes() {
         let cases: [(String, ColumnAffinity)] = [
             ("NVARCHAR(200)", .text), ("int", .integer), ("", .blob), ("DATETIME", .numeric), ("Floating", .real),

@@ -118,17 +118,34 @@ public enum SQLFunctions {
         test(context, arguments) { TextMatching.like($0, pattern: $1, options: $2) }
     }
 
+    /// MATCHES: the pattern is compiled once per statement (kept as the pattern argument's
+    /// auxiliary data while it stays the same), never per row.
     private static let matches: Function = { context, _, arguments in
         guard let context, let arguments, let subject = arguments[0], let pattern = arguments[1] else { return }
         guard sqlite3_value_type(subject) != SQLITE_NULL, sqlite3_value_type(pattern) != SQLITE_NULL else {
             return sqlite3_result_null(context)
         }
-        do {
-            let matched = try TextMatching.matches(text(subject), regex: text(pattern), options: options(arguments[2]))
-            sqlite3_result_int(context, matched ? 1 : 0)
-        } catch {
-            sqlite3_result_error(context, "\(error)", -1)
+        let options = options(arguments[2])
+        let compiled: MatchesPattern
+        if let kept = sqlite3_get_auxdata(context, 1).map({ Unmanaged<MatchesPattern>.fromOpaque($0).takeUnretainedValue() }),
+           kept.options == options {
+            compiled = kept
+        } else {
+            do {
+                compiled = try MatchesPattern.compiled(text(pattern), options: options)
+            } catch {
+                return sqlite3_result_error(context, "\(error)", -1)
+            }
+            // SQLite releases it when the statement ends (or at once, for a pattern that varies).
+            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(compiled).toOpaque(), releasePattern)
         }
+        let bytes = sqlite3_value_text(subject)
+        let count = Int(sqlite3_value_bytes(subject))
+        sqlite3_result_int(context, compiled.matches(utf8: UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : count)) ? 1 : 0)
+    }
+
+    private static let releasePattern: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+        if let pointer { Unmanaged<MatchesPattern>.fromOpaque(pointer).release() }
     }
 
     /// A string test on the text of two values (numbers as SQLite writes them, as the evaluator
