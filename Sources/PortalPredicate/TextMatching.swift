@@ -239,6 +239,8 @@ public final class MatchesPattern: Sendable {
     /// Bytes every text it matches starts with (the pattern's literal start), compared before
     /// ICU is asked: most texts that do not match stop there. Empty when none is known.
     private let prefix: [UInt8]
+    /// The pattern's own matcher when it is simple enough (and neither `[c]` nor `[d]`).
+    private let simple: SimpleRegex?
 
     /// The compiled pattern, from the shared cache.
     public static func compiled(_ pattern: String, options: ComparisonOptions) throws(PredicateError) -> MatchesPattern {
@@ -253,12 +255,14 @@ public final class MatchesPattern: Sendable {
         let source = diacriticInsensitive ? TextMatching.fold(pattern, caseInsensitive: false, diacriticInsensitive: true) : pattern
         expression = try RegexCache.compile(source, caseInsensitive: caseInsensitive)
         prefix = caseInsensitive || diacriticInsensitive ? [] : Self.literalPrefix(source)
+        simple = caseInsensitive || diacriticInsensitive ? nil : SimpleRegex(source)
     }
 
     /// Whether the whole text matches.
     public func matches(_ text: String) -> Bool {
         var text = text
         if !prefix.isEmpty && !text.withUTF8({ $0.starts(with: prefix) }) { return false }
+        if let simple { return simple.matches(text) }
         if diacriticInsensitive { text = TextMatching.fold(text, caseInsensitive: false, diacriticInsensitive: true) }
         let range = NSRange(text.startIndex..<text.endIndex, in: text)
         return expression.firstMatch(in: text, options: [], range: range) != nil
@@ -268,6 +272,7 @@ public final class MatchesPattern: Sendable {
     /// ASCII prefix is compared on the bytes, before any string is made.
     public func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if !prefix.isEmpty && !bytes.starts(with: prefix) { return false }
+        if let simple { return simple.matches(utf8: bytes) }
         return matches(String(decoding: bytes, as: UTF8.self))
     }
 

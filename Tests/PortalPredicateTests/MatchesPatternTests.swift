@@ -33,6 +33,47 @@ import Testing
         }
     }
 
+    /// Which patterns the simple matcher takes (the others stay ICU's).
+    @Test func simplePatterns() {
+        for pattern in ["name 1[0-9]* 5.*", "abc", "a.c", "[a-z]+x?", "[^0-9]*", "", "a-b, c/d: e", "x*y*z*"] {
+            #expect(SimpleRegex(pattern) != nil, "\(pattern.debugDescription)")
+        }
+        for pattern in ["a|b", "(ab)", "a{2}", "a*?", "a++", "\\d", "^a", "a$", "[a-]", "[]a]", "[[:alpha:]]", "[a-z&&b]", "[ ]",
+                        "[z-a]", "é", "#", "a]", "[abc"] {
+            #expect(SimpleRegex(pattern) == nil, "\(pattern.debugDescription)")
+        }
+    }
+
+    /// Generated simple patterns and texts (line terminators, non-ASCII, invalid bytes
+    /// included): the simple matcher answers as ICU does, every time.
+    @Test func theSimpleMatcherAgreesWithICU() throws {
+        var generator = SeededGenerator(seed: 16)
+        let atoms = ["a", "b", "c", "1", " ", "-", ".", "[a-c]", "[^a]", "[0-9x]", "[^b-c1]"]
+        let quantifiers = ["", "", "*", "+", "?"]
+        let characters: [String] = ["a", "b", "c", "1", " ", "-", "x", "\n", "\r", "\u{85}", "\u{2028}", "\u{0B}", "é", "😀", "\u{FFFD}"]
+        var compared = 0
+        for _ in 0..<400 {
+            let pattern = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                atoms[Int.random(in: 0..<atoms.count, using: &generator)]
+                    + quantifiers[Int.random(in: 0..<quantifiers.count, using: &generator)]
+            }.joined()
+            let simple = try #require(SimpleRegex(pattern), "\(pattern.debugDescription)")
+            let icu = try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z")
+            for _ in 0..<40 {
+                let subject = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                    characters[Int.random(in: 0..<characters.count, using: &generator)]
+                }.joined()
+                let expected = icu.firstMatch(in: subject, range: NSRange(subject.startIndex..<subject.endIndex, in: subject)) != nil
+                #expect(simple.matches(subject) == expected, "\(subject.debugDescription) MATCHES \(pattern.debugDescription)")
+                compared += 1
+            }
+        }
+        #expect(compared == 16_000)
+        // Invalid UTF-8 reads as U+FFFD, which `.` matches.
+        let dot = try #require(SimpleRegex("a."))
+        #expect([UInt8]([0x61, 0xFF]).withUnsafeBufferPointer { dot.matches(utf8: $0) })
+    }
+
     /// Invalid UTF-8 reads as U+FFFD, as everywhere else; the prefix is compared on the bytes.
     @Test func invalidBytes() throws {
         let compiled = try MatchesPattern.compiled("ab.", options: [])
