@@ -103,15 +103,82 @@ public enum SQLFunctions {
     }
 
     private static let contains: Function = { context, _, arguments in
-        test(context, arguments) { TextMatching.contains($0, $1, options: $2) }
+        foldedTest(context, arguments) { text, part in
+            // An empty part is found nowhere (NSString's rangeOfString:).
+            guard !part.isEmpty, part.count <= text.count else { return false }
+            return (0...(text.count - part.count)).contains { start in
+                text[start] == part[0] && UnsafeBufferPointer(rebasing: text[start..<(start + part.count)]).elementsEqual(part)
+            }
+        }
     }
 
     private static let beginsWith: Function = { context, _, arguments in
-        test(context, arguments) { TextMatching.beginsWith($0, $1, options: $2) }
+        foldedTest(context, arguments) { text, prefix in !prefix.isEmpty && text.starts(with: prefix) }
     }
 
     private static let endsWith: Function = { context, _, arguments in
-        test(context, arguments) { TextMatching.endsWith($0, $1, options: $2) }
+        foldedTest(context, arguments) { text, suffix in
+            !suffix.isEmpty && suffix.count <= text.count
+                && UnsafeBufferPointer(rebasing: text[(text.count - suffix.count)...]).elementsEqual(suffix)
+        }
+    }
+
+    /// The folded second argument of a string test, kept for the statement.
+    private final class FoldedPart {
+        let flags: Int32
+        let bytes: [UInt8]
+        init(flags: Int32, bytes: [UInt8]) {
+            self.flags = flags
+            self.bytes = bytes
+        }
+    }
+
+    /// A string test on the folded UTF-8 of two values (numbers by their text, as the evaluator
+    /// does); NULL when either is NULL. The second argument (a constant, in what the compiler
+    /// writes) is folded once per statement; each row's text folds into scratch memory, byte
+    /// by byte when it can (see `TextMatching.simpleFoldChanges`), else through Foundation.
+    private static func foldedTest(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
+                                   _ test: (UnsafeBufferPointer<UInt8>, [UInt8]) -> Bool) {
+        guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
+        guard sqlite3_value_type(left) != SQLITE_NULL, sqlite3_value_type(right) != SQLITE_NULL else {
+            return sqlite3_result_null(context)
+        }
+        let flags = arguments[2].map { sqlite3_value_int($0) } ?? 0
+        let options = options(arguments[2])
+        let part: [UInt8]
+        if let kept = sqlite3_get_auxdata(context, 1).map({ Unmanaged<FoldedPart>.fromOpaque($0).takeUnretainedValue() }),
+           kept.flags == flags {
+            part = kept.bytes
+        } else {
+            part = Array(TextMatching.fold(text(right), options: options).utf8)
+            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(FoldedPart(flags: flags, bytes: part)).toOpaque(), releasePart)
+        }
+        let pointer = sqlite3_value_text(left)
+        let bytes = UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_value_bytes(left)))
+        let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
+        // Whether folding changes the bytes; nil when a Swift string is needed (Foundation's
+        // fold, or invalid UTF-8, which reads as U+FFFD as everywhere else).
+        let changes = folds
+            ? TextMatching.simpleFoldChanges(bytes, caseInsensitive: options.contains(.caseInsensitive),
+                                             diacriticInsensitive: options.contains(.diacriticInsensitive))
+            : (bytes.allSatisfy { $0 < 0x80 } ? false : nil)
+        let result: Bool
+        switch changes {
+        case false?:
+            result = test(bytes, part)
+        case true?:
+            result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { scratch in
+                TextMatching.asciiFold(bytes, into: scratch)
+                return test(UnsafeBufferPointer(scratch), part)
+            }
+        case nil:
+            result = Array(TextMatching.fold(text(left), options: options).utf8).withUnsafeBufferPointer { test($0, part) }
+        }
+        sqlite3_result_int(context, result ? 1 : 0)
+    }
+
+    private static let releasePart: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+        if let pointer { Unmanaged<FoldedPart>.fromOpaque(pointer).release() }
     }
 
     private static let like: Function = { context, _, arguments in
