@@ -66,14 +66,15 @@ public enum SQLFunctions {
             sqlite3_result_value(context, value)
             return true
         }
-        guard let memory = sqlite3_malloc64(UInt64(bytes.count)) else {
-            sqlite3_result_error_nomem(context)
-            return true
+        // Folded in scratch memory and copied by SQLite into its result, whose buffer it keeps
+        // from row to row: no allocation per row.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { out in
+            TextMatching.asciiFold(bytes, into: out)
+            out.withMemoryRebound(to: CChar.self) { chars in
+                sqlite3_result_text64(context, chars.baseAddress, UInt64(bytes.count), portal_sqlite_transient(),
+                                      UInt8(SQLITE_UTF8))
+            }
         }
-        let out = UnsafeMutableBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        TextMatching.asciiFold(bytes, into: out)
-        sqlite3_result_text64(context, memory.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), sqlite3_free,
-                              UInt8(SQLITE_UTF8))
         return true
     }
 
