@@ -160,6 +160,23 @@ import Glibc
         #expect(peakKilobytes > 1_000 && peakKilobytes < 50 * 1024, "peak \(peakKilobytes) KiB for a file of \(size) bytes")
     }
 
+    /// A named pipe, which cannot be read twice, imports all the same (read whole first); a
+    /// folder is refused by name.
+    @Test func issue16_aPipeImportsAndAFolderIsRefused() throws {
+        let database = try database("pipe.sqlite", tables: ["T"])
+        let fifo = path("rows.csv")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let csv = path("source.csv")
+        try csvRows(1_000).write(toFile: csv, atomically: true, encoding: .utf8)
+        let writer = try Spawn.start("/bin/sh", ["-c", "cat \(csv) > \(fifo)"], stdout: "/dev/null")
+        let r = try Shell.run([database, "-e", "import T from \(fifo) as csv"])
+        #expect(Spawn.wait(writer) == 0)
+        #expect(r.stderr == "imported 1000 T\n")
+        #expect(try sqlite(database, "SELECT count(*), sum(note = '') FROM T") == "1000|250")
+        let folder = try Shell.run([database, "-e", "import T from \(self.folder.path) as csv"])
+        #expect(folder.stderr == "error: cannot read '\(self.folder.path)': Is a directory\n")
+    }
+
     /// On a terminal, the import shows how far it has got, and clears the line when done.
     @Test func issue16_progressOnATerminal() throws {
         let rows = 120_000

@@ -10,16 +10,23 @@ extension Executor {
         let entity = try writableEntity(name)
         let format = try dataFormat(format, path: path)
         let progress = ImportProgress(errors, enabled: isatty(2) == 1)
+        // The rule for empty csv and tsv fields depends on the whole file: a first pass looks for a
+        // field that marks NULLs (it stops at the first). A pipe or a device cannot be read twice:
+        // it is read whole into memory first.
+        let twice = format == .csv || format == .tsv
+        let bytes: [UInt8]? = twice && !ImportInput.isRegularFile(path) ? try wholeImport(path) : nil
+        func open() throws -> ImportInput {
+            if let bytes { return ImportInput(bytes: bytes, chunkSize: ImportInput.chunkSize) }
+            return try openImport(path)
+        }
         let imported = try performWrite(entity, []) { (context: WriteContext) throws -> Int in
-            let input = try openImport(path)
+            let input = try open()
             defer { progress.finish() }
             do {
                 switch format {
                 case .csv, .tsv:
                     let tab = format == .tsv
-                    // The rule for empty fields depends on the whole file: a first pass looks for
-                    // a field that marks NULLs (it stops at the first).
-                    let marked = try DelimitedReader.marksNulls(try openImport(path), tab: tab)
+                    let marked = try DelimitedReader.marksNulls(try open(), tab: tab)
                     var reader = DelimitedReader(input, tab: tab, marked: marked)
                     return try importDelimited(&reader, into: entity, context, path: path, progress: progress, input: input)
                 case .json, .ndjson:
@@ -31,6 +38,11 @@ extension Executor {
             }
         }
         report("imported \(imported) \(entity.name)")
+    }
+
+    private func wholeImport(_ path: String) throws -> [UInt8] {
+        guard let bytes = readFileBytes(path) else { throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        return bytes
     }
 
     private func openImport(_ path: String) throws -> ImportInput {

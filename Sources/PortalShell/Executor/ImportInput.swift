@@ -32,14 +32,25 @@ final class ImportInput {
     private let read: (UnsafeMutableRawBufferPointer) -> Int
     private let close: () -> Void
 
-    /// Opens `path`; nil (errno set) when it cannot be opened.
+    /// Opens `path`; nil (errno set) when it cannot be opened or is a folder.
     convenience init?(path: String) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var status = stat()
-        let size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR else {
+            _ = Glibc.close(descriptor)
+            errno = EISDIR
+            return nil
+        }
+        let size = (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
         self.init(size: size, chunkSize: Self.chunkSize,
                   read: { Glibc.read(descriptor, $0.baseAddress, $0.count) }, close: { _ = Glibc.close(descriptor) })
+    }
+
+    /// Whether `path` names a regular file (which can be read twice), not a pipe or a device.
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Bytes in memory, handed out `chunkSize` at a time (tests cut records at every place).
