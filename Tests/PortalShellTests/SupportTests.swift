@@ -78,6 +78,30 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
         }
     }
 
+    /// A record that grows past the largest one allowed (a quote left open, most likely) is
+    /// refused at its line rather than read whole; a long record under the limit is read.
+    @Test func aRecordLongerThanTheLimitIsRefused() throws {
+        let long = String(repeating: "x", count: 3 << 20)
+        var reader = DelimitedReader(ImportInput(bytes: Array("a\n\"\(long)\n".utf8), chunkSize: 4096, largestRecord: 1 << 20),
+                                     tab: false, marked: false)
+        _ = try reader.header()
+        reader.textColumns = [true]
+        var values: [Value] = []
+        do {
+            _ = try reader.next(into: &values)
+            Issue.record("read a record past the limit")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.message == "a record longer than 1 MiB (is a quote not closed?)")
+        }
+        var fits = DelimitedReader(ImportInput(bytes: Array("a\n\(long.prefix(900_000))\n".utf8), chunkSize: 4096, largestRecord: 1 << 20),
+                                   tab: false, marked: false)
+        _ = try fits.header()
+        fits.textColumns = [true]
+        #expect(try fits.next(into: &values) == 2)
+        #expect(values == [.text(String(long.prefix(900_000)))])
+    }
+
     @Test func tsvUnescapes() throws {
         let (_, rows) = try readDelimited("a\tb\nx\\ty\t\\N\n", tab: true)
         #expect(rows[0].values == ["x\ty", .null])

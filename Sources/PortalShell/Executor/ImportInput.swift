@@ -29,6 +29,7 @@ final class ImportInput {
     let size: Int
     private var discarded = 0
     private let chunkSize: Int
+    private let largestRecord: Int
     private let read: (UnsafeMutableRawBufferPointer) -> Int
     private let close: () -> Void
 
@@ -54,9 +55,9 @@ final class ImportInput {
     }
 
     /// Bytes in memory, handed out `chunkSize` at a time (tests cut records at every place).
-    convenience init(bytes: [UInt8], chunkSize: Int) {
+    convenience init(bytes: [UInt8], chunkSize: Int, largestRecord: Int = ImportInput.largestRecord) {
         var offset = 0
-        self.init(size: bytes.count, chunkSize: chunkSize, read: { target in
+        self.init(size: bytes.count, chunkSize: chunkSize, largestRecord: largestRecord, read: { target in
             let n = min(target.count, bytes.count - offset, chunkSize)
             target.copyBytes(from: bytes[offset..<(offset + n)])
             offset += n
@@ -64,9 +65,11 @@ final class ImportInput {
         }, close: {})
     }
 
-    private init(size: Int, chunkSize: Int, read: @escaping (UnsafeMutableRawBufferPointer) -> Int, close: @escaping () -> Void) {
+    private init(size: Int, chunkSize: Int, largestRecord: Int = ImportInput.largestRecord,
+                 read: @escaping (UnsafeMutableRawBufferPointer) -> Int, close: @escaping () -> Void) {
         self.size = size
         self.chunkSize = max(chunkSize, 1)
+        self.largestRecord = largestRecord
         self.buffer = [UInt8](repeating: 0, count: self.chunkSize)
         self.read = read
         self.close = close
@@ -93,8 +96,8 @@ final class ImportInput {
             end = kept
         }
         if end == buffer.count {
-            guard buffer.count < Self.largestRecord else {
-                throw ImportError(line: line, message: "a record longer than \(Self.largestRecord >> 20) MiB (is a quote not closed?)")
+            guard buffer.count < largestRecord else {
+                throw ImportError(line: line, message: "a record longer than \(largestRecord >> 20) MiB (is a quote not closed?)")
             }
             buffer.append(contentsOf: repeatElement(0, count: buffer.count))
         }
