@@ -31,35 +31,36 @@ public enum TextMatching {
     static func simpleFolded(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? {
         var text = text
         return text.withUTF8 { bytes -> String? in
-            guard let changes = simpleFoldChanges(bytes, caseInsensitive: caseInsensitive,
-                                                  diacriticInsensitive: diacriticInsensitive) else { return nil }
-            guard changes else { return String(decoding: bytes, as: UTF8.self) }
-            return String(unsafeUninitializedCapacity: bytes.count) { out in
-                asciiFold(bytes, into: out)
-                return bytes.count
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { out -> String? in
+                guard let changes = simpleFold(bytes, into: out, caseInsensitive: caseInsensitive,
+                                               diacriticInsensitive: diacriticInsensitive) else { return nil }
+                return String(decoding: changes ? UnsafeBufferPointer(rebasing: out[..<bytes.count]) : bytes, as: UTF8.self)
             }
         }
     }
 
-    /// For valid UTF-8 whose fold is its ASCII lower case (see `simpleFolded`), whether folding
-    /// changes it (an upper-case ASCII letter, folded case-insensitively); nil when Foundation's
-    /// fold is needed.
-    public static func simpleFoldChanges(_ bytes: UnsafeBufferPointer<UInt8>, caseInsensitive: Bool,
-                                         diacriticInsensitive: Bool) -> Bool? {
-        var hasUpper = false
+    /// Folds valid UTF-8 whose fold is its ASCII lower case (see `simpleFolded`) into `out` (as
+    /// many bytes), in one pass; returns whether folding changed it (an upper-case ASCII letter,
+    /// folded case-insensitively). Nil when Foundation's fold is needed (`out` is then garbage).
+    public static func simpleFold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
+                                  caseInsensitive: Bool, diacriticInsensitive: Bool) -> Bool? {
+        var changed = false
         var i = 0
         while i < bytes.count {
             let byte = bytes[i]
             if byte < 0x80 {
-                if byte &- 0x41 < 26 { hasUpper = true }
+                let upper = caseInsensitive && byte &- 0x41 < 26
+                changed = changed || upper
+                out[i] = upper ? byte | 0x20 : byte
                 i += 1
                 continue
             }
             guard caseInsensitive && !diacriticInsensitive, let (value, length) = scalar(in: bytes, at: i),
                   foldsToItself(value) else { return nil }
+            for k in i..<(i + length) { out[k] = bytes[k] }
             i += length
         }
-        return caseInsensitive && hasUpper
+        return changed
     }
 
     /// The scalar value of the UTF-8 sequence starting at `i` (a non-ASCII byte) and its length;
@@ -108,11 +109,6 @@ public enum TextMatching {
             return false
         }
         return Unicode.Scalar(value).map { !$0.properties.changesWhenCaseFolded } ?? false
-    }
-
-    /// The ASCII lower case of `bytes` (other bytes as they are), written to `out` (as many bytes).
-    public static func asciiFold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) {
-        for (i, byte) in bytes.enumerated() { out[i] = byte &- 0x41 < 26 ? byte | 0x20 : byte }
     }
 
     /// Folds `text` as `options` say (`[n]` supersedes `[c]` and `[d]`).

@@ -58,24 +58,23 @@ public enum SQLFunctions {
         guard let text = sqlite3_value_text(value) else { return false }
         let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
         let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
-        guard let changes = TextMatching.simpleFoldChanges(bytes, caseInsensitive: options.contains(.caseInsensitive),
-                                                           diacriticInsensitive: options.contains(.diacriticInsensitive)) else {
-            return false
-        }
-        guard folds && changes else {
-            sqlite3_result_value(context, value)
-            return true
-        }
         // Folded in scratch memory and copied by SQLite into its result, whose buffer it keeps
         // from row to row: no allocation per row.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { out in
-            TextMatching.asciiFold(bytes, into: out)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { out -> Bool in
+            guard let changes = TextMatching.simpleFold(bytes, into: out, caseInsensitive: options.contains(.caseInsensitive),
+                                                        diacriticInsensitive: options.contains(.diacriticInsensitive)) else {
+                return false
+            }
+            guard folds && changes else {
+                sqlite3_result_value(context, value)
+                return true
+            }
             out.withMemoryRebound(to: CChar.self) { chars in
                 sqlite3_result_text64(context, chars.baseAddress, UInt64(bytes.count), portal_sqlite_transient(),
                                       UInt8(SQLITE_UTF8))
             }
+            return true
         }
-        return true
     }
 
     /// lowercase/uppercase: numbers by their text, as the evaluator; NULL and blobs unchanged.
@@ -137,7 +136,7 @@ public enum SQLFunctions {
     /// A string test on the folded UTF-8 of two values (numbers by their text, as the evaluator
     /// does); NULL when either is NULL. The second argument (a constant, in what the compiler
     /// writes) is folded once per statement; each row's text folds into scratch memory, byte
-    /// by byte when it can (see `TextMatching.simpleFoldChanges`), else through Foundation.
+    /// by byte when it can (see `TextMatching.simpleFold`), else through Foundation.
     private static func foldedTest(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
                                    _ test: (UnsafeBufferPointer<UInt8>, [UInt8]) -> Bool) {
         guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
@@ -157,23 +156,18 @@ public enum SQLFunctions {
         let pointer = sqlite3_value_text(left)
         let bytes = UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_value_bytes(left)))
         let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
-        // Whether folding changes the bytes; nil when a Swift string is needed (Foundation's
-        // fold, or invalid UTF-8, which reads as U+FFFD as everywhere else).
-        let changes = folds
-            ? TextMatching.simpleFoldChanges(bytes, caseInsensitive: options.contains(.caseInsensitive),
-                                             diacriticInsensitive: options.contains(.diacriticInsensitive))
-            : (bytes.allSatisfy { $0 < 0x80 } ? false : nil)
-        let result: Bool
-        switch changes {
-        case false?:
-            result = test(bytes, part)
-        case true?:
-            result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { scratch in
-                TextMatching.asciiFold(bytes, into: scratch)
-                return test(UnsafeBufferPointer(scratch), part)
+        let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { scratch -> Bool in
+            // Whether folding changed the bytes (folded into `scratch`); nil when a Swift string is
+            // needed (Foundation's fold, or invalid UTF-8, which reads as U+FFFD as everywhere else).
+            let changes = folds
+                ? TextMatching.simpleFold(bytes, into: scratch, caseInsensitive: options.contains(.caseInsensitive),
+                                          diacriticInsensitive: options.contains(.diacriticInsensitive))
+                : (bytes.allSatisfy { $0 < 0x80 } ? false : nil)
+            switch changes {
+            case false?: return test(bytes, part)
+            case true?: return test(UnsafeBufferPointer(rebasing: scratch[..<bytes.count]), part)
+            case nil: return Array(TextMatching.fold(text(left), options: options).utf8).withUnsafeBufferPointer { test($0, part) }
             }
-        case nil:
-            result = Array(TextMatching.fold(text(left), options: options).utf8).withUnsafeBufferPointer { test($0, part) }
         }
         sqlite3_result_int(context, result ? 1 : 0)
     }
