@@ -38,18 +38,24 @@ private struct ShellBenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Median wall time and the largest peak memory over `runs` runs (after a warm-up).
-private func measureShellChild(_ arguments: [String], runs: Int) throws -> (milliseconds: Double, peakKilobytes: Int) {
-    let warmUp = try runShellChild(arguments)
-    guard warmUp.status == 0 else { throw ShellBenchError("\(arguments.joined(separator: " ")) exited with \(warmUp.status)") }
-    var times: [Double] = []
-    var peak = 0
-    for _ in 0..<runs {
-        let run = try runShellChild(arguments)
-        times.append(run.milliseconds)
-        peak = max(peak, run.peakKilobytes)
+/// Median wall times and the largest peak memories of two commands over `runs` runs each (after a
+/// warm-up of both), run alternately: on a shared machine a change of load then falls on both.
+private func measureShellChildren(_ ours: [String], _ baseline: [String], runs: Int)
+    throws -> (ours: (milliseconds: Double, peakKilobytes: Int), baseline: (milliseconds: Double, peakKilobytes: Int)) {
+    for arguments in [ours, baseline] {
+        let warmUp = try runShellChild(arguments)
+        guard warmUp.status == 0 else { throw ShellBenchError("\(arguments.joined(separator: " ")) exited with \(warmUp.status)") }
     }
-    return (median(times), peak)
+    var times: ([Double], [Double]) = ([], [])
+    var peaks = (0, 0)
+    for _ in 0..<runs {
+        let a = try runShellChild(ours)
+        let b = try runShellChild(baseline)
+        times.0.append(a.milliseconds)
+        times.1.append(b.milliseconds)
+        peaks = (max(peaks.0, a.peakKilobytes), max(peaks.1, b.peakKilobytes))
+    }
+    return ((median(times.0), peaks.0), (median(times.1), peaks.1))
 }
 
 /// A table T of 1,000,000 rows × 5 columns (integer id, real, two texts, one nullable text),
@@ -193,8 +199,7 @@ func shellBenchmarks() throws -> [Figure] {
     func figure(_ name: String, _ oursArguments: [String], _ baselineArguments: [String], runs: Int,
                 goal: String) throws -> Figure? {
         guard wanted(name) else { return nil }
-        let mine = try measureShellChild([ours] + oursArguments, runs: runs)
-        let theirs = try measureShellChild([sqlite3] + baselineArguments, runs: runs)
+        let (mine, theirs) = try measureShellChildren([ours] + oursArguments, [sqlite3] + baselineArguments, runs: runs)
         return Figure(name: name, oursMilliseconds: mine.milliseconds, baselineMilliseconds: theirs.milliseconds,
                       notes: ["peak_mb": String(format: "%.1f", Double(mine.peakKilobytes) / 1024),
                               "sqlite3_peak_mb": String(format: "%.1f", Double(theirs.peakKilobytes) / 1024),
