@@ -14,42 +14,101 @@ public enum TextMatching {
     /// `[c]`, `[d]`, `[cd]` as folding flags; `[n]` turns both off.
     public static func fold(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
         if !caseInsensitive && !diacriticInsensitive { return text }
-        if let ascii = asciiFolded(text, caseInsensitive: caseInsensitive) { return ascii }
+        if let simple = simpleFolded(text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) {
+            return simple
+        }
         var options: String.CompareOptions = []
         if caseInsensitive { options.insert(.caseInsensitive) }
         if diacriticInsensitive { options.insert(.diacriticInsensitive) }
         return text.folding(options: options, locale: nil)
     }
 
-    /// The fold of ASCII-only text without Foundation (most rows of most columns): ASCII has no
-    /// diacritics, and its case fold is its lower case (a test checks every ASCII character
-    /// against Foundation's fold). Nil when `text` has any non-ASCII byte.
-    static func asciiFolded(_ text: String, caseInsensitive: Bool) -> String? {
+    /// The fold of most text without Foundation: ASCII has no diacritics and its case fold is
+    /// its lower case, and most other characters (lower-case letters with accents, CJK, …) fold
+    /// to themselves (a test checks every Unicode scalar against Foundation's fold). Nil when
+    /// Foundation is needed: a non-ASCII character that folds to something else, any non-ASCII
+    /// character under `[d]`.
+    static func simpleFolded(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? {
         var text = text
         return text.withUTF8 { bytes -> String? in
-            guard let changes = asciiFoldChanges(bytes, caseInsensitive: caseInsensitive) else { return nil }
-            guard changes else { return String(decoding: bytes, as: UTF8.self) }
-            return String(unsafeUninitializedCapacity: bytes.count) { out in
-                asciiFold(bytes, into: out)
-                return bytes.count
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { out -> String? in
+                guard let changes = simpleFold(bytes, into: out, caseInsensitive: caseInsensitive,
+                                               diacriticInsensitive: diacriticInsensitive) else { return nil }
+                return String(decoding: changes ? UnsafeBufferPointer(rebasing: out[..<bytes.count]) : bytes, as: UTF8.self)
             }
         }
     }
 
-    /// For ASCII-only bytes, whether folding changes them (an upper-case letter, folded
-    /// case-insensitively); nil when a byte is not ASCII (Foundation's fold is needed then).
-    public static func asciiFoldChanges(_ bytes: UnsafeBufferPointer<UInt8>, caseInsensitive: Bool) -> Bool? {
-        var hasUpper = false
-        for byte in bytes {
-            if byte >= 0x80 { return nil }
-            if byte &- 0x41 < 26 { hasUpper = true }
+    /// Folds valid UTF-8 whose fold is its ASCII lower case (see `simpleFolded`) into `out` (as
+    /// many bytes), in one pass; returns whether folding changed it (an upper-case ASCII letter,
+    /// folded case-insensitively). Nil when Foundation's fold is needed (`out` is then garbage).
+    public static func simpleFold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
+                                  caseInsensitive: Bool, diacriticInsensitive: Bool) -> Bool? {
+        var changed = false
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte < 0x80 {
+                let upper = caseInsensitive && byte &- 0x41 < 26
+                changed = changed || upper
+                out[i] = upper ? byte | 0x20 : byte
+                i += 1
+                continue
+            }
+            guard caseInsensitive && !diacriticInsensitive, let (value, length) = scalar(in: bytes, at: i),
+                  foldsToItself(value) else { return nil }
+            for k in i..<(i + length) { out[k] = bytes[k] }
+            i += length
         }
-        return caseInsensitive && hasUpper
+        return changed
     }
 
-    /// The case fold of ASCII `bytes` (their lower case), written to `out` (as many bytes).
-    public static func asciiFold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) {
-        for (i, byte) in bytes.enumerated() { out[i] = byte &- 0x41 < 26 ? byte | 0x20 : byte }
+    /// The scalar value of the UTF-8 sequence starting at `i` (a non-ASCII byte) and its length;
+    /// nil when it is not valid UTF-8 (overlong, a surrogate, cut short, …).
+    @inline(__always)
+    static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
+        let lead = bytes[i]
+        func continuation(_ k: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> UInt32? {
+            guard i + k < bytes.count, bytes[i + k] >= low, bytes[i + k] <= high else { return nil }
+            return UInt32(bytes[i + k] & 0x3F)
+        }
+        switch lead {
+        case 0xC2...0xDF:
+            guard let b1 = continuation(1) else { return nil }
+            return (UInt32(lead & 0x1F) << 6 | b1, 2)
+        case 0xE0...0xEF:
+            let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80, high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+            guard let b1 = continuation(1, low, high), let b2 = continuation(2) else { return nil }
+            return (UInt32(lead & 0x0F) << 12 | b1 << 6 | b2, 3)
+        case 0xF0...0xF4:
+            let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80, high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+            guard let b1 = continuation(1, low, high), let b2 = continuation(2), let b3 = continuation(3) else { return nil }
+            return (UInt32(lead & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, 4)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether Foundation's case fold leaves a non-ASCII scalar as it is. Unicode's property
+    /// says so for most; Foundation differs from it in three places, which always take its path:
+    /// it decomposes some Greek and Latin letters (U+01F0, U+0390, U+1E96…) and folds Cherokee
+    /// to lower case. Two-byte scalars come from a table, CJK and Hangul syllables need no look-up.
+    @inline(__always)
+    static func foldsToItself(_ value: UInt32) -> Bool {
+        if value < 0x800 { return twoByteFoldsToItself[Int(value)] }
+        if (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) { return true }
+        return propertyFoldsToItself(value)
+    }
+
+    private static let twoByteFoldsToItself: [Bool] = (0..<0x800).map { propertyFoldsToItself(UInt32($0)) }
+
+    private static func propertyFoldsToItself(_ value: UInt32) -> Bool {
+        if value < 0x80 { return !(value &- 0x41 < 26) }
+        if value == 0x1F0 || (0x370...0x3FF).contains(value) || (0x13A0...0x13FF).contains(value)
+            || (0x1E00...0x1FFF).contains(value) {
+            return false
+        }
+        return Unicode.Scalar(value).map { !$0.properties.changesWhenCaseFolded } ?? false
     }
 
     /// Folds `text` as `options` say (`[n]` supersedes `[c]` and `[d]`).
@@ -153,15 +212,7 @@ public enum TextMatching {
     /// the expression case-insensitive; `[d]` removes diacritics from both text and pattern.
     /// Compiled expressions are cached (thread-safe). An invalid pattern is a `PredicateError`.
     public static func matches(_ text: String, regex pattern: String, options: ComparisonOptions = []) throws(PredicateError) -> Bool {
-        var subject = text, source = pattern
-        let caseInsensitive = options.contains(.caseInsensitive) && !options.contains(.normalized)
-        if options.contains(.diacriticInsensitive) && !options.contains(.normalized) {
-            subject = fold(subject, caseInsensitive: false, diacriticInsensitive: true)
-            source = fold(source, caseInsensitive: false, diacriticInsensitive: true)
-        }
-        let expression = try RegexCache.shared.expression(source, caseInsensitive: caseInsensitive)
-        let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-        return expression.firstMatch(in: subject, options: [], range: range) != nil
+        try MatchesPattern.compiled(pattern, options: options).matches(text)
     }
 
     /// `lowercase(x)`: Unicode lowercase mapping.
@@ -174,7 +225,71 @@ public enum TextMatching {
     public static func length(_ text: String) -> Int { text.unicodeScalars.count }
 }
 
-/// Compiled regular expressions by (pattern, case-insensitivity). Bounded: cleared when full.
+/// A MATCHES pattern compiled for its options, once: the SQL function keeps it for the whole
+/// statement, the evaluator takes it from `RegexCache`.
+public final class MatchesPattern: Sendable {
+    /// The comparison options it was compiled for.
+    public let options: ComparisonOptions
+    private let expression: NSRegularExpression
+    private let diacriticInsensitive: Bool
+    /// Bytes every text it matches starts with (the pattern's literal start), compared before
+    /// ICU is asked: most texts that do not match stop there. Empty when none is known.
+    private let prefix: [UInt8]
+    /// The pattern's own matcher when it is simple enough (and neither `[c]` nor `[d]`).
+    private let simple: SimpleRegex?
+
+    /// The compiled pattern, from the shared cache.
+    public static func compiled(_ pattern: String, options: ComparisonOptions) throws(PredicateError) -> MatchesPattern {
+        try RegexCache.shared.pattern(pattern, options: options)
+    }
+
+    init(_ pattern: String, options: ComparisonOptions) throws(PredicateError) {
+        self.options = options
+        let plain = options.contains(.normalized)
+        let caseInsensitive = options.contains(.caseInsensitive) && !plain
+        diacriticInsensitive = options.contains(.diacriticInsensitive) && !plain
+        let source = diacriticInsensitive ? TextMatching.fold(pattern, caseInsensitive: false, diacriticInsensitive: true) : pattern
+        expression = try RegexCache.compile(source, caseInsensitive: caseInsensitive)
+        prefix = caseInsensitive || diacriticInsensitive ? [] : Self.literalPrefix(source)
+        simple = caseInsensitive || diacriticInsensitive ? nil : SimpleRegex(source)
+    }
+
+    /// Whether the whole text matches.
+    public func matches(_ text: String) -> Bool {
+        var text = text
+        if !prefix.isEmpty && !text.withUTF8({ $0.starts(with: prefix) }) { return false }
+        if let simple { return simple.matches(text) }
+        if diacriticInsensitive { text = TextMatching.fold(text, caseInsensitive: false, diacriticInsensitive: true) }
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        return expression.firstMatch(in: text, options: [], range: range) != nil
+    }
+
+    /// Whether the whole text of these UTF-8 bytes matches (invalid bytes read as U+FFFD). An
+    /// ASCII prefix is compared on the bytes, before any string is made.
+    public func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if !prefix.isEmpty && !bytes.starts(with: prefix) { return false }
+        if let simple { return simple.matches(utf8: bytes) }
+        return matches(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The ASCII characters a pattern starts with that every match must start with: up to the
+    /// first character with a meaning in ICU's syntax, less the last when a quantifier follows
+    /// it (`ab*`). None when the pattern has a `|` anywhere (the alternatives may start apart).
+    static func literalPrefix(_ pattern: String) -> [UInt8] {
+        let bytes = Array(pattern.utf8)
+        let special = Set("\\^$.|?*+()[]{}#".utf8)
+        guard !bytes.contains(UInt8(ascii: "|")) else { return [] }
+        var prefix: [UInt8] = []
+        for byte in bytes {
+            if byte < 0x20 || byte >= 0x7F || special.contains(byte) { break }
+            prefix.append(byte)
+        }
+        if !prefix.isEmpty, prefix.count < bytes.count, Set("?*+{".utf8).contains(bytes[prefix.count]) { prefix.removeLast() }
+        return prefix
+    }
+}
+
+/// Compiled MATCHES patterns by (pattern, options). Bounded: cleared when full.
 ///
 /// Caching also matters because swift-corelibs-foundation leaks about 600 bytes for each
 /// compilation of a pattern longer than 256 UTF-16 units.
@@ -183,18 +298,18 @@ public enum TextMatching {
 /// implementation ThreadSanitizer cannot see, so the stress test under TSan stays meaningful.
 final class RegexCache: @unchecked Sendable {
     static let shared = RegexCache()
-    private struct Key: Hashable { var pattern: String; var caseInsensitive: Bool }
+    private struct Key: Hashable { var pattern: String; var options: ComparisonOptions }
     private let lock = NSLock()
-    private var entries: [Key: NSRegularExpression] = [:]
+    private var entries: [Key: MatchesPattern] = [:]
     private let capacity = 256
 
-    func expression(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
-        let key = Key(pattern: pattern, caseInsensitive: caseInsensitive)
+    func pattern(_ pattern: String, options: ComparisonOptions) throws(PredicateError) -> MatchesPattern {
+        let key = Key(pattern: pattern, options: options)
         lock.lock()
         let found = entries[key]
         lock.unlock()
         if let found { return found }
-        let compiled = try Self.compile(pattern, caseInsensitive: caseInsensitive)
+        let compiled = try MatchesPattern(pattern, options: options)
         lock.lock()
         if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
         entries[key] = compiled
@@ -216,7 +331,7 @@ final class RegexCache: @unchecked Sendable {
 
     /// The pattern must be valid on its own; it is then anchored at both ends of the text so that
     /// it matches the whole string, with ICU's backtracking (like `uregex_matches`).
-    private static func compile(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
+    static func compile(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
         let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
         do {
             _ = try NSRegularExpression(pattern: pattern, options: options)

@@ -18,6 +18,7 @@ private func runShellChild(_ arguments: [String]) throws -> ShellChildRun {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     let start = DispatchTime.now().uptimeNanoseconds
@@ -37,18 +38,24 @@ private struct ShellBenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Median wall time and the largest peak memory over `runs` runs (after a warm-up).
-private func measureShellChild(_ arguments: [String], runs: Int) throws -> (milliseconds: Double, peakKilobytes: Int) {
-    let warmUp = try runShellChild(arguments)
-    guard warmUp.status == 0 else { throw ShellBenchError("\(arguments.joined(separator: " ")) exited with \(warmUp.status)") }
-    var times: [Double] = []
-    var peak = 0
-    for _ in 0..<runs {
-        let run = try runShellChild(arguments)
-        times.append(run.milliseconds)
-        peak = max(peak, run.peakKilobytes)
+/// Median wall times and the largest peak memories of two commands over `runs` runs each (after a
+/// warm-up of both), run alternately: on a shared machine a change of load then falls on both.
+private func measureShellChildren(_ ours: [String], _ baseline: [String], runs: Int)
+    throws -> (ours: (milliseconds: Double, peakKilobytes: Int), baseline: (milliseconds: Double, peakKilobytes: Int)) {
+    for arguments in [ours, baseline] {
+        let warmUp = try runShellChild(arguments)
+        guard warmUp.status == 0 else { throw ShellBenchError("\(arguments.joined(separator: " ")) exited with \(warmUp.status)") }
     }
-    return (median(times), peak)
+    var times: ([Double], [Double]) = ([], [])
+    var peaks = (0, 0)
+    for _ in 0..<runs {
+        let a = try runShellChild(ours)
+        let b = try runShellChild(baseline)
+        times.0.append(a.milliseconds)
+        times.1.append(b.milliseconds)
+        peaks = (max(peaks.0, a.peakKilobytes), max(peaks.1, b.peakKilobytes))
+    }
+    return ((median(times.0), peaks.0), (median(times.1), peaks.1))
 }
 
 /// A table T of 1,000,000 rows × 5 columns (integer id, real, two texts, one nullable text),
@@ -107,6 +114,94 @@ private func millionRowDatabase() throws -> String {
     return path
 }
 
+/// T of the million-row database written as csv (with a header) and as ndjson, for the import
+/// figures; cached beside it. NULL notes are empty csv fields (sqlite3 and we both store '' in
+/// a TEXT column) and JSON nulls.
+private func importFiles(from database: String) throws -> (csv: String, ndjson: String) {
+    let csv = benchDirectory().appendingPathComponent("shell-1m.csv").path
+    let ndjson = benchDirectory().appendingPathComponent("shell-1m.ndjson").path
+    if FileManager.default.fileExists(atPath: csv) && FileManager.default.fileExists(atPath: ndjson) { return (csv, ndjson) }
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(database, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else { throw ShellBenchError("cannot open \(database)") }
+    defer { sqlite3_close(db) }
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(db, "SELECT id, score, name, city, note FROM T ORDER BY id", -1, &statement, nil) == SQLITE_OK else {
+        throw ShellBenchError("prepare failed")
+    }
+    defer { sqlite3_finalize(statement) }
+    // Written a piece at a time: a child's peak memory (wait4) counts this process's peak too.
+    guard let csvFile = fopen(csv + ".tmp", "w"), let ndjsonFile = fopen(ndjson + ".tmp", "w") else {
+        throw ShellBenchError("cannot write \(csv)")
+    }
+    fputs("id,score,name,city,note\n", csvFile)
+    func text(_ column: Int32) -> String? {
+        sqlite3_column_text(statement, column).map { String(cString: $0) }
+    }
+    while sqlite3_step(statement) == SQLITE_ROW {
+        let id = sqlite3_column_int64(statement, 0)
+        let score = String(sqlite3_column_double(statement, 1))
+        let name = text(2) ?? "", city = text(3) ?? "", note = text(4)
+        let quotedNote = note.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" } ?? ""
+        fputs("\(id),\(score),\(name),\(city),\(quotedNote)\n", csvFile)
+        let jsonNote = note.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\\\"") + "\"" } ?? "null"
+        fputs("{\"id\": \(id), \"score\": \(score), \"name\": \"\(name)\", \"city\": \"\(city)\", \"note\": \(jsonNote)}\n", ndjsonFile)
+    }
+    guard fclose(csvFile) == 0, fclose(ndjsonFile) == 0 else { throw ShellBenchError("cannot write \(csv)") }
+    try FileManager.default.moveItem(atPath: csv + ".tmp", toPath: csv)
+    try FileManager.default.moveItem(atPath: ndjson + ".tmp", toPath: ndjson)
+    return (csv, ndjson)
+}
+
+/// An import figure: each run imports into a fresh copy of an empty database (WAL, as the
+/// shell opens it) holding T; ours and sqlite3 alternate, the copy made outside the timing.
+private func importFigure(_ name: String, ours: String, oursArguments: (String) -> [String],
+                          baselineArguments: (String) -> [String], runs: Int, goal: String, baselineNote: String) throws -> Figure? {
+    guard wanted(name) else { return nil }
+    let template = benchDirectory().appendingPathComponent("import-empty.sqlite").path
+    let target = benchDirectory().appendingPathComponent("import-target.sqlite").path
+    if !FileManager.default.fileExists(atPath: template) {
+        var db: OpaquePointer?
+        guard sqlite3_open(template, &db) == SQLITE_OK, let db else { throw ShellBenchError("cannot create \(template)") }
+        defer { sqlite3_close(db) }
+        let schema = "PRAGMA journal_mode = WAL; "
+            + "CREATE TABLE T (id INTEGER PRIMARY KEY, score REAL NOT NULL, name TEXT NOT NULL, city TEXT NOT NULL, note TEXT)"
+        guard sqlite3_exec(db, schema, nil, nil, nil) == SQLITE_OK else { throw ShellBenchError("cannot create T") }
+    }
+    func fresh() throws {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: target + suffix) }
+        try FileManager.default.copyItem(atPath: template, toPath: target)
+    }
+    // Both sides run under time(1), which forks them from its own small process: wait4 on a
+    // child spawned from this process would report this process's peak when it is the larger.
+    let peakFile = benchDirectory().appendingPathComponent("import-peak.txt").path
+    func run(_ arguments: [String]) throws -> ShellChildRun {
+        try fresh()
+        var run = try runShellChild(["/usr/bin/time", "-f", "%M", "-o", peakFile] + arguments)
+        guard run.status == 0 else { throw ShellBenchError("\(arguments.joined(separator: " ")) exited with \(run.status)") }
+        let report = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+        guard let peak = Int(report.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ShellBenchError("time(1) reported no peak memory: \(report)")
+        }
+        run.peakKilobytes = peak
+        return run
+    }
+    _ = try run([ours] + oursArguments(target))
+    var mine: [Double] = [], theirs: [Double] = []
+    var minePeak = 0, theirPeak = 0
+    for _ in 0..<runs {
+        let a = try run([ours] + oursArguments(target))
+        let b = try run(["/usr/bin/sqlite3"] + baselineArguments(target))
+        mine.append(a.milliseconds)
+        theirs.append(b.milliseconds)
+        minePeak = max(minePeak, a.peakKilobytes)
+        theirPeak = max(theirPeak, b.peakKilobytes)
+    }
+    return Figure(name: name, oursMilliseconds: median(mine), baselineMilliseconds: median(theirs),
+                  notes: ["peak_mb": String(format: "%.1f", Double(minePeak) / 1024),
+                          "sqlite3_peak_mb": String(format: "%.1f", Double(theirPeak) / 1024),
+                          "goal": goal, "baseline": baselineNote])
+}
+
 func shellBenchmarks() throws -> [Figure] {
     let root = FileManager.default.currentDirectoryPath
     let ours = root + "/.build/release/portal-shell"
@@ -115,12 +210,13 @@ func shellBenchmarks() throws -> [Figure] {
     }
     let sqlite3 = "/usr/bin/sqlite3"
     let big = try millionRowDatabase()
-    var figures: [Figure] = []
+    // nil for a figure `--only` leaves out: the others take minutes.
+    var figures: [Figure?] = []
 
     func figure(_ name: String, _ oursArguments: [String], _ baselineArguments: [String], runs: Int,
-                goal: String) throws -> Figure {
-        let mine = try measureShellChild([ours] + oursArguments, runs: runs)
-        let theirs = try measureShellChild([sqlite3] + baselineArguments, runs: runs)
+                goal: String) throws -> Figure? {
+        guard wanted(name) else { return nil }
+        let (mine, theirs) = try measureShellChildren([ours] + oursArguments, [sqlite3] + baselineArguments, runs: runs)
         return Figure(name: name, oursMilliseconds: mine.milliseconds, baselineMilliseconds: theirs.milliseconds,
                       notes: ["peak_mb": String(format: "%.1f", Double(mine.peakKilobytes) / 1024),
                               "sqlite3_peak_mb": String(format: "%.1f", Double(theirs.peakKilobytes) / 1024),
@@ -148,16 +244,30 @@ func shellBenchmarks() throws -> [Figure] {
     for (name, command, sql) in filters {
         figures.append(try figure(name, [big, "-r", "--exec", command], [big, sql], runs: 3, goal: "ratio<=2 (issue 16)"))
     }
+    // Issue 16's imports: 1,000,000 rows × 5 columns into an empty T, in one transaction.
+    let files = wanted("shell.import") ? try importFiles(from: big) : (csv: "", ndjson: "")
+    figures.append(try importFigure("shell.import.csv", ours: ours, oursArguments: { [$0, "-e", "import T from \(files.csv)"] },
+                                    baselineArguments: { [$0, ".import --csv --skip 1 \(files.csv) T"] }, runs: 3,
+                                    goal: "ratio<=1.5,peak<=50MB", baselineNote: "sqlite3 .import --csv"))
+    // sqlite3 has no ndjson import: the same file read whole (readfile), made one JSON array and
+    // taken apart by json_each, in one INSERT.
+    let jsonInsert = "INSERT INTO T SELECT value ->> 'id', value ->> 'score', value ->> 'name', value ->> 'city', value ->> 'note' "
+        + "FROM json_each('[' || replace(rtrim(readfile('\(files.ndjson)'), char(10)), char(10), ',') || ']')"
+    figures.append(try importFigure("shell.import.ndjson", ours: ours, oursArguments: { [$0, "-e", "import T from \(files.ndjson)"] },
+                                    baselineArguments: { [$0, jsonInsert] }, runs: 3,
+                                    goal: "ratio<=1.5,peak<=50MB", baselineNote: "sqlite3 json_each(readfile)"))
     // Issue 14's group by an indexed column, against the same SQL run by sqlite3 (the C API and
     // its printing of the eight rows).
-    let grouped = try indexedCopy(of: big)
-    figures.append(try figure("shell.group", [grouped, "-r", "--exec", "count T group by city"],
-                              [grouped, "SELECT city, count(*) AS count FROM T GROUP BY city ORDER BY count DESC, city"],
-                              runs: 5, goal: "ratio<=1.2 (issue 14)"))
+    if wanted("shell.group") {
+        let grouped = try indexedCopy(of: big)
+        figures.append(try figure("shell.group", [grouped, "-r", "--exec", "count T group by city"],
+                                  [grouped, "SELECT city, count(*) AS count FROM T GROUP BY city ORDER BY count DESC, city"],
+                                  runs: 5, goal: "ratio<=1.2 (issue 14)"))
+    }
     let chinook = URL(fileURLWithPath: root).appendingPathComponent("Tests/Fixtures/chinook/Chinook_Sqlite.sqlite").path
     var startup = try figure("shell.startup", [chinook, "-r", "--exec", "count Track"],
                              [chinook, "SELECT count(*) FROM Track"], runs: 21, goal: "median<25ms")
-    startup.notes["ours_median_ms"] = String(format: "%.1f", startup.oursMilliseconds)
+    if let milliseconds = startup?.oursMilliseconds { startup?.notes["ours_median_ms"] = String(format: "%.1f", milliseconds) }
     figures.append(startup)
-    return figures
+    return figures.compactMap { $0 }
 }

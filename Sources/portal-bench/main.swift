@@ -11,6 +11,11 @@ let only: String? = arguments.firstIndex(of: "--only").flatMap { i in
     arguments.index(after: i) < arguments.endIndex ? arguments[arguments.index(after: i)] : nil
 }
 
+/// Whether `--only` asks for the figure `name` (groups that take long skip the others).
+func wanted(_ name: String) -> Bool {
+    only.map { name.hasPrefix($0) } ?? true
+}
+
 /// Every group of figures, each in its own file. The browser's group runs first: its memory
 /// figure reads the process's peak RSS, which the engine's 200,000-row fetches would raise.
 nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] = [

@@ -52,6 +52,63 @@ import Testing
         #expect(throws: TestFailure.self) { try value("portal_matches(?, ?, 0)", ["x", "("]) }
     }
 
+    /// The pattern kept for the statement: a constant pattern over many rows, a pattern that
+    /// changes from row to row (SQLite drops what was kept), and options that change.
+    @Test func matchesKeepsItsPatternOnlyWhileItHolds() throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE t (s TEXT, p TEXT, f INTEGER);
+            INSERT INTO t VALUES ('abc', 'a.c', 0), ('ABC', 'a.c', 0), ('ABC', 'a.c', 1), ('xyz', 'x.*', 0), ('abc', 'x.*', 0),
+                                 ('name 12 5', 'name 1[0-9]* 5.*', 0), ('name 2 5', 'name 1[0-9]* 5.*', 0), (NULL, 'a', 0);
+            """)
+        #expect(try database.column("SELECT portal_matches(s, 'a.c', 0) FROM t ORDER BY rowid")
+                == [1, 0, 0, 0, 1, 0, 0, .null])
+        #expect(try database.column("SELECT portal_matches(s, p, 0) FROM t ORDER BY rowid") == [1, 0, 0, 1, 0, 1, 0, .null])
+        #expect(try database.column("SELECT portal_matches(s, p, f) FROM t ORDER BY rowid") == [1, 0, 1, 1, 0, 1, 0, .null])
+        #expect(try database.column("SELECT portal_matches(s, 'a.c', f) FROM t ORDER BY rowid") == [1, 0, 1, 0, 1, 0, 0, .null])
+    }
+
+    /// The string tests fold each row's bytes against the second argument folded once: the
+    /// same answers as the evaluator's, for ASCII, non-ASCII, Foundation-folded and invalid text,
+    /// numbers, every flag, a part that changes from row to row.
+    @Test func stringTestsAgreeWithTheEvaluator() throws {
+        func text(_ value: Value) -> String {
+            switch value {
+            case .text(let text): return text
+            case .integer(let n): return String(n)
+            default: return ""
+            }
+        }
+        let database = try TestDatabase()
+        try database.execute("CREATE TABLE t (s, p)")
+        let texts = ["Zürich", "ZÜRICH", "zurich", "Straße", "STRASSE", "Ꭰx", "ǰa", "abc", "", "a\u{0}b", "東京", "Antônio", "ANTONIO"]
+        let parts = ["zü", "ZU", "CH", "ss", "ß", "ꭰ", "ǰ", "", "B", "\u{0}", "京", "ton", "ÔN"]
+        for text in texts {
+            for part in parts {
+                try database.execute("INSERT INTO t VALUES ('\(text.replacingOccurrences(of: "\u{0}", with: "' || char(0) || '"))', "
+                                     + "'\(part.replacingOccurrences(of: "\u{0}", with: "' || char(0) || '"))')")
+            }
+        }
+        try database.execute("INSERT INTO t VALUES (123, '23'), (CAST(X'61FF62' AS TEXT), 'a'), (CAST(X'61FF62' AS TEXT), '\u{FFFD}b')")
+        let rows = try database.query("SELECT s, p FROM t ORDER BY rowid")
+        for flags in 0...3 {
+            var options: ComparisonOptions = []
+            if flags & 1 != 0 { options.insert(.caseInsensitive) }
+            if flags & 2 != 0 { options.insert(.diacriticInsensitive) }
+            for (function, evaluate) in [("portal_contains", TextMatching.contains), ("portal_beginswith", TextMatching.beginsWith),
+                                         ("portal_endswith", TextMatching.endsWith)] as [(String, (String, String, ComparisonOptions) -> Bool)] {
+                let answers = try database.column("SELECT \(function)(s, p, \(flags)) FROM t ORDER BY rowid")
+                for (row, answer) in zip(rows, answers) {
+                    let expected: Value = evaluate(text(row[0]), text(row[1]), options) ? 1 : 0
+                    #expect(answer == expected, "\(function)(\(row[0]), \(row[1]), \(flags))")
+                }
+                // A constant part, kept for the statement.
+                #expect(try database.column("SELECT \(function)(s, 'zü', \(flags)) FROM t ORDER BY rowid")
+                        == rows.map { evaluate(text($0[0]), "zü", options) ? 1 : 0 })
+            }
+        }
+    }
+
     @Test func affinityOfDeclaredTypes() {
         let cases: [(String, ColumnAffinity)] = [
             ("NVARCHAR(200)", .text), ("int", .integer), ("", .blob), ("DATETIME", .numeric), ("Floating", .real),

@@ -354,6 +354,44 @@ private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? 
                         == text.folding(options: options, locale: nil), "\(text.debugDescription) c=\(c) d=\(d)")
             }
         }
-        #expect(TextMatching.asciiFolded("Ünï", caseInsensitive: true) == nil)
+        #expect(TextMatching.simpleFolded("Ünï", caseInsensitive: true, diacriticInsensitive: false) == nil)
+        #expect(TextMatching.simpleFolded("Zürich", caseInsensitive: true, diacriticInsensitive: false) == "zürich")
+        #expect(TextMatching.simpleFolded("Zürich", caseInsensitive: true, diacriticInsensitive: true) == nil)
+    }
+
+    /// Every Unicode scalar the fast path keeps as it is, Foundation's fold keeps too (alone,
+    /// and between upper-case ASCII letters, which fold around it).
+    @Test func everyScalarTheFastPathKeepsFoundationKeeps() {
+        var kept = 0
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), TextMatching.foldsToItself(value) else { continue }
+            kept += 1
+            let text = "A" + String(scalar) + "Z"
+            let foundation = text.folding(options: .caseInsensitive, locale: nil)
+            let fast = TextMatching.fold(text, caseInsensitive: true, diacriticInsensitive: false)
+            if !foundation.utf8.elementsEqual(fast.utf8) {
+                Issue.record("U+\(String(value, radix: 16)): Foundation folds \(text.debugDescription) to \(foundation.debugDescription)")
+            }
+        }
+        #expect(kept > 1_000_000)
+    }
+
+    /// Invalid UTF-8 is not folded byte by byte (Foundation repairs it first).
+    @Test func invalidUTF8TakesFoundationsPath() {
+        for bytes: [UInt8] in [[0x41, 0xC3], [0xC3, 0x28], [0xC0, 0xA9], [0xE0, 0x80, 0xA9], [0xED, 0xA0, 0x80],
+                               [0xF0, 0x80, 0x80, 0xA9], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE4, 0xB8]] {
+            var out = [UInt8](repeating: 0, count: bytes.count)
+            let changes = bytes.withUnsafeBufferPointer { input in
+                out.withUnsafeMutableBufferPointer {
+                    TextMatching.simpleFold(input, into: $0, caseInsensitive: true, diacriticInsensitive: false)
+                }
+            }
+            #expect(changes == nil, "\(bytes)")
+        }
+        // Valid sequences of every length decode to their scalar.
+        for text in ["é", "東", "😀", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}"] {
+            let decoded = Array(text.utf8).withUnsafeBufferPointer { TextMatching.scalar(in: $0, at: 0) }
+            #expect(decoded?.0 == text.unicodeScalars.first?.value && decoded?.1 == text.utf8.count, "\(text)")
+        }
     }
 }

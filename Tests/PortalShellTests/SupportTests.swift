@@ -24,10 +24,30 @@ import PortalEngine
     }
 }
 
+/// Reads `text` as csv (or tsv) through chunks of `chunk` bytes: the header and the records.
+/// `textColumns`: whether every column is TEXT (the empty-field rule depends on it).
+func readDelimited(_ text: String, tab: Bool = false, chunk: Int = 1 << 20, textColumns: Bool = false)
+    throws(ImportError) -> (header: [String], rows: [(line: Int, values: [Value])]) {
+    let bytes = Array(text.utf8)
+    let marked = try DelimitedReader.marksNulls(ImportInput(bytes: bytes, chunkSize: chunk), tab: tab)
+    var reader = DelimitedReader(ImportInput(bytes: bytes, chunkSize: chunk), tab: tab, marked: marked)
+    let header = try reader.header().names
+    reader.textColumns = Array(repeating: textColumns, count: header.count)
+    var rows: [(line: Int, values: [Value])] = []
+    var values: [Value] = []
+    while let line = try reader.next(into: &values) { rows.append((line, values)) }
+    return (header, rows)
+}
+
+/// Reads `text` as json (or ndjson) through chunks of `chunk` bytes.
+func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportError) -> [ImportRecord] {
+    try JSONReader.records(ImportInput(bytes: Array(text.utf8), chunkSize: chunk), lines: lines)
+}
+
 @Suite struct ImportReaderTests {
     @Test func csvWithQuotesNullsAndLines() throws {
         let text = "a,b,c\n1,\"x, \"\"y\"\"\",\n2,\"multi\nline\",\"\"\n"
-        let (header, rows, _) = try DelimitedReader.records(Array(text.utf8), tab: false)
+        let (header, rows) = try readDelimited(text)
         #expect(header == ["a", "b", "c"])
         #expect(rows.map(\.line) == [2, 3])
         #expect(rows[0].values == ["1", "x, \"y\"", .null])
@@ -35,41 +55,166 @@ import PortalEngine
     }
 
     @Test func csvErrorsNameTheLine() {
-        #expect(throws: ImportError.self) { try DelimitedReader.records(Array("a,b\n1,2\n3\n".utf8), tab: false) }
+        #expect(throws: ImportError.self) { try readDelimited("a,b\n1,2\n3\n") }
         do {
-            _ = try DelimitedReader.records(Array("a,b\n1,2\n3\n".utf8), tab: false)
+            _ = try readDelimited("a,b\n1,2\n3\n")
         } catch {
             #expect(error.line == 3)
             #expect(error.message == "1 field, but the header names 2")
         }
         do {
-            _ = try DelimitedReader.records(Array("a\n\"open\n".utf8), tab: false)
+            _ = try readDelimited("a\n\"open\n")
+            Issue.record("accepted an open quote")
         } catch {
             #expect(error.line == 2)
+            #expect(error.message == "a quoted field is not closed")
         }
+        do {
+            _ = try readDelimited("a\n\"x\ny\"z\n", chunk: 3)
+            Issue.record("accepted text after a closing quote")
+        } catch {
+            #expect(error.line == 3)
+            #expect(error.message == "unexpected character after a closing quote")
+        }
+    }
+
+    /// A record that grows past the largest one allowed (a quote left open, most likely) is
+    /// refused at its line rather than read whole; a long record under the limit is read.
+    @Test func aRecordLongerThanTheLimitIsRefused() throws {
+        let long = String(repeating: "x", count: 3 << 20)
+        var reader = DelimitedReader(ImportInput(bytes: Array("a\n\"\(long)\n".utf8), chunkSize: 4096, largestRecord: 1 << 20),
+                                     tab: false, marked: false)
+        _ = try reader.header()
+        reader.textColumns = [true]
+        var values: [Value] = []
+        do {
+            _ = try reader.next(into: &values)
+            Issue.record("read a record past the limit")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.message == "a record longer than 1 MiB (is a quote not closed?)")
+        }
+        var fits = DelimitedReader(ImportInput(bytes: Array("a\n\(long.prefix(900_000))\n".utf8), chunkSize: 4096, largestRecord: 1 << 20),
+                                   tab: false, marked: false)
+        _ = try fits.header()
+        fits.textColumns = [true]
+        #expect(try fits.next(into: &values) == 2)
+        #expect(values == [.text(String(long.prefix(900_000)))])
     }
 
     @Test func tsvUnescapes() throws {
-        let (_, rows, _) = try DelimitedReader.records(Array("a\tb\nx\\ty\t\\N\n".utf8), tab: true)
+        let (_, rows) = try readDelimited("a\tb\nx\\ty\t\\N\n", tab: true)
         #expect(rows[0].values == ["x\ty", .null])
     }
 
+    /// Records cut at every place by the chunks read the same as in one piece: quotes, `""`,
+    /// CRLF, a lone CR, lines inside quotes, a byte order mark, a last line without its newline.
+    @Test(arguments: [false, true])
+    func everyChunkSizeReadsTheSame(tab: Bool) throws {
+        let text = tab
+            ? "\u{FEFF}id\tname\tnote\r\n1\tZ\u{FC}rich\t\\N\r\n2\ta\\tb\t\n\n3\t\t\\n x\r4\tlast\tend"
+            : "\u{FEFF}id,name,note\r\n1,\"Z\u{FC}rich, \"\"CH\"\"\",\r\n2,\"two\r\nlines\",\"\"\n\n3,,\"\"\"\"\r4,last,end"
+        let whole = try readDelimited(text, tab: tab)
+        #expect(whole.header == ["id", "name", "note"])
+        #expect(whole.rows.map(\.line) == (tab ? [2, 3, 5, 6] : [2, 3, 6, 7]))
+        for chunk in 1...24 {
+            let cut = try readDelimited(text, tab: tab, chunk: chunk)
+            #expect(cut.header == whole.header, "chunk \(chunk)")
+            #expect(cut.rows.map(\.line) == whole.rows.map(\.line), "chunk \(chunk)")
+            #expect(cut.rows.map(\.values) == whole.rows.map(\.values), "chunk \(chunk)")
+        }
+    }
+
+    /// Issue 16's rule: an empty field is empty text in a TEXT column and NULL in another,
+    /// unless the file tells the two apart (a csv `""`, a tsv `\N`).
+    @Test func emptyFieldsByColumnAndFile() throws {
+        #expect(try readDelimited("a,b\n,x\n", textColumns: true).rows[0].values == ["", "x"])
+        #expect(try readDelimited("a,b\n,x\n", textColumns: false).rows[0].values == [.null, "x"])
+        // A file that writes empty text as "" has its unquoted empty fields NULL, in any column.
+        #expect(try readDelimited("a,b\n,x\n\"\",y\n", textColumns: true).rows.map(\.values) == [[.null, "x"], ["", "y"]])
+        #expect(try readDelimited("a\tb\n\tx\n", tab: true, textColumns: true).rows[0].values == ["", "x"])
+        #expect(try readDelimited("a\tb\n\tx\n", tab: true, textColumns: false).rows[0].values == [.null, "x"])
+        #expect(try readDelimited("a\tb\n\tx\n\\N\ty\n", tab: true, textColumns: false).rows.map(\.values) == [["", "x"], [.null, "y"]])
+    }
+
+    /// The first pass finds a field that is exactly `""` (csv) or `\N` (tsv), and nothing else
+    /// that looks like one, at any chunk size.
+    @Test func marksNullsFindsOnlyWholeFields() throws {
+        let cases: [(String, Bool, Bool)] = [
+            ("a,b\n1,\"\"\n", false, true),
+            ("a,b\n1,\"\"", false, true),
+            ("a,b\n\"\",1\n", false, true),
+            ("a,b\n1,\"x,\"\",y\"\n", false, false),
+            ("a,b\n1,\"\"\"x\"\n", false, false),
+            ("a,b\n1,x\"\"\n", false, false),
+            ("a,b\n1,\n", false, false),
+            ("a\tb\n1\t\\N\n", true, true),
+            ("a\tb\n\\N\t1", true, true),
+            ("a\tb\n1\tx\\N\n", true, false),
+            ("a\tb\n1\t\\Nx\n", true, false),
+        ]
+        for (text, tab, expected) in cases {
+            for chunk in [1, 2, 3, 1 << 20] {
+                #expect(try DelimitedReader.marksNulls(ImportInput(bytes: Array(text.utf8), chunkSize: chunk), tab: tab) == expected,
+                        "\(text.debugDescription), chunk \(chunk)")
+            }
+        }
+    }
+
     @Test func json() throws {
-        let records = try JSONReader.records(Array("[{\"a\": 1, \"b\": \"x\\u00e9\", \"c\": null, \"d\": 2.5, \"e\": true}]".utf8), lines: false)
+        let records = try readJSON("[{\"a\": 1, \"b\": \"x\\u00e9\", \"c\": null, \"d\": 2.5, \"e\": true}]", lines: false)
         #expect(records.count == 1)
         #expect(records[0].fields.map(\.name) == ["a", "b", "c", "d", "e"])
         #expect(records[0].fields.map(\.value) == [1, "xé", nil, 2.5, 1])
-        let lines = try JSONReader.records(Array("{\"a\":1}\n{\"a\":2}\n".utf8), lines: true)
+        let lines = try readJSON("{\"a\":1}\n{\"a\":2}\n", lines: true)
         #expect(lines.map(\.line) == [1, 2])
     }
 
-    @Test func malformedJSONNamesTheLine() {
-        do {
-            _ = try JSONReader.records(Array("[\n{\"a\": 1},\n{\"a\": }\n]".utf8), lines: false)
-            Issue.record("accepted malformed JSON")
-        } catch {
-            #expect(error.line == 3)
+    @Test(arguments: [false, true])
+    func jsonEveryChunkSizeReadsTheSame(lines: Bool) throws {
+        let objects = ["{\"id\": 1, \"name\": \"Z\u{FC}rich \\\"CH\\\" {[,]}\", \"n\": null}",
+                       "{ \"id\" : 2 ,\n \"name\": \"\\ud83d\\ude00\", \"r\": -2.5e3 }",
+                       "{}", "{\"b\": true}"]
+        let text = lines ? objects.joined(separator: "\r\n") + "\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+        let whole = try readJSON(text, lines: lines)
+        #expect(whole.count == 4)
+        #expect(whole[1].fields.map(\.value) == [2, "\u{1F600}", -2500.0])
+        for chunk in 1...24 {
+            let cut = try readJSON(text, lines: lines, chunk: chunk)
+            #expect(cut.map(\.line) == whole.map(\.line), "chunk \(chunk)")
+            #expect(cut.map { $0.fields.map(\.name) } == whole.map { $0.fields.map(\.name) }, "chunk \(chunk)")
+            #expect(cut.map { $0.fields.map(\.value) } == whole.map { $0.fields.map(\.value) }, "chunk \(chunk)")
         }
+    }
+
+    @Test func malformedJSONNamesTheLine() {
+        let cases: [(String, Bool, Int, String)] = [
+            ("[\n{\"a\": 1},\n{\"a\": }\n]", false, 3, "'' is not a JSON value"),
+            ("[\n{\"a\": 1},\n{\"a\": oops}\n]", false, 3, "'oops' is not a JSON value"),
+            ("[{\"a\": 1}", false, 1, "the array is not closed"),
+            ("[{\"a\": 1},\n", false, 2, "expected an object ('{')"),
+            ("[{\"a\": 1}] x", false, 1, "unexpected text after the array"),
+            ("{\"a\": 1}\n\n{\"a\": \"open\n}", true, 3, "a string is not closed on its line"),
+            ("{\"a\": 1} {\"a\": 2}\n", true, 1, "expected one object per line"),
+            ("{\"a\": {\"b\": 1}}\n", true, 1, "\"a\" holds an object or array; only strings, numbers, booleans and null can be imported"),
+        ]
+        for (text, lines, line, message) in cases {
+            for chunk in [1, 5, 1 << 20] {
+                do {
+                    _ = try readJSON(text, lines: lines, chunk: chunk)
+                    Issue.record("accepted \(text.debugDescription)")
+                } catch {
+                    #expect(error.line == line, "\(text.debugDescription), chunk \(chunk)")
+                    #expect(error.message == message, "\(text.debugDescription), chunk \(chunk)")
+                }
+            }
+        }
+    }
+
+    /// A high surrogate escape followed by another escape that is no low surrogate.
+    @Test func loneSurrogateIsReplaced() throws {
+        let records = try readJSON("{\"a\": \"\\ud800\\u0041\"}\n", lines: true)
+        #expect(records[0].fields[0].value == "\u{FFFD}A")
     }
 }
 

@@ -48,32 +48,33 @@ public enum SQLFunctions {
         guard let context, let arguments, let value = arguments[0] else { return }
         guard sqlite3_value_type(value) == SQLITE_TEXT else { return sqlite3_result_value(context, value) }
         let options = options(arguments[1])
-        if foldASCII(context, value, options) { return }
+        if foldSimply(context, value, options) { return }
         resultText(context, TextMatching.fold(text(value), options: options))
     }
 
-    /// ASCII text (most values) folds byte by byte into SQLite's own memory, with no Swift
-    /// string made per row; false when the text is not ASCII.
-    private static func foldASCII(_ context: OpaquePointer, _ value: OpaquePointer, _ options: ComparisonOptions) -> Bool {
+    /// Most text (ASCII, and text whose other characters fold to themselves) folds byte by byte
+    /// into SQLite's own memory, with no Swift string made per row; false when it needs Foundation.
+    private static func foldSimply(_ context: OpaquePointer, _ value: OpaquePointer, _ options: ComparisonOptions) -> Bool {
         guard let text = sqlite3_value_text(value) else { return false }
         let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
         let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
-        guard let changes = TextMatching.asciiFoldChanges(bytes, caseInsensitive: options.contains(.caseInsensitive)) else {
-            return false
-        }
-        guard folds && changes else {
-            sqlite3_result_value(context, value)
+        // Folded in scratch memory and copied by SQLite into its result, whose buffer it keeps
+        // from row to row: no allocation per row.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { out -> Bool in
+            guard let changes = TextMatching.simpleFold(bytes, into: out, caseInsensitive: options.contains(.caseInsensitive),
+                                                        diacriticInsensitive: options.contains(.diacriticInsensitive)) else {
+                return false
+            }
+            guard folds && changes else {
+                sqlite3_result_value(context, value)
+                return true
+            }
+            out.withMemoryRebound(to: CChar.self) { chars in
+                sqlite3_result_text64(context, chars.baseAddress, UInt64(bytes.count), portal_sqlite_transient(),
+                                      UInt8(SQLITE_UTF8))
+            }
             return true
         }
-        guard let memory = sqlite3_malloc64(UInt64(bytes.count)) else {
-            sqlite3_result_error_nomem(context)
-            return true
-        }
-        let out = UnsafeMutableBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        TextMatching.asciiFold(bytes, into: out)
-        sqlite3_result_text64(context, memory.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), sqlite3_free,
-                              UInt8(SQLITE_UTF8))
-        return true
     }
 
     /// lowercase/uppercase: numbers by their text, as the evaluator; NULL and blobs unchanged.
@@ -102,32 +103,111 @@ public enum SQLFunctions {
     }
 
     private static let contains: Function = { context, _, arguments in
-        test(context, arguments) { TextMatching.contains($0, $1, options: $2) }
+        foldedTest(context, arguments) { text, part in
+            // An empty part is found nowhere (NSString's rangeOfString:).
+            guard !part.isEmpty, part.count <= text.count else { return false }
+            return (0...(text.count - part.count)).contains { start in
+                text[start] == part[0] && UnsafeBufferPointer(rebasing: text[start..<(start + part.count)]).elementsEqual(part)
+            }
+        }
     }
 
     private static let beginsWith: Function = { context, _, arguments in
-        test(context, arguments) { TextMatching.beginsWith($0, $1, options: $2) }
+        foldedTest(context, arguments) { text, prefix in !prefix.isEmpty && text.starts(with: prefix) }
     }
 
     private static let endsWith: Function = { context, _, arguments in
-        test(context, arguments) { TextMatching.endsWith($0, $1, options: $2) }
+        foldedTest(context, arguments) { text, suffix in
+            !suffix.isEmpty && suffix.count <= text.count
+                && UnsafeBufferPointer(rebasing: text[(text.count - suffix.count)...]).elementsEqual(suffix)
+        }
+    }
+
+    /// The folded second argument of a string test, kept for the statement.
+    private final class FoldedPart {
+        let flags: Int32
+        let bytes: [UInt8]
+        init(flags: Int32, bytes: [UInt8]) {
+            self.flags = flags
+            self.bytes = bytes
+        }
+    }
+
+    /// A string test on the folded UTF-8 of two values (numbers by their text, as the evaluator
+    /// does); NULL when either is NULL. The second argument (a constant, in what the compiler
+    /// writes) is folded once per statement; each row's text folds into scratch memory, byte
+    /// by byte when it can (see `TextMatching.simpleFold`), else through Foundation.
+    private static func foldedTest(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
+                                   _ test: (UnsafeBufferPointer<UInt8>, [UInt8]) -> Bool) {
+        guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
+        guard sqlite3_value_type(left) != SQLITE_NULL, sqlite3_value_type(right) != SQLITE_NULL else {
+            return sqlite3_result_null(context)
+        }
+        let flags = arguments[2].map { sqlite3_value_int($0) } ?? 0
+        let options = options(arguments[2])
+        let part: [UInt8]
+        if let kept = sqlite3_get_auxdata(context, 1).map({ Unmanaged<FoldedPart>.fromOpaque($0).takeUnretainedValue() }),
+           kept.flags == flags {
+            part = kept.bytes
+        } else {
+            part = Array(TextMatching.fold(text(right), options: options).utf8)
+            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(FoldedPart(flags: flags, bytes: part)).toOpaque(), releasePart)
+        }
+        let pointer = sqlite3_value_text(left)
+        let bytes = UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_value_bytes(left)))
+        let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
+        let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { scratch -> Bool in
+            // Whether folding changed the bytes (folded into `scratch`); nil when a Swift string is
+            // needed (Foundation's fold, or invalid UTF-8, which reads as U+FFFD as everywhere else).
+            let changes = folds
+                ? TextMatching.simpleFold(bytes, into: scratch, caseInsensitive: options.contains(.caseInsensitive),
+                                          diacriticInsensitive: options.contains(.diacriticInsensitive))
+                : (bytes.allSatisfy { $0 < 0x80 } ? false : nil)
+            switch changes {
+            case false?: return test(bytes, part)
+            case true?: return test(UnsafeBufferPointer(rebasing: scratch[..<bytes.count]), part)
+            case nil: return Array(TextMatching.fold(text(left), options: options).utf8).withUnsafeBufferPointer { test($0, part) }
+            }
+        }
+        sqlite3_result_int(context, result ? 1 : 0)
+    }
+
+    private static let releasePart: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+        if let pointer { Unmanaged<FoldedPart>.fromOpaque(pointer).release() }
     }
 
     private static let like: Function = { context, _, arguments in
         test(context, arguments) { TextMatching.like($0, pattern: $1, options: $2) }
     }
 
+    /// MATCHES: the pattern is compiled once per statement (kept as the pattern argument's
+    /// auxiliary data while it stays the same), never per row.
     private static let matches: Function = { context, _, arguments in
         guard let context, let arguments, let subject = arguments[0], let pattern = arguments[1] else { return }
         guard sqlite3_value_type(subject) != SQLITE_NULL, sqlite3_value_type(pattern) != SQLITE_NULL else {
             return sqlite3_result_null(context)
         }
-        do {
-            let matched = try TextMatching.matches(text(subject), regex: text(pattern), options: options(arguments[2]))
-            sqlite3_result_int(context, matched ? 1 : 0)
-        } catch {
-            sqlite3_result_error(context, "\(error)", -1)
+        let options = options(arguments[2])
+        let compiled: MatchesPattern
+        if let kept = sqlite3_get_auxdata(context, 1).map({ Unmanaged<MatchesPattern>.fromOpaque($0).takeUnretainedValue() }),
+           kept.options == options {
+            compiled = kept
+        } else {
+            do {
+                compiled = try MatchesPattern.compiled(text(pattern), options: options)
+            } catch {
+                return sqlite3_result_error(context, "\(error)", -1)
+            }
+            // SQLite releases it when the statement ends (or at once, for a pattern that varies).
+            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(compiled).toOpaque(), releasePattern)
         }
+        let bytes = sqlite3_value_text(subject)
+        let count = Int(sqlite3_value_bytes(subject))
+        sqlite3_result_int(context, compiled.matches(utf8: UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : count)) ? 1 : 0)
+    }
+
+    private static let releasePattern: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+        if let pointer { Unmanaged<MatchesPattern>.fromOpaque(pointer).release() }
     }
 
     /// A string test on the text of two values (numbers as SQLite writes them, as the evaluator

@@ -23,8 +23,8 @@ enum SavedRelationships {
     /// Every saved relationship, with the database it belongs to. A missing or unreadable
     /// file holds none (it is only a convenience).
     static func all() -> [(database: String, key: ForeignKey)] {
-        guard let path = filePath(), let bytes = readFileBytes(path),
-              let records = try? JSONReader.records(bytes, lines: true) else { return [] }
+        guard let path = filePath(), let input = ImportInput(path: path),
+              let records = try? JSONReader.records(input, lines: true) else { return [] }
         return records.compactMap { record in
             var fields: [String: String] = [:]
             for field in record.fields { if case .text(let text) = field.value { fields[field.name] = text } }

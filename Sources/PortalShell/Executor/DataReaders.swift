@@ -4,156 +4,408 @@ import PortalEngine
 struct ImportRecord {
     var line: Int
     var fields: [(name: String, value: Value)]
-    /// The line that names the fields: the header row in csv/tsv, the record itself in json.
-    var namesLine: Int
-    init(line: Int, fields: [(name: String, value: Value)], namesLine: Int? = nil) {
-        self.line = line
-        self.fields = fields
-        self.namesLine = namesLine ?? line
-    }
 }
 
-/// Why an import file could not be read: which line or record, and why.
-struct ImportError: Error {
-    var line: Int
-    var message: String
-}
-
-/// RFC 4180 CSV and backslash-escaped TSV. The first row names the attributes. In csv an empty
-/// unquoted field is NULL and a quoted empty field is empty text. tsv has no quotes: `\N` is
-/// NULL, and an empty field is NULL too unless the file writes its NULLs as `\N` (as `export`
-/// does), in which case it is empty text.
-enum DelimitedReader {
+/// RFC 4180 CSV and backslash-escaped TSV, read a record at a time. The first row names the
+/// attributes.
+///
+/// An empty field is empty text in a TEXT column and NULL in any other, as a spreadsheet means
+/// it (and as sqlite3 stores text) — unless the file tells NULL and empty text apart, as
+/// `export` does: a csv file with some field written `""` has its unquoted empty fields NULL
+/// (and `""` empty text) in every column; a tsv file with some field written `\N` has `\N`
+/// NULL and its empty fields empty text in every column. (csv's `""` is always empty text.)
+struct DelimitedReader {
     /// How tsv writes NULL where it must differ from empty text (`export … as tsv`).
     static let tsvNull = "\\N"
 
-    static func records(_ bytes: [UInt8], tab: Bool) throws(ImportError)
-        -> (header: [String], rows: [(line: Int, values: [Value])], headerLine: Int) {
-        let emptyIsText = tab && marksNulls(bytes)
-        var rows: [(line: Int, values: [Value])] = []
-        var header: [String]?
-        var headerLine = 1
-        var i = 0
-        var line = 1
-        let count = bytes.count
-        // Skip a UTF-8 byte order mark.
-        if count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
-        while i < count {
+    private let input: ImportInput
+    private let tab: Bool
+    /// True when the file tells NULL from empty text (see above): `marksNulls(_:tab:)`.
+    private let marked: Bool
+    /// Which of the header's columns are TEXT; set once the header is matched to the entity.
+    var textColumns: [Bool] = []
+    /// The line the next record starts on.
+    private var line = 1
+    /// The fields of the record being read (reused: no allocation per record).
+    private var fields: [Field] = []
+
+    /// A field's bytes in the window: `start..<end`, inside its quotes when `quoted`.
+    private struct Field {
+        var start: Int
+        var end: Int
+        var quoted: Bool
+        /// Holds `""` (csv) or a backslash (tsv) to undo.
+        var escaped: Bool
+    }
+
+    init(_ input: ImportInput, tab: Bool, marked: Bool) {
+        self.input = input
+        self.tab = tab
+        self.marked = marked
+    }
+
+    /// The header row: the names and its line. An empty file is an error.
+    mutating func header() throws(ImportError) -> (names: [String], line: Int) {
+        if try input.ensure(3, line: 1) {
+            // Skip a UTF-8 byte order mark.
+            let bom = input.withWindow { $0[input.start] == 0xEF && $0[input.start + 1] == 0xBB && $0[input.start + 2] == 0xBF }
+            if bom { input.start += 3 }
+        }
+        guard let headerLine = try nextRecord(columns: nil) else {
+            throw ImportError(line: 1, message: "the file is empty (a header row naming the attributes is needed)")
+        }
+        let names = input.withWindow { window in fields.map { text($0, window) } }
+        return (names, headerLine)
+    }
+
+    /// The next record's values into `values` (in header order); its line, or nil at the end.
+    mutating func next(into values: inout [Value]) throws(ImportError) -> Int? {
+        guard let recordLine = try nextRecord(columns: textColumns.count) else { return nil }
+        values.removeAll(keepingCapacity: true)
+        input.withWindow { window in
+            for (column, field) in fields.enumerated() {
+                values.append(value(field, window, textColumn: textColumns[column]))
+            }
+        }
+        return recordLine
+    }
+
+    /// Reads the next record that is not a blank line into `fields` and consumes it; returns
+    /// its line. `columns`: the header's count, to check it against (nil for the header).
+    private mutating func nextRecord(columns: Int?) throws(ImportError) -> Int? {
+        while true {
+            if input.start == input.end, !(try input.refill(line: line)) { return nil }
             let recordLine = line
-            var values: [Value] = []
-            var field: [UInt8] = []
-            var quoted = false
-            var endOfRecord = false
-            while !endOfRecord {
-                if i >= count {
-                    endOfRecord = true
-                } else if !tab && bytes[i] == 34 && field.isEmpty && !quoted {
-                    quoted = true
-                    i += 1
-                    var closed = false
-                    while i < count {
-                        if bytes[i] == 34 {
-                            if i + 1 < count && bytes[i + 1] == 34 {
-                                field.append(34)
-                                i += 2
-                                continue
-                            }
-                            i += 1
-                            closed = true
-                            break
-                        }
-                        if bytes[i] == 10 { line += 1 }
-                        field.append(bytes[i])
-                        i += 1
-                    }
-                    if !closed { throw ImportError(line: recordLine, message: "a quoted field is not closed") }
-                    if i < count && bytes[i] != 44 && bytes[i] != 10 && bytes[i] != 13 {
-                        throw ImportError(line: line, message: "unexpected character after a closing quote")
-                    }
-                    continue
-                } else if bytes[i] == (tab ? 9 : 44) {
-                    values.append(value(field, quoted: quoted || emptyIsText, tab: tab))
-                    field = []
-                    quoted = false
-                    i += 1
-                    continue
-                } else if bytes[i] == 10 || bytes[i] == 13 {
-                    if bytes[i] == 13 && i + 1 < count && bytes[i + 1] == 10 { i += 1 }
-                    i += 1
-                    line += 1
-                    endOfRecord = true
-                } else {
-                    field.append(bytes[i])
-                    i += 1
-                    continue
+            var scanned: (next: Int, newlines: Int)?
+            while true {
+                scanned = try input.withWindow { window throws(ImportError) in
+                    try scan(window, from: input.start, limit: input.end, atEnd: input.atEndOfFile)
                 }
+                if scanned != nil { break }
+                // The record goes on past the window: read more and scan it again from its start.
+                _ = try input.refill(line: recordLine)
             }
-            let isBlankLine = values.isEmpty && field.isEmpty && !quoted
-            values.append(value(field, quoted: quoted || emptyIsText, tab: tab))
+            guard let (next, newlines) = scanned else { return nil }
+            line += newlines
+            let isBlank = fields.count == 1 && !fields[0].quoted && fields[0].start == fields[0].end
             // A blank line is skipped, except in a one-column file whose empty fields are text.
-            if isBlankLine && !(emptyIsText && header?.count == 1) { continue }
-            if header == nil {
-                header = values.map { ValueText.plain($0, null: "") }
-                headerLine = recordLine
-            } else if let header, values.count != header.count {
-                throw ImportError(line: recordLine, message: "\(values.count) field\(values.count == 1 ? "" : "s"), but the header names \(header.count)")
-            } else {
-                rows.append((recordLine, values))
+            if isBlank && !(tab && marked && columns == 1) {
+                input.start = next
+                continue
             }
+            if let columns, fields.count != columns {
+                throw ImportError(line: recordLine, message: "\(fields.count) field\(fields.count == 1 ? "" : "s"), but the header names \(columns)")
+            }
+            // The caller reads the fields from the window before the next refill moves it.
+            input.start = next
+            return recordLine
         }
-        guard let header else { throw ImportError(line: 1, message: "the file is empty (a header row naming the attributes is needed)") }
-        return (header, rows, headerLine)
     }
 
-    /// True when some tsv field is exactly `\N`: the file marks its NULLs.
-    private static func marksNulls(_ bytes: [UInt8]) -> Bool {
-        var start = 0
-        for (i, byte) in bytes.enumerated() where byte == 9 || byte == 10 || byte == 13 {
-            if i - start == 2 && bytes[start] == 92 && bytes[start + 1] == 78 { return true }
-            start = i + 1
+    /// Splits the record at `from` into `fields`: where the next record starts and how many
+    /// lines this one spans, or nil when the window ends before the record does.
+    private mutating func scan(_ window: UnsafeBufferPointer<UInt8>, from: Int, limit: Int, atEnd: Bool)
+        throws(ImportError) -> (next: Int, newlines: Int)? {
+        let separator: UInt8 = tab ? 9 : 44
+        fields.removeAll(keepingCapacity: true)
+        var i = from
+        var newlines = 0
+        while true {
+            if !tab && i < limit && window[i] == 34 {
+                // A quoted field: to the closing quote; `""` inside is one quote.
+                var j = i + 1
+                var escaped = false
+                while true {
+                    guard j < limit else {
+                        if atEnd { throw ImportError(line: line, message: "a quoted field is not closed") }
+                        return nil
+                    }
+                    let byte = window[j]
+                    if byte == 34 {
+                        guard j + 1 < limit || atEnd else { return nil }
+                        if j + 1 < limit && window[j + 1] == 34 {
+                            escaped = true
+                            j += 2
+                            continue
+                        }
+                        break
+                    }
+                    if byte == 10 { newlines += 1 }
+                    j += 1
+                }
+                fields.append(Field(start: i + 1, end: j, quoted: true, escaped: escaped))
+                i = j + 1
+                if i < limit && window[i] != separator && window[i] != 10 && window[i] != 13 {
+                    throw ImportError(line: line + newlines, message: "unexpected character after a closing quote")
+                }
+            } else {
+                var j = i
+                var escaped = false
+                while j < limit {
+                    let byte = window[j]
+                    if byte == separator || byte == 10 || byte == 13 { break }
+                    if byte == 92 { escaped = tab }
+                    j += 1
+                }
+                fields.append(Field(start: i, end: j, quoted: false, escaped: escaped))
+                i = j
+            }
+            // After a field: a separator, the end of the line, or the end of the file.
+            guard i < limit else { return atEnd ? (i, newlines) : nil }
+            let byte = window[i]
+            if byte == separator {
+                i += 1
+                continue
+            }
+            if byte == 13 {
+                guard i + 1 < limit || atEnd else { return nil }
+                if i + 1 < limit && window[i + 1] == 10 { i += 1 }
+            }
+            return (i + 1, newlines + 1)
         }
-        return bytes.count - start == 2 && bytes[start] == 92 && bytes[start + 1] == 78
     }
 
-    private static func value(_ field: [UInt8], quoted: Bool, tab: Bool) -> Value {
-        if field.isEmpty && !quoted { return .null }
-        guard tab, field.contains(92) else { return .text(String(decoding: field, as: UTF8.self)) }
+    /// The field's text: quotes or backslash escapes undone.
+    private func text(_ field: Field, _ window: UnsafeBufferPointer<UInt8>) -> String {
+        let bytes = UnsafeBufferPointer(rebasing: window[field.start..<field.end])
+        guard field.escaped else { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
         var i = 0
-        while i < field.count {
-            if field[i] == 92 && i + 1 < field.count {
-                switch field[i + 1] {
+        while i < bytes.count {
+            if tab && bytes[i] == 92 && i + 1 < bytes.count {
+                switch bytes[i + 1] {
                 case UInt8(ascii: "t"): out.append(9)
                 case UInt8(ascii: "n"): out.append(10)
                 case UInt8(ascii: "r"): out.append(13)
-                case UInt8(ascii: "N") where field.count == 2: return .null
-                default: out.append(field[i + 1])
+                default: out.append(bytes[i + 1])
                 }
                 i += 2
             } else {
-                out.append(field[i])
-                i += 1
+                out.append(bytes[i])
+                // csv: `""` inside quotes is one quote.
+                i += !tab && bytes[i] == 34 ? 2 : 1
             }
         }
-        return .text(String(decoding: out, as: UTF8.self))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The field's value in a column (TEXT or not), by the rule above.
+    private func value(_ field: Field, _ window: UnsafeBufferPointer<UInt8>, textColumn: Bool) -> Value {
+        if field.start == field.end {
+            if field.quoted { return .text("") }
+            if tab { return marked || textColumn ? .text("") : .null }
+            return !marked && textColumn ? .text("") : .null
+        }
+        if tab && field.end - field.start == 2 && window[field.start] == 92 && window[field.start + 1] == UInt8(ascii: "N") {
+            return .null
+        }
+        return .text(text(field, window))
+    }
+
+    /// Whether the file tells NULL from empty text: some csv field is `""`, some tsv field is
+    /// `\N`. Reads `input` through (up to the first such field).
+    static func marksNulls(_ input: ImportInput, tab: Bool) throws(ImportError) -> Bool {
+        var state = MarkScan.fieldStart
+        repeat {
+            let found = input.withWindow { window in
+                let separator: UInt8 = tab ? 9 : 44
+                var i = input.start
+                while i < input.end {
+                    let byte = window[i]
+                    i += 1
+                    // Most bytes are inside a field: skip them without stepping the states.
+                    if state == .unquoted && byte != separator && byte != 10 && byte != 13 { continue }
+                    if state == .quoted && byte != 34 { continue }
+                    state = tab ? state.tsv(byte) : state.csv(byte)
+                    if state == .found { return true }
+                }
+                return false
+            }
+            if found { return true }
+            input.start = input.end
+        } while try input.refill(line: 1)
+        return tab ? state == .backslashN : state == .quotes
+    }
+
+    /// The states of `marksNulls`' scan, a byte at a time.
+    private enum MarkScan {
+        /// csv: at a field's start; in a quoted field just opened; `""` at a field's start;
+        /// inside quotes; a quote inside quotes (closing, or half of `""`); outside quotes.
+        case fieldStart, opened, quotes, quoted, quoteInQuoted, unquoted
+        /// tsv: `\` at a field's start; `\N` at a field's start.
+        case backslash, backslashN
+        case found
+
+        private static func ends(_ byte: UInt8, _ separator: UInt8) -> Bool { byte == separator || byte == 10 || byte == 13 }
+
+        func csv(_ byte: UInt8) -> MarkScan {
+            switch self {
+            case .fieldStart: return byte == 34 ? .opened : Self.ends(byte, 44) ? .fieldStart : .unquoted
+            case .opened: return byte == 34 ? .quotes : .quoted
+            case .quotes: return byte == 34 ? .quoted : Self.ends(byte, 44) ? .found : .unquoted
+            case .quoted: return byte == 34 ? .quoteInQuoted : .quoted
+            case .quoteInQuoted: return byte == 34 ? .quoted : Self.ends(byte, 44) ? .fieldStart : .unquoted
+            default: return Self.ends(byte, 44) ? .fieldStart : .unquoted
+            }
+        }
+
+        func tsv(_ byte: UInt8) -> MarkScan {
+            switch self {
+            case .fieldStart: return byte == 92 ? .backslash : Self.ends(byte, 9) ? .fieldStart : .unquoted
+            case .backslash: return byte == UInt8(ascii: "N") ? .backslashN : Self.ends(byte, 9) ? .fieldStart : .unquoted
+            case .backslashN: return Self.ends(byte, 9) ? .found : .unquoted
+            default: return Self.ends(byte, 9) ? .fieldStart : .unquoted
+            }
+        }
     }
 }
 
-/// A small JSON reader for imports: an array of flat objects (json) or one object per line (ndjson).
+/// A small JSON reader for imports, a record at a time: an array of flat objects (json) or one
+/// object per line (ndjson).
 struct JSONReader {
-    private let bytes: [UInt8]
-    private var i = 0
+    private let input: ImportInput
+    private let lines: Bool
     private var line = 1
+    /// json: the array's `[` has been read; its `]` has been read.
+    private var opened = false
+    private var closed = false
 
-    static func records(_ bytes: [UInt8], lines: Bool) throws(ImportError) -> [ImportRecord] {
-        var reader = JSONReader(bytes: bytes)
-        return try lines ? reader.objectPerLine() : reader.array()
+    init(_ input: ImportInput, lines: Bool) {
+        self.input = input
+        self.lines = lines
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    /// Every object of a small file at once (an import reads them one by one with `next()`).
+    static func records(_ input: ImportInput, lines: Bool) throws(ImportError) -> [ImportRecord] {
+        var reader = JSONReader(input, lines: lines)
+        var records: [ImportRecord] = []
+        while let record = try reader.next() { records.append(record) }
+        return records
+    }
+
+    /// The next object, or nil at the end.
+    mutating func next() throws(ImportError) -> ImportRecord? {
+        try lines ? nextLine() : nextInArray()
+    }
+
+    private func fail(_ message: String) -> ImportError { ImportError(line: line, message: message) }
+
+    /// The next byte that is not white space (not consumed), or nil at the end of the file.
+    private mutating func skipSpace() throws(ImportError) -> UInt8? {
+        while try input.ensure(1, line: line) {
+            let byte = input.withWindow { $0[input.start] }
+            guard byte == 9 || byte == 10 || byte == 13 || byte == 32 else { return byte }
+            if byte == 10 { line += 1 }
+            input.start += 1
+        }
+        return nil
+    }
+
+    private mutating func nextLine() throws(ImportError) -> ImportRecord? {
+        guard try skipSpace() != nil else { return nil }
+        let objectLine = line
+        let record = try object()
+        while try input.ensure(1, line: line) {
+            let byte = input.withWindow { $0[input.start] }
+            if byte == 10 { break }
+            guard byte == 32 || byte == 9 || byte == 13 else { throw ImportError(line: objectLine, message: "expected one object per line") }
+            input.start += 1
+        }
+        return record
+    }
+
+    private mutating func nextInArray() throws(ImportError) -> ImportRecord? {
+        if closed { return nil }
+        if !opened {
+            guard try skipSpace() == 91 else { throw fail("expected '[' (a JSON array of objects)") }
+            input.start += 1
+            opened = true
+            if try skipSpace() == 93 {
+                input.start += 1
+                return try end()
+            }
+        } else {
+            switch try skipSpace() {
+            case 44?: input.start += 1
+            case 93?:
+                input.start += 1
+                return try end()
+            case nil: throw fail("the array is not closed")
+            default: throw fail("expected ',' or ']' after an object")
+            }
+        }
+        _ = try skipSpace()
+        return try object()
+    }
+
+    /// After the array's `]`: nothing but white space.
+    private mutating func end() throws(ImportError) -> ImportRecord? {
+        closed = true
+        if try skipSpace() != nil { throw fail("unexpected text after the array") }
+        return nil
+    }
+
+    /// The object at the window's start, read whole into the window first and then parsed.
+    private mutating func object() throws(ImportError) -> ImportRecord {
+        var frameEnd: Int?
+        while true {
+            frameEnd = input.withWindow { Self.objectEnd($0, from: input.start, limit: input.end) }
+            if frameEnd != nil { break }
+            guard try input.refill(line: line) else { break }
+        }
+        let end = frameEnd ?? input.end
+        let startLine = line
+        let (record, parsedLine) = try input.withWindow { window throws(ImportError) in
+            var parser = JSONObjectParser(bytes: UnsafeBufferPointer(rebasing: window[input.start..<end]), line: startLine)
+            return (try parser.object(), parser.line)
+        }
+        input.start += record.length
+        line = parsedLine
+        return record.record
+    }
+
+    /// One past the end of the object starting at `from` (a `{`): its closing brace, or the first
+    /// byte its parser refuses (a nested `{`, `[` or `]`, a newline inside a string); nil when
+    /// the window ends first.
+    private static func objectEnd(_ window: UnsafeBufferPointer<UInt8>, from: Int, limit: Int) -> Int? {
+        guard from < limit else { return nil }
+        // Not an object: the parser refuses its first byte.
+        guard window[from] == 123 else { return from + 1 }
+        var i = from + 1
+        var inString = false
+        while i < limit {
+            let byte = window[i]
+            if inString {
+                if byte == 92 {
+                    i += 2
+                    continue
+                }
+                if byte == 34 { inString = false } else if byte == 10 { return i + 1 }
+            } else if byte == 34 {
+                inString = true
+            } else if byte == 125 || byte == 123 || byte == 91 || byte == 93 {
+                return i + 1
+            }
+            i += 1
+        }
+        return nil
+    }
+}
+
+/// Parses one flat JSON object held whole in `bytes`.
+private struct JSONObjectParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var line: Int
+    private var i = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, line: Int) {
+        self.bytes = bytes
+        self.line = line
+    }
 
     private mutating func skipSpace() {
-        while i < bytes.count, [9, 10, 13, 32].contains(bytes[i]) {
+        while i < bytes.count, bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13 || bytes[i] == 32 {
             if bytes[i] == 10 { line += 1 }
             i += 1
         }
@@ -161,49 +413,16 @@ struct JSONReader {
 
     private func fail(_ message: String) -> ImportError { ImportError(line: line, message: message) }
 
-    private mutating func array() throws(ImportError) -> [ImportRecord] {
-        skipSpace()
-        guard i < bytes.count, bytes[i] == 91 else { throw fail("expected '[' (a JSON array of objects)") }
-        i += 1
-        var records: [ImportRecord] = []
-        skipSpace()
-        if i < bytes.count && bytes[i] == 93 { i += 1 } else {
-            while true {
-                skipSpace()
-                records.append(try object())
-                skipSpace()
-                guard i < bytes.count else { throw fail("the array is not closed") }
-                if bytes[i] == 44 { i += 1; continue }
-                if bytes[i] == 93 { i += 1; break }
-                throw fail("expected ',' or ']' after an object")
-            }
-        }
-        skipSpace()
-        if i < bytes.count { throw fail("unexpected text after the array") }
-        return records
-    }
-
-    private mutating func objectPerLine() throws(ImportError) -> [ImportRecord] {
-        var records: [ImportRecord] = []
-        while true {
-            skipSpace()
-            if i >= bytes.count { return records }
-            let objectLine = line
-            records.append(try object())
-            while i < bytes.count && (bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 13) { i += 1 }
-            if i < bytes.count && bytes[i] != 10 { throw ImportError(line: objectLine, message: "expected one object per line") }
-        }
-    }
-
-    private mutating func object() throws(ImportError) -> ImportRecord {
+    /// The object and how many bytes it took.
+    mutating func object() throws(ImportError) -> (record: ImportRecord, length: Int) {
         let start = line
         guard i < bytes.count, bytes[i] == 123 else { throw fail("expected an object ('{')") }
         i += 1
-        var fields: [(String, Value)] = []
+        var fields: [(name: String, value: Value)] = []
         skipSpace()
         if i < bytes.count && bytes[i] == 125 {
             i += 1
-            return ImportRecord(line: start, fields: fields)
+            return (ImportRecord(line: start, fields: fields), i)
         }
         while true {
             skipSpace()
@@ -220,7 +439,7 @@ struct JSONReader {
             if bytes[i] == 125 { i += 1; break }
             throw fail("expected ',' or '}' in an object")
         }
-        return ImportRecord(line: start, fields: fields)
+        return (ImportRecord(line: start, fields: fields), i)
     }
 
     private mutating func value(_ key: String) throws(ImportError) -> Value {
@@ -231,7 +450,7 @@ struct JSONReader {
         default:
             var end = i
             while end < bytes.count, !(bytes[end] == 44 || bytes[end] == 125 || bytes[end] == 93 || [9, 10, 13, 32].contains(bytes[end])) { end += 1 }
-            let word = String(decoding: bytes[i..<end], as: UTF8.self)
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
             i = end
             switch word {
             case "null": return .null
@@ -247,6 +466,14 @@ struct JSONReader {
 
     private mutating func string() throws(ImportError) -> String {
         i += 1
+        // Without escapes (the common case) the text is taken straight from the bytes.
+        var plain = i
+        while plain < bytes.count && bytes[plain] != 34 && bytes[plain] != 92 && bytes[plain] != 10 { plain += 1 }
+        if plain < bytes.count && bytes[plain] == 34 {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<plain]), as: UTF8.self)
+            i = plain + 1
+            return text
+        }
         var out: [UInt8] = []
         while i < bytes.count {
             let b = bytes[i]
@@ -270,7 +497,13 @@ struct JSONReader {
                     if scalar >= 0xD800 && scalar < 0xDC00, i + 1 < bytes.count, bytes[i] == 92, bytes[i + 1] == UInt8(ascii: "u") {
                         i += 2
                         let low = try hex4()
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        if low >= 0xDC00 && low < 0xE000 {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            // A high surrogate without its low half: U+FFFD, then the other escape.
+                            out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                            scalar = low
+                        }
                     }
                     out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8))
                 default: out.append(e)
@@ -284,7 +517,7 @@ struct JSONReader {
     }
 
     private mutating func hex4() throws(ImportError) -> UInt32 {
-        guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16) else {
+        guard i + 4 <= bytes.count, let v = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<(i + 4)]), as: UTF8.self), radix: 16) else {
             throw fail("bad \\u escape")
         }
         i += 4

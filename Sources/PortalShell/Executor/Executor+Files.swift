@@ -17,64 +17,6 @@ extension Executor {
         throw ShellError("'\(path)': the extension '.\(ext)' names no data format; add one of \(formats)")
     }
 
-    func importData(_ name: Located<String>, path: String, format: DataFormat?) throws {
-        let entity = try writableEntity(name)
-        guard let text = readFileBytes(path) else { throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
-        let format = try dataFormat(format, path: path)
-        var records: [ImportRecord] = []
-        do {
-            switch format {
-            case .csv, .tsv:
-                let (header, rows, headerLine) = try DelimitedReader.records(text, tab: format == .tsv)
-                records = rows.map { row in
-                    ImportRecord(line: row.line, fields: Array(zip(header, row.values)), namesLine: headerLine)
-                }
-            case .json, .ndjson:
-                records = try JSONReader.records(text, lines: format == .ndjson)
-            }
-        } catch {
-            throw ShellError("\(path), \(format == .json ? "line" : "line") \(error.line): \(error.message); nothing was imported")
-        }
-        let progress = isatty(2) == 1
-        let imported = try performWrite(entity, []) { (context: WriteContext) throws -> Int in
-            var n = 0
-            for record in records {
-                var columns: [String] = []
-                for field in record.fields {
-                    guard let attribute = entity.attribute(named: field.name) else {
-                        let suggestion = closestName(to: field.name, among: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                        throw ShellError("\(path), line \(record.namesLine): unknown attribute '\(field.name)' on \(entity.name)\(suggestion); nothing was imported")
-                    }
-                    columns.append(attribute.name)
-                }
-                do {
-                    // The engine's insert reuses its statement while the columns stay the same.
-                    try context.insert(entity.name, columns: columns, values: record.fields.map { field in
-                        entity.attribute(named: field.name).map { Self.importValue(field.value, for: $0) } ?? field.value
-                    })
-                } catch let error as PortalError where error.kind != .interrupted {
-                    throw ShellError("\(path), line \(record.line): \(entity.name): \(error.description); nothing was imported")
-                }
-                n += 1
-                if progress && n % 50_000 == 0 {
-                    errors.write("\rimporting… \(n) of \(records.count)")
-                    errors.flush()
-                }
-            }
-            if progress && n >= 50_000 { errors.write("\r") }
-            return n
-        }
-        report("imported \(imported) \(entity.name)")
-    }
-
-    /// What an imported value becomes in `attribute`: base64 text in a column declared BLOB is
-    /// the bytes it encodes (every export writes blobs as base64); anything else is kept as is.
-    static func importValue(_ value: Value, for attribute: AttributeDescription) -> Value {
-        guard case .text(let text) = value, attribute.declaredType.uppercased().contains("BLOB"),
-              let bytes = Base64.decode(text) else { return value }
-        return .blob(bytes)
-    }
-
     /// Streams the query's rows to `path`, or to the session's output for `-`.
     func export(_ query: Query, path: String, format: DataFormat?) throws {
         let (compiled, entity) = try compile(query, limitOne: false)

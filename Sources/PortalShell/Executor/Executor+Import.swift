@@ -1,0 +1,153 @@
+import PortalEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Executor {
+    /// Imports a csv, tsv, json or ndjson file into `name`, streamed a record at a time (memory
+    /// stays flat whatever the file's size), in one write: all or nothing.
+    func importData(_ name: Located<String>, path: String, format: DataFormat?) throws {
+        let entity = try writableEntity(name)
+        let format = try dataFormat(format, path: path)
+        let progress = ImportProgress(errors, enabled: isatty(2) == 1)
+        // The rule for empty csv and tsv fields depends on the whole file: a first pass looks for a
+        // field that marks NULLs (it stops at the first). A pipe or a device cannot be read twice:
+        // it is read whole into memory first.
+        let twice = format == .csv || format == .tsv
+        let bytes: [UInt8]? = twice && !ImportInput.isRegularFile(path) ? try wholeImport(path) : nil
+        func open() throws -> ImportInput {
+            if let bytes { return ImportInput(bytes: bytes, chunkSize: ImportInput.chunkSize) }
+            return try openImport(path)
+        }
+        let imported = try performWrite(entity, []) { (context: WriteContext) throws -> Int in
+            let input = try open()
+            defer { progress.finish() }
+            do {
+                switch format {
+                case .csv, .tsv:
+                    let tab = format == .tsv
+                    let marked = try DelimitedReader.marksNulls(try open(), tab: tab)
+                    var reader = DelimitedReader(input, tab: tab, marked: marked)
+                    return try importDelimited(&reader, into: entity, context, path: path, progress: progress, input: input)
+                case .json, .ndjson:
+                    var reader = JSONReader(input, lines: format == .ndjson)
+                    return try importJSON(&reader, into: entity, context, path: path, progress: progress, input: input)
+                }
+            } catch let error as ImportError {
+                throw ShellError("\(path), line \(error.line): \(error.message); nothing was imported")
+            }
+        }
+        report("imported \(imported) \(entity.name)")
+    }
+
+    private func wholeImport(_ path: String) throws -> [UInt8] {
+        guard let bytes = readFileBytes(path) else { throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        return bytes
+    }
+
+    private func openImport(_ path: String) throws -> ImportInput {
+        guard let input = ImportInput(path: path) else { throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        return input
+    }
+
+    /// csv and tsv: the header names the columns once; every record has a value for each.
+    private func importDelimited(_ reader: inout DelimitedReader, into entity: EntityDescription, _ context: WriteContext,
+                                 path: String, progress: ImportProgress, input: ImportInput) throws -> Int {
+        let (names, headerLine) = try reader.header()
+        let attributes = try names.map { try importAttribute($0, of: entity, path: path, line: headerLine) }
+        reader.textColumns = attributes.map { ColumnAffinity(declaredType: $0.declaredType) == .text }
+        let columns = attributes.map(\.name)
+        let blobs = attributes.map(Self.holdsBlobs)
+        var values: [Value] = []
+        var count = 0
+        while let line = try reader.next(into: &values) {
+            for column in values.indices where blobs[column] { values[column] = Self.importValue(values[column], blob: true) }
+            try insert(values, columns: columns, into: entity, context, path: path, line: line)
+            count += 1
+            progress.update(count, input)
+        }
+        return count
+    }
+
+    /// json and ndjson: each object names its columns (looked up again only when they change).
+    private func importJSON(_ reader: inout JSONReader, into entity: EntityDescription, _ context: WriteContext,
+                            path: String, progress: ImportProgress, input: ImportInput) throws -> Int {
+        var keys: [String] = []
+        var columns: [String] = []
+        var blobs: [Bool] = []
+        var count = 0
+        while let record = try reader.next() {
+            if record.fields.count != keys.count || !zip(record.fields, keys).allSatisfy({ $0.name == $1 }) {
+                keys = record.fields.map(\.name)
+                let attributes = try keys.map { try importAttribute($0, of: entity, path: path, line: record.line) }
+                columns = attributes.map(\.name)
+                blobs = attributes.map(Self.holdsBlobs)
+            }
+            var values = record.fields.map(\.value)
+            for column in values.indices where blobs[column] { values[column] = Self.importValue(values[column], blob: true) }
+            try insert(values, columns: columns, into: entity, context, path: path, line: record.line)
+            count += 1
+            progress.update(count, input)
+        }
+        return count
+    }
+
+    /// The attribute a header or key names; an unknown name is an error at `line`.
+    private func importAttribute(_ name: String, of entity: EntityDescription, path: String, line: Int) throws -> AttributeDescription {
+        guard let attribute = entity.attribute(named: name) else {
+            let suggestion = closestName(to: name, among: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ShellError("\(path), line \(line): unknown attribute '\(name)' on \(entity.name)\(suggestion); nothing was imported")
+        }
+        return attribute
+    }
+
+    private func insert(_ values: [Value], columns: [String], into entity: EntityDescription, _ context: WriteContext,
+                        path: String, line: Int) throws {
+        do {
+            // The engine's insert reuses its statement while the columns stay the same.
+            try context.insert(entity.name, columns: columns, values: values)
+        } catch let error as PortalError where error.kind != .interrupted {
+            throw ShellError("\(path), line \(line): \(entity.name): \(error.description); nothing was imported")
+        }
+    }
+
+    private static func holdsBlobs(_ attribute: AttributeDescription) -> Bool {
+        attribute.declaredType.uppercased().contains("BLOB")
+    }
+
+    /// What an imported value becomes in a column declared BLOB: base64 text is the bytes it
+    /// encodes (every export writes blobs as base64); anything else is kept as is.
+    static func importValue(_ value: Value, blob: Bool) -> Value {
+        guard blob, case .text(let text) = value, let bytes = Base64.decode(text) else { return value }
+        return .blob(bytes)
+    }
+}
+
+/// "importing… 42%" on standard error while an import runs, when it is a terminal.
+final class ImportProgress {
+    private let errors: OutputStream
+    private let enabled: Bool
+    private var shown = false
+
+    init(_ errors: OutputStream, enabled: Bool) {
+        self.errors = errors
+        self.enabled = enabled
+    }
+
+    /// Every 50,000 records: how many, and how far into the file.
+    func update(_ count: Int, _ input: ImportInput) {
+        guard enabled, count % 50_000 == 0 else { return }
+        let percent = input.size > 0 ? ", \(min(100, input.position * 100 / input.size))%" : ""
+        errors.write("\rimporting… \(count) records\(percent)")
+        errors.flush()
+        shown = true
+    }
+
+    /// Clears the line for what follows.
+    func finish() {
+        guard shown else { return }
+        errors.write("\r\u{1B}[K")
+        errors.flush()
+        shown = false
+    }
+}
