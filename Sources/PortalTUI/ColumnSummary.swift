@@ -159,11 +159,17 @@ public enum Bar {
     static let partials: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
     public static func text(_ count: Int, of largest: Int, width: Int) -> String {
-        guard largest > 0, count > 0, width > 0 else { return "" }
+        let (full, partial) = parts(count, of: largest, width: width)
+        return String(repeating: "█", count: full) + (partial.map { String($0) } ?? "")
+    }
+
+    /// The bar as its full cells and the partial one after them, if any.
+    static func parts(_ count: Int, of largest: Int, width: Int) -> (full: Int, partial: Character?) {
+        guard largest > 0, count > 0, width > 0 else { return (0, nil) }
         let eighths = Int((Double(count) / Double(largest) * Double(width * 8)).rounded())
-        var bar = String(repeating: "█", count: min(width, eighths / 8))
-        if eighths % 8 > 0, eighths / 8 < width { bar.append(partials[eighths % 8 - 1]) }
+        let full = min(width, eighths / 8)
+        if eighths % 8 > 0, full < width { return (full, partials[eighths % 8 - 1]) }
         // A value that is there gets at least a sliver.
-        return bar.isEmpty ? "▏" : bar
+        return full == 0 ? (0, partials[0]) : (full, nil)
     }
 }

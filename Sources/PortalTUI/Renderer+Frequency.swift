@@ -17,10 +17,13 @@ extension Renderer {
         return FrequencyLayout(value: value, count: count, share: share, bar: max(0, width - value - count - share - 3))
     }
 
-    /// `12.5%` of `total`, or `…` while the total is being counted.
+    /// `12.5%` of `total` (to the nearest tenth, halves up), or `…` while the total is being counted.
     static func share(_ count: Int, of total: RowCount?) -> String {
         guard case .exact(let n)? = total, n > 0 else { return "…" }
-        return String(format: "%.1f%%", Double(count) * 100 / Double(n))
+        // Tenths of a percent, rounded half up, in integers (String(format:) costs more than
+        // the rest of the line).
+        let tenths = (count * 2000 + n) / (2 * n)
+        return "\(tenths / 10).\(tenths % 10)%"
     }
 
     static func drawFrequency(_ model: BrowserModel, _ view: FrequencyView, _ screen: inout ScreenBuffer, _ area: Area) {
@@ -44,8 +47,9 @@ extension Renderer {
             let style: CellStyle = isCursor ? .cursorRow : .normal
             right(String(row.count), x: countX, width: layout.count, y: y, style: style)
             right(share(row.count, of: model.count), x: shareX, width: layout.share, y: y, style: style)
-            screen.put(Bar.text(row.count, of: view.largest, width: layout.bar), x: barX, y: y, style: style,
-                       maxWidth: layout.bar)
+            let bar = Bar.parts(row.count, of: view.largest, width: layout.bar)
+            screen.repeatCharacter("█", count: bar.full, x: barX, y: y, style: style)
+            if let partial = bar.partial { screen.put(String(partial), x: barX + bar.full, y: y, style: style) }
         }
         if view.rows.isEmpty {
             screen.put("(no rows)", x: area.x, y: area.y + 1, style: .special, maxWidth: area.width)

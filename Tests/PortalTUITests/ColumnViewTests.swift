@@ -149,7 +149,9 @@ private func eighths(_ bar: Substring) -> Int {
         var barWidth = 0
         for (i, (_, count)) in expected.prefix(model.pageSize).enumerated() {
             let line = model.screen.line(2 + i)
-            let share = String(format: "%.1f%%", Double(count) * 100 / Double(matching.count))
+            // To the nearest tenth of a percent, halves up.
+            let tenths = (Double(count) * 1000 / Double(matching.count)).rounded(.toNearestOrAwayFromZero)
+            let share = String(format: "%.1f%%", tenths / 10)
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             #expect(line.contains(" \(count) ") && line.contains(share), "line \(i): \(line)")
             let bar = fields.last.map { eighths($0) } ?? 0
@@ -162,7 +164,7 @@ private func eighths(_ bar: Substring) -> Int {
 
     /// Enter filters the grid to the value under the cursor, within the filter F was opened
     /// on; for NULL, to `== nil`. The grid then shows exactly the rows holding it.
-    @Test(arguments: [0, 1, 3])
+    @Test(arguments: 0..<9)
     func enterFiltersTheGridToTheValue(line: Int) throws {
         let t = try GeneratedTable()
         let model = try t.model(filter: "r > 0")
@@ -178,6 +180,20 @@ private func eighths(_ bar: Substring) -> Int {
         #expect(model.entity?.columns[model.cursorColumn].name == "k")
         #expect(model.rows.allSatisfy { $0.values[1] == row.value })
         #expect(model.filter.hasPrefix("(r > 0) AND k == "))
+    }
+
+    /// A real number prints back exactly: Enter finds the one row holding it.
+    @Test func enterOnARealFindsItsRow() throws {
+        let t = try GeneratedTable()
+        let model = try t.model()
+        model.moveTo(column: "r")
+        model.press(.character("F"))
+        for _ in 0..<5 { model.press(.down) }
+        let row = try #require(model.frequencyView?.current)
+        guard case .real(let r) = row.value else { return #expect(Bool(false), "not a real: \(row.value)") }
+        model.press(.enter)
+        #expect(model.count == .exact(t.rows.filter { $0.r == r }.count))
+        #expect(model.rows.first?.values[3] == .real(r))
     }
 
     @Test func theNullValueFiltersWithNil() throws {
