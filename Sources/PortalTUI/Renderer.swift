@@ -99,6 +99,9 @@ public enum Renderer {
         if case .frequency(let view) = model.mode, model.status.isEmpty, model.busyText == nil {
             let values = view.values.map { "\($0.label) values" } ?? "counting values…"
             screen.put("\(values)  Enter filter  q back", x: 0, y: y, style: .status, maxWidth: model.width)
+        } else if case .statistics(let view) = model.mode, model.status.isEmpty, model.busyText == nil {
+            let hint = view.summary == nil && view.failure == nil ? "Ctrl-C cancels  q back" : "j k scroll  q back"
+            screen.put(hint, x: 0, y: y, style: .status, maxWidth: model.width)
         } else if let busy = model.busyText {
             screen.put(busy, x: 0, y: y, style: .special, maxWidth: model.width)
         } else if !model.status.isEmpty {
