@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `F` (frequency table), `I` (statistics), `-` and `+` in the real binary's browser, driven
-/// through tmux at 40×10 under NO_COLOR, on Chinook, a view, and a generated 2,000,000-row table.
+/// through tmux at 40×10 under NO_COLOR, on Chinook, a view, and generated tables of 2,000,000 and
+/// 10,000,000 rows.
 @Suite(.serialized) struct BrowserColumnTmuxTests {
     /// Starts the browser with NO_COLOR set, as `BrowserSession.start` does otherwise.
     func startWithoutColor(_ s: BrowserSession, _ arguments: [String], width: Int = 40, height: Int = 10) throws {
@@ -86,10 +87,67 @@ import Testing
         try s.waitFor("BROWSER-EXITED-0")
     }
 
-    /// Two million rows (as the other large-table tests; ten million would take most of a
-    /// minute to generate and longer than the screen waits to group without an index): the
-    /// unique id opens at once, a grouped column in a moment, Enter filters, and Ctrl-C cancels
-    /// statistics and a slow frequency table.
+    /// Waits up to `seconds` (grouping ten million rows takes a few on a busy machine).
+    @discardableResult
+    func waitLong(_ s: BrowserSession, _ description: String, seconds: Double = 60, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = try s.screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Issue.record("timed out waiting for \(description); screen was:\n\(last)")
+        return last
+    }
+
+    /// The benchmark's table (portal-bench's `tuiDatabase`): ten million rows, `a` = id % 100000
+    /// indexed, `b` = id × 7 % 1000003, `c` = id % 13. The unique id opens at once; `a` groups by
+    /// its index; statistics of `c` read every row in the background; Ctrl-C cancels those of `b`.
+    @Test func theTenMillionRowBenchmarkTable() throws {
+        let s = try BrowserSession(copyChinook: false)
+        try Spawn.run("/usr/bin/env", ["sqlite3", s.database, """
+            CREATE TABLE Big (id INTEGER PRIMARY KEY, a INTEGER NOT NULL, b INTEGER, c INTEGER);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000000)
+            INSERT INTO Big SELECT i, i % 100000, i * 7 % 1000003, i % 13 FROM n;
+            CREATE INDEX Big_a ON Big(a);
+            """], capture: false)
+        try startWithoutColor(s, ["--entity", "Big"])
+        try waitLong(s, "the exact count") { $0.contains("Big  10000000 rows") }
+        try s.type("F")
+        try waitLong(s, "ten million ids") { $0.contains("10000000 values") && $0.contains(" 1 ") }
+        try s.type("G")
+        try s.waitFor("the last id") { $0.split(separator: "\n").contains { $0.hasPrefix("10000000 ") } }
+        try s.type("q")
+        try s.type("lF")
+        try waitLong(s, "a grouped") { $0.contains("100000 values") && $0.contains(" 100 ") }
+        try s.press("Enter")
+        try waitLong(s, "a == 0") { $0.contains("Big  100 rows") }
+        try s.type("-")
+        try s.waitFor("a hidden")
+        try s.type("+")
+        try s.waitFor("1 hidden column shown")
+        try s.type("/")
+        try s.press("C-u")
+        try s.press("Enter")
+        try waitLong(s, "no filter") { $0.contains("Big  10000000 rows") }
+        try s.type("lI")   // c
+        let screen = try waitLong(s, "statistics of c") { $0.contains("histogram") }
+        #expect(screen.contains("rows       10000000") && screen.contains("distinct   13"))
+        #expect(screen.contains("min        0") && screen.contains("max        12"))
+        try s.type("q")
+        try s.type("hI")   // b: a million values, counted distinct over every row
+        try s.waitFor("Ctrl-C cancels")
+        try s.press("C-c")
+        try waitLong(s, "cancelled") { $0.contains("no statistics:") }
+        try s.type("q")
+        try s.type("q")
+        try s.waitFor("BROWSER-EXITED-0")
+    }
+
+    /// Two million rows with text labels (the issue 11 table): the unique id opens at once, a
+    /// column without an index groups in a moment, Enter filters, and under a filter that runs a
+    /// regular expression on every row Ctrl-C cancels statistics and a frequency table.
     @Test func aLargeTable() throws {
         let s = try Issue11BrowserTests.bigSession()
         try startWithoutColor(s, ["--entity", "Big"])
