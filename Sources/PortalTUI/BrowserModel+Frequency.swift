@@ -11,6 +11,9 @@ public struct FrequencyView: Sendable, Hashable {
     public var largest = 0
     /// How many distinct values there are (counted in the background).
     public var values: RowCount?
+    /// True while the window starts at the most frequent value: a refresh then starts there
+    /// too (a value that became the most frequent shows up), else at the window's first value.
+    public var atTop = true
 
     public init(column: String) { self.column = column }
 
@@ -39,9 +42,11 @@ extension BrowserModel {
         case .pageDown, .control("f"), .character(" "): frequencyPage(&view, forward: true)
         case .pageUp, .control("b"): frequencyPage(&view, forward: false)
         case .home, .character("g"):
-            if let page = fetchFrequencies(view, .first, limit: pageSize) { (view.rows, view.cursor) = (page, 0) }
+            if let page = fetchFrequencies(view, .first, limit: pageSize) { (view.rows, view.cursor, view.atTop) = (page, 0, true) }
         case .end, .character("G"):
-            if let page = fetchFrequencies(view, .last, limit: pageSize) { (view.rows, view.cursor) = (page, max(0, page.count - 1)) }
+            if let page = fetchFrequencies(view, .last, limit: pageSize) {
+                (view.rows, view.cursor, view.atTop) = (page, max(0, page.count - 1), page.count < pageSize)
+            }
         case .enter:
             if let row = view.current { return filterGrid(to: row.value, of: view.column) }
         case .escape, .character("q"):
@@ -74,6 +79,7 @@ extension BrowserModel {
         if view.cursor < view.rows.count - 1 { return view.cursor += 1 }
         guard let last = view.rows.last, let next = fetchFrequencies(view, .after(last), limit: pageSize), !next.isEmpty
         else { return }
+        if view.rows.count + next.count > pageSize { view.atTop = false }
         view.rows = Array((view.rows + next).suffix(pageSize))
         view.cursor = max(0, view.rows.count - next.count)
     }
@@ -84,11 +90,13 @@ extension BrowserModel {
               !previous.isEmpty else { return }
         view.rows = Array((previous + view.rows).prefix(pageSize))
         view.cursor = previous.count - 1
+        view.atTop = previous.count < pageSize
     }
 
     private func frequencyPage(_ view: inout FrequencyView, forward: Bool) {
         let edge = forward ? view.rows.last : view.rows.first
         guard let edge, let page = fetchFrequencies(view, forward ? .after(edge) : .before(edge), limit: pageSize) else { return }
+        view.atTop = forward ? view.atTop && page.isEmpty : page.count < pageSize
         if page.isEmpty {
             view.cursor = forward ? max(0, view.rows.count - 1) : 0
         } else if page.count == pageSize {
@@ -118,6 +126,27 @@ extension BrowserModel {
             cursorColumn = i
             clampColumn()
         }
+    }
+
+    /// The database changed: the window again from where it starts (its first value, or the
+    /// top), the cursor on the same value if it is still there, the bars to the new scale.
+    func refreshFrequency(_ view: FrequencyView) {
+        var view = view
+        let top = view.rows.first
+        let anchor: FrequencyAnchor = view.atTop ? .first : top.map { .atOrAfter($0) } ?? .first
+        guard var page = fetchFrequencies(view, anchor, limit: pageSize) else { return }
+        if page.count < pageSize, !view.atTop {
+            // Values went away below the window: show the last screen.
+            guard let last = fetchFrequencies(view, .last, limit: pageSize) else { return }
+            page = last
+        }
+        let current = view.current?.value
+        let largest = view.atTop ? page.first?.count : fetchFrequencies(view, .first, limit: 1)?.first?.count
+        view.rows = page
+        view.largest = largest ?? view.largest
+        view.cursor = page.firstIndex { $0.value == current } ?? min(view.cursor, max(0, page.count - 1))
+        mode = .frequency(view)
+        schedule(CountJob(entity: entity?.name ?? "", filter: filter, kind: .values(column: view.column)))
     }
 
     /// The view after a resize: at most a screen of lines, the cursor's among them.

@@ -425,9 +425,22 @@ public final class BrowserModel {
         let token = source.changeToken()
         guard token != lastToken else { return }
         lastToken = token
-        guard case .browse = mode else { return }
-        reload()
-        recount()
+        switch mode {
+        case .browse:
+            reload()
+            recount()
+        case .frequency(let view):
+            reload()
+            recount()
+            refreshFrequency(view)
+        case .statistics(let view):
+            reload()
+            recount()
+            // The old figures stay on screen until the new ones are in.
+            if let name = entity?.name { schedule(CountJob(entity: name, filter: filter, kind: .statistics(column: view.column))) }
+        default:
+            return
+        }
     }
 }
 

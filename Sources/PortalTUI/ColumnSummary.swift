@@ -19,6 +19,8 @@ public enum FrequencyAnchor: Sendable, Hashable {
     case after(FrequencyRow)
     /// Values strictly before this one; returned in the table's order.
     case before(FrequencyRow)
+    /// This value (with its count then) and those after it.
+    case atOrAfter(FrequencyRow)
 }
 
 public struct FrequencyRequest: Sendable, Hashable {

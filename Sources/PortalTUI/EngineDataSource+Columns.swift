@@ -14,6 +14,7 @@ extension EngineDataSource {
             case .last: anchor = .last
             case .after(let row): anchor = .after(row.value, count: row.count)
             case .before(let row): anchor = .before(row.value, count: row.count)
+            case .atOrAfter(let row): anchor = .atOrAfter(row.value, count: row.count)
             }
             let select = ColumnQueries.frequencies(entity, attribute, condition: condition, anchor: anchor,
                                                    limit: max(0, request.limit)).rendered(in: store.dialect)

@@ -220,6 +220,38 @@ private func eighths(_ bar: Substring) -> Int {
         }
     }
 
+    /// A change to the database refreshes the table within a tick: at the top, a value that
+    /// became the most frequent shows first and sets the bars' scale; scrolled down, the window
+    /// keeps its first value and the scale follows the new largest count.
+    @Test func aChangeRefreshesTheTable() throws {
+        let t = try GeneratedTable()
+        let model = try t.model()
+        model.moveTo(column: "n")
+        model.press(.character("F"))
+        let distinct = Set(t.rows.map { $0.n.map { Value.integer(Int64($0)) } ?? .null }).count
+        #expect(model.frequencyView?.values == .exact(distinct))
+        func insert(_ n: Int64, times: Int) throws {
+            try t.store.write { context in
+                for _ in 0..<times { _ = try context.execute("INSERT INTO T (n, r) VALUES (?, 0)", [.integer(n)]) }
+            }
+        }
+        try insert(999, times: 100)
+        model.press(.tick)
+        #expect(model.frequencyView?.rows.first == FrequencyRow(value: .integer(999), count: 100))
+        #expect(model.frequencyView?.largest == 100 && model.frequencyView?.values == .exact(distinct + 1))
+        #expect(model.count == .exact(t.rows.count + 100))
+        model.press(.pageDown)
+        let top = try #require(model.frequencyView?.rows.first)
+        model.press(.down)
+        let current = model.frequencyView?.current
+        try insert(1000, times: 200)
+        model.press(.tick)
+        #expect(model.frequencyView?.rows.first == top && model.frequencyView?.current == current)
+        #expect(model.frequencyView?.largest == 200)
+        model.press(.character("g"))
+        #expect(model.frequencyView?.rows.first == FrequencyRow(value: .integer(1000), count: 200))
+    }
+
     /// At 40×10 every part is on screen: the header, and lines with a count, share and bar.
     @Test func fitsFortyByTen() throws {
         let t = try GeneratedTable()
@@ -269,6 +301,15 @@ extension BrowserModel {
         #expect(s.histogram.map(\.count) == counts)
         #expect((10...20).contains(s.histogram.count))
         #expect(s.histogram.first?.label == "\(low)–\(low + width - 1)")
+    }
+
+    @Test func aChangeRecomputesThem() throws {
+        let t = try GeneratedTable()
+        let (model, s) = try statistics(t, "n")
+        try t.store.write { _ = try $0.execute("INSERT INTO T (n, r) VALUES (1000, 0)") }
+        model.press(.tick)
+        let after = try #require(model.statisticsView?.summary)
+        #expect(after.rows == s.rows + 1 && after.maximum == .integer(1000) && after.distinct == s.distinct + 1)
     }
 
     @Test func realsGetSixteenEqualBins() throws {

@@ -15,12 +15,14 @@ public enum ColumnQueries {
         case after(Value, count: Int)
         /// The values strictly before this one; the statement returns them in reverse order.
         case before(Value, count: Int)
+        /// This value (if it is still there) and those after it.
+        case atOrAfter(Value, count: Int)
 
         /// True when the statement returns its rows last first (the caller reverses them).
         public var isBackward: Bool {
             switch self {
             case .last, .before: return true
-            case .first, .after: return false
+            case .first, .after, .atOrAfter: return false
             }
         }
     }
@@ -52,6 +54,7 @@ public enum ColumnQueries {
         case .first, .last: break
         case .after(let v, let n): keyset = Keyset.condition(parts, unique ? [v] : [.integer(Int64(n)), v], .after)
         case .before(let v, let n): keyset = Keyset.condition(parts, unique ? [v] : [.integer(Int64(n)), v], .before)
+        case .atOrAfter(let v, let n): keyset = Keyset.condition(parts, unique ? [v] : [.integer(Int64(n)), v], .atOrAfter)
         }
         let order = SQLFragment(parts.map { $0.ordering(reversed: anchor.isBackward) }.joined(separator: ", "))
         let columns = Select.Columns.expressions([SQLFragment(value), SQLFragment(unique ? "1" : "count(*)")])
