@@ -53,7 +53,7 @@ public enum Browser {
             typed += interruptible.takeTypedKeys()
             let key = typed.isEmpty ? terminal.readKey() : typed.removeFirst()
             if BrowserSignals.pending != nil { break }
-            for (job, result) in counter.takeFinished() { model.countFinished(job, result) }
+            for (job, outcome) in counter.takeFinished() { model.jobFinished(job, outcome) }
             if key == .control("l") {
                 terminal.invalidate()
                 continue
@@ -72,18 +72,18 @@ public enum Browser {
     }
 }
 
-/// Runs exact counts on background threads and collects their results for the main loop.
+/// Runs exact counts and statistics on background threads and collects their results for the main loop.
 final class BackgroundCounter: @unchecked Sendable {
     private let source: any BrowserDataSource
     private let lock = NSLock()
-    private var finished: [(BrowserModel.CountJob, RowCount?)] = []
+    private var finished: [(BrowserModel.CountJob, BrowserModel.JobOutcome)] = []
 
     init(source: any BrowserDataSource) { self.source = source }
 
     func start(_ jobs: [BrowserModel.CountJob], budget: Duration) {
         for job in jobs {
             let thread = Thread { [self] in
-                BrowserModel.perform(job, on: source, budget: budget) { result in
+                BrowserModel.run(job, on: source, budget: budget) { result in
                     lock.lock()
                     finished.append((job, result))
                     lock.unlock()
@@ -93,7 +93,7 @@ final class BackgroundCounter: @unchecked Sendable {
         }
     }
 
-    func takeFinished() -> [(BrowserModel.CountJob, RowCount?)] {
+    func takeFinished() -> [(BrowserModel.CountJob, BrowserModel.JobOutcome)] {
         lock.lock()
         defer { lock.unlock() }
         let done = finished

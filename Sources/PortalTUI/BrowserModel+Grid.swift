@@ -48,6 +48,10 @@ extension BrowserModel {
             } else {
                 mode = .command(LineEditor())
             }
+        case .character("F"): openFrequency()
+        case .character("I"): openStatistics()
+        case .character("-"): hideColumn()
+        case .character("+"): showColumns()
         case .character("?"): mode = .help(scroll: 0)
         case .character("q"):
             if backStack.isEmpty { isFinished = true } else { goBack() }
@@ -116,21 +120,31 @@ extension BrowserModel {
         cursorRow = max(0, rows.count - 1)
     }
 
+    /// Moves to the next shown column that way, if there is one.
     func moveColumn(_ delta: Int) {
         guard let entity else { return }
-        cursorColumn = min(max(0, cursorColumn + delta), max(0, entity.columns.count - 1))
+        var target = cursorColumn + delta
+        while entity.columns.indices.contains(target), isHidden(target) { target += delta }
+        if entity.columns.indices.contains(target) { cursorColumn = target }
         clampColumn()
     }
 
-    /// Keeps the cursor column in range and scrolled into view.
+    /// Keeps the cursor column in range, on a shown column, and scrolled into view.
     func clampColumn() {
         guard let entity else { return }
         cursorColumn = min(max(0, cursorColumn), max(0, entity.columns.count - 1))
+        if isHidden(cursorColumn) {
+            let shown = entity.columns.indices.filter { !isHidden($0) }
+            cursorColumn = shown.first { $0 > cursorColumn } ?? shown.last ?? 0
+        }
         if cursorColumn < columnOffset { columnOffset = cursorColumn }
         let widths = columnWidths()
         let available = gridWidth
+        let hidden = self.hidden
         while columnOffset < cursorColumn {
-            let used = widths[columnOffset...cursorColumn].reduce(0) { $0 + $1 + 1 }
+            let used = (columnOffset...cursorColumn).reduce(0) {
+                hidden.contains(entity.columns[$1].name) ? $0 : $0 + widths[$1] + 1
+            }
             if used - 1 <= available { break }
             columnOffset += 1
         }

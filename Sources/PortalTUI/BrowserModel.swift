@@ -17,6 +17,8 @@ public final class BrowserModel {
         case help(scroll: Int)
         case command(LineEditor)
         case output(lines: [String], scroll: Int)
+        case frequency(FrequencyView)
+        case statistics(StatisticsView)
     }
 
     /// The add form: one field per column; nil means "leave it to the default".
@@ -26,10 +28,19 @@ public final class BrowserModel {
         public var selected: Int = 0
     }
 
-    /// A background count the runner should perform and report with `countFinished`.
+    /// A background count the runner should perform and report with `jobFinished`: the rows
+    /// matching a filter, a column's distinct values (`F`) or its statistics (`I`).
     public struct CountJob: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable { case rows, values(column: String), statistics(column: String) }
         public var entity: String
         public var filter: String
+        public var kind: Kind = .rows
+    }
+
+    /// What a background job found: a count (nil when it failed or was cancelled), or statistics.
+    public enum JobOutcome: Sendable {
+        case count(RowCount?)
+        case statistics(Result<ColumnSummary, BrowserError>)
     }
 
     /// A write this session made, with what undoes it.
@@ -90,6 +101,8 @@ public final class BrowserModel {
     public internal(set) var pendingCounts: [CountJob] = []
     /// Counts being computed right now (the status line says `counting…`).
     public internal(set) var runningCounts: Set<CountJob> = []
+    /// The columns `-` hid, per entity, until `+` (kept while the session lasts).
+    public internal(set) var hiddenColumns: [String: Set<String>] = [:] { didSet { widths = nil } }
     var backStack: [Place] = []
     var undoStack: [UndoAction] = []
     var lastToken: UInt64 = 0
@@ -259,24 +272,72 @@ public final class BrowserModel {
     }
 
     private func deliver(_ job: CountJob, _ result: RowCount?) {
-        guard let result else { return }
-        if job.filter.isEmpty { entityCounts[job.entity] = result }
-        if job.entity == entity?.name, job.filter == filter { count = result }
+        guard let result, job.entity == entity?.name || job.kind == .rows else { return }
+        switch job.kind {
+        case .rows:
+            if job.filter.isEmpty { entityCounts[job.entity] = result }
+            if job.entity == entity?.name, job.filter == filter { count = result }
+        case .values(let column):
+            guard case .frequency(var view) = mode, view.column == column, job.filter == filter else { return }
+            view.values = result
+            mode = .frequency(view)
+        case .statistics:
+            break
+        }
+    }
+
+    /// A background job has a result (the runner calls this for every job it took).
+    public func jobFinished(_ job: CountJob, _ outcome: JobOutcome) {
+        switch outcome {
+        case .count(let result): countFinished(job, result)
+        case .statistics(let result):
+            runningCounts.remove(job)
+            guard case .statistics(let column) = job.kind, job.entity == entity?.name, job.filter == filter,
+                  case .statistics(var view) = mode, view.column == column else { return }
+            switch result {
+            case .success(let summary): view.summary = summary
+            case .failure(let error): view.failure = error.message
+            }
+            mode = .statistics(view)
+        }
     }
 
     /// Runs one count job as the background runner does: within the budget, then exactly.
     public static func perform(_ job: CountJob, on source: any BrowserDataSource, budget: Duration,
                                report: (RowCount?) -> Void) {
-        let first = try? source.count(entity: job.entity, filter: job.filter, budget: budget)
+        func count(_ budget: Duration?) -> RowCount? {
+            switch job.kind {
+            case .values(let column):
+                return try? source.countValues(entity: job.entity, filter: job.filter, column: column, budget: budget)
+            case .rows, .statistics:
+                return try? source.count(entity: job.entity, filter: job.filter, budget: budget)
+            }
+        }
+        let first = count(budget)
         report(first)
         guard case .atLeast? = first else { return }
-        report(try? source.count(entity: job.entity, filter: job.filter, budget: nil))
+        report(count(nil))
     }
 
-    /// Runs the pending counts here and now (tests and benchmarks have no background thread).
+    /// Runs any job as the background runner does: counts as `perform` does, statistics at once.
+    public static func run(_ job: CountJob, on source: any BrowserDataSource, budget: Duration,
+                           report: (JobOutcome) -> Void) {
+        guard case .statistics(let column) = job.kind else {
+            return perform(job, on: source, budget: budget) { report(.count($0)) }
+        }
+        do {
+            report(.statistics(.success(try source.statistics(entity: job.entity, filter: job.filter, column: column))))
+        } catch let error as BrowserError {
+            report(.statistics(.failure(error)))
+        } catch {
+            report(.statistics(.failure(BrowserError(String(describing: error)))))
+        }
+    }
+
+    /// Runs the pending jobs here and now (tests and benchmarks have no background thread).
     public func runPendingCounts() {
         for job in takePendingCounts() {
-            Self.perform(job, on: source, budget: countBudget) { countFinished(job, $0) }
+            Self.run(job, on: source, budget: countBudget) { jobFinished(job, $0) }
         }
     }
 
@@ -327,6 +388,8 @@ public final class BrowserModel {
         case .help(let scroll): handleHelp(key, scroll)
         case .command(var editor): handleCommand(key, &editor)
         case .output(let lines, let scroll): handleOutput(key, lines, scroll)
+        case .frequency(let view): handleFrequency(key, view)
+        case .statistics(let view): handleStatistics(key, view)
         }
     }
 
@@ -335,6 +398,7 @@ public final class BrowserModel {
         let oldRow = cursorRow
         width = max(1, w)
         height = max(1, h)
+        if case .frequency(let view) = mode { mode = .frequency(fitted(view)) }
         guard !rows.isEmpty else { return }
         // Keep the cursor's row on screen: start the window at or above it.
         let topIndex = max(0, oldRow - pageSize + 1)
@@ -361,9 +425,22 @@ public final class BrowserModel {
         let token = source.changeToken()
         guard token != lastToken else { return }
         lastToken = token
-        guard case .browse = mode else { return }
-        reload()
-        recount()
+        switch mode {
+        case .browse:
+            reload()
+            recount()
+        case .frequency(let view):
+            reload()
+            recount()
+            refreshFrequency(view)
+        case .statistics(let view):
+            reload()
+            recount()
+            // The old figures stay on screen until the new ones are in.
+            if let name = entity?.name { schedule(CountJob(entity: name, filter: filter, kind: .statistics(column: view.column))) }
+        default:
+            return
+        }
     }
 }
 

@@ -22,7 +22,9 @@ enum CellText {
 
     static func width(of scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
-        if v < 0x300 { return 1 }
+        // Latin, and box drawing and block elements (bars of `F` and `I`): one cell, without
+        // looking up the scalar's properties.
+        if v < 0x300 || (0x2500...0x25FC).contains(v) { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break

@@ -13,6 +13,15 @@ public protocol BrowserDataSource: AnyObject, Sendable {
     /// The number of rows matching `filter`; when `budget` runs out first, `.atLeast(n)`.
     /// `nil` budget: count to the end (used in the background).
     func count(entity: String, filter: String, budget: Duration?) throws -> RowCount
+    /// One page of `request.column`'s frequency table over the rows matching the filter: each
+    /// value and its count, most frequent first, paged by key (count, value) — never OFFSET.
+    func frequencies(_ request: FrequencyRequest) throws -> [FrequencyRow]
+    /// The number of distinct values of `column` (NULL counting as one) among the rows matching
+    /// `filter`; when `budget` runs out first, `.atLeast(n)`.
+    func countValues(entity: String, filter: String, column: String, budget: Duration?) throws -> RowCount
+    /// The statistics of `column` over the rows matching `filter`, with a histogram for numbers
+    /// and dates (slow on a large table: the browser calls it in the background).
+    func statistics(entity: String, filter: String, column: String) throws -> ColumnSummary
     /// Why `filter` is not a valid predicate for `entity`, or nil when it is.
     func validate(entity: String, filter: String) -> BrowserFilterError?
     /// Inserts one entity (one transaction); attributes left out take their defaults.
@@ -33,6 +42,17 @@ public protocol BrowserDataSource: AnyObject, Sendable {
 extension BrowserDataSource {
     /// Sources without transactions (or whose queries run on other threads) just run `body`.
     public func consistently<T>(_ body: () throws -> T) throws -> T { try body() }
+
+    /// Sources that cannot group say so.
+    public func frequencies(_ request: FrequencyRequest) throws -> [FrequencyRow] {
+        throw BrowserError("frequency tables are not available here")
+    }
+    public func countValues(entity: String, filter: String, column: String, budget: Duration?) throws -> RowCount {
+        throw BrowserError("counting values is not available here")
+    }
+    public func statistics(entity: String, filter: String, column: String) throws -> ColumnSummary {
+        throw BrowserError("statistics are not available here")
+    }
 }
 
 /// A table or view as the browser shows it.

@@ -183,7 +183,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// The entity and its compiled filter (nil when the filter is empty), compiled once per
     /// (entity, filter) while `PRAGMA schema_version` stays the same: validating as you type,
     /// applying with Enter, counting and every page then share one compilation.
-    private func compiled(_ context: ReadContext, _ name: String, _ filter: String) throws
+    func compiled(_ context: ReadContext, _ name: String, _ filter: String) throws
         -> (entity: EntityDescription, filter: SQLFragment?, version: Int64) {
         let version = try context.schemaVersion
         let key = FilterKey(entity: name, filter: filter)
@@ -341,7 +341,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     /// Reads run inside the session's open transaction when there is one (`begin` in the shell
     /// before `browse`: the browser shows its uncommitted rows), else in one committed state.
-    private func read<T>(_ body: (ReadContext) throws -> T) throws -> T {
+    func read<T>(_ body: (ReadContext) throws -> T) throws -> T {
         if let transaction = store.openTransaction { return try transaction.read(body) }
         return try store.read(body)
     }

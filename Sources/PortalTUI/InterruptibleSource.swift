@@ -62,6 +62,17 @@ final class InterruptibleSource: BrowserDataSource, @unchecked Sendable {
         try base.count(entity: entity, filter: filter, budget: budget)
     }
     func validate(entity: String, filter: String) -> BrowserFilterError? { base.validate(entity: entity, filter: filter) }
+    // A frequency page groups every row of a column without an index: it runs as a page does.
+    func frequencies(_ request: FrequencyRequest) throws -> [FrequencyRow] {
+        let base = self.base
+        return try interruptible { try base.frequencies(request) }
+    }
+    func countValues(entity: String, filter: String, column: String, budget: Duration?) throws -> RowCount {
+        try base.countValues(entity: entity, filter: filter, column: column, budget: budget)
+    }
+    func statistics(entity: String, filter: String, column: String) throws -> ColumnSummary {
+        try base.statistics(entity: entity, filter: filter, column: column)
+    }
     // A write may wait for another process's lock (up to the busy timeout): Ctrl-C ends the
     // wait, and the write then changes nothing.
     func create(entity: String, values: [(String, Value)]) throws -> BrowserRow {

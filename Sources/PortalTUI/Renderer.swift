@@ -19,6 +19,10 @@ public enum Renderer {
         case .add(let form): drawAddForm(model, &screen, area, form)
         case .help(let scroll): drawLines(BrowserModel.helpLines, title: "keys", &screen, area, scroll: scroll)
         case .output(let lines, let scroll): drawLines(lines.map(TerminalText.escaped), title: "output", &screen, area, scroll: scroll)
+        case .frequency(let view): drawFrequency(model, view, &screen, area)
+        case .statistics(let view):
+            drawLines(BrowserModel.statisticsLines(view, width: area.width),
+                      title: "statistics of " + TerminalText.escaped(view.column), &screen, area, scroll: view.scroll)
         default: drawGrid(model, &screen, area)
         }
         drawBottom(model, &screen)
@@ -92,7 +96,13 @@ public enum Renderer {
         default:
             break
         }
-        if let busy = model.busyText {
+        if case .frequency(let view) = model.mode, model.status.isEmpty, model.busyText == nil {
+            let values = view.values.map { "\($0.label) values" } ?? "counting values…"
+            screen.put("\(values)  Enter filter  q back", x: 0, y: y, style: .status, maxWidth: model.width)
+        } else if case .statistics(let view) = model.mode, model.status.isEmpty, model.busyText == nil {
+            let hint = view.summary == nil && view.failure == nil ? "Ctrl-C cancels  q back" : "j k scroll  q back"
+            screen.put(hint, x: 0, y: y, style: .status, maxWidth: model.width)
+        } else if let busy = model.busyText {
             screen.put(busy, x: 0, y: y, style: .special, maxWidth: model.width)
         } else if !model.status.isEmpty {
             screen.put(TerminalText.escaped(model.status), x: 0, y: y, style: model.statusIsError ? .error : .status,
@@ -161,9 +171,14 @@ public enum Renderer {
         let sort = model.sort
         let cursorRow = model.focus == .grid ? model.cursorRow : -1
         let cursorColumn = model.cursorColumn
+        let hidden = model.hidden
         var x = area.x
         var column = model.columnOffset
         while column < entity.columns.count, x < area.x + area.width {
+            if hidden.contains(entity.columns[column].name) {
+                column += 1
+                continue
+            }
             let w = min(widths[column], area.x + area.width - x)
             let info = entity.columns[column]
             var name = TerminalText.escaped(info.name)

@@ -169,6 +169,16 @@ public struct ScreenBuffer: Sendable {
         return clusters[Int(code - Self.firstCluster)]
     }
 
+    /// Writes `count` copies of a one-cell character from (x, y), as far as the line goes (a
+    /// bar of `F` is thousands of cells of one character: no text to build or measure).
+    public mutating func repeatCharacter(_ scalar: Unicode.Scalar, count: Int, x: Int, y: Int, style: CellStyle) {
+        guard y >= 0, y < height, x >= 0 else { return }
+        let start = y * width
+        for column in x..<min(width, x + max(0, count)) {
+            cells[start + column] = ScreenCell(code: scalar.value, style: style)
+        }
+    }
+
     /// Fills `count` cells from (x, y) with spaces in `style`.
     public mutating func fill(x: Int, y: Int, count: Int, style: CellStyle) {
         guard y >= 0, y < height else { return }

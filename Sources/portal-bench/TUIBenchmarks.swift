@@ -116,7 +116,7 @@ func tuiBenchmarks() throws -> [Figure] {
 
 /// The 10,000,000-row table, generated once (one prepared INSERT … SELECT in one transaction)
 /// and cached under .build/bench-data.
-private func tuiDatabase() throws -> String {
+func tuiDatabase() throws -> String {
     let path = benchDirectory().appendingPathComponent("tui-10m.sqlite").path
     if FileManager.default.fileExists(atPath: path) { return path }
     let building = path + ".building"

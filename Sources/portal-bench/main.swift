@@ -20,12 +20,22 @@ func wanted(_ name: String) -> Bool {
 /// figure reads the process's peak RSS, which the engine's 200,000-row fetches would raise.
 nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] = [
     ("tui", tuiBenchmarks),
+    ("tui.frequency", tuiFrequencyBenchmarks),
     ("shell.", shellBenchmarks),
     ("engine", engineBenchmarks),
     ("predicate", predicateBenchmarks),
 ]
 
-for group in groups where only.map({ group.prefix.hasPrefix($0) || $0.hasPrefix(group.prefix) }) ?? true {
+/// Whether `--only` selects the group: every group under its prefix, else the most specific group
+/// whose prefix it extends (`tui.frequency.open` runs `tui.frequency`, not all of `tui`).
+func isSelected(_ prefix: String) -> Bool {
+    guard let only else { return true }
+    if prefix.hasPrefix(only) { return true }
+    guard only.hasPrefix(prefix) else { return false }
+    return !groups.contains { $0.prefix.count > prefix.count && only.hasPrefix($0.prefix) }
+}
+
+for group in groups where isSelected(group.prefix) {
     do {
         for figure in try group.run() where only.map({ figure.name.hasPrefix($0) }) ?? true {
             reporter.report(figure)
