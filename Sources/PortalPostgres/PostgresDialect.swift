@@ -106,6 +106,11 @@ public struct PostgresDialect: SQLDialect {
         "to_char(to_timestamp(\(column)) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
     }
 
+    /// Days since the Julian epoch (noon, 4714 BC), as SQLite's `julianday`.
+    public func dayNumber(_ column: String) -> String {
+        "(extract(epoch from (\(column))::timestamp) / 86400.0 + 2440587.5)"
+    }
+
     public func uuidText(_ column: String) -> String {
         "(CASE WHEN octet_length(\(column)) = 16 THEN encode(\(column), 'hex')::uuid::text END)"
     }

@@ -125,6 +125,20 @@ import Testing
         }
     }
 
+    /// Dates as ISO text and as Unix seconds (both the engine's conventions) are the same day
+    /// numbers; text that is no date is none.
+    @Test func datesByTextAndBySecondsAreTheSameDays() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE E (id INTEGER PRIMARY KEY, at DATETIME);"
+                + "INSERT INTO E (at) VALUES ('2021-01-01 00:00:00'), (1609459200), (1609502400.0), ('soon')")
+        }
+        let entity = try #require(try store.read { try $0.schema }.entity(named: "E"))
+        let at = try #require(entity.attribute(named: "at"))
+        let summary = try run(store, ColumnQueries.summary(entity, at, condition: nil, dates: true, dialect: store.dialect))
+        #expect(summary.first?[6...7] == [.real(2_459_215.5), .real(2_459_216.0)])
+    }
+
     @Test func uniqueColumnsAreTheIntegerKeyAndNotNullUniqueOnes() throws {
         let folder = try TemporaryFolder()
         let store = try makeUserStore(in: folder)

@@ -38,6 +38,7 @@ struct StandardSpellingDialect: SQLDialect {
     func function(_ name: String) -> String? { sqlite.function(name) }
     func dateText(unixSeconds column: String) -> String { sqlite.dateText(unixSeconds: column) }
     func uuidText(_ column: String) -> String { sqlite.uuidText(column) }
+    func dayNumber(_ column: String) -> String { sqlite.dayNumber(column) }
 }
 
 @Suite struct DialectTests {

@@ -85,7 +85,10 @@ public enum ColumnQueries {
         let numbers = "CASE WHEN " + dialect.isNumber(value) + " THEN " + value + " END"
         var columns: [SQLFragment] = [SQLFragment("count(*)"), "count(" + value + ")", "count(DISTINCT " + value + ")",
                                       "min(" + value + ")", "max(" + value + ")", "avg(" + numbers + ")"]
-        if dates { columns += ["min(" + dayNumber(value) + ")", "max(" + dayNumber(value) + ")"] }
+        if dates {
+            let day = dialect.dayNumber(value.sql)
+            columns += [SQLFragment("min(" + day + ")"), SQLFragment("max(" + day + ")")]
+        }
         return Select(entity, alias: alias, columns: .expressions(columns), condition: condition)
     }
 
@@ -107,7 +110,7 @@ public enum ColumnQueries {
                                  dates: Bool, lower: Double, width: Double, bins: Int, dialect: some SQLDialect,
                                  alias: String = "t0") -> Select {
         let value = SQLFragment(column(alias, attribute.column))
-        let x = dates ? dayNumber(value) : value
+        let x = dates ? SQLFragment(dialect.dayNumber(value.sql)) : value
         let valid = dates ? x + " IS NOT NULL" : dialect.isNumber(value)
         let bin = "min(CAST((" + x + " - ?) / ? AS INTEGER), ?)"
         let binned = SQLFragment(bin.sql, bin.bindings + [.real(lower), .real(width > 0 ? width : 1), .integer(Int64(max(0, bins - 1)))])
@@ -116,9 +119,6 @@ public enum ColumnQueries {
         select.groupBy = [SQLFragment("1")]
         return select
     }
-
-    /// A date or time as a fractional day number (SQLite's Julian day); NULL when it is none.
-    static func dayNumber(_ value: SQLFragment) -> SQLFragment { "julianday(" + value + ")" }
 
     /// Both conditions (either may be absent).
     private static func both(_ a: SQLFragment?, _ b: SQLFragment?) -> SQLFragment? {

@@ -62,6 +62,9 @@ public protocol SQLDialect: Sendable {
     /// A date held as Unix seconds by `column` (an expression without parameters), as the
     /// engine's date text (`yyyy-MM-dd HH:mm:ss[.SSS]`, UTC).
     func dateText(unixSeconds column: String) -> String
+    /// The date `column` holds (ISO text, or Unix seconds) as a fractional day number (a Julian
+    /// day); NULL where the value is no date.
+    func dayNumber(_ column: String) -> String
     /// A UUID held as a 16-byte blob by `column`, as its text (`e621e1f8-c36c-495a-93fc-0c247a3e6e5f`);
     /// other values unchanged.
     func uuidText(_ column: String) -> String

@@ -81,6 +81,11 @@ extension SQLiteDialect {
             + "ELSE strftime('%Y-%m-%d %H:%M:%f', \(column), 'unixepoch') END)"
     }
 
+    /// `julianday`, numbers read as Unix seconds (the engine's convention for dates).
+    public func dayNumber(_ column: String) -> String {
+        "(CASE WHEN typeof(\(column)) IN ('integer','real') THEN julianday(\(column), 'unixepoch') ELSE julianday(\(column)) END)"
+    }
+
     /// The blob's hex digits, lowercased, in the 8-4-4-4-12 groups.
     public func uuidText(_ column: String) -> String {
         let groups = [(1, 8), (9, 4), (13, 4), (17, 4), (21, 12)].map { "substr(hex(\(column)), \($0.0), \($0.1))" }
