@@ -35,11 +35,8 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     /// Inserts the entities, all in one write.
     public func create(_ entities: [Entity]) throws {
         try store.write { ctx in
-            let encoder = EntityEncoder()
-            defer { encoder.finish() }
-            for entity in entities {
-                try encode(entity, with: encoder)
-                try ctx.insert(Entity.entityName, columns: encoder.columns, values: encoder.values)
+            try EntityEncoding.each(entities, entity: Entity.entityName) { columns, values in
+                try ctx.insert(Entity.entityName, columns: columns, values: values)
             }
         }
     }
@@ -57,11 +54,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     /// Inserts each entity, or updates the stored one with the same id.
     public func upsert(_ entities: [Entity]) throws {
         try store.write { ctx in
-            let encoder = EntityEncoder()
-            defer { encoder.finish() }
-            for entity in entities {
-                try encode(entity, with: encoder)
-                let (columns, values) = (encoder.columns, encoder.values)
+            try EntityEncoding.each(entities, entity: Entity.entityName) { columns, values in
                 try ctx.upsert(Entity.entityName, key: Entity.idAttributes, columns: columns, values: values, returning: false)
             }
         }
@@ -72,14 +65,6 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     public func deleteAll(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = []) throws -> Int {
         let arguments = arguments.map(\.predicateArgument)
         return try store.write { ctx in try ctx.delete(Entity.entityName, where: predicate, arguments) }
-    }
-
-    private func encode(_ entity: Entity, with encoder: EntityEncoder) throws {
-        do {
-            try encoder.encode(entity)
-        } catch let error as EncodingError {
-            throw PortalError.conversion(error, entity: Entity.entityName)
-        }
     }
 }
 
@@ -112,8 +97,8 @@ extension ReadContext {
     public func forEach<T: PortalEntity>(_ type: T.Type, where predicate: String? = nil,
                                          _ arguments: [any ArgumentConvertible] = [], sortedBy: [SortKey] = [],
                                          limit: Int? = nil, _ body: (T) throws -> Void) throws {
-        let fragment = try select(T.entityName, .rows(includeRowid: false), predicate, arguments.map(\.predicateArgument),
-                                  sortedBy, limit, nil)
+        let fragment = try select(T.entityName, .rows(includeRowid: T.idAttributes == ["rowid"]), predicate,
+                                  arguments.map(\.predicateArgument), sortedBy, limit, nil)
         try withContext(T.entityName) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
@@ -172,21 +157,13 @@ extension ReadContext {
         return result
     }
 
-    /// Steps `statement` to its end, decoding each row as `T` and handing it to `body`. One
-    /// decoder serves every row: it only points at the source, which reads the current row.
+    /// Steps `statement` to its end, decoding each row as `T` (by `RowDecodable` when `T`
+    /// conforms) and handing it to `body`. One decoder serves every row: it only points at the
+    /// source, which reads the current row.
     private func forEachDecoded<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
                                               from source: ColumnSource, _ body: (T) throws -> Void) throws {
-        let decoder: any Decoder = RowDecoder(source: source)
-        while try statement.step() {
-            source.next = 0
-            let entity: T
-            do {
-                entity = try T(from: decoder)
-            } catch let error as DecodingError {
-                throw PortalError.conversion(error, entity: name)
-            }
-            try body(entity)
-        }
+        let decode = try source.decoder(for: T.self, entity: name)
+        while try statement.step() { try body(try decode()) }
     }
 }
 

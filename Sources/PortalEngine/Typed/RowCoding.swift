@@ -1,0 +1,302 @@
+/// A type that reads itself from a row by column position, without Codable: what `generate swift`
+/// writes beside each struct, and what a hand-written conformance looks like. Typed fetches
+/// prefer it to `Decodable` when the type conforms.
+///
+///     extension Hike: RowDecodable {
+///         static let decodedColumns = ["id", "name", "km"]
+///         init(row: RowReader) throws {
+///             id = try row[0]      // the column named decodedColumns[0]
+///             name = try row[1]
+///             km = try row[2]
+///         }
+///     }
+public protocol RowDecodable {
+    /// The columns `init(row:)` reads: `row[i]` is the column named `decodedColumns[i]`,
+    /// wherever the result holds it (found once per fetch, by name).
+    static var decodedColumns: [String] { get }
+    /// The value of the row being read. Throw the reader's errors as they come.
+    init(row: RowReader) throws
+}
+
+/// A type that writes itself as a row of values, without Codable: `insert`, `update`, `upsert`
+/// and `Portal.create` prefer it to `Encodable` when the type conforms.
+///
+///     extension Hike: RowEncodable {
+///         static let encodedColumns = ["id", "name", "km"]
+///         func encode(into row: inout RowWriter) {
+///             row.append(id); row.append(name); row.append(km)
+///         }
+///     }
+public protocol RowEncodable {
+    /// The columns `encode(into:)` writes, in the order it appends their values.
+    static var encodedColumns: [String] { get }
+    /// Appends one value for each of `encodedColumns`, in order.
+    func encode(into row: inout RowWriter) throws
+}
+
+/// Reads the current row of a fetch for `RowDecodable.init(row:)`: `row[i]` converts the column
+/// named `decodedColumns[i]` to the type asked for, by the engine's one value conversion (the
+/// rules of `DatabaseValueConvertible`, and of the Codable decoder for numbers and text). A value
+/// that does not convert throws `.conversion` naming the attribute. Valid only inside the
+/// `init(row:)` it was handed to.
+public struct RowReader {
+    let source: ColumnSource
+    /// The result column of each decoded column.
+    let positions: [Int]
+    let names: [String]
+    let entity: String
+
+    /// A reader of `source` for `T`. A column the result lacks reads as NULL (so an optional
+    /// property is nil, as with Codable); reading it as a non-optional throws.
+    init<T: RowDecodable>(_ type: T.Type, source: ColumnSource, entity: String) {
+        let names = T.decodedColumns
+        positions = names.map { source.columns.index(of: $0) ?? -1 }
+        self.source = source
+        self.names = names
+        self.entity = entity
+    }
+
+    /// The column as a `Value`, as stored.
+    public subscript(_ index: Int) -> Value {
+        get throws { try value(index) }
+    }
+
+    public subscript(_ index: Int) -> Value? {
+        get throws {
+            let value = try value(index)
+            return value.isNull ? nil : value
+        }
+    }
+
+    public subscript(_ index: Int) -> Int64 {
+        get throws {
+            if let integer = try integer(index) { return integer }
+            return try converted(index, Int64.self) { try $0.decode(Int64.self) }
+        }
+    }
+
+    public subscript(_ index: Int) -> Int64? {
+        get throws {
+            if let integer = try integer(index) { return integer }
+            return try optional(index) { try $0.decode(Int64.self) }
+        }
+    }
+
+    public subscript(_ index: Int) -> Int {
+        get throws {
+            if let integer = try integer(index), let exact = Int(exactly: integer) { return exact }
+            return try converted(index, Int.self) { try $0.decode(Int.self) }
+        }
+    }
+
+    public subscript(_ index: Int) -> Int? {
+        get throws { try optional(index) { try $0.decode(Int.self) } }
+    }
+
+    public subscript(_ index: Int) -> Double {
+        get throws { try converted(index, Double.self) { try $0.decode(Double.self) } }
+    }
+
+    public subscript(_ index: Int) -> Double? {
+        get throws { try optional(index) { try $0.decode(Double.self) } }
+    }
+
+    public subscript(_ index: Int) -> String {
+        get throws {
+            let value = try value(index)
+            if case .text(let text) = value { return text }
+            return try converted(index, value, String.self) { try $0.decode(String.self) }
+        }
+    }
+
+    public subscript(_ index: Int) -> String? {
+        get throws { try optional(index) { try $0.decode(String.self) } }
+    }
+
+    /// A blob's bytes.
+    public subscript(_ index: Int) -> [UInt8] {
+        get throws { try converted(index, [UInt8].self) { try $0.decode([UInt8].self) } }
+    }
+
+    public subscript(_ index: Int) -> [UInt8]? {
+        get throws { try optional(index) { try $0.decode([UInt8].self) } }
+    }
+
+    /// `Bool`, `Date`, `UUID`, `Data`, `Decimal`, `URL`, enums with raw values, and any other
+    /// `DatabaseValueConvertible` type.
+    public subscript<V: DatabaseValueConvertible>(_ index: Int) -> V {
+        get throws {
+            let value = try value(index)
+            guard let converted = V(databaseValue: value) else {
+                throw positions[index] < 0 ? missing(index) : mismatch(index, value, V.self)
+            }
+            return converted
+        }
+    }
+
+    public subscript<V: DatabaseValueConvertible>(_ index: Int) -> V? {
+        get throws {
+            let value = try value(index)
+            if value.isNull { return nil }
+            guard let converted = V(databaseValue: value) else { throw mismatch(index, value, V.self) }
+            return converted
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The result column of decoded column `index`; -1 when the result lacks it.
+    @inline(__always)
+    private func position(_ index: Int) throws -> Int {
+        guard index >= 0 && index < positions.count else {
+            throw PortalError(.conversion, "cannot convert \(entity): column \(index) read, but decodedColumns names "
+                              + "\(positions.count)", entity: entity)
+        }
+        return positions[index]
+    }
+
+    /// The column as an integer when it holds one (the common case, read without a `Value`).
+    @inline(__always)
+    private func integer(_ index: Int) throws -> Int64? {
+        let position = try position(index)
+        return position < 0 ? nil : source.integer(at: position)
+    }
+
+    @inline(__always)
+    private func value(_ index: Int) throws -> Value {
+        let position = try position(index)
+        return position < 0 ? .null : source.value(at: position)
+    }
+
+    /// The column converted by the Codable decoder's rules (one value conversion for both).
+    private func converted<T>(_ index: Int, _ type: T.Type, _ decode: (ValueDecoder) throws -> T) throws -> T {
+        try converted(index, value(index), type, decode)
+    }
+
+    private func converted<T>(_ index: Int, _ value: Value, _ type: T.Type,
+                              _ decode: (ValueDecoder) throws -> T) throws -> T {
+        if positions[index] < 0 { throw missing(index) }
+        do {
+            return try decode(ValueDecoder(value: value, codingPath: [ColumnKey(names[index])]))
+        } catch {
+            throw PortalError.conversion(error, entity: entity)
+        }
+    }
+
+    private func optional<T>(_ index: Int, _ decode: (ValueDecoder) throws -> T) throws -> T? {
+        let value = try value(index)
+        if value.isNull { return nil }
+        return try converted(index, value, T.self, decode)
+    }
+
+    private func missing(_ index: Int) -> PortalError {
+        let name = names[index]
+        return PortalError(.conversion, "cannot convert \(entity).\(name): the result has no column '\(name)'",
+                           entity: entity, attribute: name)
+    }
+
+    private func mismatch(_ index: Int, _ value: Value, _ type: Any.Type) -> PortalError {
+        let name = names[index]
+        return PortalError(.conversion, "cannot convert \(entity).\(name): cannot read \(value) as \(type)",
+                           entity: entity, attribute: name)
+    }
+}
+
+/// Collects the values of `RowEncodable.encode(into:)`: `append` each attribute, in the order of
+/// `encodedColumns` (optionals: nil is NULL). Conversions are the engine's one value conversion.
+public struct RowWriter {
+    var values: [Value] = []
+
+    init(capacity: Int) { values.reserveCapacity(capacity) }
+
+    public mutating func append(_ value: Value) { values.append(value) }
+    public mutating func append(_ value: Value?) { values.append(value ?? .null) }
+    public mutating func append(_ value: Int64) { values.append(.integer(value)) }
+    public mutating func append(_ value: Int64?) { values.append(value.map(Value.integer) ?? .null) }
+    public mutating func append(_ value: Int) { values.append(.integer(Int64(value))) }
+    public mutating func append(_ value: Int?) { values.append(value.map { .integer(Int64($0)) } ?? .null) }
+    public mutating func append(_ value: Double) { values.append(.real(value)) }
+    public mutating func append(_ value: Double?) { values.append(value.map(Value.real) ?? .null) }
+    public mutating func append(_ value: String) { values.append(.text(value)) }
+    public mutating func append(_ value: String?) { values.append(value.map(Value.text) ?? .null) }
+    /// A blob.
+    public mutating func append(_ value: [UInt8]) { values.append(.blob(value)) }
+    public mutating func append(_ value: [UInt8]?) { values.append(value.map(Value.blob) ?? .null) }
+    /// `Bool`, `Date`, `UUID`, `Data`, …: the type's `databaseValue`.
+    public mutating func append<V: DatabaseValueConvertible>(_ value: V) { values.append(value.databaseValue) }
+    public mutating func append<V: DatabaseValueConvertible>(_ value: V?) { values.append(value?.databaseValue ?? .null) }
+}
+
+/// A coding key naming a column, for the conversion errors of `RowReader`.
+struct ColumnKey: CodingKey {
+    let stringValue: String
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
+
+// MARK: Choosing the coding
+
+extension RowDecodable {
+    /// Decodes one row as `Self`, handed back as `T` (the caller checked that `T` is `Self`).
+    static func rowDecoder<T>(as type: T.Type, reader: RowReader) -> () throws -> T {
+        { unsafeBitCast(try Self(row: reader), to: T.self) }
+    }
+}
+
+extension RowEncodable {
+    /// Encodes each of `entities` (the caller checked that `T` is `Self`) into reused storage
+    /// and hands `body` the columns and values of each in turn.
+    static func encodeEach<T>(_ entities: [T], entity: String, _ body: ([String], [Value]) throws -> Void) throws {
+        let columns = encodedColumns
+        var writer = RowWriter(capacity: columns.count)
+        for item in unsafeBitCast(entities, to: [Self].self) {
+            writer.values.removeAll(keepingCapacity: true)
+            try item.encode(into: &writer)
+            guard writer.values.count == columns.count else {
+                throw PortalError(.conversion, "cannot convert \(entity): \(Self.self).encode(into:) wrote "
+                                  + "\(writer.values.count) values for \(columns.count) columns", entity: entity)
+            }
+            try body(columns, writer.values)
+        }
+    }
+}
+
+extension ColumnSource {
+    /// How each row of a fetch becomes a `T`: by `RowDecodable` when `T` conforms, else by Codable.
+    func decoder<T: Decodable>(for type: T.Type, entity: String) throws -> () throws -> T {
+        if let decodable = T.self as? any RowDecodable.Type {
+            return decodable.rowDecoder(as: T.self, reader: RowReader(decodable, source: self, entity: entity))
+        }
+        let decoder: any Decoder = RowDecoder(source: self)
+        return {
+            self.next = 0
+            do {
+                return try T(from: decoder)
+            } catch let error as DecodingError {
+                throw PortalError.conversion(error, entity: entity)
+            }
+        }
+    }
+}
+
+/// Encodes entities by `RowEncodable` when their type conforms, else by Codable.
+enum EntityEncoding {
+    /// Hands `body` the columns and values of each entity in turn (storage reused between them).
+    static func each<T: Encodable>(_ entities: [T], entity: String, _ body: ([String], [Value]) throws -> Void) throws {
+        if let encodable = T.self as? any RowEncodable.Type {
+            return try encodable.encodeEach(entities, entity: entity, body)
+        }
+        let encoder = EntityEncoder()
+        defer { encoder.finish() }
+        for item in entities {
+            do {
+                try encoder.encode(item)
+            } catch let error as EncodingError {
+                throw PortalError.conversion(error, entity: entity)
+            }
+            try body(encoder.columns, encoder.values)
+        }
+    }
+}
