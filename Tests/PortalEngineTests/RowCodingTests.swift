@@ -119,7 +119,8 @@ import Testing
         var streamed: [Coded] = []
         try store.read { ctx in try ctx.forEach(Coded.self, sortedBy: [SortKey("id")]) { streamed.append($0) } }
         #expect(streamed == coded)
-        #expect(try store.read { ctx in try ctx.fetch(Coded.self, sql: "SELECT * FROM Sample ORDER BY id") } == coded)
+        let raw = try store.read { ctx in try ctx.fetch(Coded.self, sql: "SELECT * FROM Sample ORDER BY id") }
+        #expect(raw == coded)
         #expect(Coded.decodes - before == 6)
     }
 

@@ -221,6 +221,18 @@ public class ReadContext {
     /// SQLite resolves the name itself (and reports an unknown one).
     func select(_ entityName: String, _ projection: Projection, _ predicate: String?, _ arguments: [Argument],
                 _ sortedBy: [SortKey], _ limit: Int?, _ offset: Int?) throws -> SQLFragment {
+        let filter = predicate.map { predicate in
+            { (entity: EntityDescription, schema: Schema) in
+                try PredicateCompiler.compile(predicate, arguments: arguments, entity: entity, schema: schema, alias: "t0")
+            }
+        }
+        return try select(entityName, projection, filter: filter, sortedBy, limit, offset)
+    }
+
+    /// SELECT for `entity`, its condition compiled by `filter` (a predicate already parsed, or text).
+    func select(_ entityName: String, _ projection: Projection,
+                filter compile: ((EntityDescription, Schema) throws -> CompiledFilter)?,
+                _ sortedBy: [SortKey], _ limit: Int?, _ offset: Int?) throws -> SQLFragment {
         try checkValid()
         var includeRowid = false
         if case .rows(let rowid) = projection { includeRowid = rowid }
@@ -229,15 +241,13 @@ public class ReadContext {
         var sort = sortedBy
         var limit = limit
         var hasRowid = false
-        if predicate != nil || !sortedBy.isEmpty || includeRowid {
+        if compile != nil || !sortedBy.isEmpty || includeRowid {
             let schema = try self.schema
             let entity = try self.entity(named: entityName)
             table = entity.name
             hasRowid = entity.hasRowid
-            if let predicate {
-                let filter = try compiling(entity.name) {
-                    try PredicateCompiler.compile(predicate, arguments: arguments, entity: entity, schema: schema, alias: "t0")
-                }
+            if let compile {
+                let filter = try compiling(entity.name) { try compile(entity, schema) }
                 condition = filter.condition
                 if sort.isEmpty { sort = filter.sort }
                 if let inner = filter.limit { limit = min(limit ?? inner, inner) }

@@ -82,7 +82,12 @@ extension ReadContext {
         // A type identified by the rowid reads it too (`t0.rowid AS rowid`).
         let fragment = try select(T.entityName, .rows(includeRowid: T.idAttributes == ["rowid"]), predicate, arguments,
                                   sortedBy, limit, offset)
-        return try withContext(T.entityName) {
+        return try fetch(T.self, fragment)
+    }
+
+    /// The entities a compiled SELECT returns.
+    func fetch<T: PortalEntity>(_ type: T.Type, _ fragment: SQLFragment) throws -> [T] {
+        try withContext(T.entityName) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
             try statement.bind(fragment.bindings)
@@ -99,6 +104,11 @@ extension ReadContext {
                                          limit: Int? = nil, _ body: (T) throws -> Void) throws {
         let fragment = try select(T.entityName, .rows(includeRowid: T.idAttributes == ["rowid"]), predicate,
                                   arguments.map(\.predicateArgument), sortedBy, limit, nil)
+        try forEach(T.self, fragment, body)
+    }
+
+    /// Streams the entities a compiled SELECT returns to `body`.
+    func forEach<T: PortalEntity>(_ type: T.Type, _ fragment: SQLFragment, _ body: (T) throws -> Void) throws {
         try withContext(T.entityName) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
@@ -124,11 +134,15 @@ extension ReadContext {
         return try decodeRows(T.self, named: "\(T.self)", of: statement, from: source)
     }
 
-    /// Decodes every remaining row of `statement`. The entities go to a buffer grown by hand and
-    /// are moved into the array once at the end: `Array.append` in this unspecialized generic
-    /// code would look up `Array<T>`'s metadata for every row.
-    private func decodeRows<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
-                                          from source: ColumnSource) throws -> [T] {
+    /// Decodes every remaining row of `statement`: by the `RowDecodable` type's own loop (inlined
+    /// into its module, so specialized for it) when `T` conforms. Else by Codable, the entities
+    /// going to a buffer grown by hand and moved into the array once at the end: `Array.append`
+    /// in this unspecialized generic code would look up `Array<T>`'s metadata for every row.
+    func decodeRows<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
+                                  from source: ColumnSource) throws -> [T] {
+        if let decodable = T.self as? any RowDecodable.Type {
+            return try decodable.allRows(as: T.self, RowReader(decodable, source: source, entity: name))
+        }
         var capacity = 64
         var buffer = UnsafeMutablePointer<T>.allocate(capacity: capacity)
         var count = 0
@@ -162,6 +176,9 @@ extension ReadContext {
     /// source, which reads the current row.
     private func forEachDecoded<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
                                               from source: ColumnSource, _ body: (T) throws -> Void) throws {
+        if let decodable = T.self as? any RowDecodable.Type {
+            return try decodable.forEachRow(as: T.self, RowReader(decodable, source: source, entity: name), body)
+        }
         let decode = try source.decoder(for: T.self, entity: name)
         while try statement.step() { try body(try decode()) }
     }

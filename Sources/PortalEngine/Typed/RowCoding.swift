@@ -16,6 +16,26 @@ public protocol RowDecodable {
     static var decodedColumns: [String] { get }
     /// The value of the row being read. Throw the reader's errors as they come.
     init(row: RowReader) throws
+
+    /// Every remaining row of a fetch, decoded. Keep the default: it is inlined into the module
+    /// of the conforming type, where the loop is specialized for it.
+    static func _allRows(_ reader: RowReader) throws -> [Self]
+    /// Each remaining row of a fetch, decoded and handed to `body`. Keep the default (as above).
+    static func _forEachRow(_ reader: RowReader, _ body: (Self) throws -> Void) throws
+}
+
+extension RowDecodable {
+    @inlinable
+    public static func _allRows(_ reader: RowReader) throws -> [Self] {
+        var rows: [Self] = []
+        while try reader._step() { rows.append(try Self(row: reader)) }
+        return rows
+    }
+
+    @inlinable
+    public static func _forEachRow(_ reader: RowReader, _ body: (Self) throws -> Void) throws {
+        while try reader._step() { try body(try Self(row: reader)) }
+    }
 }
 
 /// A type that writes itself as a row of values, without Codable: `insert`, `update`, `upsert`
@@ -143,6 +163,10 @@ public struct RowReader {
         }
     }
 
+    /// Moves to the next row of the fetch: false after the last.
+    @usableFromInline
+    func _step() throws -> Bool { try source.step() }
+
     // MARK: Helpers
 
     /// The result column of decoded column `index`; -1 when the result lacks it.
@@ -242,6 +266,18 @@ extension RowDecodable {
     /// Decodes one row as `Self`, handed back as `T` (the caller checked that `T` is `Self`).
     static func rowDecoder<T>(as type: T.Type, reader: RowReader) -> () throws -> T {
         { unsafeBitCast(try Self(row: reader), to: T.self) }
+    }
+
+    /// `_allRows`, as `[T]` (the caller checked that `T` is `Self`).
+    static func allRows<T>(as type: T.Type, _ reader: RowReader) throws -> [T] {
+        unsafeBitCast(try _allRows(reader), to: [T].self)
+    }
+
+    /// `_forEachRow`, for a `body` taking `T` (the caller checked that `T` is `Self`).
+    static func forEachRow<T>(as type: T.Type, _ reader: RowReader, _ body: (T) throws -> Void) throws {
+        try withoutActuallyEscaping(body) { body in
+            try _forEachRow(reader, unsafeBitCast(body, to: ((Self) throws -> Void).self))
+        }
     }
 }
 

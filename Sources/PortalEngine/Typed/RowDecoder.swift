@@ -39,6 +39,9 @@ final class ColumnSource {
         self.row = row
     }
 
+    /// Moves the statement to its next row: false after the last (and for a lone row).
+    func step() throws -> Bool { try statement?.step() ?? false }
+
     @inline(__always)
     func value(at index: Int) -> Value {
         if let handle { return Statement.value(of: handle, at: Int32(index)) }
