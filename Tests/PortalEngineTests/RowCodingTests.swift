@@ -190,6 +190,27 @@ import Testing
         #expect(rows == [Partial(id: 1, note: nil), Partial(id: 2, note: nil)])
     }
 
+    struct Untyped: PortalEntity, Equatable, RowDecodable {
+        static let entityName = "Sample"
+        var maybe: Value?
+        var always: Value
+        static let decodedColumns = ["maybe", "always"]
+        init(row: RowReader) throws { (maybe, always) = (try row[0], try row[1]) }
+    }
+
+    /// As with Codable, NULL in a `Value?` is nil and in a `Value` is `.null`.
+    @Test func nullInAnOptionalValueIsNil() throws {
+        let (store, folder) = try store()
+        defer { withExtendedLifetime(folder) {} }
+        let rows = try store.read { ctx in try ctx.fetch(Untyped.self, sql: "SELECT NULL AS maybe, NULL AS always") }
+        let codable = try store.read { ctx in
+            try ctx.query("SELECT NULL AS maybe, NULL AS always").rows[0].decode(as: Untyped.self)
+        }
+        #expect(rows.first?.maybe == nil)
+        #expect(rows.first?.always == .null)
+        #expect(rows.first == codable)
+    }
+
     struct Short: PortalEntity, RowEncodable {
         static let entityName = "Sample"
         var id: Int64

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// A type that reads itself from a row by column position, without Codable: what `generate swift`
 /// writes beside each struct, and what a hand-written conformance looks like. Typed fetches
 /// prefer it to `Decodable` when the type conforms.
@@ -27,8 +29,25 @@ public protocol RowDecodable {
 extension RowDecodable {
     @inlinable
     public static func _allRows(_ reader: RowReader) throws -> [Self] {
+        // Chunks of a fixed size, then one array of the exact count: the memory is written
+        // once and copied once, where doubling an array would allocate (and fault in) twice
+        // the result and copy it again at each step.
+        var chunks: [[Self]] = []
+        var chunk: [Self] = []
+        chunk.reserveCapacity(1024)
+        while try reader._step() {
+            if chunk.count == 1024 {
+                chunks.append(chunk)
+                chunk = []
+                chunk.reserveCapacity(1024)
+            }
+            chunk.append(try Self(row: reader))
+        }
+        if chunks.isEmpty { return chunk }
         var rows: [Self] = []
-        while try reader._step() { rows.append(try Self(row: reader)) }
+        rows.reserveCapacity(chunks.count * 1024 + chunk.count)
+        for full in chunks { rows.append(contentsOf: full) }
+        rows.append(contentsOf: chunk)
         return rows
     }
 
@@ -61,8 +80,11 @@ public protocol RowEncodable {
 /// `init(row:)` it was handed to.
 public struct RowReader {
     let source: ColumnSource
+    /// The statement stepping over the rows (nil when decoding a lone `Row`), read directly on
+    /// the hot path (inlined into the conforming type's module).
+    @usableFromInline let handle: OpaquePointer?
     /// The result column of each decoded column.
-    let positions: [Int]
+    @usableFromInline let positions: [Int32]
     let names: [String]
     let entity: String
 
@@ -70,29 +92,45 @@ public struct RowReader {
     /// property is nil, as with Codable); reading it as a non-optional throws.
     init<T: RowDecodable>(_ type: T.Type, source: ColumnSource, entity: String) {
         let names = T.decodedColumns
-        positions = names.map { source.columns.index(of: $0) ?? -1 }
+        positions = names.map { source.columns.index(of: $0).map(Int32.init) ?? -1 }
         self.source = source
+        handle = source.handle
         self.names = names
         self.entity = entity
     }
 
-    /// The column as a `Value`, as stored.
+    /// The column as a `Value`, as stored (NULL is `.null`).
     public subscript(_ index: Int) -> Value {
         get throws { try value(index) }
     }
 
+    /// The column as a `Value`; nil for NULL.
     public subscript(_ index: Int) -> Value? {
         get throws {
+            // Not `isNull ? nil : value`: `Value` takes `nil` as a literal, so that would be `.null`.
             let value = try value(index)
-            return value.isNull ? nil : value
+            if value.isNull { return nil }
+            return value
         }
     }
 
+    /// An integer column: inlined where it is read, one lookup of the column and no `Value`.
+    @inlinable
     public subscript(_ index: Int) -> Int64 {
         get throws {
-            if let integer = try integer(index) { return integer }
-            return try converted(index, Int64.self) { try $0.decode(Int64.self) }
+            if let handle, index >= 0 && index < positions.count,
+               let value = sqlite3_column_value(handle, positions[index]), sqlite3_value_type(value) == SQLITE_INTEGER {
+                return sqlite3_value_int64(value)
+            }
+            return try int64(index)
         }
+    }
+
+    /// The other cases of an `Int64` column: a lone row, a conversion, an error.
+    @usableFromInline
+    func int64(_ index: Int) throws -> Int64 {
+        if let integer = try integer(index) { return integer }
+        return try converted(index, Int64.self) { try $0.decode(Int64.self) }
     }
 
     public subscript(_ index: Int) -> Int64? {
@@ -114,11 +152,19 @@ public struct RowReader {
     }
 
     public subscript(_ index: Int) -> Double {
-        get throws { try converted(index, Double.self) { try $0.decode(Double.self) } }
+        get throws {
+            let value = try value(index)
+            if case .real(let real) = value { return real }
+            return try converted(index, value, Double.self) { try $0.decode(Double.self) }
+        }
     }
 
     public subscript(_ index: Int) -> Double? {
-        get throws { try optional(index) { try $0.decode(Double.self) } }
+        get throws {
+            let value = try value(index)
+            if case .real(let real) = value { return real }
+            return value.isNull ? nil : try converted(index, value, Double.self) { try $0.decode(Double.self) }
+        }
     }
 
     public subscript(_ index: Int) -> String {
@@ -130,7 +176,11 @@ public struct RowReader {
     }
 
     public subscript(_ index: Int) -> String? {
-        get throws { try optional(index) { try $0.decode(String.self) } }
+        get throws {
+            let value = try value(index)
+            if case .text(let text) = value { return text }
+            return value.isNull ? nil : try converted(index, value, String.self) { try $0.decode(String.self) }
+        }
     }
 
     /// A blob's bytes.
@@ -176,12 +226,18 @@ public struct RowReader {
             throw PortalError(.conversion, "cannot convert \(entity): column \(index) read, but decodedColumns names "
                               + "\(positions.count)", entity: entity)
         }
-        return positions[index]
+        return Int(positions[index])
     }
 
     /// The column as an integer when it holds one (the common case, read without a `Value`).
     @inline(__always)
     private func integer(_ index: Int) throws -> Int64? {
+        if let handle, index >= 0 && index < positions.count {
+            // A missing column (-1) reads as SQLite's NULL: not an integer.
+            guard let value = sqlite3_column_value(handle, positions[index]),
+                  sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
+            return sqlite3_value_int64(value)
+        }
         let position = try position(index)
         return position < 0 ? nil : source.integer(at: position)
     }

@@ -8,7 +8,7 @@ final class ColumnSource {
     /// The column names, held here so the hot path reads them without going through `columns`.
     private let names: [String]
     /// The statement stepping over the rows, or nil when decoding a `Row`.
-    private let handle: OpaquePointer?
+    let handle: OpaquePointer?
     private let row: Row?
     /// Keeps the statement alive while its handle is read.
     private let statement: Statement?
