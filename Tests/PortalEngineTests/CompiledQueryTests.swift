@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import PortalEngine
 
@@ -103,5 +104,34 @@ import Testing
         let other = try chinook()
         let fifth = try other.read { ctx in try ctx.fetch(query, ["id": 5]) }
         #expect(fifth.map(\.TrackId) == [5])
+    }
+}
+
+/// One compiled query shared by threads running it with their own values (its plans are shared
+/// state): every run matches the same predicate compiled afresh. Run under ThreadSanitizer by
+/// `make tsan-test`.
+@Suite struct CompiledQueryStressTests {
+    @Test func threadsShareOneQuery() throws {
+        let store = try Store(path: chinookPath, options: StoreOptions(readOnly: true, create: false))
+        let query = try Portal<CompiledQueryTests.Track>.Query(where: "Milliseconds > $ms AND Name BEGINSWITH $p",
+                                                               sortedBy: [SortKey("TrackId")], in: store)
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            do {
+                for i in 0..<25 {
+                    let ms = Int64(100_000 + (i * 37 + thread * 11) % 30 * 10_000)
+                    let prefix = ["A", "B", "The", "S"][(i + thread) % 4]
+                    let compiled = try store.read { ctx in try ctx.fetch(query, ["ms": ms, "p": prefix]) }
+                    let afresh = try store.read { ctx in
+                        try ctx.fetch(CompiledQueryTests.Track.self, where: "Milliseconds > %@ AND Name BEGINSWITH %@",
+                                      [ms, prefix], sortedBy: [SortKey("TrackId")])
+                    }
+                    if compiled != afresh { failures.withLock { $0.append("\(ms) \(prefix)") } }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
     }
 }

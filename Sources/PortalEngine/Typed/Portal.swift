@@ -179,8 +179,17 @@ extension ReadContext {
         if let decodable = T.self as? any RowDecodable.Type {
             return try decodable.forEachRow(as: T.self, RowReader(decodable, source: source, entity: name), body)
         }
-        let decode = try source.decoder(for: T.self, entity: name)
-        while try statement.step() { try body(try decode()) }
+        let decoder: any Decoder = RowDecoder(source: source)
+        while try statement.step() {
+            source.next = 0
+            let entity: T
+            do {
+                entity = try T(from: decoder)
+            } catch let error as DecodingError {
+                throw PortalError.conversion(error, entity: name)
+            }
+            try body(entity)
+        }
     }
 }
 

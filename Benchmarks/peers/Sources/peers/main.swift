@@ -95,6 +95,7 @@ struct Way {
 }
 
 /// The medians in milliseconds of each way, the ways run in turn in each round after a warm-up round.
+@MainActor
 func measure(_ ways: [Way], setUp: () throws -> Void = {}) throws -> [String: Double] {
     var samples: [String: [Double]] = [:]
     for round in 0...rounds {
@@ -120,11 +121,14 @@ guard let c = baseline_open(path) else { throw Failure(description: "cannot open
 defer { baseline_close(c) }
 let grdb = try DatabaseQueue(path: path)
 
+@MainActor
 func empty() throws { try store.write { ctx in _ = try ctx.execute("DELETE FROM Bench") } }
+@MainActor
 func fill() throws {
     try empty()
     guard baseline_insert_integers(c, insertSQL, Int32(rows), 10) == 0 else { throw Failure(description: "C insert") }
 }
+@MainActor
 func cFetch(_ sql: String, expecting count: Int) throws {
     var checksum: Int64 = 0
     try check(baseline_fetch_integers(c, sql, 10, &checksum) == count, "C fetch")
@@ -133,6 +137,7 @@ func cFetch(_ sql: String, expecting count: Int) throws {
 /// Each workload's C time and, by column of the table, the time of the way shown there.
 var results: [(workload: String, c: Double, figures: [String: Double])] = []
 /// Records `times` (by way) under the columns named by `columns` (column, way).
+@MainActor
 func record(_ workload: String, _ times: [String: Double], _ columns: [(String, String)]) {
     var figures: [String: Double] = [:]
     for (column, way) in columns { figures[column] = times[way] }
