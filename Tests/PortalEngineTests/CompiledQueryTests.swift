@@ -99,6 +99,17 @@ import Testing
         #expect(error?.message.contains("$ms") == true)
     }
 
+    /// A value of a kind the predicate cannot use fails at run time, as a predicate error.
+    @Test func aValueOfTheWrongKindFailsWhenRun() throws {
+        let store = try chinook()
+        let query = try Portal<Track>.Query(where: "Milliseconds + $n > 300000", in: store)
+        let error = portalError { try store.read { ctx in try ctx.fetch(query, ["n": "ten"]) } }
+        #expect(error?.kind == .predicate)
+        let found = try store.read { ctx in try ctx.fetch(query, ["n": 10]) }
+        let afresh = try store.read { ctx in try ctx.count("Track", where: "Milliseconds + 10 > 300000") }
+        #expect(found.count == afresh)
+    }
+
     @Test func aQueryRunsOnAnotherStoreOfTheSameSchema() throws {
         let query = try Portal<Track>.Query(where: "TrackId == $id", in: try chinook())
         let other = try chinook()

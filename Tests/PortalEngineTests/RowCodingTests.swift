@@ -124,6 +124,17 @@ import Testing
         #expect(Coded.decodes - before == 6)
     }
 
+    @Test func theAsyncCursorDecodesThroughTheConformance() async throws {
+        let (store, folder) = try store()
+        defer { withExtendedLifetime(folder) {} }
+        try Portal<Sample>(store).create(Self.samples)
+        let before = Coded.decodes
+        var streamed: [Coded] = []
+        for try await coded in Portal<Coded>(store).cursor(sortedBy: [SortKey("id")]) { streamed.append(coded) }
+        #expect(streamed == Self.samples.map(Coded.init))
+        #expect(Coded.decodes - before == 2)
+    }
+
     @Test func everyKindOfValueEncodesAsTheCodablePathEncodesIt() throws {
         let (store, folder) = try store()
         defer { withExtendedLifetime(folder) {} }
