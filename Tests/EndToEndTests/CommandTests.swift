@@ -183,7 +183,7 @@ import Testing
                 public static let decodedColumns: [String] = ["ArtistId", "Name"]
                 public static let encodedColumns: [String] = ["ArtistId", "Name"]
 
-                public init(row: RowReader) throws {
+                public init(row: borrowing RowReader) throws {
                     self.artistId = try row[0]
                     self.name = try row[1]
                 }

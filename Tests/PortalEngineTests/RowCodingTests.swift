@@ -59,7 +59,7 @@ import Testing
         nonisolated(unsafe) static var decodes = 0
         nonisolated(unsafe) static var encodes = 0
 
-        init(row: RowReader) throws {
+        init(row: borrowing RowReader) throws {
             Coded.decodes += 1
             id = try row[0]; count = try row[1]; ratio = try row[2]; name = try row[3]; done = try row[4]
             at = try row[5]; uid = try row[6]; payload = try row[7]; bytes = try row[8]; mood = try row[9]
@@ -184,6 +184,7 @@ import Testing
         #expect(nullError?.attribute == "name")
     }
 
+    /// (Without `borrowing`: a conformance that takes the reader as owned works too.)
     struct Partial: PortalEntity, Equatable, RowDecodable {
         static let entityName = "Sample"
         var id: Int64
@@ -206,7 +207,7 @@ import Testing
         var maybe: Value?
         var always: Value
         static let decodedColumns = ["maybe", "always"]
-        init(row: RowReader) throws { (maybe, always) = (try row[0], try row[1]) }
+        init(row: borrowing RowReader) throws { (maybe, always) = (try row[0], try row[1]) }
     }
 
     /// As with Codable, NULL in a `Value?` is nil and in a `Value` is `.null`.

@@ -6,7 +6,7 @@ import CSQLite
 ///
 ///     extension Hike: RowDecodable {
 ///         static let decodedColumns = ["id", "name", "km"]
-///         init(row: RowReader) throws {
+///         init(row: borrowing RowReader) throws {
 ///             id = try row[0]      // the column named decodedColumns[0]
 ///             name = try row[1]
 ///             km = try row[2]
@@ -16,8 +16,9 @@ public protocol RowDecodable {
     /// The columns `init(row:)` reads: `row[i]` is the column named `decodedColumns[i]`,
     /// wherever the result holds it (found once per fetch, by name).
     static var decodedColumns: [String] { get }
-    /// The value of the row being read. Throw the reader's errors as they come.
-    init(row: RowReader) throws
+    /// The value of the row being read. Throw the reader's errors as they come. (`borrowing`
+    /// spares a copy of the reader per row; a conformance may leave it out.)
+    init(row: borrowing RowReader) throws
 
     /// Every remaining row of a fetch, decoded. Keep the default: it is inlined into the module
     /// of the conforming type, where the loop is specialized for it.

@@ -67,7 +67,7 @@ enum SwiftGenerator {
         }
         text += "    public static let decodedColumns: [String] = \(list(properties))\n"
         text += "    public static let encodedColumns: [String] = \(list(written))\n\n"
-        text += "    public init(row: RowReader) throws {\n"
+        text += "    public init(row: borrowing RowReader) throws {\n"
         for (index, property) in properties.enumerated() {
             text += "        self.\(property.name) = try row[\(index)]\n"
         }

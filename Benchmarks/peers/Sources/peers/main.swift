@@ -25,7 +25,7 @@ struct PortalRow: PortalEntity, RowDecodable, RowEncodable {
     static let decodedColumns = columnNames
     static let encodedColumns = columnNames
 
-    init(row: RowReader) throws {
+    init(row: borrowing RowReader) throws {
         a0 = try row[0]; a1 = try row[1]; a2 = try row[2]; a3 = try row[3]; a4 = try row[4]
         a5 = try row[5]; a6 = try row[6]; a7 = try row[7]; a8 = try row[8]; a9 = try row[9]
     }
