@@ -28,6 +28,7 @@ public protocol RowDecodable {
 }
 
 extension RowDecodable {
+    /// Every remaining row of a fetch, decoded (the loop the engine runs for `[Self]`).
     @inlinable
     public static func _allRows(_ reader: RowReader) throws -> [Self] {
         // Chunks of a fixed size, then one array of the exact count: the memory is written
@@ -52,6 +53,7 @@ extension RowDecodable {
         return rows
     }
 
+    /// Each remaining row of a fetch, decoded and handed to `body` (the engine's cursor loop).
     @inlinable
     public static func _forEachRow(_ reader: RowReader, _ body: (Self) throws -> Void) throws {
         while try reader._step() { try body(try Self(row: reader)) }
@@ -134,6 +136,7 @@ public struct RowReader {
         return try converted(index, Int64.self) { try $0.decode(Int64.self) }
     }
 
+    /// An integer column; nil for NULL.
     public subscript(_ index: Int) -> Int64? {
         get throws {
             if let integer = try integer(index) { return integer }
@@ -141,6 +144,7 @@ public struct RowReader {
         }
     }
 
+    /// An integer column that fits in `Int`.
     public subscript(_ index: Int) -> Int {
         get throws {
             if let integer = try integer(index), let exact = Int(exactly: integer) { return exact }
@@ -148,10 +152,12 @@ public struct RowReader {
         }
     }
 
+    /// An integer column that fits in `Int`; nil for NULL.
     public subscript(_ index: Int) -> Int? {
         get throws { try optional(index) { try $0.decode(Int.self) } }
     }
 
+    /// A number column (an integer reads as its `Double`).
     public subscript(_ index: Int) -> Double {
         get throws {
             let value = try value(index)
@@ -160,6 +166,7 @@ public struct RowReader {
         }
     }
 
+    /// A number column; nil for NULL.
     public subscript(_ index: Int) -> Double? {
         get throws {
             let value = try value(index)
@@ -168,6 +175,7 @@ public struct RowReader {
         }
     }
 
+    /// A text column.
     public subscript(_ index: Int) -> String {
         get throws {
             let value = try value(index)
@@ -176,6 +184,7 @@ public struct RowReader {
         }
     }
 
+    /// A text column; nil for NULL.
     public subscript(_ index: Int) -> String? {
         get throws {
             let value = try value(index)
@@ -189,6 +198,7 @@ public struct RowReader {
         get throws { try converted(index, [UInt8].self) { try $0.decode([UInt8].self) } }
     }
 
+    /// A blob's bytes; nil for NULL.
     public subscript(_ index: Int) -> [UInt8]? {
         get throws { try optional(index) { try $0.decode([UInt8].self) } }
     }
@@ -205,6 +215,7 @@ public struct RowReader {
         }
     }
 
+    /// A `DatabaseValueConvertible` value; nil for NULL.
     public subscript<V: DatabaseValueConvertible>(_ index: Int) -> V? {
         get throws {
             let value = try value(index)
@@ -290,21 +301,33 @@ public struct RowWriter {
 
     init(capacity: Int) { values.reserveCapacity(capacity) }
 
+    /// A value as it is.
     public mutating func append(_ value: Value) { values.append(value) }
+    /// A value, NULL for nil.
     public mutating func append(_ value: Value?) { values.append(value ?? .null) }
+    /// An integer.
     public mutating func append(_ value: Int64) { values.append(.integer(value)) }
+    /// An integer, NULL for nil.
     public mutating func append(_ value: Int64?) { values.append(value.map(Value.integer) ?? .null) }
+    /// An integer.
     public mutating func append(_ value: Int) { values.append(.integer(Int64(value))) }
+    /// An integer, NULL for nil.
     public mutating func append(_ value: Int?) { values.append(value.map { .integer(Int64($0)) } ?? .null) }
+    /// A real number.
     public mutating func append(_ value: Double) { values.append(.real(value)) }
+    /// A real number, NULL for nil.
     public mutating func append(_ value: Double?) { values.append(value.map(Value.real) ?? .null) }
+    /// Text.
     public mutating func append(_ value: String) { values.append(.text(value)) }
+    /// Text, NULL for nil.
     public mutating func append(_ value: String?) { values.append(value.map(Value.text) ?? .null) }
     /// A blob.
     public mutating func append(_ value: [UInt8]) { values.append(.blob(value)) }
+    /// A blob, NULL for nil.
     public mutating func append(_ value: [UInt8]?) { values.append(value.map(Value.blob) ?? .null) }
     /// `Bool`, `Date`, `UUID`, `Data`, …: the type's `databaseValue`.
     public mutating func append<V: DatabaseValueConvertible>(_ value: V) { values.append(value.databaseValue) }
+    /// The type's `databaseValue`, NULL for nil.
     public mutating func append<V: DatabaseValueConvertible>(_ value: V?) { values.append(value?.databaseValue ?? .null) }
 }
 
