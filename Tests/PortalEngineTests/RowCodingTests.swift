@@ -135,6 +135,17 @@ import Testing
         #expect(Coded.decodes - before == 2)
     }
 
+    @Test(.timeLimit(.minutes(1))) func typedObservationDecodesThroughTheConformance() async throws {
+        let (store, folder) = try store()
+        defer { withExtendedLifetime(folder) {} }
+        try Portal<Sample>(store).create(Self.samples)
+        let before = Coded.decodes
+        var iterator = Portal<Coded>(store).observe(where: "id == %@", [2]).makeAsyncIterator()
+        let first = try await iterator.next()
+        #expect(first == [Coded(Self.samples[1])])
+        #expect(Coded.decodes - before == 1)
+    }
+
     @Test func everyKindOfValueEncodesAsTheCodablePathEncodesIt() throws {
         let (store, folder) = try store()
         defer { withExtendedLifetime(folder) {} }

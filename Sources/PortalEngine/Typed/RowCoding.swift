@@ -397,6 +397,16 @@ extension ColumnSource {
     }
 }
 
+extension Row {
+    /// The row as `T`: by `RowDecodable` when `T` conforms, else by Codable. A failure is
+    /// `.conversion`, naming the attribute.
+    func decoded<T: Decodable>(as type: T.Type, entity: String) throws -> T {
+        let source = ColumnSource(row: self)
+        defer { source.finish() }
+        return try source.decoder(for: T.self, entity: entity)()
+    }
+}
+
 /// Encodes entities by `RowEncodable` when their type conforms, else by Codable.
 enum EntityEncoding {
     /// Hands `body` the columns and values of each entity in turn (storage reused between them).

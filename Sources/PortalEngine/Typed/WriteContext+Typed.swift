@@ -83,8 +83,6 @@ extension WriteContext {
     }
 
     private func decoded<T: PortalEntity>(_ row: Row, as type: T.Type) throws -> T {
-        let source = ColumnSource(row: row)
-        defer { source.finish() }
-        return try source.decoder(for: T.self, entity: T.entityName)()
+        try row.decoded(as: T.self, entity: T.entityName)
     }
 }
