@@ -16,7 +16,7 @@ RELEASE_FLAGS := --static-swift-stdlib
 TSAN_SCRATCH := .build-tsan
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release test unit-test tsan-test lint-man demo bench docs install uninstall fuzz clean
+.PHONY: all deps build release test unit-test tsan-test lint-man demo bench bench-peers docs install uninstall fuzz clean
 
 all: build
 
@@ -59,6 +59,11 @@ bench: deps
 	$(SWIFT) build -c release --product portal-bench
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product portal-shell
 	.build/release/portal-bench
+
+# PortalEngine against GRDB.swift and the C API in one process (issue 15's table): a package of
+# its own in Benchmarks/peers, so nothing else builds GRDB. Prints a Markdown table.
+bench-peers: deps
+	cd Benchmarks/peers && $(SWIFT) build -c release --product peers && .build/release/peers
 
 # The PortalEngine documentation (DocC catalog in Sources/PortalEngine/PortalEngine.docc),
 # written to .build/docs as a static site.

@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "PortalPredicate", targets: ["PortalPredicate"]),
         .executable(name: "portal-shell", targets: ["portal-shell"]),
         .executable(name: "portal-bench", targets: ["portal-bench"]),
+        // The C baselines, for the peer comparison in Benchmarks/peers (a package of its own).
+        .library(name: "CBaseline", targets: ["CBaseline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

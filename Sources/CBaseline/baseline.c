@@ -54,3 +54,35 @@ int baseline_insert_integers(sqlite3 *db, const char *sql, int rows, int columns
     sqlite3_exec(db, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
     return rc;
 }
+
+int64_t baseline_query_repeated(sqlite3 *db, const char *sql, int runs, int64_t modulo, int columns, int64_t *checksum) {
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) return -1;
+    int64_t total = 0, sum = 0;
+    for (int i = 0; i < runs; i++) {
+        sqlite3_bind_int64(stmt, 1, (int64_t)i * 7919 % modulo);
+        size_t capacity = 16, count = 0;
+        int64_t *rows = malloc(capacity * (size_t)columns * sizeof(int64_t));
+        while (rows && sqlite3_step(stmt) == SQLITE_ROW) {
+            if (count == capacity) {
+                capacity *= 2;
+                int64_t *grown = realloc(rows, capacity * (size_t)columns * sizeof(int64_t));
+                if (!grown) { free(rows); rows = NULL; break; }
+                rows = grown;
+            }
+            int64_t *row = rows + count * (size_t)columns;
+            for (int c = 0; c < columns; c++) {
+                row[c] = sqlite3_column_int64(stmt, c);
+                sum += row[c];
+            }
+            count++;
+        }
+        sqlite3_reset(stmt);
+        if (!rows) { sqlite3_finalize(stmt); return -1; }
+        free(rows);
+        total += (int64_t)count;
+    }
+    sqlite3_finalize(stmt);
+    *checksum = sum;
+    return total;
+}

@@ -6,8 +6,32 @@ import PortalEngine
 // The engine's figures against the same work written in C on the SQLite C API (CBaseline, -O2),
 // measured in the same run. Each time is the median of 5 runs after a warm-up.
 
-/// 10 INTEGER columns, as a typed entity.
+/// 10 INTEGER columns, as a typed entity read and written by its `RowDecodable`/`RowEncodable`
+/// conformance (the one `generate swift` writes).
 struct BenchRow: PortalEntity {
+    static let entityName = "Bench"
+    static let idAttribute = "a0"
+    var a0: Int64, a1: Int64, a2: Int64, a3: Int64, a4: Int64
+    var a5: Int64, a6: Int64, a7: Int64, a8: Int64, a9: Int64
+}
+
+extension BenchRow: RowDecodable, RowEncodable {
+    static let decodedColumns = columnNames
+    static let encodedColumns = columnNames
+
+    init(row: borrowing RowReader) throws {
+        a0 = try row[0]; a1 = try row[1]; a2 = try row[2]; a3 = try row[3]; a4 = try row[4]
+        a5 = try row[5]; a6 = try row[6]; a7 = try row[7]; a8 = try row[8]; a9 = try row[9]
+    }
+
+    func encode(into row: inout RowWriter) {
+        row.append(a0); row.append(a1); row.append(a2); row.append(a3); row.append(a4)
+        row.append(a5); row.append(a6); row.append(a7); row.append(a8); row.append(a9)
+    }
+}
+
+/// The same entity through Codable alone (the synthesized conformances).
+struct CodableBenchRow: PortalEntity {
     static let entityName = "Bench"
     static let idAttribute = "a0"
     var a0: Int64, a1: Int64, a2: Int64, a3: Int64, a4: Int64
@@ -24,10 +48,13 @@ func engineBenchmarks() throws -> [Figure] {
     let arguments = CommandLine.arguments
     let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? ""
     let figures: [(String, () throws -> Figure)] = [
-        ("engine.fetch.dynamic", { try fetchFigure(folder: folder, typed: false) }),
-        ("engine.fetch.typed", { try fetchFigure(folder: folder, typed: true) }),
+        ("engine.fetch.dynamic", { try fetchFigure(folder: folder, .dynamic) }),
+        ("engine.fetch.typed", { try fetchFigure(folder: folder, .typed) }),
+        ("engine.fetch.codable", { try fetchFigure(folder: folder, .codable) }),
+        ("engine.fetch.cursor", { try fetchFigure(folder: folder, .cursor) }),
         ("engine.insert.dynamic", { try insertFigure(folder: folder, typed: false) }),
         ("engine.insert.typed", { try insertFigure(folder: folder, typed: true) }),
+        ("engine.query.compiled", { try compiledQueryFigure(folder: folder) }),
         ("engine.read.during_write", { try readDuringWriteFigure(folder: folder) }),
     ]
     return try figures.filter { $0.0.hasPrefix(only) || only.hasPrefix("engine") == false }.map { try $0.1() }
@@ -77,8 +104,20 @@ private func freshFile(_ folder: URL, _ name: String) -> String {
     return path
 }
 
-/// engine.fetch.dynamic / engine.fetch.typed: 200,000 rows × 10 INTEGER columns.
-private func fetchFigure(folder: URL, typed: Bool) throws -> Figure {
+/// How a fetch figure reads the rows.
+private enum FetchKind: String {
+    /// `find`: every row as a `Row`.
+    case dynamic
+    /// `Portal.findAll` of a `RowDecodable` type (the generated decoder).
+    case typed
+    /// `Portal.findAll` of a Codable-only type.
+    case codable
+    /// `ctx.forEach(T.self)`: the typed cursor, one entity at a time, none kept.
+    case cursor
+}
+
+/// engine.fetch.dynamic / .typed / .codable / .cursor: 200,000 rows × 10 INTEGER columns.
+private func fetchFigure(folder: URL, _ kind: FetchKind) throws -> Figure {
     let rows = 200_000
     let path = freshFile(folder, "engine-fetch.sqlite")
     guard let db = baseline_open(path) else { throw BenchError(description: "cannot open \(path)") }
@@ -94,32 +133,45 @@ private func fetchFigure(folder: URL, typed: Bool) throws -> Figure {
         }
     }
     let times: (ours: Double, baseline: Double)
-    var streamNotes: [String: String] = [:]
-    if typed {
+    var notes: [String: String] = [:]
+    switch kind {
+    case .typed:
         let portal = Portal<BenchRow>(store)
         times = try compare(cpu: true, ours: {
             let fetched = try portal.findAll()
             guard fetched.count == rows, fetched.reduce(0, { $0 &+ $1.a9 }) != 0 else { throw BenchError(description: "typed fetch") }
         }, baseline: cBaseline)
-    } else {
+    case .codable:
+        let portal = Portal<CodableBenchRow>(store)
         times = try compare(cpu: true, ours: {
-            let fetched = try store.read { ctx in try ctx.find("Bench") }
-            guard fetched.count == rows, fetched[rows - 1].count == 10 else { throw BenchError(description: "fetch") }
+            let fetched = try portal.findAll()
+            guard fetched.count == rows, fetched.reduce(0, { $0 &+ $1.a9 }) != 0 else { throw BenchError(description: "codable fetch") }
         }, baseline: cBaseline)
-        // The same rows streamed one at a time (`forEach`), not all kept in memory at once.
-        let streamed = try compare(runs: 5, cpu: true, ours: {
+    case .cursor:
+        times = try compare(cpu: true, ours: {
+            var sum: Int64 = 0
+            try store.read { ctx in try ctx.forEach(BenchRow.self) { sum &+= $0.a9 } }
+            guard sum != 0 else { throw BenchError(description: "cursor") }
+        }, baseline: cBaseline)
+        // The dynamic cursor: `forEach` over `Row`s.
+        let dynamic = try compare(runs: 5, cpu: true, ours: {
             var count = 0
             try store.read { ctx in try ctx.forEach("Bench") { row in count += row.count } }
             guard count == rows * 10 else { throw BenchError(description: "stream") }
         }, baseline: cBaseline)
-        streamNotes = ["forEach_ms": String(format: "%.1f", streamed.ours),
-                       "forEach_ratio": String(format: "%.2f", streamed.ours / streamed.baseline)]
+        notes = ["dynamic_ms": String(format: "%.1f", dynamic.ours),
+                 "dynamic_ratio": String(format: "%.2f", dynamic.ours / dynamic.baseline)]
+    case .dynamic:
+        times = try compare(cpu: true, ours: {
+            let fetched = try store.read { ctx in try ctx.find("Bench") }
+            guard fetched.count == rows, fetched[rows - 1].count == 10 else { throw BenchError(description: "fetch") }
+        }, baseline: cBaseline)
     }
     try store.close()
-    let goal = typed ? "2.5" : "1.3"
-    return Figure(name: typed ? "engine.fetch.typed" : "engine.fetch.dynamic", oursMilliseconds: times.ours,
-                  baselineMilliseconds: times.baseline,
-                  notes: ["goal": "<= \(goal)", "rows": "\(rows)x10", "clock": "thread-cpu"].merging(streamNotes) { a, _ in a })
+    let goals: [FetchKind: String] = [.dynamic: "1.3", .typed: "1.3", .codable: "2.0", .cursor: "1.2"]
+    return Figure(name: "engine.fetch.\(kind.rawValue)", oursMilliseconds: times.ours, baselineMilliseconds: times.baseline,
+                  notes: ["goal": "<= \(goals[kind] ?? "?")", "rows": "\(rows)x10", "clock": "thread-cpu"]
+                    .merging(notes) { a, _ in a })
 }
 
 /// engine.insert.dynamic / engine.insert.typed: 50,000 rows × 10 columns in one write.
@@ -176,6 +228,49 @@ private func insertFigure(folder: URL, typed: Bool) throws -> Figure {
     try store.close()
     return Figure(name: typed ? "engine.insert.typed" : "engine.insert.dynamic", oursMilliseconds: times.ours,
                   baselineMilliseconds: times.baseline, notes: notes)
+}
+
+/// engine.query.compiled: a compiled predicate (`a1 == $x`, 10 of 100,000 rows match each value,
+/// through an index) run 10,000 times with new values inside one read, against the C loop with
+/// one prepared statement re-bound each time.
+private func compiledQueryFigure(folder: URL) throws -> Figure {
+    let rows: Int64 = 100_000, runs = 10_000, groups = rows / 10
+    let path = freshFile(folder, "engine-query.sqlite")
+    let store = try Store(path: path)
+    try store.write { ctx in
+        try ctx.execute(createTable)
+        try ctx.execute("CREATE INDEX BenchA1 ON Bench (a1)")
+        for r in 0..<rows {
+            try ctx.insert("Bench", columns: columnNames, values: [.integer(r), .integer(r / 10)]
+                           + (2..<10).map { .integer(r * Int64($0)) })
+        }
+    }
+    guard let db = baseline_open(path) else { throw BenchError(description: "cannot open \(path)") }
+    defer { baseline_close(db) }
+    let query = try Portal<BenchRow>.Query(where: "a1 == $x", in: store)
+    var cSum: Int64 = 0, oursSum: Int64 = 0
+    let times = try compare(cpu: true, ours: {
+        var read = 0
+        oursSum = 0
+        try store.read { ctx in
+            for i in 0..<runs {
+                let found = try ctx.fetch(query, ["x": Int64(i) * 7919 % groups])
+                read += found.count
+                for row in found {
+                    oursSum &+= row.a0 &+ row.a1 &+ row.a2 &+ row.a3 &+ row.a4 &+ row.a5 &+ row.a6 &+ row.a7 &+ row.a8 &+ row.a9
+                }
+            }
+        }
+        guard read == runs * 10 else { throw BenchError(description: "compiled query read \(read) rows") }
+    }, baseline: {
+        guard baseline_query_repeated(db, "SELECT * FROM Bench WHERE a1 = ?", Int32(runs), groups, 10, &cSum) == runs * 10 else {
+            throw BenchError(description: "C query failed")
+        }
+    })
+    guard cSum == oursSum else { throw BenchError(description: "checksums differ: C \(cSum), ours \(oursSum)") }
+    try store.close()
+    return Figure(name: "engine.query.compiled", oursMilliseconds: times.ours, baselineMilliseconds: times.baseline,
+                  notes: ["goal": "<= 1.5", "runs": "\(runs)x10 rows", "clock": "thread-cpu"])
 }
 
 /// engine.read.during_write: 2 threads each making 2,000 reads (a 100-row page of a 10,000-row

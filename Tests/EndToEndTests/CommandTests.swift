@@ -182,6 +182,21 @@ import Testing
                 }
             }
 
+            extension Artist: RowDecodable, RowEncodable {
+                public static let decodedColumns: [String] = ["ArtistId", "Name"]
+                public static let encodedColumns: [String] = ["ArtistId", "Name"]
+
+                public init(row: borrowing RowReader) throws {
+                    self.artistId = try row[0]
+                    self.name = try row[1]
+                }
+
+                public func encode(into row: inout RowWriter) {
+                    row.append(artistId)
+                    row.append(name)
+                }
+            }
+
             """)
     }
 

@@ -8,6 +8,7 @@ import Testing
         let generated = try Shell.run([Shell.chinook, "-r", "-e", "generate swift"])
         #expect(generated.status == 0)
         #expect(generated.stdout.contains("public struct InvoiceLine: PortalEntity"))
+        #expect(generated.stdout.contains("extension InvoiceLine: RowDecodable, RowEncodable {"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("portal-shell-gen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -32,7 +33,9 @@ import Testing
     /// Issue 11 point 14: for a database holding each table shape (plain, generated columns,
     /// an untyped column, a composite key, no key, WITHOUT ROWID), the generated types compile
     /// and link against the built engine, and a program runs create / findAll / update /
-    /// upsert / deleteAll on each.
+    /// upsert / deleteAll on each. Issue 15: through the generated `RowDecodable` and
+    /// `RowEncodable` conformances, which the program checks are there with the right columns,
+    /// and a raw SQL fetch reads every kind of generated property through them.
     @Test func issue11_point14_everyTableShapeCompilesAndRuns() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("portal-shell-gen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -63,7 +66,7 @@ import Testing
         guard compiled.status == 0 else { return }
         let ran = try Self.run(program, [database])
         #expect(ran.status == 0, "\(ran.output)")
-        #expect(ran.output == "plain ok\ngen ok\nuntyped ok\npair ok\nloose ok\nkeyed ok\n")
+        #expect(ran.output == "plain ok\ngen ok\nuntyped ok\npair ok\nloose ok\nkeyed ok\nkinds ok\n")
     }
 
     static let shapes = """
@@ -74,7 +77,9 @@ import Testing
         sql CREATE TABLE pair (a INTEGER NOT NULL, b TEXT NOT NULL, note TEXT, PRIMARY KEY (a, b)); \
         sql CREATE TABLE loose (x INTEGER, y TEXT); \
         sql CREATE TABLE keyed (k TEXT PRIMARY KEY, v INTEGER) WITHOUT ROWID; \
-        sql INSERT INTO untyped VALUES (1, 3), (2, 'x'), (3, 1.5)
+        sql INSERT INTO untyped VALUES (1, 3), (2, 'x'), (3, 1.5); \
+        sql CREATE TABLE kinds (id INTEGER PRIMARY KEY, i INTEGER NOT NULL, r REAL NOT NULL, t TEXT NOT NULL, \
+        b BLOB NOT NULL, f BOOLEAN NOT NULL, d DATETIME, u, oi INTEGER, orr REAL, ot TEXT, ob BLOB, obool BOOLEAN)
         """
 
     /// Runs a program; its standard output and error together.
@@ -102,6 +107,14 @@ func check(_ condition: Bool, _ what: String) throws {
 }
 
 let store = try Store(path: CommandLine.arguments[1])
+
+// The conformances written beside each struct: reads and writes below go through them.
+let coded: [any (RowDecodable & RowEncodable).Type] = [Plain.self, Gen.self, Untyped.self, Pair.self, Loose.self, Keyed.self,
+                                                      Kinds.self]
+try check(coded.count == 7, "conformances")
+try check(Plain.decodedColumns == ["id", "name", "score"] && Plain.encodedColumns == Plain.decodedColumns, "plain columns")
+try check(Gen.decodedColumns == ["id", "a", "b", "total", "twice"] && Gen.encodedColumns == ["id", "a", "b"], "gen columns")
+try check(Loose.decodedColumns == ["rowid", "x", "y"], "loose columns")
 
 let plain = Portal<Plain>(store)
 try plain.create([Plain(id: 1, name: "a", score: 1.5)])
@@ -168,5 +181,18 @@ try keyed.upsert([Keyed(k: "a", v: 3), Keyed(k: "b", v: 4)])
 try check(try keyed.findAll(sortedBy: [SortKey("k")]).map(\.v) == [3, 4], "keyed upsert")
 try check(try keyed.deleteAll() == 2, "keyed deleteAll")
 print("keyed ok")
+
+// Every kind of generated property, written and read back through the conformances.
+let kinds = Portal<Kinds>(store)
+let full = Kinds(id: 1, i: -5, r: 2.5, t: "été", b: [0, 255], f: true, d: "2024-03-01 12:00:00", u: .real(0.5),
+                 oi: 7, orr: -1.25, ot: "x", ob: [1], obool: false)
+let empty = Kinds(id: 2, i: 0, r: 0, t: "", b: [], f: false, d: nil, u: nil, oi: nil, orr: nil, ot: nil, ob: nil, obool: nil)
+try kinds.create([full, empty])
+try check(try kinds.findAll(sortedBy: [SortKey("id")]) == [full, empty], "kinds round trip")
+try check(try store.read { ctx in try ctx.fetch(Kinds.self, sql: "SELECT * FROM kinds ORDER BY id DESC") } == [empty, full],
+          "kinds raw SQL")
+try check(try store.read { ctx in try ctx.query("SELECT typeof(b), typeof(f), typeof(u) FROM kinds WHERE id = 1") }.rows[0].values
+          == [.text("blob"), .text("integer"), .text("real")], "kinds stored types")
+print("kinds ok")
 """#
 }

@@ -18,4 +18,10 @@ int64_t baseline_fetch_integers(sqlite3 *db, const char *sql, int columns, int64
 /// with `sql` (an INSERT with `columns` parameters). Returns 0, or the SQLite error code.
 int baseline_insert_integers(sqlite3 *db, const char *sql, int rows, int columns);
 
+/// engine.query.compiled: prepares `sql` (one integer parameter) once, then `runs` times binds a
+/// new value (i * 7919 % `modulo`), copies each row's first `columns` INTEGER columns into an
+/// array allocated for that run, and resets. Returns the rows read in all, -1 on error;
+/// `*checksum` receives the sum of all values.
+int64_t baseline_query_repeated(sqlite3 *db, const char *sql, int runs, int64_t modulo, int columns, int64_t *checksum);
+
 #endif

@@ -221,10 +221,24 @@ public class ReadContext {
     /// plain SQLite catalog: SQLite resolves the name itself (and reports an unknown one).
     func select(_ entityName: String, _ projection: Projection, _ predicate: String?, _ arguments: [Argument],
                 _ sortedBy: [SortKey], _ limit: Int?, _ offset: Int?) throws -> SQLFragment {
+        let dialect = store.dialect
+        let filter = predicate.map { predicate in
+            { (entity: EntityDescription, schema: Schema) in
+                try PredicateCompiler.compile(predicate, arguments: arguments, entity: entity, schema: schema, alias: "t0",
+                                              dialect: dialect)
+            }
+        }
+        return try select(entityName, projection, filter: filter, sortedBy, limit, offset)
+    }
+
+    /// SELECT for `entity`, its condition compiled by `filter` (a predicate already parsed, or text).
+    func select(_ entityName: String, _ projection: Projection,
+                filter compile: ((EntityDescription, Schema) throws -> CompiledFilter)?,
+                _ sortedBy: [SortKey], _ limit: Int?, _ offset: Int?) throws -> SQLFragment {
         try checkValid()
         var includeRowid = false
         if case .rows(let rowid) = projection { includeRowid = rowid }
-        guard predicate != nil || !sortedBy.isEmpty || includeRowid || store.catalogMapsNames else {
+        guard compile != nil || !sortedBy.isEmpty || includeRowid || store.catalogMapsNames else {
             return assemble(Select(entityName, columns: projection == .count ? .count : .all(withRowid: false),
                                    limit: limit, offset: offset))
         }
@@ -233,11 +247,8 @@ public class ReadContext {
         var condition: SQLFragment?
         var sort = sortedBy
         var limit = limit
-        if let predicate {
-            let filter = try compiling(entity.name) {
-                try PredicateCompiler.compile(predicate, arguments: arguments, entity: entity, schema: schema, alias: "t0",
-                                              dialect: store.dialect)
-            }
+        if let compile {
+            let filter = try compiling(entity.name) { try compile(entity, schema) }
             condition = filter.condition
             if sort.isEmpty { sort = filter.sort }
             if let inner = filter.limit { limit = min(limit ?? inner, inner) }

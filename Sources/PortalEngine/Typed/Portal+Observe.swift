@@ -1,8 +1,8 @@
 extension Portal {
     /// The matching entities, now and after every commit that changed them (the store's
     /// observation: this store's commits that touched the entity, and other processes' commits
-    /// noticed by polling), decoded as `Entity`. Bursts of commits are coalesced. It ends with
-    /// an error when the query or the decoding fails.
+    /// noticed by polling), decoded as `Entity` (by `RowDecodable` when it conforms). Bursts of
+    /// commits are coalesced. It ends with an error when the query or the decoding fails.
     public func observe(where predicate: String? = nil,
                         _ arguments: [any ArgumentConvertible] = []) -> AsyncThrowingStream<[Entity], Error> {
         AsyncThrowingStream { continuation in
@@ -20,7 +20,9 @@ extension Portal {
                         _ onChange: @escaping @Sendable ([Entity]) -> Void) -> ObservationToken {
         store.observe(Entity.entityName, where: predicate, arguments, onError: onError) { rows in
             do {
-                onChange(try rows.map { try $0.decode(as: Entity.self) })
+                onChange(try rows.map { try $0.decoded(as: Entity.self, entity: Entity.entityName) })
+            } catch let error as PortalError {
+                onError?(error)
             } catch {
                 onError?(PortalError.conversion(error, entity: Entity.entityName))
             }

@@ -35,11 +35,8 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     /// Inserts the entities, all in one write.
     public func create(_ entities: [Entity]) throws {
         try store.write { ctx in
-            let encoder = EntityEncoder()
-            defer { encoder.finish() }
-            for entity in entities {
-                try encode(entity, with: encoder)
-                try ctx.insert(Entity.entityName, columns: encoder.columns, values: encoder.values)
+            try EntityEncoding.each(entities, entity: Entity.entityName) { columns, values in
+                try ctx.insert(Entity.entityName, columns: columns, values: values)
             }
         }
     }
@@ -57,12 +54,8 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     /// Inserts each entity, or updates the stored one with the same id.
     public func upsert(_ entities: [Entity]) throws {
         try store.write { ctx in
-            let encoder = EntityEncoder()
-            defer { encoder.finish() }
             let described = try ctx.entity(named: Entity.entityName)
-            for entity in entities {
-                try encode(entity, with: encoder)
-                let (columns, values) = (encoder.columns, encoder.values)
+            try EntityEncoding.each(entities, entity: Entity.entityName) { columns, values in
                 try ctx.upsert(described, key: Entity.idAttributes, columns: columns, values: values, returning: false)
             }
         }
@@ -73,14 +66,6 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     public func deleteAll(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = []) throws -> Int {
         let arguments = arguments.map(\.predicateArgument)
         return try store.write { ctx in try ctx.delete(Entity.entityName, where: predicate, arguments) }
-    }
-
-    private func encode(_ entity: Entity, with encoder: EntityEncoder) throws {
-        do {
-            try encoder.encode(entity)
-        } catch let error as EncodingError {
-            throw PortalError.conversion(error, entity: Entity.entityName)
-        }
     }
 }
 
@@ -98,7 +83,12 @@ extension ReadContext {
         // A type identified by the rowid reads it too (`t0.rowid AS rowid`).
         let fragment = try select(T.entityName, .rows(includeRowid: T.idAttributes == ["rowid"]), predicate, arguments,
                                   sortedBy, limit, offset)
-        return try withContext(T.entityName) {
+        return try fetch(T.self, fragment)
+    }
+
+    /// The entities a compiled SELECT returns.
+    func fetch<T: PortalEntity>(_ type: T.Type, _ fragment: SQLFragment) throws -> [T] {
+        try withContext(T.entityName) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
             try statement.bind(fragment.bindings)
@@ -113,8 +103,13 @@ extension ReadContext {
     public func forEach<T: PortalEntity>(_ type: T.Type, where predicate: String? = nil,
                                          _ arguments: [any ArgumentConvertible] = [], sortedBy: [SortKey] = [],
                                          limit: Int? = nil, _ body: (T) throws -> Void) throws {
-        let fragment = try select(T.entityName, .rows(includeRowid: false), predicate, arguments.map(\.predicateArgument),
-                                  sortedBy, limit, nil)
+        let fragment = try select(T.entityName, .rows(includeRowid: T.idAttributes == ["rowid"]), predicate,
+                                  arguments.map(\.predicateArgument), sortedBy, limit, nil)
+        try forEach(T.self, fragment, body)
+    }
+
+    /// Streams the entities a compiled SELECT returns to `body`.
+    func forEach<T: PortalEntity>(_ type: T.Type, _ fragment: SQLFragment, _ body: (T) throws -> Void) throws {
         try withContext(T.entityName) {
             let statement = try connection.prepare(fragment.sql)
             defer { statement.reset() }
@@ -140,11 +135,15 @@ extension ReadContext {
         return try decodeRows(T.self, named: "\(T.self)", of: statement, from: source)
     }
 
-    /// Decodes every remaining row of `statement`. The entities go to a buffer grown by hand and
-    /// are moved into the array once at the end: `Array.append` in this unspecialized generic
-    /// code would look up `Array<T>`'s metadata for every row.
-    private func decodeRows<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
-                                          from source: ColumnSource) throws -> [T] {
+    /// Decodes every remaining row of `statement`: by the `RowDecodable` type's own loop (inlined
+    /// into its module, so specialized for it) when `T` conforms. Else by Codable, the entities
+    /// going to a buffer grown by hand and moved into the array once at the end: `Array.append`
+    /// in this unspecialized generic code would look up `Array<T>`'s metadata for every row.
+    func decodeRows<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
+                                  from source: ColumnSource) throws -> [T] {
+        if let decodable = T.self as? any RowDecodable.Type {
+            return try decodable.allRows(as: T.self, RowReader(decodable, source: source, entity: name))
+        }
         var capacity = 64
         var buffer = UnsafeMutablePointer<T>.allocate(capacity: capacity)
         var count = 0
@@ -173,10 +172,14 @@ extension ReadContext {
         return result
     }
 
-    /// Steps `statement` to its end, decoding each row as `T` and handing it to `body`. One
-    /// decoder serves every row: it only points at the source, which reads the current row.
+    /// Steps `statement` to its end, decoding each row as `T` (by `RowDecodable` when `T`
+    /// conforms) and handing it to `body`. One decoder serves every row: it only points at the
+    /// source, which reads the current row.
     private func forEachDecoded<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
                                               from source: ColumnSource, _ body: (T) throws -> Void) throws {
+        if let decodable = T.self as? any RowDecodable.Type {
+            return try decodable.forEachRow(as: T.self, RowReader(decodable, source: source, entity: name), body)
+        }
         let decoder: any Decoder = RowDecoder(source: source)
         while try statement.step() {
             source.next = 0

@@ -8,7 +8,7 @@ final class ColumnSource {
     /// The column names, held here so the hot path reads them without going through `columns`.
     private let names: [String]
     /// The statement stepping over the rows, or nil when decoding a `Row`.
-    private let handle: OpaquePointer?
+    let handle: OpaquePointer?
     private let row: Row?
     /// Keeps the statement alive while its handle is read.
     private let statement: Statement?
@@ -38,6 +38,9 @@ final class ColumnSource {
         self.names = columns.names
         self.row = row
     }
+
+    /// Moves the statement to its next row: false after the last (and for a lone row).
+    func step() throws -> Bool { try statement?.step() ?? false }
 
     @inline(__always)
     func value(at index: Int) -> Value {

@@ -53,11 +53,9 @@ extension WriteContext {
     // MARK: Helpers
 
     func encoded<T: PortalEntity>(_ entity: T) throws -> (columns: [String], values: [Value]) {
-        do {
-            return try EntityEncoder.encode(entity)
-        } catch let error as EncodingError {
-            throw PortalError.conversion(error, entity: T.entityName)
-        }
+        var encoded: (columns: [String], values: [Value]) = ([], [])
+        try EntityEncoding.each([entity], entity: T.entityName) { encoded = ($0, $1) }
+        return encoded
     }
 
     /// The columns to insert: all, but an id that is nil (the database then chooses it).
@@ -85,10 +83,6 @@ extension WriteContext {
     }
 
     private func decoded<T: PortalEntity>(_ row: Row, as type: T.Type) throws -> T {
-        do {
-            return try row.decode(as: T.self)
-        } catch let error as DecodingError {
-            throw PortalError.conversion(error, entity: T.entityName)
-        }
+        try row.decoded(as: T.self, entity: T.entityName)
     }
 }

@@ -1,7 +1,8 @@
 import PortalEngine
 import PortalTUI
 
-/// `generate swift`: one `PortalEntity` value type per entity, for the engine's typed portal.
+/// `generate swift`: one `PortalEntity` value type per entity, for the engine's typed portal, with
+/// its `RowDecodable`/`RowEncodable` conformance beside it (rows read and written without Codable).
 enum SwiftGenerator {
     static func source(for entities: [EntityDescription]) -> String {
         var text = "import PortalEngine\n"
@@ -52,7 +53,30 @@ enum SwiftGenerator {
             }
             text += "    }\n"
         }
-        return text + "}\n"
+        return text + "}\n\n" + rowCoding(typeName, properties.map { ($0.attribute, $0.name, $0.generated) })
+    }
+
+    /// The `RowDecodable` and `RowEncodable` conformances: the engine reads and writes rows
+    /// through them, by column position, rather than through Codable.
+    private static func rowCoding(_ typeName: String,
+                                  _ properties: [(attribute: String, name: String, generated: Bool)]) -> String {
+        let written = properties.filter { !$0.generated }
+        var text = "extension \(typeName): RowDecodable, RowEncodable {\n"
+        let list = { (columns: [(attribute: String, name: String, generated: Bool)]) in
+            "[" + columns.map { stringLiteral($0.attribute) }.joined(separator: ", ") + "]"
+        }
+        text += "    public static let decodedColumns: [String] = \(list(properties))\n"
+        text += "    public static let encodedColumns: [String] = \(list(written))\n\n"
+        text += "    public init(row: borrowing RowReader) throws {\n"
+        for (index, property) in properties.enumerated() {
+            text += "        self.\(property.name) = try row[\(index)]\n"
+        }
+        text += "    }\n\n"
+        text += "    public func encode(into row: inout RowWriter) {\n"
+        for property in written {
+            text += "        row.append(\(property.name))\n"
+        }
+        return text + "    }\n}\n"
     }
 
     /// A table without a declared primary key is identified by its rowid.

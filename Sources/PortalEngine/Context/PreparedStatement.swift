@@ -1,0 +1,107 @@
+import CSQLite
+
+extension ReadContext {
+    /// One statement of raw SQL, prepared once and run as many times as wanted with new
+    /// arguments inside this read or write: `let byId = try ctx.prepare("SELECT * FROM Track
+    /// WHERE TrackId = ?")`, then `try byId.rows([.integer(id)])` in a loop. The statement comes
+    /// from the connection's statement cache, so preparing the same text again (in this or a
+    /// later transaction on the connection) costs a lookup. In a read, SQL that would write is
+    /// refused.
+    public func prepare(_ sql: String) throws -> PreparedStatement {
+        try checkValid()
+        let statement = try connection.prepare(sql)
+        // sqlite3_sql is the text of the statement prepared: anything after it but spaces and
+        // semicolons is a second statement, which would be silently ignored.
+        let prepared = sqlite3_sql(statement.handle).map { String(cString: $0).utf8.count } ?? 0
+        if sql.utf8.dropFirst(prepared).contains(where: { !($0 == UInt8(ascii: ";") || $0 == 32 || (9...13).contains($0)) }) {
+            throw PortalError(.misuse, "prepare takes one SQL statement; run several with query or execute")
+        }
+        let writes = sqlite3_stmt_readonly(statement.handle) == 0
+        if writes && !allowsWrites { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
+        return PreparedStatement(statement, context: self, writes: writes)
+    }
+}
+
+/// A statement of raw SQL prepared by `ReadContext.prepare`, to run again and again with new
+/// arguments (`?` parameters in order, or `$name`/`:name`/`@name` by name). Valid only inside
+/// the read or write that prepared it: used after that closure returned it throws `.misuse`;
+/// it is not `Sendable`, so the compiler keeps it from going to another task or thread.
+public final class PreparedStatement {
+    let statement: Statement
+    private let context: ReadContext
+    private let writes: Bool
+
+    init(_ statement: Statement, context: ReadContext, writes: Bool) {
+        self.statement = statement
+        self.context = context
+        self.writes = writes
+    }
+
+    /// The SQL text.
+    public var sql: String { statement.sql }
+
+    /// The result's column names.
+    public var columns: [String] { statement.columns.names }
+
+    /// Every row of one execution with `arguments` bound to the `?` parameters in order.
+    public func rows(_ arguments: [Value] = []) throws -> [Row] {
+        try run(arguments) { try $0.rows() }
+    }
+
+    /// Every row of one execution with each `$name` (`:name`, `@name`) parameter bound to `arguments[name]`.
+    public func rows(named arguments: [String: Value]) throws -> [Row] {
+        try run(named: arguments) { try $0.rows() }
+    }
+
+    /// The rows of one execution, handed to `body` one at a time (none kept).
+    public func forEach(_ arguments: [Value] = [], _ body: (Row) throws -> Void) throws {
+        try run(arguments) { try $0.forEachRow(body) }
+    }
+
+    /// The rows of one execution decoded as `T` (by `RowDecodable` when `T` conforms, else by
+    /// Codable, properties by column name).
+    public func fetch<T: Decodable>(_ type: T.Type, _ arguments: [Value] = []) throws -> [T] {
+        try run(arguments) { statement in
+            let source = ColumnSource(statement: statement)
+            defer { source.finish() }
+            return try context.decodeRows(T.self, named: "\(T.self)", of: statement, from: source)
+        }
+    }
+
+    /// The first column of the first row of one execution, or nil when there is no row.
+    public func scalar(_ arguments: [Value] = []) throws -> Value? {
+        try run(arguments) { try $0.step() ? $0.value(at: 0) : nil }
+    }
+
+    /// Runs the statement once to its end; returns how many rows it changed (0 for a query).
+    @discardableResult
+    public func execute(_ arguments: [Value] = []) throws -> Int {
+        try run(arguments) { statement in
+            while try statement.step() {}
+            return writes ? context.connection.changes : 0
+        }
+    }
+
+    /// Runs `body` on the statement bound to `arguments`, leaving the statement reset.
+    private func run<T>(_ arguments: [Value], _ body: (Statement) throws -> T) throws -> T {
+        try start()
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        return try body(statement)
+    }
+
+    private func run<T>(named arguments: [String: Value], _ body: (Statement) throws -> T) throws -> T {
+        try start()
+        defer { statement.reset() }
+        try statement.bind(named: arguments)
+        return try body(statement)
+    }
+
+    /// Checks the context is still open, and starts from a reset statement with no bindings
+    /// (the cache shares it with other users of the same text).
+    private func start() throws {
+        try context.checkValid()
+        statement.reset()
+        if writes { context.store.changes.noteUnknown() }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import PortalEngine
+
+/// `ctx.prepare(sql)`: one statement run again and again with new arguments, from the
+/// connection's statement cache, refused outside its context. The second way to compute is the
+/// same SQL through `ctx.query`.
+@Suite struct PreparedStatementTests {
+    struct User: PortalEntity, Equatable {
+        static let entityName = "User"
+        var id: Int64
+        var name: String
+        var age: Int?
+    }
+
+    func store(_ folder: TemporaryFolder) throws -> Store {
+        let store = try makeUserStore(in: folder)
+        try store.write { ctx in
+            for i in 1...50 { try ctx.execute("INSERT INTO User VALUES (?, ?, ?)", [.integer(Int64(i)), .text("u\(i)"), .integer(Int64(i % 7))]) }
+        }
+        return store
+    }
+
+    @Test func oneStatementRunsWithNewArgumentsAsTheSameSQLRunAfresh() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(folder)
+        try store.read { ctx in
+            let byAge = try ctx.prepare("SELECT * FROM User WHERE age = ? ORDER BY id")
+            #expect(byAge.columns == ["id", "name", "age"])
+            for age in 0..<8 {
+                let rows = try byAge.rows([.integer(Int64(age))])
+                let afresh = try ctx.query("SELECT * FROM User WHERE age = ? ORDER BY id", [.integer(Int64(age))]).rows
+                #expect(rows.map(\.values) == afresh.map(\.values))
+                let ids = try byAge.fetch(User.self, [.integer(Int64(age))]).map { Value.integer($0.id) }
+                #expect(ids == afresh.map { $0.values[0] })
+                var streamed = 0
+                try byAge.forEach([.integer(Int64(age))]) { _ in streamed += 1 }
+                #expect(streamed == afresh.count)
+            }
+            let named = try ctx.prepare("SELECT count(*) FROM User WHERE age >= $low AND age < :high")
+            #expect(try named.rows(named: ["low": .integer(2), "high": .integer(4)])[0].values
+                    == ctx.query("SELECT count(*) FROM User WHERE age >= 2 AND age < 4").rows[0].values)
+            let highest = try ctx.prepare("SELECT max(id) FROM User").scalar()
+            #expect(highest == .integer(50))
+        }
+    }
+
+    @Test func theConnectionCachesTheStatement() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(folder)
+        try store.write { ctx in
+            let first = try ctx.prepare("SELECT name FROM User WHERE id = ?")
+            let again = try ctx.prepare("SELECT name FROM User WHERE id = ?")
+            #expect(first.statement === again.statement)
+            // Interleaved uses each start from their own arguments.
+            #expect(try first.scalar([.integer(1)]) == .text("u1"))
+            #expect(try again.scalar([.integer(2)]) == .text("u2"))
+            #expect(try first.scalar([.integer(3)]) == .text("u3"))
+        }
+    }
+
+    @Test func writesRunInAWriteAndAreRefusedInARead() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(folder)
+        let changed = try store.write { ctx in
+            let older = try ctx.prepare("UPDATE User SET age = age + 1 WHERE age = ?")
+            return try older.execute([.integer(0)]) + older.execute([.integer(6)])
+        }
+        #expect(changed == 7 + 7)
+        let newborns = try store.read { ctx in try ctx.count("User", where: "age == 0") }
+        #expect(newborns == 0)
+        let refused = portalError { try store.read { ctx in try ctx.prepare("DELETE FROM User") } }
+        #expect(refused?.kind == .readOnly)
+        let users = try store.read { ctx in try ctx.count("User") }
+        #expect(users == 50)
+    }
+
+    @Test func usedOutsideItsContextItThrows() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(folder)
+        let kept = try store.read { ctx in try ctx.prepare("SELECT * FROM User WHERE id = ?") }
+        let error = portalError { try kept.rows([.integer(1)]) }
+        #expect(error?.kind == .misuse)
+        let again = portalError { try kept.execute() }
+        #expect(again?.kind == .misuse)
+    }
+
+    @Test func badSQLAndSeveralStatementsAreErrors() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(folder)
+        try store.read { ctx in
+            // (Each closure outside #expect: closures inside a macro expansion have been seen to
+            // collide with a neighbour's and run its body.)
+            let unknown = portalError { try ctx.prepare("SELECT * FROM Usr") }
+            #expect(unknown?.kind == .sqlite)
+            #expect(unknown?.message.contains("Usr") == true)
+            let several = portalError { try ctx.prepare("SELECT 1; SELECT 2") }
+            #expect(several?.kind == .misuse)
+            #expect(several?.message.contains("one SQL statement") == true)
+            let one = try ctx.prepare("SELECT 1 ;  \n").scalar()
+            #expect(one == .integer(1))
+            let missing = portalError { try ctx.prepare("SELECT $x").rows(named: [:]) }
+            #expect(missing?.message.contains("$x") == true)
+        }
+    }
+}
