@@ -125,6 +125,7 @@ private struct MappingBuilder {
         var columnOf: [PropertyKey: String] = [:]
         let roots = model.entities.filter { $0.parent == nil }
         for root in roots {
+            _ = try number(root.name)
             let table = tableName(ofRoot: root.name)
             guard tables[table.uppercased()] != nil else {
                 throw mismatch("the entity \(root.name) has no table \(table)", entity: root.name)
