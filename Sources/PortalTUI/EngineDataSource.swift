@@ -49,7 +49,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// all its columns together serve (rows that are equal in every column page as one).
     static func keyColumns(_ entity: EntityDescription) -> [String] {
         let id = entity.identifyingColumns
-        return id.isEmpty ? entity.attributes.map(\.name) : id
+        return id.isEmpty ? entity.attributes.map(\.column) : id
     }
 
     /// The attribute positions of the key columns, or nil when the key is the rowid, which is
@@ -57,7 +57,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     static func idPositions(_ entity: EntityDescription) -> [Int]? {
         var positions: [Int] = []
         for column in keyColumns(entity) {
-            guard let i = entity.attributes.firstIndex(where: { $0.name.lowercased() == column.lowercased() }) else { return nil }
+            guard let i = entity.attributes.firstIndex(where: { $0.column.lowercased() == column.lowercased() }) else { return nil }
             positions.append(i)
         }
         return positions
@@ -145,12 +145,13 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
                                   limit: Int? = nil) -> Select {
         let columns: Select.Columns = idPositions(entity) == nil ? keyThenAllColumns(entity) : .all(withRowid: false)
         let condition = conditions.isEmpty ? nil : SQLFragment.joined(conditions.map(\.parenthesized), separator: " AND ")
-        return Select(entity.name, columns: columns, condition: condition, order: order, limit: limit)
+        return Select(entity, columns: columns, condition: condition, order: order, limit: limit)
     }
 
     /// The key columns, then every column (the rowid is no column, so it must be named).
     private static func keyThenAllColumns(_ entity: EntityDescription) -> Select.Columns {
-        .expressions(keyColumns(entity).map { SQLFragment("t0." + quoted($0)) } + [SQLFragment("t0.*")])
+        .expressions(keyColumns(entity).map { SQLFragment("t0." + quoted($0)) }
+                     + (entity.isStoredByName ? [SQLFragment("t0.*")] : entity.attributeColumns(alias: "t0")))
     }
 
     /// The sort column (if any) then the key columns, each with its direction.
@@ -160,7 +161,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             guard let attribute = entity.attribute(named: sort.column) else {
                 throw BrowserError("no attribute '\(sort.column)' on \(entity.name)")
             }
-            parts.append(Keyset.Part(expression: "t0." + quoted(attribute.name), ascending: sort.direction == .ascending,
+            parts.append(Keyset.Part(expression: "t0." + quoted(attribute.column), ascending: sort.direction == .ascending,
                                      nullable: true))
         }
         for column in Self.keyColumns(entity) {
@@ -244,7 +245,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         try read { context in
             let (entity, condition, _) = try compiled(context, name, filter)
             // With a budget, counting stops at `countLimit` rows (the status line then says ≥ N).
-            let count = Select(entity.name, columns: .count, condition: condition, limit: budget == nil ? nil : countLimit)
+            let count = Select(entity, columns: .count, condition: condition, limit: budget == nil ? nil : countLimit)
                 .rendered(in: store.dialect)
             let result = try context.query(count.sql, count.bindings)
             guard case .integer(let n)? = result.rows.first?.values.first else { return .exact(0) }
@@ -307,7 +308,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         try write { context in
             let entity = try context.entity(named: name)
             let key = Self.keyColumns(entity)
-            let update = Update(entity.name, set: [(column: column, value: SQLFragment("?", [value]))],
+            let update = Update(entity, set: [(column: column, value: SQLFragment("?", [value]))],
                                 where: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
             let changed = try context.execute(update.sql, update.bindings)
             guard changed == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
@@ -320,7 +321,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func delete(entity name: String, id: [Value]) throws {
         try write { context in
             let entity = try context.entity(named: name)
-            let delete = Delete(entity.name, where: SQLFragment(Keyset.equals(Self.keyColumns(entity), alias: "t0"), id))
+            let delete = Delete(entity, where: SQLFragment(Keyset.equals(Self.keyColumns(entity), alias: "t0"), id))
                 .rendered(in: store.dialect)
             guard try context.execute(delete.sql, delete.bindings) == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
         }
@@ -329,7 +330,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// One row by its id, as pages return it.
     private func row(_ context: ReadContext, _ entity: EntityDescription, _ id: [Value]) throws -> BrowserRow {
         let key = Self.keyColumns(entity)
-        let select = Select(entity.name, columns: Self.keyThenAllColumns(entity),
+        let select = Select(entity, columns: Self.keyThenAllColumns(entity),
                             condition: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
         guard let found = try context.query(select.sql, select.bindings).rows.first else {
             throw BrowserError("the \(entity.name) just written cannot be read back")

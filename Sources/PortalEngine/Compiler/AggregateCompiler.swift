@@ -75,7 +75,7 @@ extension SQLCompiler {
         guard let rows = collection, rows.crossings == 1, case .scalar(let sql, let info) = value else {
             throw PredicateError(.unsupported, "[FIRST], [LAST] and [index] apply to one to-many relationship and an attribute")
         }
-        let key = self.entity(rows.steps.last?.table ?? "").identifyingColumns
+        let key = self.entity(rows.steps.last?.entity ?? "").identifyingColumns
         var ascending = true
         var offset: Int64 = 0
         switch which {

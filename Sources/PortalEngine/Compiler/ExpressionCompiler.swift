@@ -78,6 +78,16 @@ extension SQLCompiler {
         }
     }
 
+    /// A column's value as the language sees it: Core Data's dates (seconds since 2001) become
+    /// Unix seconds, which date comparisons read as numbers.
+    func stored(_ column: String, _ storage: StorageConvention) -> String {
+        switch storage {
+        case .natural, .uuidBlob: return column
+        case .secondsSinceReferenceDate:
+            return "(" + column + " + " + String(Int(DateSemantics.referenceDateOffset)) + ")"
+        }
+    }
+
     /// The operand at the end of a key path of plain names.
     func keyPath(root: Scope, _ names: ArraySlice<String>) throws -> Operand {
         try operand(for: walk(root, names))
@@ -86,16 +96,16 @@ extension SQLCompiler {
     func operand(for end: KeyPathEnd) throws -> Operand {
         switch end {
         case .attribute(let scope, let attribute):
-            let local = column(scope.alias, attribute.name)
+            let local = stored(column(scope.alias, attribute.column), attribute.storage)
             return .scalar(scope.value(.raw(local)),
-                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, path: scope.path,
-                                      local: local))
+                           ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty && attribute.storage == .natural,
+                                      path: scope.path, local: local))
         case .toOne(let scope, let relationship):
             guard relationship.sourceColumns.count == 1 else {
                 throw PredicateError(.invalidOperation,
                                      "the relationship '\(relationship.name)' has a composite key and cannot be compared")
             }
-            let attribute = scope.entity.attribute(named: relationship.sourceColumns[0])
+            let attribute = scope.entity.attribute(column: relationship.sourceColumns[0])
             return .scalar(scope.value(.raw(column(scope.alias, relationship.sourceColumns[0]))),
                            ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, relationship: relationship,
                                       isIdentity: true))
@@ -108,7 +118,7 @@ extension SQLCompiler {
                                      "SELF of \(scope.entity.name) is not one value (its key is \(key.count) columns)")
             }
             return .scalar(scope.value(.raw(column(scope.alias, key[0]))),
-                           ScalarInfo(attribute: scope.entity.attribute(named: key[0]), isPlainColumn: scope.path.isEmpty,
+                           ScalarInfo(attribute: scope.entity.attribute(column: key[0]), isPlainColumn: scope.path.isEmpty,
                                       isIdentity: true))
         }
     }

@@ -47,7 +47,8 @@ extension SQLCompiler {
         let destination = entity(relationship.destination)
         let alias = newAlias()
         var next = Scope(entity: destination, alias: alias, variables: scope.variables)
-        next.path = scope.path + [JoinStep.following(relationship, from: scope.alias, to: alias)]
+        next.path = scope.path + JoinStep.following(relationship, to: destination, from: scope.alias, to: alias,
+                                                    joinAlias: newAlias)
         next.baseAlias = scope.baseAlias
         return next
     }
@@ -55,8 +56,10 @@ extension SQLCompiler {
     /// Enters the rows of a to-many relationship: they join `collection`, and the walk goes on
     /// from one element. A second, unrelated to-many path in the same comparison is an error.
     func enter(_ relationship: RelationshipDescription, from scope: Scope) throws -> Scope {
+        let destination = entity(relationship.destination)
         let alias = newAlias()
-        let steps = scope.path + [JoinStep.following(relationship, from: scope.alias, to: alias)]
+        let steps = scope.path + JoinStep.following(relationship, to: destination, from: scope.alias, to: alias,
+                                                    joinAlias: newAlias)
         if var existing = collection {
             guard existing.elementAlias == scope.baseAlias else {
                 throw PredicateError(.invalidOperation,
@@ -69,7 +72,7 @@ extension SQLCompiler {
         } else {
             collection = Collection(steps: steps, elementAlias: alias, crossings: 1, leadingToOne: scope.path.count)
         }
-        return Scope(entity: entity(relationship.destination), alias: alias, variables: scope.variables)
+        return Scope(entity: destination, alias: alias, variables: scope.variables)
     }
 
     /// The entity a relationship points to; the reader only makes relationships to existing ones.

@@ -4,6 +4,8 @@ import PortalPredicate
 /// (or, for the first step, correlated with the outer query) by `on`.
 struct JoinStep {
     var table: String
+    /// The entity whose row this step reaches (nil for a many-to-many join table's row).
+    var entity: String?
     var alias: String
     var on: String
     /// A column of this step's row that is not NULL exactly when a row was joined.
@@ -53,17 +55,44 @@ extension JoinStep {
         return sql
     }
 
-    /// The step that follows `relationship` from the row at `alias` to a new row at `newAlias`.
-    static func following(_ relationship: RelationshipDescription, from alias: String,
-                          to newAlias: String) -> JoinStep {
-        let conditions = zip(relationship.sourceColumns, relationship.destinationColumns).map { source, destination in
-            column(newAlias, destination) + " = " + column(alias, source)
+    /// The steps that follow `relationship` from the row at `alias` to a row of `destination`
+    /// at `newAlias`: one join on the key columns, or two through a many-to-many join table.
+    /// A destination that shares its table with other entities only matches its own rows.
+    static func following(_ relationship: RelationshipDescription, to destination: EntityDescription,
+                          from alias: String, to newAlias: String, joinAlias: () -> String) -> [JoinStep] {
+        var steps: [JoinStep] = []
+        var from = (alias: alias, columns: relationship.sourceColumns)
+        if let pairs = relationship.joinTable {
+            let middle = joinAlias()
+            steps.append(step(table: pairs.table, entity: nil, alias: middle,
+                              pairs: zip(from.columns, pairs.sourceColumns), from: from.alias, discriminator: nil))
+            from = (middle, pairs.destinationColumns)
         }
-        let single = relationship.sourceColumns.count == 1
-        return JoinStep(table: relationship.destination, alias: newAlias, on: conditions.joined(separator: " AND "),
-                        presence: column(newAlias, relationship.destinationColumns.first ?? "rowid"),
-                        outerColumn: single ? column(alias, relationship.sourceColumns[0]) : nil,
-                        innerColumn: single ? column(newAlias, relationship.destinationColumns[0]) : nil)
+        steps.append(step(table: destination.table, entity: destination.name, alias: newAlias,
+                          pairs: zip(from.columns, relationship.destinationColumns), from: from.alias,
+                          discriminator: destination.discriminator))
+        return steps
+    }
+
+    /// One join from the row at `from` to `table AS alias`, equating each pair of columns.
+    private static func step(table: String, entity: String?, alias: String, pairs: Zip2Sequence<[String], [String]>,
+                             from: String, discriminator: EntityDescription.Discriminator?) -> JoinStep {
+        let pairs = Array(pairs)
+        var conditions = pairs.map { source, destination in column(alias, destination) + " = " + column(from, source) }
+        if let discriminator { conditions.append(discriminator.condition(alias: alias)) }
+        let single = pairs.count == 1
+        return JoinStep(table: table, entity: entity, alias: alias, on: conditions.joined(separator: " AND "),
+                        presence: column(alias, pairs.first?.1 ?? "rowid"),
+                        outerColumn: single ? column(from, pairs[0].0) : nil,
+                        innerColumn: single ? column(alias, pairs[0].1) : nil)
+    }
+}
+
+extension EntityDescription.Discriminator {
+    /// `alias."Z_ENT" IN (3, 4)`: the values are the catalog's own integers, never user input.
+    func condition(alias: String) -> String {
+        PortalEngine.column(alias, column) + (values.count == 1 ? " = \(values[0])"
+                                    : " IN (" + values.map(String.init).joined(separator: ", ") + ")")
     }
 }
 

@@ -1,7 +1,7 @@
 import CSQLite
 
 /// What a select returns besides the entity's columns.
-enum Projection {
+enum Projection: Equatable {
     /// `t0.*`, preceded by `t0.rowid AS rowid` when asked for and the entity has a rowid.
     case rows(includeRowid: Bool)
     case count
@@ -217,37 +217,33 @@ public class ReadContext {
 
     // MARK: Compiling
 
-    /// SELECT for `entity`. Without predicate, sort keys or rowid the schema is not needed:
-    /// SQLite resolves the name itself (and reports an unknown one).
+    /// SELECT for `entity`. Without predicate, sort keys or rowid the schema is not needed on a
+    /// plain SQLite catalog: SQLite resolves the name itself (and reports an unknown one).
     func select(_ entityName: String, _ projection: Projection, _ predicate: String?, _ arguments: [Argument],
                 _ sortedBy: [SortKey], _ limit: Int?, _ offset: Int?) throws -> SQLFragment {
         try checkValid()
         var includeRowid = false
         if case .rows(let rowid) = projection { includeRowid = rowid }
-        var table = entityName
+        guard predicate != nil || !sortedBy.isEmpty || includeRowid || store.catalogMapsNames else {
+            return assemble(Select(entityName, columns: projection == .count ? .count : .all(withRowid: false),
+                                   limit: limit, offset: offset))
+        }
+        let schema = try self.schema
+        let entity = try self.entity(named: entityName)
         var condition: SQLFragment?
         var sort = sortedBy
         var limit = limit
-        var hasRowid = false
-        if predicate != nil || !sortedBy.isEmpty || includeRowid {
-            let schema = try self.schema
-            let entity = try self.entity(named: entityName)
-            table = entity.name
-            hasRowid = entity.hasRowid
-            if let predicate {
-                let filter = try compiling(entity.name) {
-                    try PredicateCompiler.compile(predicate, arguments: arguments, entity: entity, schema: schema, alias: "t0")
-                }
-                condition = filter.condition
-                if sort.isEmpty { sort = filter.sort }
-                if let inner = filter.limit { limit = min(limit ?? inner, inner) }
+        if let predicate {
+            let filter = try compiling(entity.name) {
+                try PredicateCompiler.compile(predicate, arguments: arguments, entity: entity, schema: schema, alias: "t0")
             }
-            if !sort.isEmpty {
-                let order = try orderBy(sort, entity: entity, schema: schema)
-                return assemble(table, projection, hasRowid, condition, order, limit, offset)
-            }
+            condition = filter.condition
+            if sort.isEmpty { sort = filter.sort }
+            if let inner = filter.limit { limit = min(limit ?? inner, inner) }
         }
-        return assemble(table, projection, hasRowid, condition, nil, limit, offset)
+        let order = sort.isEmpty ? nil : try orderBy(sort, entity: entity, schema: schema)
+        return assemble(Select(entity, columns: projection == .count ? .count : .all(withRowid: includeRowid && entity.hasRowid),
+                               condition: condition, order: order, limit: limit, offset: offset))
     }
 
     /// ORDER BY for the keys; `SELF` sorts by the primary id (rowid or declared key), for
@@ -273,16 +269,7 @@ public class ReadContext {
         return SQLFragment(parts.map(\.sql).joined(separator: ", "), parts.flatMap(\.bindings))
     }
 
-    private func assemble(_ table: String, _ projection: Projection, _ hasRowid: Bool, _ condition: SQLFragment?,
-                          _ order: SQLFragment?, _ limit: Int?, _ offset: Int?) -> SQLFragment {
-        let columns: Select.Columns
-        switch projection {
-        case .count: columns = .count
-        case .rows(let withRowid): columns = .all(withRowid: withRowid && hasRowid)
-        }
-        return Select(table, columns: columns, condition: condition, order: order, limit: limit, offset: offset)
-            .rendered(in: store.dialect)
-    }
+    private func assemble(_ select: Select) -> SQLFragment { select.rendered(in: store.dialect) }
 
     /// Turns a predicate compiler error into `.predicate` with the entity named.
     func compiling<T>(_ entity: String, _ body: () throws -> T) throws -> T {

@@ -35,8 +35,8 @@ public final class WriteContext: ReadContext {
             // Already reset: runWrite resets its statement when done.
             return try runWrite(entity, statement, values, returning: returning)
         }
-        try checkWritable(entity, columns: columns)
-        let sql = Insert(entity, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
+        let described = try checkWritable(entity, columns: columns)
+        let sql = Insert(described, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         let statement = try withContext(entity) { try connection.prepare(sql) }
         lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement)
         return try runWrite(entity, statement, values, returning: returning)
@@ -59,9 +59,9 @@ public final class WriteContext: ReadContext {
         try checkValid()
         guard !values.isEmpty else { return 0 }
         let pairs = values.sorted { $0.key < $1.key }
-        try checkWritable(entity, columns: pairs.map(\.key))
-        let (table, condition) = try target(entity, predicate, arguments)
-        let update = Update(table, set: pairs.map { (column: $0.key, value: SQLFragment.bound($0.value)) }, where: condition)
+        let described = try checkWritable(entity, columns: pairs.map(\.key))
+        let condition = try target(described, predicate, arguments)
+        let update = Update(described, set: pairs.map { (column: $0.key, value: SQLFragment.bound($0.value)) }, where: condition)
             .rendered(in: store.dialect)
         try runWrite(entity, update.sql, update.bindings, returning: false)
         return connection.changes
@@ -72,9 +72,9 @@ public final class WriteContext: ReadContext {
     public func delete(_ entity: String, where predicate: String? = nil,
                        _ arguments: [any ArgumentConvertible] = []) throws -> Int {
         try checkValid()
-        try checkWritable(entity, columns: [])
-        let (table, condition) = try target(entity, predicate, arguments)
-        let delete = Delete(table, where: condition).rendered(in: store.dialect)
+        let described = try checkWritable(entity, columns: [])
+        let condition = try target(described, predicate, arguments)
+        let delete = Delete(described, where: condition).rendered(in: store.dialect)
         try runWrite(entity, delete.sql, delete.bindings, returning: false)
         return connection.changes
     }
@@ -91,17 +91,17 @@ public final class WriteContext: ReadContext {
             throw PortalError(.misuse, "\(described.name) has no declared primary key to upsert on", entity: described.name)
         }
         let pairs = values.sorted { $0.key < $1.key }
-        let row = try upsert(described.name, key: described.primaryKey, columns: pairs.map(\.key), values: pairs.map(\.value),
+        let row = try upsert(described, key: described.primaryKey, columns: pairs.map(\.key), values: pairs.map(\.value),
                              returning: true)
         guard let row else { throw PortalError(.sqlite, "the upsert returned no row", entity: entity) }
         return row
     }
 
     @discardableResult
-    func upsert(_ entity: String, key: [String], columns: [String], values: [Value], returning: Bool) throws -> Row? {
+    func upsert(_ entity: EntityDescription, key: [String], columns: [String], values: [Value], returning: Bool) throws -> Row? {
         try checkValid()
         let sql = Upsert(entity, key: key, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
-        return try runWrite(entity, sql, values, returning: returning)
+        return try runWrite(entity.name, sql, values, returning: returning)
     }
 
     /// Runs raw SQL that changes the database or its schema (several statements allowed when
@@ -131,7 +131,7 @@ public final class WriteContext: ReadContext {
 
     /// Refuses a view, an unknown entity and unknown columns before SQLite is asked, naming the
     /// closest existing name (SQLite's own messages are English text, not classified here).
-    private func checkWritable(_ entity: String, columns: [String]) throws {
+    private func checkWritable(_ entity: String, columns: [String]) throws -> EntityDescription {
         let described = try self.entity(named: entity)
         guard described.kind == .table else {
             throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)
@@ -142,19 +142,19 @@ public final class WriteContext: ReadContext {
                               entity: described.name, attribute: column,
                               suggestion: closestName(to: column, among: described.attributes.map(\.name)))
         }
+        return described
     }
 
-    /// The table and the compiled WHERE condition (schema needed only for a predicate).
-    private func target(_ entity: String, _ predicate: String?, _ arguments: [any ArgumentConvertible])
-        throws -> (String, SQLFragment?) {
-        guard let predicate else { return (entity, nil) }
+    /// The compiled WHERE condition, nil for every row.
+    private func target(_ described: EntityDescription, _ predicate: String?, _ arguments: [any ArgumentConvertible])
+        throws -> SQLFragment? {
+        guard let predicate else { return nil }
         let schema = try self.schema
-        let described = try self.entity(named: entity)
         let filter = try compiling(described.name) {
             try PredicateCompiler.compile(predicate, arguments: arguments.map(\.predicateArgument), entity: described,
                                           schema: schema, alias: "t0")
         }
-        return (described.name, filter.condition)
+        return filter.condition
     }
 
     /// Runs a cached write statement, noting the entity for observers; returns the first row

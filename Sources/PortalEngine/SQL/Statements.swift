@@ -10,6 +10,9 @@ public struct Select: Sendable {
     public enum Columns: Sendable {
         /// Every column, after the row id when `withRowid` (and the dialect has one).
         case all(withRowid: Bool)
+        /// Every attribute of a mapped entity, by its column, under its name, after the row id
+        /// when `withRowid`.
+        case attributes(of: EntityDescription, withRowid: Bool)
         /// The number of rows (over the limited rows when there is a limit or offset).
         case count
         /// Expressions, each with its bindings.
@@ -43,14 +46,22 @@ public struct Select: Sendable {
         self.offset = offset
     }
 
+    /// `t0.rowid AS rowid, ` when asked for and the dialect has a row id.
+    private func rowid(_ wanted: Bool, _ dialect: some SQLDialect) -> String {
+        guard wanted, let rowid = dialect.rowidColumn else { return "" }
+        return "\(alias).\(rowid) AS \(rowid), "
+    }
+
     /// The SQL and bindings in `dialect`.
     public func rendered(in dialect: some SQLDialect) -> SQLFragment {
         let limited = limit != nil || offset != nil
         var result = SQLFragment("SELECT ")
         switch columns {
         case .all(let withRowid):
-            if withRowid, let rowid = dialect.rowidColumn { result.sql += "\(alias).\(rowid) AS \(rowid), " }
-            result.sql += "\(alias).*"
+            result.sql += rowid(withRowid, dialect) + "\(alias).*"
+        case .attributes(let entity, let withRowid):
+            result.sql += rowid(withRowid, dialect)
+            result = result + SQLFragment.joined(entity.attributeColumns(alias: alias), separator: ", ")
         case .count: result.sql += limited ? "1" : "count(*)"
         case .expressions(let expressions): result = result + SQLFragment.joined(expressions, separator: ", ")
         }
@@ -71,12 +82,16 @@ public enum Returning: Sendable {
     case all
     /// These columns of the row written.
     case columns([String])
+    /// Every attribute of the entity written, under its name.
+    case attributes(of: EntityDescription)
 
     func rendered(in dialect: some SQLDialect) -> String {
         switch self {
         case .nothing: return ""
         case .all: return dialect.returningAll
         case .columns(let names): return " RETURNING " + names.map(dialect.quoted).joined(separator: ", ")
+        case .attributes(let entity):
+            return " RETURNING " + entity.attributeColumns(alias: nil).map(\.sql).joined(separator: ", ")
         }
     }
 }

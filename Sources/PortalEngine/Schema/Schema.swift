@@ -1,7 +1,12 @@
 import PortalPredicate
 
 /// The entities of a database, with their attributes, keys, relationships and indexes,
-/// under the names users type (the man page, DESCRIPTION).
+/// under the names users type (the man page, DESCRIPTION), and how each maps to the tables and
+/// columns that store it. A `Catalog` reads it; for a plain SQLite file every name is its
+/// table's or column's own, while a Core Data store maps `Note.title` to `ZNOTE.ZTITLE`.
+///
+/// Keys, relationship columns and index columns name *storage* columns; attributes carry both
+/// their name and their column.
 public struct Schema: Sendable, Hashable {
     /// Every table and view, in the order SQLite lists them.
     public var entities: [EntityDescription]
@@ -20,10 +25,15 @@ public struct EntityDescription: Sendable, Hashable {
     /// Whether the entity is a table or a (read-only) view.
     public enum Kind: String, Sendable, Hashable { case table, view }
 
-    /// The table's or view's name, as SQLite knows it (the name users type).
+    /// The name users type: the table's or view's own, or the model's entity name.
     public var name: String
     /// See `Kind`.
     public var kind: Kind
+    /// The table or view that stores the entity's rows (its name, unless a catalog maps it).
+    public var table: String
+    /// Which of the table's rows are this entity's, when the table holds several entities (a
+    /// Core Data hierarchy shares its root's table, told apart by `Z_ENT`); nil: every row.
+    public var discriminator: Discriminator?
     /// The columns, in declaration order.
     public var attributes: [AttributeDescription]
     /// The declared primary key's columns in key order; empty when the entity has none
@@ -44,9 +54,12 @@ public struct EntityDescription: Sendable, Hashable {
     /// An entity described field by field (the schema reader makes these).
     public init(name: String, kind: Kind, attributes: [AttributeDescription], primaryKey: [String],
                 hasRowid: Bool, relationships: [RelationshipDescription], indexes: [IndexDescription],
-                definitions: [SchemaDefinition] = [], checks: [String] = []) {
+                definitions: [SchemaDefinition] = [], checks: [String] = [], table: String? = nil,
+                discriminator: Discriminator? = nil) {
         self.name = name
         self.kind = kind
+        self.table = table ?? name
+        self.discriminator = discriminator
         self.attributes = attributes
         self.primaryKey = primaryKey
         self.hasRowid = hasRowid
@@ -71,12 +84,45 @@ public struct EntityDescription: Sendable, Hashable {
     public func relationship(named name: String) -> RelationshipDescription? {
         relationships.first { $0.name == name } ?? uniqueCaseInsensitive(relationships, name, \.name)
     }
+
+    /// The attribute stored in this column, if one is.
+    public func attribute(column: String) -> AttributeDescription? {
+        attributes.first { $0.column == column } ?? uniqueCaseInsensitive(attributes, column, \.column)
+    }
+
+    /// The storage column of the attribute `name`; `name` itself when no attribute has it (a key
+    /// column such as `rowid`, or a column the catalog does not map).
+    public func column(for name: String) -> String { attribute(named: name)?.column ?? name }
+
+    /// True when every attribute is stored under its own name in a table of the entity's name and
+    /// the table holds only this entity: statements may then use `*` and names as they are.
+    public var isStoredByName: Bool {
+        table == name && discriminator == nil && attributes.allSatisfy { $0.column == $0.name }
+    }
+
+    /// The rows of a shared table that belong to one entity: `column IN (values)`.
+    public struct Discriminator: Sendable, Hashable {
+        /// The column that tells the entities apart (`Z_ENT`).
+        public var column: String
+        /// The values of this entity and of its sub-entities.
+        public var values: [Int64]
+        /// Rows whose `column` holds one of `values`.
+        public init(column: String, values: [Int64]) {
+            self.column = column
+            self.values = values
+        }
+    }
 }
 
-/// A column.
+/// An attribute: a column, under the name users type.
 public struct AttributeDescription: Sendable, Hashable {
-    /// The column's name, as SQLite knows it.
+    /// The name users type: the column's own, or the model's attribute name.
     public var name: String
+    /// The column that stores it (its name, unless a catalog maps it).
+    public var column: String
+    /// How values are kept in the column, when its declared type does not say (the value
+    /// conversion and the compiler read and compare them by it).
+    public var storage: StorageConvention
     /// The declared type as written (`NVARCHAR(200)`), empty when none.
     public var declaredType: String
     /// False when the column is declared NOT NULL.
@@ -94,8 +140,11 @@ public struct AttributeDescription: Sendable, Hashable {
 
     /// An attribute described field by field.
     public init(name: String, declaredType: String, isNullable: Bool, defaultValue: String?,
-                primaryKeyPosition: Int?, generated: Generated? = nil) {
+                primaryKeyPosition: Int?, generated: Generated? = nil, column: String? = nil,
+                storage: StorageConvention = .natural) {
         self.name = name
+        self.column = column ?? name
+        self.storage = storage
         self.declaredType = declaredType
         self.isNullable = isNullable
         self.defaultValue = defaultValue
@@ -107,6 +156,17 @@ public struct AttributeDescription: Sendable, Hashable {
     public var isWritable: Bool { generated == nil }
     /// True for a generated column.
     public var isGenerated: Bool { generated != nil }
+}
+
+/// How an attribute's values are kept in its column.
+public enum StorageConvention: String, Sendable, Hashable {
+    /// As the value conversion's defaults and the declared type say (dates as ISO-8601 text or
+    /// Unix seconds, told apart per value).
+    case natural
+    /// Dates as seconds since 2001-01-01 00:00:00 UTC (Core Data's `TIMESTAMP` columns).
+    case secondsSinceReferenceDate
+    /// UUIDs as 16-byte blobs (Core Data's UUID attributes).
+    case uuidBlob
 }
 
 /// One statement of the schema as SQLite keeps it in `sqlite_schema`.
@@ -145,15 +205,35 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var sourceColumns: [String]
     /// The destination entity's columns, pairwise with `sourceColumns`.
     public var destinationColumns: [String]
+    /// For a many-to-many relationship, the table of pairs between the two: `sourceColumns` and
+    /// `destinationColumns` are then the two entities' keys, which the join table's columns match.
+    public var joinTable: JoinTable?
 
     /// A relationship described field by field.
     public init(name: String, kind: Kind, destination: String, sourceColumns: [String],
-                destinationColumns: [String]) {
+                destinationColumns: [String], joinTable: JoinTable? = nil) {
         self.name = name
         self.kind = kind
         self.destination = destination
         self.sourceColumns = sourceColumns
         self.destinationColumns = destinationColumns
+        self.joinTable = joinTable
+    }
+
+    /// The table that pairs the rows of a many-to-many relationship (Core Data's `Z_1TAGS`).
+    public struct JoinTable: Sendable, Hashable {
+        /// The table.
+        public var table: String
+        /// Its columns that hold the source's key, pairwise with the relationship's `sourceColumns`.
+        public var sourceColumns: [String]
+        /// Its columns that hold the destination's key, pairwise with `destinationColumns`.
+        public var destinationColumns: [String]
+        /// A join table described field by field.
+        public init(table: String, sourceColumns: [String], destinationColumns: [String]) {
+            self.table = table
+            self.sourceColumns = sourceColumns
+            self.destinationColumns = destinationColumns
+        }
     }
 }
 

@@ -25,12 +25,15 @@ public final class Store: @unchecked Sendable {
     public var isReadOnly: Bool { options.readOnly }
     /// How statements are spelled for this store's database.
     public let dialect = SQLiteDialect()
+    /// True when the catalog names entities otherwise than their tables (a Core Data store):
+    /// every statement then needs the schema to find its table and columns.
+    let catalogMapsNames: Bool
 
     let writer: Connection?
     let gate = WriterGate()
     private let readers: ReaderPool?
     let changes = ChangeTracker()
-    private let schemaCache = SchemaCache()
+    private let schemaCache: SchemaCache
     let observation = ObservationCenter()
     /// Serial queue for async writes and `write(_:completion:)`, so async callers never block
     /// the cooperative thread pool on the writer's lock.
@@ -44,6 +47,8 @@ public final class Store: @unchecked Sendable {
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
         self.path = path
         self.options = options
+        schemaCache = SchemaCache(catalog: options.catalog)
+        catalogMapsNames = !(options.catalog is SQLiteCatalog)
         self.isInMemory = path == ":memory:" || path.isEmpty
         let timeout = Int32(clamping: options.busyTimeout)
         let isURI = path.hasPrefix("file:")   // SQLite resolves URI filenames itself
@@ -437,9 +442,12 @@ public final class Store: @unchecked Sendable {
 
 /// The schema, read once per `PRAGMA schema_version` and shared by the store's connections.
 final class SchemaCache: @unchecked Sendable {
+    private let catalog: any Catalog
     private let lock = NSLock()
     private var version: Int64?
     private var cached: Schema?
+
+    init(catalog: any Catalog) { self.catalog = catalog }
 
     func schema(on connection: Connection) throws -> Schema {
         guard case .integer(let current)? = try connection.scalar("PRAGMA schema_version") else {
@@ -453,7 +461,7 @@ final class SchemaCache: @unchecked Sendable {
         lock.unlock()
         let schema: Schema
         do {
-            schema = try SchemaReader.read(connection.handle)
+            schema = try catalog.schema(of: connection)
         } catch let error as PortalPredicate.PredicateError {
             var wrapped = PortalError(.sqlite, "cannot read the schema: \(error.message)")
             wrapped.predicateError = error

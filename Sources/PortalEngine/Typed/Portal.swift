@@ -59,10 +59,11 @@ public struct Portal<Entity: PortalEntity>: Sendable {
         try store.write { ctx in
             let encoder = EntityEncoder()
             defer { encoder.finish() }
+            let described = try ctx.entity(named: Entity.entityName)
             for entity in entities {
                 try encode(entity, with: encoder)
                 let (columns, values) = (encoder.columns, encoder.values)
-                try ctx.upsert(Entity.entityName, key: Entity.idAttributes, columns: columns, values: values, returning: false)
+                try ctx.upsert(described, key: Entity.idAttributes, columns: columns, values: values, returning: false)
             }
         }
     }

@@ -34,7 +34,7 @@ extension WriteContext {
     @discardableResult
     public func upsert<T: PortalEntity>(_ entity: T) throws -> T {
         let (columns, values) = try encodedForInsert(entity)
-        guard let row = try upsert(T.entityName, key: T.idAttributes, columns: columns, values: values, returning: true) else {
+        guard let row = try upsert(self.entity(named: T.entityName), key: T.idAttributes, columns: columns, values: values, returning: true) else {
             throw PortalError(.sqlite, "the upsert returned no row", entity: T.entityName)
         }
         return try decoded(row, as: T.self)

@@ -81,14 +81,14 @@ extension Executor {
         let order = keys.isEmpty ? nil
             : try PredicateCompiler.orderBy(keys, entity: entity, schema: requireDatabase().schema, alias: Self.alias)
         let limit = limitOne ? 1 : [try query.limit.map(count), compiled?.limit].compactMap { $0 }.min()
-        let select = Select(entity.name, alias: Self.alias, columns: attributeColumns(entity), condition: compiled?.condition,
+        let select = Select(entity, alias: Self.alias, columns: attributeColumns(entity), condition: compiled?.condition,
                             order: order, limit: limit, offset: try query.offset.map(count))
         return (CompiledQuery(select.rendered(in: try requireDatabase().store.dialect)), entity)
     }
 
     /// Every attribute of `entity`, by name, in the schema's order: the columns `schema` shows.
     private func attributeColumns(_ entity: EntityDescription) -> Select.Columns {
-        .expressions(entity.attributes.map { SQLFragment("\(Self.alias).\(quoted($0.name))") })
+        .expressions(entity.attributeColumns(alias: Self.alias))
     }
 
     /// A `limit`/`offset` count; a variable must hold a whole number that is not negative.
@@ -134,7 +134,7 @@ extension Executor {
 
     func countQuery(_ entityName: Located<String>, _ predicate: PredicateText?) throws -> CompiledQuery {
         let entity = try entity(entityName)
-        let select = Select(entity.name, alias: Self.alias, columns: .count, condition: try filter(predicate, entity: entity)?.condition)
+        let select = Select(entity, alias: Self.alias, columns: .count, condition: try filter(predicate, entity: entity)?.condition)
         return CompiledQuery(select.rendered(in: try requireDatabase().store.dialect))
     }
 
@@ -161,7 +161,7 @@ extension Executor {
                              + "\(ids.count) given", entityName.range)
         }
         let id = SQLFragment(Keyset.equals(key, alias: Self.alias), try ids.map { try value(of: $0, range: entityName.range) })
-        let select = Select(entity.name, alias: Self.alias, columns: attributeColumns(entity), condition: id)
+        let select = Select(entity, alias: Self.alias, columns: attributeColumns(entity), condition: id)
         return CompiledQuery(select.rendered(in: try requireDatabase().store.dialect))
     }
 
@@ -249,7 +249,7 @@ extension Executor {
         let renderer = makeRenderer(options, stream: output)
         renderer.begin(columns: ["entity", "kind", "rows", "attributes"])
         for entity in database.schema.entities {
-            let rows = try countRows(CompiledQuery(Select(entity.name, columns: .count).rendered(in: database.store.dialect)))
+            let rows = try countRows(CompiledQuery(Select(entity, columns: .count).rendered(in: database.store.dialect)))
             renderer.row([.text(entity.name), .text(entity.kind.rawValue), .integer(rows), .integer(Int64(entity.attributes.count))])
         }
         renderer.end()

@@ -65,13 +65,13 @@ extension Executor {
         let entity = try writableEntity(name)
         let assigned = try assignedValues(assignments, entity: entity, alias: nil)
         let columns = assigned.map(\.attribute.name)
-        let insert = Insert(entity.name, columns: columns, values: assigned.map(\.value),
-                            returning: .columns(entity.attributes.map(\.name)))
+        let insert = Insert(entity, columns: columns, values: assigned.map(\.value),
+                            returning: .attributes(of: entity))
         let database = try requireDatabase()
         // An upsert needs every part of the key (else it is a plain insert: nothing to conflict on).
         let key = entity.identifyingColumns
-        let statement = upsert && !key.isEmpty && key.allSatisfy(Set(columns).contains)
-            ? Upsert(insert.table, key: key, columns: columns, values: insert.values, returning: insert.returning)
+        let statement = upsert && !key.isEmpty && key.allSatisfy(Set(insert.columns).contains)
+            ? Upsert(entity, key: key, columns: columns, values: insert.values, returning: insert.returning)
                 .rendered(in: database.store.dialect)
             : insert.rendered(in: database.store.dialect)
         let renderer = makeRenderer(options, stream: output)
@@ -85,14 +85,14 @@ extension Executor {
     func updateStatement(_ name: Located<String>, _ assignments: [Assignment], _ predicate: PredicateText) throws -> CompiledQuery {
         let entity = try writableEntity(name)
         let assigned = try assignedValues(assignments, entity: entity, alias: Self.alias)
-        let update = Update(entity.name, alias: Self.alias, set: assigned.map { (column: $0.attribute.name, value: $0.value) },
+        let update = Update(entity, alias: Self.alias, set: assigned.map { (column: $0.attribute.name, value: $0.value) },
                             where: try filter(predicate, entity: entity)?.condition)
         return CompiledQuery(update.rendered(in: try requireDatabase().store.dialect))
     }
 
     func deleteStatement(_ name: Located<String>, _ predicate: PredicateText) throws -> CompiledQuery {
         let entity = try writableEntity(name)
-        let delete = Delete(entity.name, alias: Self.alias, where: try filter(predicate, entity: entity)?.condition)
+        let delete = Delete(entity, alias: Self.alias, where: try filter(predicate, entity: entity)?.condition)
         return CompiledQuery(delete.rendered(in: try requireDatabase().store.dialect))
     }
 
