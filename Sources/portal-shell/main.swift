@@ -79,6 +79,12 @@ struct PortalShellCommand: ParsableCommand {
     @Flag(help: "Skip the start-up commands file.")
     var noInit = false
 
+    @Flag(help: "Open a Core Data store's plain tables (ZNOTE, Z_PK, …) instead of its model's names.")
+    var raw = false
+
+    @Option(help: ArgumentHelp("Open a Core Data store by the model in PATH (.xcdatamodeld, .xcdatamodel, its contents, .mom, .momd).", valueName: "PATH"))
+    var model: String?
+
     mutating func validate() throws {
         if format.map({ OutputFormat(rawValue: $0.lowercased()) == nil }) ?? false {
             throw ValidationError("unknown format '\(format ?? "")' (expected \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -93,6 +99,7 @@ struct PortalShellCommand: ParsableCommand {
             throw ValidationError("--exec and --file need a DATABASE")
         }
         if force && demo == nil { throw ValidationError("--force goes with --demo") }
+        if raw && model != nil { throw ValidationError("--raw and --model cannot go together") }
         if (entity != nil || wherePredicate != nil) && !browse {
             throw ValidationError("--entity and --where go with --browse")
         }
@@ -121,6 +128,7 @@ struct PortalShellCommand: ParsableCommand {
         c.demoPath = demo
         c.force = force
         c.noInit = noInit
+        c.coreData = raw ? .raw : model.map { .modelFile($0) } ?? .byModel
         return c
     }
 }
