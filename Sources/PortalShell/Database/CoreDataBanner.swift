@@ -16,24 +16,20 @@ struct CoreDataBanner {
     static func opening(_ storePath: String, _ choice: CoreDataOpening, displayPath: String) throws(OpenError)
         -> (catalog: CoreDataStoreCatalog, banner: CoreDataBanner)? {
         if choice == .raw || storePath == ":memory:" { return nil }
-        do {
-            let connection = try Connection(path: storePath, readOnly: true, create: false)
-            defer { connection.close() }
-            guard try CoreDataStoreInfo.isCoreDataStore(connection) else {
-                if case .modelFile = choice {
-                    throw OpenError(message: "cannot open '\(displayPath)' by a model: it is not a Core Data store "
-                                    + "(it has no Z_PRIMARYKEY and Z_METADATA tables)")
-                }
-                return nil
+        // A file that cannot be opened is not for this check to report: the store's own open says why.
+        guard let connection = try? Connection(path: storePath, readOnly: true, create: false) else { return nil }
+        defer { connection.close() }
+        guard (try? CoreDataStoreInfo.isCoreDataStore(connection)) == true else {
+            if case .modelFile = choice {
+                throw OpenError(message: "cannot open '\(displayPath)' by a model: it is not a Core Data store "
+                                + "(it has no Z_PRIMARYKEY and Z_METADATA tables)")
             }
-            let modelPath: String? = if case .modelFile(let path) = choice { path } else { nil }
+            return nil
+        }
+        let modelPath: String? = if case .modelFile(let path) = choice { path } else { nil }
+        do {
             let catalog = try CoreDataCatalog(connection, modelPath: modelPath)
             return (CoreDataStoreCatalog(modelPath: modelPath), banner(catalog))
-        } catch let error as OpenError {
-            throw error
-        } catch let error as PortalError where error.kind == .fileNotFound || error.kind == .cannotOpen || error.kind == .notADatabase {
-            // Not for this check to say: the store's own open reports it.
-            return nil
         } catch {
             let reason = (error as? PortalError)?.message ?? "\(error)"
             throw OpenError(message: "cannot open '\(displayPath)' by its Core Data model: \(reason) "
