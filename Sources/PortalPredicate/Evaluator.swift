@@ -68,10 +68,10 @@ extension Query {
         }
         let sorted = kept.sorted { a, b in
             for (i, descriptor) in sort.enumerated() {
-                let order = SQLiteSemantics.compare(a.keys[i], b.keys[i])
+                let order = ValueSemantics.compare(a.keys[i], b.keys[i])
                 if order != 0 { return descriptor.ascending ? order < 0 : order > 0 }
             }
-            return SQLiteSemantics.compare(a.object.id, b.object.id) < 0
+            return ValueSemantics.compare(a.object.id, b.object.id) < 0
         }
         let all = sorted.map(\.object)
         guard let limit else { return all }
@@ -202,7 +202,7 @@ struct Evaluator {
             }
             return (fold(a), fold(b))
         }
-        return SQLiteSemantics.applyAffinities(a, aAffinity, b, bAffinity)
+        return ValueSemantics.applyAffinities(a, aAffinity, b, bAffinity)
     }
 
     /// `==` is SQL's IS (NULL == NULL), `!=` is IS NOT; ordering is false when a side is NULL.
@@ -233,7 +233,7 @@ struct Evaluator {
         if options.contains(.localeSensitive), !options.contains(.normalized), case .text(let x) = a, case .text(let y) = b {
             return TextMatching.localeCompare(x, y)
         }
-        return SQLiteSemantics.compare(a, b)
+        return ValueSemantics.compare(a, b)
     }
 
     /// Membership (IN, and CONTAINS on a list) is `==`: NULL is a member of `{nil, v}`, as
@@ -250,7 +250,7 @@ struct Evaluator {
                              _ right: Operand) throws(PredicateError) -> Bool {
         let (a, _) = try scalar(left, against: right, op)
         let (b, _) = try scalar(right, against: left, op)
-        guard let text = SQLiteSemantics.text(of: a), let pattern = SQLiteSemantics.text(of: b) else { return false }
+        guard let text = ValueSemantics.text(of: a), let pattern = ValueSemantics.text(of: b) else { return false }
         switch op {
         case .contains: return TextMatching.contains(text, pattern, options: options)
         case .beginsWith: return TextMatching.beginsWith(text, pattern, options: options)
@@ -341,9 +341,9 @@ struct Evaluator {
         case .arithmetic(let a, let op, let b):
             let x = try scalarValue(try expression(a, scope), for: "'\(op.rawValue)'")
             let y = try scalarValue(try expression(b, scope), for: "'\(op.rawValue)'")
-            return .value(SQLiteSemantics.arithmetic(x, op, y), nil)
+            return .value(ValueSemantics.arithmetic(x, op, y), nil)
         case .negate(let a):
-            return .value(SQLiteSemantics.negate(try scalarValue(try expression(a, scope), for: "'-'")), nil)
+            return .value(ValueSemantics.negate(try scalarValue(try expression(a, scope), for: "'-'")), nil)
         }
     }
 
@@ -386,7 +386,7 @@ struct Evaluator {
         if let v = o.attribute(name) { return .value(v, o.affinity(of: name)) }
         if let related = o.toOne(name) { return related.map(Operand.object) ?? .null }
         if let many = o.toMany(name) {
-            let ordered = many.sorted { SQLiteSemantics.compare($0.id, $1.id) < 0 }
+            let ordered = many.sorted { ValueSemantics.compare($0.id, $1.id) < 0 }
             return .many(ordered.map(Operand.object))
         }
         throw PredicateError(.unknownName, "no attribute or relationship named '\(name)'",
@@ -418,8 +418,8 @@ struct Evaluator {
             var integerSum: Int64? = 0
             var realSum = 0.0
             for v in values {
-                let n = SQLiteSemantics.number(v)
-                realSum += SQLiteSemantics.real(n)
+                let n = ValueSemantics.number(v)
+                realSum += ValueSemantics.real(n)
                 if case .integer(let i) = n, let sum = integerSum {
                     let (s, overflow) = sum.addingReportingOverflow(i)
                     if overflow { throw invalid("integer overflow in \(key)") }
@@ -438,7 +438,7 @@ struct Evaluator {
             var best: Value?
             for v in values {
                 if let current = best {
-                    let order = SQLiteSemantics.compare(v, current)
+                    let order = ValueSemantics.compare(v, current)
                     if wantsMax ? order > 0 : order < 0 { best = v }
                 } else {
                     best = v
@@ -485,16 +485,16 @@ struct Evaluator {
         switch name {
         case "lowercase", "uppercase":
             if case .blob = v { return v }
-            let text = SQLiteSemantics.text(of: v) ?? ""
+            let text = ValueSemantics.text(of: v) ?? ""
             return .text(name == "lowercase" ? TextMatching.lowercase(text) : TextMatching.uppercase(text))
         case "length":
             if case .blob(let bytes) = v { return .integer(Int64(bytes.count)) }
-            return .integer(Int64(TextMatching.length(SQLiteSemantics.text(of: v) ?? "")))
+            return .integer(Int64(TextMatching.length(ValueSemantics.text(of: v) ?? "")))
         default:
             break
         }
-        let n = SQLiteSemantics.number(v)
-        let x = SQLiteSemantics.real(n)
+        let n = ValueSemantics.number(v)
+        let x = ValueSemantics.real(n)
         switch name {
         case "abs":
             if case .integer(let i) = n { return i == Int64.min ? .real(-Double(i)) : .integer(abs(i)) }
@@ -503,7 +503,7 @@ struct Evaluator {
             if case .integer = n { return n }
             let rule: FloatingPointRoundingRule = name == "floor" ? .down : (name == "ceiling" ? .up : .towardZero)
             return .real(x.rounded(rule))
-        case "sqrt": return SQLiteSemantics.finite(x.squareRoot())
+        case "sqrt": return ValueSemantics.finite(x.squareRoot())
         case "ln": return x > 0 ? .real(Foundation.log(x)) : .null
         case "log": return x > 0 ? .real(log10(x)) : .null
         case "exp": return .real(Foundation.exp(x))
@@ -524,7 +524,7 @@ struct Evaluator {
         switch type {
         case "NSDate":
             switch v {
-            case .integer, .real: return .date(SQLiteSemantics.real(v) + DateSemantics.referenceDateOffset)
+            case .integer, .real: return .date(ValueSemantics.real(v) + DateSemantics.referenceDateOffset)
             case .text(let s):
                 guard let seconds = DateSemantics.parse(s) else {
                     throw invalid("cannot read \"\(s)\" as a date (expected YYYY-MM-DD or YYYY-MM-DD HH:MM:SS)")
@@ -533,9 +533,9 @@ struct Evaluator {
             default: throw invalid("cannot read a blob as a date")
             }
         case "NSString":
-            return .value(.text(SQLiteSemantics.text(of: v) ?? ""), nil)
+            return .value(.text(ValueSemantics.text(of: v) ?? ""), nil)
         default:
-            return .value(SQLiteSemantics.number(v), nil)
+            return .value(ValueSemantics.number(v), nil)
         }
     }
 }

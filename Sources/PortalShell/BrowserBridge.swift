@@ -44,7 +44,7 @@ enum BrowserBridge {
         guard missing.isEmpty else {
             var error = ShellError("the browser needs a terminal: \(missing.joined(separator: " and ")) "
                                    + "\(missing.count == 1 ? "is" : "are") not a terminal (to print results, use find)")
-            error.usage = true
+            error.reason = .usage
             throw error
         }
     }

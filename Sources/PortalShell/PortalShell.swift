@@ -22,7 +22,7 @@ public enum PortalShell {
             do {
                 try DemoDatabase.write(to: demoPath, replacing: configuration.force)
                 return ExitStatus.success
-            } catch let error as ShellError where error.usage {
+            } catch let error as ShellError where error.reason == .usage {
                 return fail(error.message, ExitStatus.usage)
             } catch {
                 return fail("cannot write the demo database to '\(demoPath)': \(error)", ExitStatus.commandFailed)

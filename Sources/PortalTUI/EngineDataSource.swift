@@ -200,7 +200,8 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         var result: (EntityDescription, SQLFragment?) = (entity, nil)
         if !filter.trimmingSpaces.isEmpty {
             let schema = try context.schema
-            let compiled = try PredicateCompiler.compile(filter, entity: entity, schema: schema, alias: "t0")
+            let compiled = try PredicateCompiler.compile(filter, entity: entity, schema: schema, alias: "t0",
+                                                         dialect: store.dialect)
             try Self.refuseSortAndLimit(compiled, in: filter)
             result.1 = compiled.condition
         }

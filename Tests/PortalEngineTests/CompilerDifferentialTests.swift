@@ -7,7 +7,11 @@ import Testing
     static let worlds = 25
     static let casesPerWorld = 420
 
-    @Test func compiledSQLAgreesWithTheEvaluator() throws {
+    /// Each dialect's output runs: SQLite's own, and the standard spellings a server dialect uses.
+    static let dialects: [any SQLDialect] = [SQLiteDialect(), StandardSpellingDialect()]
+
+    @Test(arguments: 0..<2) func compiledSQLAgreesWithTheEvaluator(dialectIndex: Int) throws {
+        let dialect = Self.dialects[dialectIndex]
         var cases = 0, mismatches = 0, bothRejected = 0
         for world in 0..<Self.worlds {
             let seed = UInt64(0x5EED_0000 + world)
@@ -17,7 +21,7 @@ import Testing
             for index in 0..<Self.casesPerWorld {
                 let predicate = generator.predicate(depth: 0)
                 cases += 1
-                let outcome = try data.compare(predicate)
+                let outcome = try data.compare(predicate, dialect: dialect)
                 switch outcome {
                 case .agree: break
                 case .bothRejected: bothRejected += 1
@@ -126,7 +130,7 @@ struct DifferentialWorld {
 
     enum Outcome { case agree, bothRejected, differ(String) }
 
-    func compare(_ predicate: Predicate) throws -> Outcome {
+    func compare(_ predicate: Predicate, dialect: any SQLDialect = SQLiteDialect()) throws -> Outcome {
         var expected: [Value] = []
         var evaluatorError: PredicateError?
         do {
@@ -136,7 +140,8 @@ struct DifferentialWorld {
         }
         let filter: CompiledFilter
         do {
-            filter = try PredicateCompiler.compile(Query(predicate: predicate), entity: owner, schema: schema, alias: "t0")
+            filter = try PredicateCompiler.compile(Query(predicate: predicate), entity: owner, schema: schema, alias: "t0",
+                                                   dialect: dialect)
         } catch let error as PredicateError {
             return evaluatorError == nil ? .differ("compiler rejected it: \(error)") : .bothRejected
         }
@@ -367,13 +372,14 @@ struct PredicateGenerator {
         ("team.title IN[cl] {nil, 'zurich'}", []),
     ]
 
-    @Test func issue12_textFormsAgreeWithTheEvaluator() throws {
+    @Test(arguments: 0..<2) func issue12_textFormsAgreeWithTheEvaluator(dialectIndex: Int) throws {
+        let dialect = CompilerDifferentialTests.dialects[dialectIndex]
         for world in 0..<8 {
             var random = SeededRandom(seed: UInt64(0x7E47_0000 + world))
             let data = try DifferentialWorld(random: &random)
             for (text, arguments) in Self.cases {
                 let predicate = try Predicate.parse(text, arguments: arguments)
-                switch try data.compare(predicate) {
+                switch try data.compare(predicate, dialect: dialect) {
                 case .agree: break
                 case .bothRejected: Issue.record("both rejected \(text)")
                 case .differ(let message): Issue.record("world \(world): \(text)\n\(message)")

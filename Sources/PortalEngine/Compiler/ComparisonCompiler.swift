@@ -35,7 +35,7 @@ extension SQLCompiler {
         switch quantifier {
         case .any: return "EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
         case .none: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
-        case .all: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core.parenthesized + " IS NOT 1") + ")"
+        case .all: return "NOT EXISTS (SELECT 1" + rows.fromWhere(dialect.isNotTrue(core)) + ")"
         }
     }
 
@@ -78,7 +78,7 @@ extension SQLCompiler {
     /// The comparison of two single values (elements, when a to-many path is involved).
     func core(_ left: Operand, _ op: ComparisonOperator, _ options: ComparisonOptions,
               _ right: Operand) throws -> SQLFragment {
-        let rule = TextRule(options)
+        let rule = TextRule(options, dialect)
         for operand in [left, right] {
             if case .toMany = operand {
                 throw PredicateError(.invalidOperation, "\(op.rawValue) cannot apply to \(operand.kindDescription)")
@@ -118,23 +118,25 @@ extension SQLCompiler {
         case .equal:
             return try equality(left, l, rule, right, r)
         case .notEqual:
-            return rule.left(l) + " IS NOT " + rule.right(r)
+            return dialect.nullSafeEqual(rule.left(l), rule.right(r), negated: true)
         default:
             return rule.left(l) + " \(op.rawValue) " + rule.right(r)
         }
     }
 
     /// `==`: `=` where one side is a literal (NULL cannot occur there; handled before) keeps an
-    /// index usable; `IS` between two expressions makes nil == nil true, as NSPredicate does.
+    /// index usable; the dialect's null-safe equality between two expressions makes nil == nil
+    /// true, as NSPredicate does.
     private func equality(_ left: Operand, _ l: SQLFragment, _ rule: TextRule, _ right: Operand,
                           _ r: SQLFragment) throws -> SQLFragment {
         let literal = isLiteral(left) || isLiteral(right)
-        return rule.left(l) + (literal ? " = " : " IS ") + rule.right(r)
+        return literal ? rule.left(l) + " = " + rule.right(r) : dialect.nullSafeEqual(rule.left(l), rule.right(r), negated: false)
     }
 
     /// `value IN list`, or, with a to-many path or one value on the right, `==`. Membership is
     /// `==` to one element, so NULL is a member of `{nil, 1}` (Apple's meaning): literals go in
-    /// one `IN (…)` that an index serves, a NULL literal adds `IS NULL`, other elements `IS`.
+    /// one `IN (…)` that an index serves, a NULL literal adds `IS NULL`, other elements null-safe
+    /// equality.
     private func membership(_ value: Operand, _ rule: TextRule, _ container: Operand) throws -> SQLFragment {
         guard case .list(let elements) = container else {
             if isNullLiteral(container) { return try scalar(value, for: .in) + " IS NULL" }
@@ -151,13 +153,14 @@ extension SQLCompiler {
             } else if isLiteral(element) || isDate(element) {
                 literals.append(rule.right(try scalar(element, against: l, of: value, for: .in)))
             } else {
-                terms.append(rule.left(l) + " IS " + rule.right(try scalar(element, against: l, of: value, for: .in)))
+                let r = rule.right(try scalar(element, against: l, of: value, for: .in))
+                terms.append(dialect.nullSafeEqual(rule.left(l), r, negated: false))
             }
         }
         if !literals.isEmpty { terms.insert(rule.left(l) + " IN (" + .joined(literals, separator: ", ") + ")", at: 0) }
         if matchesNull { terms.append(l + " IS NULL") }
         switch terms.count {
-        case 0: return SQLFragment("0")
+        case 0: return SQLFragment(dialect.boolean(false))
         case 1: return terms[0]
         default: return SQLCompiler.grouped(terms, separator: " OR ")
         }
@@ -190,34 +193,21 @@ extension SQLCompiler {
            let successor = prefixSuccessor(prefix) {
             // A range in byte order, which an index of the column (BINARY, the default) serves;
             // then the exact test on the rows in range, which also covers NUL bytes.
-            let binary = l + " COLLATE BINARY"
+            let binary = dialect.byteOrdered(l)
             return "(" + binary + " >= " + .bound(.text(prefix)) + " AND " + binary + " < " + .bound(.text(successor))
-                + " AND portal_beginswith(" + l + ", " + .bound(.text(prefix)) + ", 0))"
+                + " AND " + dialect.textTest(.beginsWith, l, .bound(.text(prefix)), flags: 0) + ")"
         }
         let literal: String? = if case .scalar(_, let info) = right, case .text(let text)? = info.literal { text } else { nil }
         if op == .matches, let literal {
             _ = try TextMatching.matches("", regex: literal, options: [])   // an invalid pattern fails here, not per row
         }
         let textColumn = if case .scalar(_, let info) = left { info.affinity == .text } else { false }
-        if fold == 0, textColumn, let literal, !literal.isEmpty {
-            // Case-sensitive tests on a text column need no function call.
-            // ENDSWITH compares bytes: substr() of text with a negative start stops counting at
-            // a NUL character, substr() of a blob does not.
-            let length = Value.integer(Int64(literal.utf8.count))
-            switch op {
-            case .contains: return "instr(" + l + ", " + r + ") > 0"
-            case .endsWith: return "substr(CAST(" + l + " AS BLOB), -" + .bound(length) + ") = CAST(" + r + " AS BLOB)"
-            default: break
-            }
+        // Case-sensitive tests on a text column may need no function call.
+        if fold == 0, textColumn, let literal, !literal.isEmpty,
+           let plain = dialect.plainTextTest(op, l, r, byteCount: literal.utf8.count) {
+            return plain
         }
-        let function = switch op {
-        case .contains: "portal_contains"
-        case .beginsWith: "portal_beginswith"
-        case .endsWith: "portal_endswith"
-        case .like: "portal_like"
-        default: "portal_matches"
-        }
-        return .raw(function + "(") + l + ", " + r + ", \(fold))"
+        return dialect.textTest(op, l, r, flags: fold)
     }
 
     /// A single value for `op`; lists are errors, dates become Unix seconds.
@@ -234,7 +224,7 @@ extension SQLCompiler {
     private func scalar(_ operand: Operand, against other: SQLFragment, of otherOperand: Operand,
                         for op: ComparisonOperator) throws -> SQLFragment {
         if case .date(let seconds) = operand {
-            return Dates.sql(seconds, against: other, isTextColumn: isTextColumn(otherOperand))
+            return Dates.sql(seconds, against: other, isTextColumn: isTextColumn(otherOperand), dialect)
         }
         return try scalar(operand, for: op)
     }
@@ -250,14 +240,14 @@ extension SQLCompiler {
         case (.date, .date): return (try scalar(left, for: op), try scalar(right, for: op))
         case (.date(let seconds), _):
             let r = try scalar(right, against: [left], for: op)
-            return (Dates.sql(seconds, against: r, isTextColumn: isTextColumn(right)), r)
+            return (Dates.sql(seconds, against: r, isTextColumn: isTextColumn(right), dialect), r)
         default:
             let l = try scalar(left, against: [right], for: op)
             return (l, try scalar(right, against: l, of: left, for: op))
         }
     }
 
-    /// `operand` compared with `others`: an id loses its column's affinity (unary `+`) unless
+    /// `operand` compared with `others`: an id loses its column's affinity unless
     /// the others are numbers or NULL, where affinity changes nothing and an index still serves.
     private func scalar(_ operand: Operand, against others: [Operand], for op: ComparisonOperator) throws -> SQLFragment {
         let sql = try scalar(operand, for: op)
@@ -269,7 +259,7 @@ extension SQLCompiler {
             case .text, .blob: return false
             }
         }
-        return harmless ? sql : "+" + sql
+        return harmless ? sql : dialect.withoutAffinity(sql)
     }
 
     private func isLiteral(_ operand: Operand) -> Bool {
@@ -279,24 +269,26 @@ extension SQLCompiler {
 }
 
 /// How the sides of a comparison are prepared for its options: folded for `[c]`/`[d]` (flags 1
-/// and 2 of `portal_fold`), and with `[l]` compared in Unicode collation order — the collation
-/// goes on the left side, whose explicit collation SQLite uses for `=`, `<`, `BETWEEN` and `IN`.
+/// and 2 of the dialect's folding), and with `[l]` compared in Unicode collation order, on the
+/// left side.
 struct TextRule {
     let fold: Int
     let locale: Bool
+    let dialect: any SQLDialect
 
-    init(_ options: ComparisonOptions) {
+    init(_ options: ComparisonOptions, _ dialect: any SQLDialect) {
+        self.dialect = dialect
         let plain = options.contains(.normalized)
         fold = plain ? 0 : (options.contains(.caseInsensitive) ? 1 : 0) | (options.contains(.diacriticInsensitive) ? 2 : 0)
         locale = !plain && options.contains(.localeSensitive)
     }
 
     func right(_ sql: SQLFragment) -> SQLFragment {
-        fold == 0 ? sql : "portal_fold(" + sql + ", \(fold))"
+        dialect.folded(sql, fold)
     }
 
     func left(_ sql: SQLFragment) -> SQLFragment {
-        locale ? right(sql) + " COLLATE portal_locale" : right(sql)
+        locale ? dialect.localeOrdered(right(sql)) : right(sql)
     }
 }
 

@@ -31,12 +31,13 @@ enum Dates {
     }
 
     /// The date as SQL compared with `other`: Unix seconds when `other` holds a number, the ISO
-    /// text otherwise, decided per row by `typeof` (a DATETIME column may hold either); a TEXT
+    /// text otherwise, decided per row (a DATETIME column may hold either); a TEXT
     /// column holds no numbers, so there the text is bound as it is and an index can serve.
-    static func sql(_ seconds: Double, against other: SQLFragment, isTextColumn: Bool) -> SQLFragment {
+    static func sql(_ seconds: Double, against other: SQLFragment, isTextColumn: Bool,
+                    _ dialect: any SQLDialect) -> SQLFragment {
         if isTextColumn { return .bound(isoText(seconds)) }
         let number: Value = seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds)
-        return "(CASE WHEN typeof(" + other + ") IN ('integer','real') THEN " + .bound(number)
+        return "(CASE WHEN " + dialect.isNumber(other) + " THEN " + .bound(number)
             + " ELSE " + .bound(isoText(seconds)) + " END)"
     }
 }

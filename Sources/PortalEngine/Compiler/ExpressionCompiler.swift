@@ -168,8 +168,8 @@ extension SQLCompiler {
         try requireNumber(rightInfo, for: op.rawValue)
         switch op {
         case .add, .subtract, .multiply: return .scalar("(" + l + " \(op.rawValue) " + r + ")", .computed)
-        case .divide: return .scalar("(CAST(" + l + " AS REAL) / " + r + ")", .computed)
-        case .power: return .scalar("pow(" + l + ", " + r + ")", .computed)
+        case .divide: return .scalar(dialect.realDivision(l, r), .computed)
+        case .power: return .scalar(.raw((dialect.function("pow") ?? "pow") + "(") + l + ", " + r + ")", .computed)
         case .bitwiseAnd, .bitwiseOr, .shiftLeft, .shiftRight:
             return .scalar("(" + l + " \(op.rawValue) " + r + ")", .computed)
         case .bitwiseXor:
@@ -219,8 +219,7 @@ extension SQLCompiler {
             guard case .scalar(let sql, _) = inner else {
                 throw PredicateError(.invalidOperation, "CAST cannot apply to \(inner.kindDescription)")
             }
-            // The unary + drops the affinity SQLite gives a CAST: the result compares as a plain value.
-            return .scalar("+CAST(" + sql + (type == "NSString" ? " AS TEXT)" : " AS NUMERIC)"), .computed)
+            return .scalar(dialect.cast(sql, toText: type == "NSString"), .computed)
         default:
             throw PredicateError(.unsupported, "CAST to \"\(type)\" is not supported (NSDate, NSNumber, NSString are)")
         }

@@ -1,14 +1,10 @@
 import PortalPredicate
 
-// The functions of docs/predicates.md. The math ones are SQLite's built-in math functions;
-// lowercase/uppercase are registered (SQLite's lower/upper fold ASCII only), and so is length
-// (SQLite's stops at the first NUL character).
+// The functions of docs/predicates.md; the dialect names the SQL function of each.
 
 extension SQLCompiler {
-    static let scalarFunctions = [
-        "lowercase": "portal_lower", "uppercase": "portal_upper", "abs": "abs", "sqrt": "sqrt",
-        "floor": "floor", "ceiling": "ceil", "trunc": "trunc", "ln": "ln", "log": "log10", "exp": "exp",
-        "length": "portal_length",
+    static let scalarFunctions: Set<String> = [
+        "lowercase", "uppercase", "abs", "sqrt", "floor", "ceiling", "trunc", "ln", "log", "exp", "length",
     ]
     /// The scalar functions whose result is text.
     static let textFunctions: Set<String> = ["lowercase", "uppercase"]
@@ -21,7 +17,7 @@ extension SQLCompiler {
             guard arguments.isEmpty else { throw argumentCount(name, 0) }
             return .date(Dates.now())
         }
-        if let sqlName = Self.scalarFunctions[lowered] {
+        if Self.scalarFunctions.contains(lowered), let sqlName = dialect.function(lowered) {
             guard arguments.count == 1 else { throw argumentCount(name, 1) }
             let (sql, _) = try number(arguments[0], in: scope, for: name + "()")
             var info = ScalarInfo.computed
@@ -33,7 +29,7 @@ extension SQLCompiler {
             return try aggregateFunction(aggregate, name, arguments[0], in: scope)
         }
         failingToken = name
-        let known = Array(Self.scalarFunctions.keys) + Array(Self.aggregateFunctionNames.keys) + ["now"]
+        let known = Array(Self.scalarFunctions) + Array(Self.aggregateFunctionNames.keys) + ["now"]
         throw PredicateError(.unknownName, "no function named \(name)()", suggestion: closestName(to: lowered, among: known))
     }
 

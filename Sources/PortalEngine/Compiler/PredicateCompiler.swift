@@ -46,9 +46,10 @@ public enum PredicateCompiler {
     /// `arguments` in order, `$name` takes `variables[name]`. Every value becomes a bound parameter.
     /// Throws a `PredicateError` (with the position of the culprit when it is known).
     public static func compile(_ predicate: String, arguments: [Argument] = [], variables: [String: Argument] = [:],
-                               entity: EntityDescription, schema: Schema, alias: String) throws -> CompiledFilter {
+                               entity: EntityDescription, schema: Schema, alias: String,
+                               dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
         let query = try Query.parse(predicate, arguments: arguments)
-        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias)
+        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         do {
             return try compiler.compile(query, entity: entity)
         } catch var error as PredicateError where error.range == nil {
@@ -62,14 +63,15 @@ public enum PredicateCompiler {
 
     /// Compiles an already parsed query (the shell's `explain` and tests start from the tree).
     public static func compile(_ query: Query, variables: [String: Argument] = [:],
-                               entity: EntityDescription, schema: Schema, alias: String) throws -> CompiledFilter {
-        try SQLCompiler(schema: schema, variables: variables, rootAlias: alias).compile(query, entity: entity)
+                               entity: EntityDescription, schema: Schema, alias: String,
+                               dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
+        try SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect).compile(query, entity: entity)
     }
 
     /// The ORDER BY list (without the keywords) for these keys; to-one paths allowed.
     public static func orderBy(_ keys: [SortKey], entity: EntityDescription, schema: Schema,
-                               alias: String) throws -> SQLFragment {
-        let compiler = SQLCompiler(schema: schema, variables: [:], rootAlias: alias)
+                               alias: String, dialect: any SQLDialect = SQLiteDialect()) throws -> SQLFragment {
+        let compiler = SQLCompiler(schema: schema, variables: [:], rootAlias: alias, dialect: dialect)
         let scope = Scope(entity: entity, alias: alias)
         let terms = try keys.map { key in
             try compiler.sortTerm(key.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init),
@@ -79,10 +81,12 @@ public enum PredicateCompiler {
     }
 }
 
-/// The state of one compilation: the schema, the `$variables`, and fresh aliases.
+/// The state of one compilation: the schema, the `$variables`, the dialect that spells the SQL,
+/// and fresh aliases.
 final class SQLCompiler {
     let schema: Schema
     let variables: [String: Argument]
+    let dialect: any SQLDialect
     private let rootAlias: String
     private var aliasCount = 0
     /// The to-many key path the comparison being compiled ranges over, if any.
@@ -90,9 +94,10 @@ final class SQLCompiler {
     /// The name or operator keyword the last error is about, to locate it in the text.
     var failingToken: String?
 
-    init(schema: Schema, variables: [String: Argument], rootAlias: String) {
+    init(schema: Schema, variables: [String: Argument], rootAlias: String, dialect: any SQLDialect) {
         self.schema = schema
         self.variables = variables
+        self.dialect = dialect
         self.rootAlias = rootAlias
     }
 
@@ -115,11 +120,11 @@ final class SQLCompiler {
 
     /// A boolean SQL expression, true exactly when NSPredicate's two-valued logic says true.
     /// Comparisons may yield NULL for "false"; AND and OR treat that as false already, and NOT
-    /// is `IS NOT 1`, so NULL never turns into true.
+    /// is the dialect's "is not true", so NULL never turns into true.
     func predicate(_ predicate: Predicate, in scope: Scope) throws -> SQLFragment {
         switch predicate {
         case .constant(let value):
-            return .raw(value ? "1" : "0")
+            return .raw(dialect.boolean(value))
         case .not:
             // A run of NOTs is one negation or none: SQLite's parser never sees the run.
             var inner = predicate, count = 0
@@ -128,7 +133,7 @@ final class SQLCompiler {
                 count += 1
             }
             let sql = try self.predicate(inner, in: scope)
-            return count % 2 == 0 ? sql : sql.parenthesized + " IS NOT 1"
+            return count % 2 == 0 ? sql : dialect.isNotTrue(sql)
         case .and(let operands):
             return try chain(operands, isAnd: true, in: scope)
         case .or(let operands):
@@ -150,7 +155,7 @@ final class SQLCompiler {
             default: parts.append(try predicate(next, in: scope))
             }
         }
-        guard !parts.isEmpty else { return .raw(isAnd ? "1" : "0") }
+        guard !parts.isEmpty else { return .raw(dialect.boolean(isAnd)) }
         return SQLCompiler.grouped(parts, separator: isAnd ? " AND " : " OR ")
     }
 

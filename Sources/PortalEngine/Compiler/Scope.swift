@@ -82,7 +82,8 @@ extension JoinStep {
         if let discriminator { conditions.append(discriminator.condition(alias: alias)) }
         let single = pairs.count == 1
         return JoinStep(table: table, entity: entity, alias: alias, on: conditions.joined(separator: " AND "),
-                        presence: column(alias, pairs.first?.1 ?? "rowid"),
+                        // Relationships pair at least one column (readers and catalogs make none without).
+                        presence: column(alias, pairs.first?.1 ?? ""),
                         outerColumn: single ? column(from, pairs[0].0) : nil,
                         innerColumn: single ? column(alias, pairs[0].1) : nil)
     }

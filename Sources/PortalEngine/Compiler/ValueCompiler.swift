@@ -10,13 +10,14 @@ extension PredicateCompiler {
     /// `PredicateError` with the position of the culprit in `text` when it is known.
     public static func compileValue(_ text: String, for attribute: AttributeDescription,
                                     variables: [String: Argument] = [:], entity: EntityDescription,
-                                    schema: Schema, alias: String?) throws -> SQLFragment {
+                                    schema: Schema, alias: String?,
+                                    dialect: any SQLDialect = SQLiteDialect()) throws -> SQLFragment {
         let expression = try Expression.parse(text)
         if alias == nil, let name = firstName(in: expression) {
             throw PredicateError(.invalidOperation, "a value here cannot refer to an attribute (quote text: \"\(name)\")",
                                  range: TokenLocator.range(of: name, in: text))
         }
-        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias ?? "")
+        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias ?? "", dialect: dialect)
         do {
             let operand = try compiler.operand(expression, in: Scope(entity: entity, alias: alias ?? ""))
             return try storedValue(operand, for: attribute)

@@ -235,7 +235,8 @@ public class ReadContext {
         var limit = limit
         if let predicate {
             let filter = try compiling(entity.name) {
-                try PredicateCompiler.compile(predicate, arguments: arguments, entity: entity, schema: schema, alias: "t0")
+                try PredicateCompiler.compile(predicate, arguments: arguments, entity: entity, schema: schema, alias: "t0",
+                                              dialect: store.dialect)
             }
             condition = filter.condition
             if sort.isEmpty { sort = filter.sort }
@@ -262,7 +263,7 @@ public class ReadContext {
                 parts.append(SQLFragment(columns.joined(separator: ", ")))
             } else {
                 parts.append(try compiling(entity.name) {
-                    try PredicateCompiler.orderBy([key], entity: entity, schema: schema, alias: "t0")
+                    try PredicateCompiler.orderBy([key], entity: entity, schema: schema, alias: "t0", dialect: store.dialect)
                 })
             }
         }

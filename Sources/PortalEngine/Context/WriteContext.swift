@@ -152,7 +152,7 @@ public final class WriteContext: ReadContext {
         let schema = try self.schema
         let filter = try compiling(described.name) {
             try PredicateCompiler.compile(predicate, arguments: arguments.map(\.predicateArgument), entity: described,
-                                          schema: schema, alias: "t0")
+                                          schema: schema, alias: "t0", dialect: store.dialect)
         }
         return filter.condition
     }

@@ -1,9 +1,14 @@
 import PortalPredicate
 
-/// How SQL text is spelled for one database engine: identifier quoting, the implicit row id,
-/// limits, upsert and `RETURNING`. Statements (`Select`, `Insert`, `Upsert`, `Update`, `Delete`)
-/// are rendered by a dialect, and nothing else in the engine spells these parts. SQLite is the
-/// first implementation.
+/// How SQL text is spelled for one database engine. Statements (`Select`, `Insert`, `Upsert`,
+/// `Update`, `Delete`) and compiled predicates are rendered through a dialect, and nothing else in
+/// the engine spells the parts below: identifiers, the row id, limits, upsert and `RETURNING`;
+/// and for predicates booleans, negation, null-safe comparison, case and diacritic folding,
+/// collations, the text tests (LIKE with `*`/`?`, regular expressions), type tests, casts and
+/// functions. SQLite is the first implementation.
+///
+/// The language's meaning is the in-memory evaluator's (PortalPredicate): a dialect renders SQL
+/// that gives the same rows, which the differential tests check.
 public protocol SQLDialect: Sendable {
     /// `name` as an identifier (always quoted, so any name works and none is a keyword).
     func quoted(_ name: String) -> String
@@ -15,6 +20,39 @@ public protocol SQLDialect: Sendable {
     func onConflict(key: [String], update columns: [String]) -> String
     /// What ends a write statement that returns the rows it wrote.
     var returningAll: String { get }
+
+    // MARK: Compiled predicates
+
+    /// A condition that is always true, or always false.
+    func boolean(_ value: Bool) -> String
+    /// True when `condition` is false or NULL: `NOT` would keep NULL, which NSPredicate's
+    /// two-valued logic has not.
+    func isNotTrue(_ condition: SQLFragment) -> SQLFragment
+    /// `left` equal to `right` (or, `negated`, not equal), NULL equal to NULL (`nil == nil`).
+    func nullSafeEqual(_ left: SQLFragment, _ right: SQLFragment, negated: Bool) -> SQLFragment
+    /// `value` with its text folded as `[c]` (flag 1) and `[d]` (flag 2) ask; other values unchanged.
+    func folded(_ value: SQLFragment, _ flags: Int) -> SQLFragment
+    /// `value` compared in Unicode collation order (`[l]`).
+    func localeOrdered(_ value: SQLFragment) -> SQLFragment
+    /// `value` compared by its bytes, the order a plain index of a text column keeps.
+    func byteOrdered(_ value: SQLFragment) -> SQLFragment
+    /// `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE` (with `*` and `?`) or `MATCHES` (an ICU regular
+    /// expression matching the whole text) of `text` and `pattern`, folded by `flags`.
+    func textTest(_ test: ComparisonOperator, _ text: SQLFragment, _ pattern: SQLFragment, flags: Int) -> SQLFragment
+    /// A case-sensitive `CONTAINS` or `ENDSWITH` of a text column and a literal of `byteCount`
+    /// UTF-8 bytes without a function call, or nil where the dialect has no such form.
+    func plainTextTest(_ test: ComparisonOperator, _ text: SQLFragment, _ pattern: SQLFragment,
+                       byteCount: Int) -> SQLFragment?
+    /// True when `value` holds a number (integer or real) in this row.
+    func isNumber(_ value: SQLFragment) -> SQLFragment
+    /// `value` compared as a plain value, without the type affinity of the column it comes from.
+    func withoutAffinity(_ value: SQLFragment) -> SQLFragment
+    /// `left / right` in floating point.
+    func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment
+    /// `value` as text (`CAST(…, "NSString")`) or as a number (`"NSNumber"`).
+    func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment
+    /// The SQL function of one of the language's functions (`lowercase`, `sqrt`, `pow`, …).
+    func function(_ name: String) -> String?
 }
 
 /// SQLite's spelling.
@@ -62,8 +100,8 @@ extension SQLDialect where Self == SQLiteDialect {
     public static var sqlite: SQLiteDialect { SQLiteDialect() }
 }
 
-/// `name` quoted by SQLite's dialect (the compiler's and contexts' shorthand; the compiler speaks
-/// SQLite only for now).
+/// `name` quoted as SQL's standard and both SQLite and PostgreSQL quote identifiers (double
+/// quotes, inner ones doubled): the shorthand of code that holds no dialect.
 func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }
 
 /// `?, ?, ?` for `count` parameters.

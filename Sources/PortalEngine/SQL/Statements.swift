@@ -4,7 +4,8 @@ import PortalPredicate
 // ORDER BY, assignments), rendered to SQL text and bindings by a dialect. The engine's contexts
 // build these instead of concatenating SQL.
 
-/// `SELECT … FROM table AS alias [WHERE …] [ORDER BY …] [LIMIT … OFFSET …]`.
+/// `SELECT [DISTINCT] … FROM table AS alias [WHERE …] [GROUP BY … [HAVING …]] [ORDER BY …]
+/// [LIMIT … OFFSET …]`.
 public struct Select: Sendable {
     /// What the select returns.
     public enum Columns: Sendable {
@@ -13,7 +14,8 @@ public struct Select: Sendable {
         /// Every attribute of a mapped entity, by its column, under its name, after the row id
         /// when `withRowid`.
         case attributes(of: EntityDescription, withRowid: Bool)
-        /// The number of rows (over the limited rows when there is a limit or offset).
+        /// The number of rows (over the limited rows when there is a limit or offset; the number
+        /// of groups with GROUP BY).
         case count
         /// Expressions, each with its bindings.
         case expressions([SQLFragment])
@@ -27,6 +29,12 @@ public struct Select: Sendable {
     public var columns: Columns
     /// The WHERE condition, compiled.
     public var condition: SQLFragment?
+    /// Drop duplicate rows (`SELECT DISTINCT`).
+    public var distinct = false
+    /// The GROUP BY terms, compiled; empty for none.
+    public var groupBy: [SQLFragment] = []
+    /// The HAVING condition on groups, compiled.
+    public var having: SQLFragment?
     /// The ORDER BY terms, compiled.
     public var order: SQLFragment?
     /// At most this many rows.
@@ -54,8 +62,9 @@ public struct Select: Sendable {
 
     /// The SQL and bindings in `dialect`.
     public func rendered(in dialect: some SQLDialect) -> SQLFragment {
-        let limited = limit != nil || offset != nil
-        var result = SQLFragment("SELECT ")
+        // A count of limited rows, or of groups, counts the rows of the inner select.
+        let limited = limit != nil || offset != nil || !groupBy.isEmpty
+        var result = SQLFragment(distinct ? "SELECT DISTINCT " : "SELECT ")
         switch columns {
         case .all(let withRowid):
             result.sql += rowid(withRowid, dialect) + "\(alias).*"
@@ -67,6 +76,8 @@ public struct Select: Sendable {
         }
         result.sql += " FROM \(dialect.quoted(table)) AS \(alias)"
         if let condition { result = result + " WHERE " + condition }
+        if !groupBy.isEmpty { result = result + " GROUP BY " + SQLFragment.joined(groupBy, separator: ", ") }
+        if let having { result = result + " HAVING " + having }
         if let order { result = result + " ORDER BY " + order }
         result = result + dialect.limit(limit, offset: offset)
         if case .count = columns, limited { result = "SELECT count(*) FROM (" + result + ")" }

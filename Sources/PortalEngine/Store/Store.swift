@@ -132,14 +132,14 @@ public final class Store: @unchecked Sendable {
             defer { gate.leave() }
             return try run(ReadContext(store: self, connection: writer)) { context in
                 if writer.isInTransaction { return try body(context) }
-                return try transaction("BEGIN DEFERRED", on: writer) { try body(context) }
+                return try transaction(.deferred, on: writer) { try body(context) }
             }
         }
         guard let readers else { throw PortalError.misuse("the store has no reader") }
         return try readers.withConnection { connection, nested in
             try run(ReadContext(store: self, connection: connection)) { context in
                 if nested { return try body(context) }   // inside this thread's read: same snapshot
-                return try transaction("BEGIN DEFERRED", on: connection) { try body(context) }
+                return try transaction(.deferred, on: connection) { try body(context) }
             }
         }
     }
@@ -230,12 +230,12 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// One `BEGIN IMMEDIATE … COMMIT`, with the entities it touched recorded for observers. An
+    /// One immediate transaction, with the entities it touched recorded for observers. An
     /// interrupt requested before the commit rolls it all back.
     private func writeTransaction<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
         changes.begin()
         do {
-            let result = try transaction("BEGIN IMMEDIATE", on: writer) {
+            let result = try transaction(.immediate, on: writer) {
                 let result = try body()
                 try checkInterruptRequest()
                 return result
@@ -249,29 +249,29 @@ public final class Store: @unchecked Sendable {
     }
 
     func savepoint<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
-        try writer.run("SAVEPOINT portal_nested")
+        try writer.savepoint("portal_nested")
         do {
             let result = try body()
-            try writer.run("RELEASE portal_nested")
+            try writer.release(savepoint: "portal_nested")
             return result
         } catch {
             if writer.isInTransaction {
-                try? writer.run("ROLLBACK TO portal_nested")
-                try? writer.run("RELEASE portal_nested")
+                try? writer.rollback(toSavepoint: "portal_nested")
+                try? writer.release(savepoint: "portal_nested")
             }
             throw error
         }
     }
 
-    /// Runs `body` in a transaction opened with `begin`, committed after (rolled back on error).
-    private func transaction<T>(_ begin: String, on connection: Connection, _ body: () throws -> T) throws -> T {
-        try connection.run(begin)
+    /// Runs `body` in a transaction opened as `start` says, committed after (rolled back on error).
+    private func transaction<T>(_ start: TransactionStart, on connection: Connection, _ body: () throws -> T) throws -> T {
+        try connection.begin(start)
         do {
             let result = try body()
-            try connection.run("COMMIT")
+            try connection.commit()
             return result
         } catch {
-            if connection.isInTransaction { try? connection.run("ROLLBACK") }
+            if connection.isInTransaction { try? connection.rollback() }
             throw error
         }
     }
@@ -299,7 +299,7 @@ public final class Store: @unchecked Sendable {
         try checkOpen()
         changes.begin()
         do {
-            try writer.run("BEGIN IMMEDIATE")
+            try writer.begin(.immediate)
         } catch {
             changes.discard()
             throw error
@@ -358,14 +358,14 @@ public final class Store: @unchecked Sendable {
         try onTransaction(transaction) { writer in
             if commit {
                 try checkInterruptRequest()
-                try writer.run("COMMIT")
+                try writer.commit()
                 observation.didCommit(changes.take())
             } else {
                 defer { changes.discard() }
                 if writer.isInTransaction {
                     // The transaction ends even when the rollback reports an error.
                     defer { endLease() }
-                    try writer.run("ROLLBACK")
+                    try writer.rollback()
                     return
                 }
             }

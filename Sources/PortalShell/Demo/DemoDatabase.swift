@@ -70,7 +70,7 @@ public enum DemoDatabase {
         guard let first = present.first else { return }
         guard replacing else {
             var error = ShellError("'\(first)' already exists: nothing was written (--force replaces it)")
-            error.usage = true
+            error.reason = .usage
             throw error
         }
         for name in present {

@@ -48,7 +48,8 @@ extension Executor {
         let schema = try requireDatabase().schema
         do {
             let compiled = try PredicateCompiler.compile(predicate.text, variables: predicateVariables, entity: entity,
-                                                         schema: schema, alias: Self.alias)
+                                                         schema: schema, alias: Self.alias,
+                                                         dialect: requireDatabase().store.dialect)
             for warning in QuotedNameWarnings.warnings(predicate.text, entity: entity)
             where !predicateWarnings.contains(warning) {
                 predicateWarnings.append(warning)
@@ -79,7 +80,8 @@ extension Executor {
         for key in query.sort { try checkKeyPath(key, entity: entity) }
         let keys = query.sort.map(\.value) + (compiled?.sort ?? [])
         let order = keys.isEmpty ? nil
-            : try PredicateCompiler.orderBy(keys, entity: entity, schema: requireDatabase().schema, alias: Self.alias)
+            : try PredicateCompiler.orderBy(keys, entity: entity, schema: requireDatabase().schema, alias: Self.alias,
+                                            dialect: requireDatabase().store.dialect)
         let limit = limitOne ? 1 : [try query.limit.map(count), compiled?.limit].compactMap { $0 }.min()
         let select = Select(entity, alias: Self.alias, columns: attributeColumns(entity), condition: compiled?.condition,
                             order: order, limit: limit, offset: try query.offset.map(count))

@@ -23,7 +23,8 @@ extension Executor {
         let schema = try requireDatabase().schema
         do {
             return try PredicateCompiler.compileValue(text.text, for: attribute, variables: predicateVariables,
-                                                      entity: entity, schema: schema, alias: alias)
+                                                      entity: entity, schema: schema, alias: alias,
+                                                      dialect: requireDatabase().store.dialect)
         } catch let error as PredicateError {
             throw ShellError(error.description, ShellError.locate(error, in: text.text, offset: text.offset))
         }

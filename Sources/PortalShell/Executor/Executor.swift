@@ -106,8 +106,8 @@ public final class Executor {
             if output.flushedCount == flushedBefore { output.discardBuffered() }
             try? flushOutput()
             let shellError = ShellError.from(error)
-            lastErrorWasInterrupt = shellError.interrupted
-            if shellError.usage { usageErrorSeen = true }
+            lastErrorWasInterrupt = shellError.reason == .interrupted
+            if shellError.reason == .usage { usageErrorSeen = true }
             if let location { errors.write(TerminalText.escaped(location) + ": ") }
             errors.write(shellError.report(command: text))
             errors.flush()

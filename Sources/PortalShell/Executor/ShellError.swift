@@ -5,11 +5,19 @@ import PortalTUI
 public struct ShellError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var range: Range<Int>?
-    /// Set when the failure was an interrupt (Ctrl-C, SIGTERM): scripted runs exit 130.
-    public var interrupted = false
-    /// Set when the command cannot run in this kind of session at all (`browse` without a
-    /// terminal): a scripted run then exits 2, as for a usage error.
-    public var usage = false
+    /// Why the command failed, which decides a scripted run's exit status.
+    public var reason = Reason.failed
+
+    /// Why a command failed.
+    public enum Reason: Sendable {
+        /// The command could not do what it asked (exit 1).
+        case failed
+        /// An interrupt stopped it (Ctrl-C, SIGTERM): scripted runs exit 130.
+        case interrupted
+        /// It cannot run in this kind of session at all (`browse` without a terminal): a
+        /// scripted run exits 2, as for a usage error.
+        case usage
+    }
 
     public init(_ message: String, _ range: Range<Int>? = nil) {
         self.message = message
@@ -31,7 +39,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
             }
             if case .predicate = error.kind { return ShellError(error.description) }
             var shellError = ShellError(error.description)
-            if case .interrupted = error.kind { shellError.interrupted = true }
+            if case .interrupted = error.kind { shellError.reason = .interrupted }
             return shellError
         default:
             return ShellError("\(error)")

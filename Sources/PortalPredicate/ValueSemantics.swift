@@ -1,8 +1,10 @@
 import Foundation
 
-/// SQLite's rules for values, reproduced for the in-memory evaluator: ordering across storage
-/// classes, affinity conversions, text rendering of numbers, and arithmetic.
-enum SQLiteSemantics {
+/// The language's rules for values, as the in-memory evaluator applies them: ordering across
+/// storage classes, affinity conversions, text rendering of numbers, and arithmetic. They are
+/// SQLite's rules (the engine's first database), written down once here; SQL dialects render
+/// predicates that give the same rows, which the differential tests check. Nothing here builds SQL.
+enum ValueSemantics {
     /// NULL < INTEGER/REAL < TEXT < BLOB; numbers numerically (exactly, also between integer and
     /// real), text by UTF-8 bytes (BINARY collation), blobs by bytes. Returns -1, 0 or 1.
     static func compare(_ a: Value, _ b: Value) -> Int {

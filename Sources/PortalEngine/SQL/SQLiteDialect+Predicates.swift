@@ -1,0 +1,83 @@
+import PortalPredicate
+
+// SQLite's spelling of compiled predicates. The `portal_*` functions and the `portal_locale`
+// collation are registered on every connection (Compiler/SQLFunctions.swift): SQLite's own
+// lower/upper/LIKE fold ASCII only, and it has no regular expressions.
+
+extension SQLiteDialect {
+    /// `1` / `0`.
+    public func boolean(_ value: Bool) -> String { value ? "1" : "0" }
+
+    /// `(condition) IS NOT 1`.
+    public func isNotTrue(_ condition: SQLFragment) -> SQLFragment { condition.parenthesized + " IS NOT 1" }
+
+    /// `left IS right` / `left IS NOT right`.
+    public func nullSafeEqual(_ left: SQLFragment, _ right: SQLFragment, negated: Bool) -> SQLFragment {
+        left + (negated ? " IS NOT " : " IS ") + right
+    }
+
+    /// `portal_fold(value, flags)`.
+    public func folded(_ value: SQLFragment, _ flags: Int) -> SQLFragment {
+        flags == 0 ? value : "portal_fold(" + value + ", \(flags))"
+    }
+
+    /// `value COLLATE portal_locale`: SQLite uses the explicit collation of the left side for
+    /// `=`, `<`, `BETWEEN` and `IN`, so the compiler puts it there.
+    public func localeOrdered(_ value: SQLFragment) -> SQLFragment { value + " COLLATE portal_locale" }
+
+    /// `value COLLATE BINARY`.
+    public func byteOrdered(_ value: SQLFragment) -> SQLFragment { value + " COLLATE BINARY" }
+
+    /// `portal_contains(text, pattern, flags)` and its siblings.
+    public func textTest(_ test: ComparisonOperator, _ text: SQLFragment, _ pattern: SQLFragment,
+                         flags: Int) -> SQLFragment {
+        let function = switch test {
+        case .contains: "portal_contains"
+        case .beginsWith: "portal_beginswith"
+        case .endsWith: "portal_endswith"
+        case .like: "portal_like"
+        default: "portal_matches"
+        }
+        return .raw(function + "(") + text + ", " + pattern + ", \(flags))"
+    }
+
+    /// `instr(text, pattern) > 0`; ENDSWITH compares bytes, as `substr()` of text with a negative
+    /// start stops counting at a NUL character while `substr()` of a blob does not.
+    public func plainTextTest(_ test: ComparisonOperator, _ text: SQLFragment, _ pattern: SQLFragment,
+                              byteCount: Int) -> SQLFragment? {
+        switch test {
+        case .contains: return "instr(" + text + ", " + pattern + ") > 0"
+        case .endsWith:
+            return "substr(CAST(" + text + " AS BLOB), -" + .bound(.integer(Int64(byteCount))) + ") = CAST("
+                + pattern + " AS BLOB)"
+        default: return nil
+        }
+    }
+
+    /// `typeof(value) IN ('integer','real')`.
+    public func isNumber(_ value: SQLFragment) -> SQLFragment { "typeof(" + value + ") IN ('integer','real')" }
+
+    /// The unary `+`, which drops a column's affinity in SQLite.
+    public func withoutAffinity(_ value: SQLFragment) -> SQLFragment { "+" + value }
+
+    /// `(CAST(left AS REAL) / right)`.
+    public func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment {
+        "(CAST(" + left + " AS REAL) / " + right + ")"
+    }
+
+    /// `+CAST(value AS TEXT)` or `AS NUMERIC`: the unary `+` drops the affinity SQLite gives a
+    /// CAST, so the result compares as a plain value.
+    public func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment {
+        withoutAffinity("CAST(" + value + (toText ? " AS TEXT)" : " AS NUMERIC)"))
+    }
+
+    /// SQLite's built-in math functions; lowercase/uppercase/length are registered (SQLite's
+    /// lower/upper fold ASCII only, its length stops at the first NUL character).
+    public func function(_ name: String) -> String? { Self.functions[name] }
+
+    private static let functions = [
+        "lowercase": "portal_lower", "uppercase": "portal_upper", "length": "portal_length", "abs": "abs",
+        "sqrt": "sqrt", "floor": "floor", "ceiling": "ceil", "trunc": "trunc", "ln": "ln", "log": "log10",
+        "exp": "exp", "pow": "pow",
+    ]
+}

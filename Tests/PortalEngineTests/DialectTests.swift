@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import PortalPredicate
+@testable import PortalEngine
+
+/// SQLite's dialect with the standard SQL spellings a server dialect (PostgreSQL) uses where
+/// SQLite accepts them too: `TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM`, `IS NOT TRUE`, `CASE` for the
+/// affinity-free value. The differential tests run the compiler's output in both dialects: a
+/// compiler that spelled any of these itself would give the same SQL in both, and one that
+/// misused a hook would give wrong rows in one.
+struct StandardSpellingDialect: SQLDialect {
+    private let sqlite = SQLiteDialect()
+    func quoted(_ name: String) -> String { sqlite.quoted(name) }
+    var rowidColumn: String? { sqlite.rowidColumn }
+    func limit(_ limit: Int?, offset: Int?) -> SQLFragment { sqlite.limit(limit, offset: offset) }
+    func onConflict(key: [String], update columns: [String]) -> String { sqlite.onConflict(key: key, update: columns) }
+    var returningAll: String { sqlite.returningAll }
+    func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    func isNotTrue(_ condition: SQLFragment) -> SQLFragment { condition.parenthesized + " IS NOT TRUE" }
+    func nullSafeEqual(_ left: SQLFragment, _ right: SQLFragment, negated: Bool) -> SQLFragment {
+        left + (negated ? " IS DISTINCT FROM " : " IS NOT DISTINCT FROM ") + right
+    }
+    func folded(_ value: SQLFragment, _ flags: Int) -> SQLFragment { sqlite.folded(value, flags) }
+    func localeOrdered(_ value: SQLFragment) -> SQLFragment { sqlite.localeOrdered(value) }
+    func byteOrdered(_ value: SQLFragment) -> SQLFragment { sqlite.byteOrdered(value) }
+    func textTest(_ test: ComparisonOperator, _ text: SQLFragment, _ pattern: SQLFragment, flags: Int) -> SQLFragment {
+        sqlite.textTest(test, text, pattern, flags: flags)
+    }
+    /// No function-free forms: every text test goes through `textTest`.
+    func plainTextTest(_ test: ComparisonOperator, _ text: SQLFragment, _ pattern: SQLFragment,
+                       byteCount: Int) -> SQLFragment? { nil }
+    func isNumber(_ value: SQLFragment) -> SQLFragment { sqlite.isNumber(value) }
+    func withoutAffinity(_ value: SQLFragment) -> SQLFragment { "(CASE WHEN 1 THEN " + value + " END)" }
+    func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment { sqlite.realDivision(left, right) }
+    func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment { sqlite.cast(value, toText: toText) }
+    func function(_ name: String) -> String? { sqlite.function(name) }
+}
+
+@Suite struct DialectTests {
+    static let compilerFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/PortalEngine/Compiler")
+
+    /// SQLite's spellings live in its dialect and its registered functions, never in the compiler.
+    @Test func theCompilerSpellsNoSQLiteOfItsOwn() throws {
+        let sqliteOnly = try Regex(#""[^"\n]*(portal_|IS NOT 1|typeof|COLLATE|instr\(|\browid\b|\+CAST|\bpow\()[^"\n]*"|" IS (NOT )?""#)
+        let files = (FileManager.default.enumerator(atPath: Self.compilerFolder.path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 5)
+        for file in files {
+            let text = try String(contentsOf: Self.compilerFolder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(sqliteOnly) {
+                Issue.record("Compiler/\(file):\(number + 1) spells SQLite: \(line)")
+            }
+        }
+    }
+
+    /// The same predicate in the two dialects: the standard spellings appear only in the second.
+    @Test func theDialectSpellsNegationNullSafetyAndBooleans() throws {
+        let db = try TestDatabase.chinook()
+        let schema = try db.schema()
+        let track = try #require(schema.entity(named: "Track"))
+        let predicate = "NOT (Composer == Name) AND (TRUEPREDICATE OR Name == nil)"
+        let sqlite = try PredicateCompiler.compile(predicate, entity: track, schema: schema, alias: "t0").condition
+        let standard = try PredicateCompiler.compile(predicate, entity: track, schema: schema, alias: "t0",
+                                                     dialect: StandardSpellingDialect()).condition
+        #expect(sqlite.sql.contains("IS NOT 1") && sqlite.sql.contains(" IS "))
+        #expect(standard.sql.contains("IS NOT TRUE") && standard.sql.contains("IS NOT DISTINCT FROM")
+                && standard.sql.contains("TRUE"))
+        #expect(!standard.sql.contains("IS NOT 1"))
+        let count = "SELECT count(*) FROM Track AS t0 WHERE "
+        #expect(try db.query(count + sqlite.sql, sqlite.bindings) == db.query(count + standard.sql, standard.bindings))
+    }
+}
