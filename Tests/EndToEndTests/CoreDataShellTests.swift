@@ -54,6 +54,15 @@ import Testing
                             "SELECT count(*) FROM \(t) WHERE Z_ENT = 11 AND ZCREATIONDATE3 >= strftime('%s', '2025-08-01 11:43:00') - 978307200")
         let titles = try output([store, "-e", #"find ICFolder where parent.title == "Folder2""#], format: "json")
         #expect(titles.contains(#""title":"Subfolder""#))
+        // Dates show as UTC dates: the raw seconds since 2001, formatted by Foundation.
+        let seconds = try output(["--raw", store, "-e", "sql SELECT ZCREATIONDATE3 FROM \(t) WHERE ZTITLE1 = 'This is a note'"])
+        let date = Date(timeIntervalSinceReferenceDate: try #require(Double(seconds.trimmingCharacters(in: .newlines))))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        let note = try output([store, "-e", #"find ICNote where title == "This is a note""#], format: "json")
+        #expect(note.contains(#""creationDate":""# + formatter.string(from: date) + "\""), "\(note)")
     }
 
     @Test func photos_manyToManyAndOrdered() throws {

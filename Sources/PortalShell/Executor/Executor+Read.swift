@@ -88,9 +88,10 @@ extension Executor {
         return (CompiledQuery(select.rendered(in: try requireDatabase().store.dialect)), entity)
     }
 
-    /// Every attribute of `entity`, by name, in the schema's order: the columns `schema` shows.
+    /// Every attribute of `entity`, by name, in the schema's order: the columns `schema` shows
+    /// (Core Data's dates and UUIDs shown as dates and UUID text).
     private func attributeColumns(_ entity: EntityDescription) -> Select.Columns {
-        .expressions(entity.attributeColumns(alias: Self.alias))
+        .expressions(entity.displayColumns(alias: Self.alias))
     }
 
     /// A `limit`/`offset` count; a variable must hold a whole number that is not negative.
