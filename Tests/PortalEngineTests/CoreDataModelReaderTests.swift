@@ -114,6 +114,32 @@ enum CoreDataFixture: String, CaseIterable {
         #expect(portalError { try ModelFile.read(bundle.path) }?.kind == .coreDataModel)
     }
 
+    /// A compiled `.mom` is the keyed archive `Z_MODELCACHE` holds (inflated): written to a
+    /// file, it reads as the same model, alone and as the current version of a `.momd`.
+    @Test func compiledModel_momAndMomd() throws {
+        let folder = try TemporaryFolder()
+        let connection = try CoreDataFixture.photos.connection(in: folder)
+        guard case .blob(let compressed)? = try connection.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") else {
+            Issue.record("no model cache")
+            return
+        }
+        let cached = try #require(try CoreDataStoreInfo(connection).cachedModel)
+        let mom = folder.url.appendingPathComponent("Photos.mom")
+        try Data(try Inflate.raw(compressed)).write(to: mom)
+        #expect(try ModelFile.read(mom.path) == cached)
+        let momd = folder.url.appendingPathComponent("Photos.momd")
+        try FileManager.default.createDirectory(at: momd, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: mom, to: momd.appendingPathComponent("Photos 2.mom"))
+        try Data("not a model".utf8).write(to: momd.appendingPathComponent("Photos.mom"))
+        let info = try PropertyListSerialization.data(
+            fromPropertyList: ["NSManagedObjectModel_CurrentVersionName": "Photos 2"], format: .xml, options: 0)
+        try info.write(to: momd.appendingPathComponent("VersionInfo.plist"))
+        #expect(try ModelFile.read(momd.path).entities.count == 54)
+        // A damaged compiled model is an error, not a crash.
+        try Data(try Inflate.raw(compressed).prefix(4000)).write(to: mom)
+        #expect(portalError { try ModelFile.read(mom.path) }?.kind == .coreDataModel)
+    }
+
     @Test func xmlModel_unknownElementsAndTypesAreNoted() throws {
         let xml = """
             <?xml version="1.0"?><!-- a comment with <entity> inside -->
@@ -126,7 +152,8 @@ enum CoreDataFixture: String, CaseIterable {
         #expect(model.ignored == ["A & B.x (type Hologram)", "A & B.address (<compositeAttribute>)"])
     }
 
-    @Test(arguments: ["", "<model", "<model a=1></model>", "plain text", "<model><entity name=\"x></model>"])
+    @Test(arguments: ["", "<model", "<model a=1></model>", "plain text", "<model><entity name=\"x></model>", "<model a=  >",
+                      "<model a", "<x><entity><attribute name=\"a\"/></entity></x>", "<model><y><entity/></y></model>"])
     func xmlModel_badInputThrows(text: String) {
         #expect(portalError { try XMLModelReader.model(xml: text, source: "bad") }?.kind == .coreDataModel)
     }

@@ -54,6 +54,9 @@ struct XMLElements {
             }
             scanner += 1
             while scanner < body.endIndex, isSpace(body[scanner]) { scanner += 1 }
+            guard scanner < body.endIndex else {
+                throw PortalError(.coreDataModel, "\(source): an attribute without a value in <\(name)>")
+            }
             let quote = body[scanner]
             guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
                   let close = body[(scanner + 1)...].firstIndex(of: quote) else {

@@ -29,13 +29,15 @@ enum XMLModelReader {
         case ("model", "entity"):
             entities.append(CoreDataEntity(name: attributes["name"] ?? "", parent: attributes["parentEntity"],
                                            isAbstract: yes("isAbstract")))
-        case ("entity", "attribute"):
+        case ("entity", "attribute") where !entities.isEmpty:
             let typeName = attributes["attributeType"] ?? ""
-            var type = CoreDataAttribute.AttributeType(xcodeName: typeName)
-            if case .unknown = type { ignored.append("\(entities.last?.name ?? "").\(attributes["name"] ?? "") (type \(typeName))") ; type = .unknown(-1) }
+            let type = CoreDataAttribute.AttributeType(xcodeName: typeName)
+            if case .unknown = type {
+                ignored.append("\(entities.last?.name ?? "").\(attributes["name"] ?? "") (type \(typeName))")
+            }
             entities[entities.count - 1].attributes.append(CoreDataAttribute(
                 name: attributes["name"] ?? "", type: type, isTransient: yes("transient"), isDerived: yes("derived")))
-        case ("entity", "relationship"):
+        case ("entity", "relationship") where !entities.isEmpty:
             entities[entities.count - 1].relationships.append(CoreDataRelationship(
                 name: attributes["name"] ?? "", destination: attributes["destinationEntity"] ?? "",
                 inverse: attributes["inverseName"], isToMany: yes("toMany"), isOrdered: yes("ordered"),
