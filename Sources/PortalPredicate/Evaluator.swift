@@ -414,6 +414,10 @@ struct Evaluator {
         switch key {
         case "@count", "count":
             return .value(.integer(Int64(elements.count)), nil)
+        case "countdistinct":
+            var distinct: [Value] = []
+            for v in values where !distinct.contains(where: { ValueSemantics.compare($0, v) == 0 }) { distinct.append(v) }
+            return .value(.integer(Int64(distinct.count)), nil)
         case "@sum", "sum", "@avg", "average":
             var integerSum: Int64? = 0
             var realSum = 0.0
@@ -473,8 +477,8 @@ struct Evaluator {
         guard let first = arguments.first else { throw invalid("\(name)() needs an argument") }
         let argument = try expression(first, scope)
         switch name {
-        case "count", "sum", "min", "max", "average":
-            return try aggregate(name, try collection(argument, for: "\(name)()"))
+        case "count", "sum", "min", "max", "average", "avg", "countdistinct":
+            return try aggregate(name == "avg" ? "average" : name, try collection(argument, for: "\(name)()"))
         default:
             return .value(try scalarFunction(name, try scalarValue(argument, for: "\(name)()")), nil)
         }

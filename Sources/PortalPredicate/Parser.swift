@@ -529,10 +529,12 @@ struct Parser {
     }
 
     /// Known functions and how many arguments each takes.
-    static let functions: [String: Int] = [
-        "lowercase": 1, "uppercase": 1, "abs": 1, "sqrt": 1, "floor": 1, "ceiling": 1, "trunc": 1,
-        "ln": 1, "log": 1, "exp": 1, "now": 0, "length": 1,
-        "sum": 1, "count": 1, "min": 1, "max": 1, "average": 1,
+    /// Each function and how many arguments it takes (`count()` counts a group's rows).
+    static let functions: [String: ClosedRange<Int>] = [
+        "lowercase": 1...1, "uppercase": 1...1, "abs": 1...1, "sqrt": 1...1, "floor": 1...1, "ceiling": 1...1,
+        "trunc": 1...1, "ln": 1...1, "log": 1...1, "exp": 1...1, "now": 0...0, "length": 1...1,
+        "sum": 1...1, "count": 0...1, "min": 1...1, "max": 1...1, "average": 1...1, "avg": 1...1,
+        "countdistinct": 1...1,
     ]
 
     /// The aggregate keys a key path may hold after a dot (lowercased).
@@ -564,8 +566,10 @@ struct Parser {
         if colon { advance() }
         advance() // (
         let (arguments, h) = try expressionList(closing: ")")
-        guard arguments.count == arity else {
-            throw failure(.invalidOperation, "\(name)() takes \(arity) argument\(arity == 1 ? "" : "s"), not \(arguments.count)", at: token)
+        guard arity.contains(arguments.count) else {
+            let expected = arity.count == 1 ? "\(arity.lowerBound)" : "\(arity.lowerBound) or \(arity.upperBound)"
+            throw failure(.invalidOperation, "\(name)() takes \(expected) argument\(arity == 1...1 ? "" : "s"), not \(arguments.count)",
+                          at: token)
         }
         return (.function(name, arguments), try height(over: h))
     }

@@ -56,7 +56,7 @@ struct TreeGenerator {
         case 2: return .aggregate((0..<Int.random(in: 0..<4, using: &random)).map { _ in expression(depth: depth + 1) })
         case 3:
             let (name, arity) = pick(Parser.functions.sorted { $0.key < $1.key })
-            return .function(name, (0..<arity).map { _ in expression(depth: depth + 1) })
+            return .function(name, (0..<arity.upperBound).map { _ in expression(depth: depth + 1) })
         case 4:
             return .subquery(collection: expression(depth: depth + 1), variable: name(),
                              predicate: predicate(depth: depth + 1))

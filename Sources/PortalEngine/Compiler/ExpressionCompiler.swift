@@ -33,6 +33,10 @@ extension SQLCompiler {
             let (sql, info) = try number(inner, in: scope, for: "-")
             try requireNumber(info, for: "-")
             return .scalar("(-" + sql + ")", .computed)
+        case .key(let name) where scope.path.isEmpty && selectionNames[name.lowercased()] != nil
+                                   && scope.entity.attribute(named: name) == nil
+                                   && scope.entity.relationship(named: name) == nil:
+            return selectionNames[name.lowercased()] ?? .literal(.null)
         case .self, .key, .member, .subscript, .variable, .subquery:
             return try path(expression, in: scope)
         }

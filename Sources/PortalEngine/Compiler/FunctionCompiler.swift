@@ -9,7 +9,7 @@ extension SQLCompiler {
     /// The scalar functions whose result is text.
     static let textFunctions: Set<String> = ["lowercase", "uppercase"]
     static let aggregateFunctionNames = ["sum": "@sum", "count": "@count", "min": "@min", "max": "@max",
-                                         "average": "@avg"]
+                                         "average": "@avg", "avg": "@avg", GroupAggregate.countDistinct: "@count"]
 
     func function(_ name: String, _ arguments: [Expression], in scope: Scope) throws -> Operand {
         let lowered = name.lowercased()
@@ -25,7 +25,9 @@ extension SQLCompiler {
             return .scalar(.raw(sqlName + "(") + sql + ")", info)
         }
         if let aggregate = Self.aggregateFunctionNames[lowered] {
+            if lowered == "count", arguments.isEmpty { return try countRows() }
             guard arguments.count == 1 else { throw argumentCount(name, 1) }
+            if let grouped = try groupAggregate(aggregate, lowered, arguments[0], in: scope) { return grouped }
             return try aggregateFunction(aggregate, name, arguments[0], in: scope)
         }
         failingToken = name

@@ -93,6 +93,13 @@ final class SQLCompiler {
     var collection: Collection?
     /// The name or operator keyword the last error is about, to locate it in the text.
     var failingToken: String?
+    /// True while compiling a selection's items, `having` or `sort by`: an aggregate of the
+    /// row's values (`sum(Milliseconds)`) is then the SQL aggregate over the group's rows.
+    var groupAggregates = false
+    /// Set when an item compiled an aggregate over rows.
+    var sawGroupAggregate = false
+    /// The selection's `as` names (lowercased) and what they stand for, for `having` and `sort by`.
+    var selectionNames: [String: Operand] = [:]
 
     init(schema: Schema, variables: [String: Argument], rootAlias: String, dialect: any SQLDialect) {
         self.schema = schema

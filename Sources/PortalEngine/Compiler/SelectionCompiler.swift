@@ -1,0 +1,181 @@
+import PortalPredicate
+
+// `find E select ITEM [as NAME], … [group by KEY, …] [having P] [sort by …]`: each item an
+// expression of the predicate language or an aggregate, compiled into one SELECT's columns,
+// GROUP BY and HAVING. Names given by `as` may be used in `having` and `sort by`.
+
+/// One column of a selection: an expression (`Name`, `Album.Title`, `Milliseconds / 1000`,
+/// `sum(Total)`, `count(distinct Country)`) and the name of its column.
+public struct SelectionItem: Sendable, Hashable {
+    /// The expression, as written.
+    public var expression: String
+    /// The name given by `as`, if any.
+    public var name: String?
+
+    /// An item; without `as`, the column is named by the expression's text.
+    public init(_ expression: String, as name: String? = nil) {
+        self.expression = expression
+        self.name = name
+    }
+
+    /// The column's name: the `as` name, else the expression's text.
+    public var columnName: String { name ?? expression.trimmed }
+}
+
+/// What a projection reads: its items, and how rows are grouped and filtered by group.
+public struct Selection: Sendable, Hashable {
+    /// The columns.
+    public var items: [SelectionItem]
+    /// Drop duplicate rows.
+    public var distinct: Bool
+    /// The group keys: expressions (usually attributes or to-one key paths).
+    public var groupBy: [String]
+    /// A predicate on groups, which may use aggregates and the items' names.
+    public var having: String?
+
+    /// A selection of `items`.
+    public init(_ items: [SelectionItem], distinct: Bool = false, groupBy: [String] = [], having: String? = nil) {
+        self.items = items
+        self.distinct = distinct
+        self.groupBy = groupBy
+        self.having = having
+    }
+}
+
+/// A selection compiled for one entity: the parts of a `Select`.
+public struct CompiledSelection: Sendable, Hashable {
+    /// `expression AS "name"`, one per item.
+    public var columns: [SQLFragment]
+    /// The columns' names, in order.
+    public var names: [String]
+    /// The GROUP BY terms.
+    public var groupBy: [SQLFragment]
+    /// The HAVING condition.
+    public var having: SQLFragment?
+    /// The ORDER BY terms of the sort keys given (which may name items).
+    public var order: SQLFragment?
+    /// `SELECT DISTINCT`.
+    public var distinct: Bool
+}
+
+/// A selection that cannot compile: which part, and why (the error's range is within that part's text).
+public struct SelectionError: Error, Sendable {
+    /// The part of the selection at fault.
+    public enum Part: Sendable, Hashable {
+        case item(Int), groupKey(Int), having, sortKey(Int)
+    }
+    public var part: Part
+    public var error: PredicateError
+}
+
+extension PredicateCompiler {
+    /// Compiles `selection` against `entity`; `sort` keys may name items (by `as` name or text).
+    /// Throws `SelectionError`.
+    public static func compile(_ selection: Selection, sortedBy sort: [SortKey] = [], entity: EntityDescription,
+                               schema: Schema, alias: String, dialect: any SQLDialect = SQLiteDialect())
+        throws(SelectionError) -> CompiledSelection {
+        let compiler = SQLCompiler(schema: schema, variables: [:], rootAlias: alias, dialect: dialect)
+        return try compiler.compile(selection, sort: sort, in: Scope(entity: entity, alias: alias))
+    }
+}
+
+extension SQLCompiler {
+    func compile(_ selection: Selection, sort: [SortKey], in scope: Scope) throws(SelectionError) -> CompiledSelection {
+        groupAggregates = true
+        var columns: [SQLFragment] = [], names: [String] = [], aggregated: [Bool] = []
+        for (index, item) in selection.items.enumerated() {
+            let (sql, isAggregate) = try part(.item(index), item.expression) { try scalarItem($0, in: scope) }
+            columns.append(sql + " AS " + dialect.quoted(item.columnName))
+            names.append(item.columnName)
+            aggregated.append(isAggregate)
+            selectionNames[item.columnName.lowercased()] = .scalar(sql.parenthesized, .computed)
+        }
+        var groupBy: [SQLFragment] = []
+        for (index, key) in selection.groupBy.enumerated() {
+            let (sql, isAggregate) = try part(.groupKey(index), key) { try scalarItem($0, in: scope, named: false) }
+            if isAggregate { throw SelectionError(part: .groupKey(index), error: PredicateError(.invalidOperation, "an aggregate cannot be a group key")) }
+            groupBy.append(sql)
+        }
+        if aggregated.contains(true) || !groupBy.isEmpty {
+            try checkGrouped(selection, aggregated)
+        }
+        let having = try selection.having.map { text throws(SelectionError) in
+            try part(.having, text) { text in (try predicate(Predicate.parse(text), in: scope), false) }.0
+        }
+        var order: [SQLFragment] = []
+        for (index, key) in sort.enumerated() {
+            let (sql, _) = try part(.sortKey(index), key.keyPath) { try scalarItem($0, in: scope, named: true) }
+            order.append(sql + (key.ascending ? " ASC" : " DESC"))
+        }
+        return CompiledSelection(columns: columns, names: names, groupBy: groupBy, having: having,
+                                 order: order.isEmpty ? nil : .joined(order, separator: ", "), distinct: selection.distinct)
+    }
+
+    /// One expression as one value per row (or per group), and whether it aggregates rows.
+    private func scalarItem(_ text: String, in scope: Scope, named: Bool = true) throws -> (SQLFragment, Bool) {
+        if named, let operand = selectionNames[text.trimmed.lowercased()],
+           case .scalar(let sql, _) = operand {
+            return (sql, false)
+        }
+        sawGroupAggregate = false
+        let expression = try Expression.parse(Self.rewritingCountDistinct(text))
+        switch try operand(expression, in: scope) {
+        case .scalar(let sql, _): return (sql, sawGroupAggregate)
+        case .date(let seconds): return (.bound(.real(seconds)), false)
+        case let other:
+            throw PredicateError(.invalidOperation, "a column needs one value per row, not \(other.kindDescription)")
+        }
+    }
+
+    /// Each item that is not an aggregate must be a group key (by its text), or a constant.
+    private func checkGrouped(_ selection: Selection, _ aggregated: [Bool]) throws(SelectionError) {
+        let keys = Set(selection.groupBy.map(Self.normalized))
+        for (index, item) in selection.items.enumerated() where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) {
+            if (try? Expression.parse(item.expression)).map({ if case .literal = $0 { true } else { false } }) == true { continue }
+            throw SelectionError(part: .item(index), error: PredicateError(
+                .invalidOperation,
+                "'\(item.expression.trimmed)' is neither a group key nor an aggregate: "
+                    + "add it to 'group by', or aggregate it (min(…), max(…), count(…))",
+                range: 0..<item.expression.count))
+        }
+    }
+
+    /// Runs `body` on one part's text, naming the part in a failure and locating its culprit.
+    private func part<T>(_ part: SelectionError.Part, _ text: String,
+                         _ body: (String) throws -> T) throws(SelectionError) -> T {
+        failingToken = nil
+        do {
+            return try body(text)
+        } catch var error as PredicateError {
+            if error.range == nil { error.range = failingToken.flatMap { TokenLocator.range(of: $0, in: text) } }
+            throw SelectionError(part: part, error: error)
+        } catch {
+            throw SelectionError(part: part, error: PredicateError(.invalidOperation, "\(error)"))
+        }
+    }
+
+    private static func normalized(_ text: String) -> String {
+        String(text.lowercased().filter { !$0.isWhitespace })
+    }
+
+    /// `count(distinct X)` → `countdistinct(X)` padded to the same length, so that positions in
+    /// errors still point into the text as written.
+    static func rewritingCountDistinct(_ text: String) -> String {
+        guard let regex = try? Regex(#"(?i)\bcount\s*\(\s*distinct\b"#) else { return text }
+        var result = text
+        for match in text.matches(of: regex).reversed() {
+            let written = text[match.range].count
+            let replacement = GroupAggregate.countDistinct + "(" + String(repeating: " ", count: max(0, written - 14))
+            result.replaceSubrange(match.range, with: replacement)
+        }
+        return result
+    }
+}
+
+extension String {
+    /// Without spaces at either end.
+    var trimmed: String {
+        let characters = drop { $0 == " " || $0 == "\t" }
+        return String(characters.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,95 @@
+import Testing
+import PortalPredicate
+@testable import PortalEngine
+
+/// Projections, groups and aggregates on Chinook, each compared with SQL written by hand.
+@Suite struct SelectionTests {
+    let store: Store
+
+    init() throws {
+        var options = StoreOptions(readOnly: true)
+        options.switchesToWAL = false
+        store = try Store(path: chinookPath, options: options)
+    }
+
+    private func rows(_ entity: String, _ selection: Selection, where predicate: String? = nil,
+                      sort: [SortKey] = [], limit: Int? = nil) throws -> [[Value]] {
+        try store.read { ctx in
+            try ctx.find(entity, select: selection, where: predicate, sortedBy: sort, limit: limit).map { $0.values }
+        }
+    }
+
+    private func sql(_ text: String) throws -> [[Value]] {
+        try store.read { ctx in try ctx.query(text).rows.map { $0.values } }
+    }
+
+    @Test func revenuePerCountryThroughTwoToOneSteps() throws {
+        let found = try rows("InvoiceLine", Selection([SelectionItem("Invoice.Customer.Country", as: "country"),
+                                                        SelectionItem("sum(UnitPrice * Quantity)", as: "revenue")],
+                                                       groupBy: ["Invoice.Customer.Country"]),
+                             sort: [SortKey("revenue", ascending: false), SortKey("country")])
+        let expected = try sql("""
+            SELECT c.Country, sum(l.UnitPrice * l.Quantity) AS r FROM InvoiceLine l JOIN Invoice i ON i.InvoiceId = l.InvoiceId
+            JOIN Customer c ON c.CustomerId = i.CustomerId GROUP BY c.Country ORDER BY r DESC, c.Country
+            """)
+        #expect(found.count == 24)
+        #expect(found == expected)
+    }
+
+    @Test func perEntityAggregatesOverToManyAndNames() throws {
+        let found = try rows("Album", Selection([SelectionItem("Title"), SelectionItem("sum(tracks.Milliseconds)", as: "length"),
+                                                  SelectionItem("count(tracks)", as: "n")]),
+                             where: "ArtistId == 1", sort: [SortKey("length", ascending: false)])
+        let expected = try sql("""
+            SELECT a.Title, (SELECT coalesce(sum(Milliseconds), 0) FROM Track t WHERE t.AlbumId = a.AlbumId) AS len,
+            (SELECT count(*) FROM Track t WHERE t.AlbumId = a.AlbumId) FROM Album a WHERE a.ArtistId = 1 ORDER BY len DESC
+            """)
+        #expect(found == expected && found.count == 2)
+        let names = try store.read { ctx in
+            try ctx.find("Album", select: Selection([SelectionItem("Title"), SelectionItem("AlbumId * 2", as: "twice")]), limit: 1)
+        }
+        #expect(names.first?.names == ["Title", "twice"])
+    }
+
+    @Test func countDistinctHavingAndOneRowWithoutGroups() throws {
+        let one = try rows("Track", Selection([SelectionItem("count()"), SelectionItem("count(distinct AlbumId)"),
+                                                SelectionItem("min(Milliseconds)"), SelectionItem("average(Bytes)")]))
+        #expect(one == (try sql("SELECT count(*), count(DISTINCT AlbumId), min(Milliseconds), avg(Bytes) FROM Track")))
+        let having = try rows("Track", Selection([SelectionItem("Genre.Name", as: "genre"), SelectionItem("count()", as: "tracks")],
+                                                  groupBy: ["Genre.Name"], having: "tracks > 300 AND avg(Milliseconds) > 200000"),
+                              sort: [SortKey("genre")])
+        #expect(having == (try sql("""
+            SELECT g.Name, count(*) FROM Track t JOIN Genre g ON g.GenreId = t.GenreId GROUP BY g.Name
+            HAVING count(*) > 300 AND avg(t.Milliseconds) > 200000 ORDER BY g.Name
+            """)))
+        #expect(!having.isEmpty)
+        let distinct = try rows("Track", Selection([SelectionItem("MediaTypeId")], distinct: true), sort: [SortKey("MediaTypeId")])
+        #expect(distinct == (try sql("SELECT DISTINCT MediaTypeId FROM Track ORDER BY 1")))
+    }
+
+    @Test func aProjectionDecodesIntoAStructByItsNames() throws {
+        struct Genre: Decodable, Equatable { var name: String; var tracks: Int }
+        let genres = try store.read { ctx in
+            try ctx.fetch(Genre.self, from: "Track", select: Selection([SelectionItem("Genre.Name", as: "name"),
+                                                                        SelectionItem("count()", as: "tracks")],
+                                                                       groupBy: ["Genre.Name"]),
+                          sortedBy: [SortKey("tracks", ascending: false)], limit: 1)
+        }
+        #expect(genres == [Genre(name: "Rock", tracks: 1297)])
+    }
+
+    @Test func mistakesAreNamedWithTheirPart() throws {
+        func failure(_ selection: Selection, where predicate: String? = nil) -> PortalError? {
+            portalError { try rows("Track", selection, where: predicate) }
+        }
+        let inWhere = failure(Selection([SelectionItem("Name")]), where: "sum(Milliseconds) > 10")
+        #expect(inWhere?.description.contains("belongs in 'having'") == true)
+        let ungrouped = failure(Selection([SelectionItem("Name"), SelectionItem("count()")], groupBy: ["AlbumId"]))
+        #expect(ungrouped?.description.contains("'Name' is neither a group key nor an aggregate") == true)
+        #expect(ungrouped?.description.contains("column 1") == true)
+        let unknown = failure(Selection([SelectionItem("Milisecond")]))
+        #expect(unknown?.suggestion == "Milliseconds")
+        let text = failure(Selection([SelectionItem("sum(Name)")]))
+        #expect(text?.description.contains("needs numbers") == true)
+    }
+}
