@@ -140,6 +140,72 @@ enum CoreDataFixture: String, CaseIterable {
         #expect(portalError { try ModelFile.read(mom.path) }?.kind == .coreDataModel)
     }
 
+    @Test func cachedModel_unknownPropertyKindsAreNoted() throws {
+        let folder = try TemporaryFolder()
+        let connection = try CoreDataFixture.monterey.connection(in: folder)
+        guard case .blob(let compressed)? = try connection.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") else {
+            Issue.record("no model cache")
+            return
+        }
+        // A newer framework's kind of property: the class name replaced in place (same length,
+        // so the binary property list stays whole).
+        var bytes = try Inflate.raw(compressed)
+        let old = Array("NSRelationshipDescription".utf8), new = Array("NSFuturePropertyDescripti".utf8)
+        var i = 0
+        while i + old.count <= bytes.count {
+            if bytes[i..<(i + old.count)].elementsEqual(old) { bytes.replaceSubrange(i..<(i + old.count), with: new) }
+            i += 1
+        }
+        let model = try ModelArchiveReader.model(archive: Data(bytes), source: "test")
+        #expect(model.entities.allSatisfy { $0.relationships.isEmpty })
+        #expect(model.ignored.contains("ICNote.folder (NSFuturePropertyDescripti)"))
+        #expect(model.entity(named: "ICNote")?.attributes.isEmpty == false)
+    }
+
+    /// Damaged archives (bytes changed at random, seeded) throw or read; they never crash.
+    @Test func cachedModel_damagedBytesNeverCrash() throws {
+        let folder = try TemporaryFolder()
+        let connection = try CoreDataFixture.monterey.connection(in: folder)
+        guard case .blob(let compressed)? = try connection.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") else {
+            Issue.record("no model cache")
+            return
+        }
+        let whole = try Inflate.raw(compressed)
+        var generator = SeededRandom(seed: 17)
+        var failures = 0
+        for _ in 0..<300 {
+            var bytes = whole
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                bytes[Int.random(in: 8..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            if let model = try? ModelArchiveReader.model(archive: Data(bytes), source: "damaged") {
+                // Whatever was read must still walk: hierarchies and roots end.
+                for entity in model.entities { _ = model.hierarchy(from: entity.name); _ = model.root(of: entity.name) }
+            } else {
+                failures += 1
+            }
+        }
+        #expect(failures > 0)
+        var damaged = compressed
+        damaged[damaged.count / 2] ^= 0xFF
+        if let inflated = try? Inflate.raw(damaged) { _ = try? ModelArchiveReader.model(archive: Data(inflated), source: "x") }
+    }
+
+    @Test func xmlModel_parentCycleEnds() throws {
+        let xml = #"<model><entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/></model>"#
+        let model = try XMLModelReader.model(xml: xml, source: "cycle")
+        #expect(model.hierarchy(from: "A").map(\.name) == ["A", "B"])
+        let numbers = [CoreDataStoreInfo.EntityNumber(number: 1, name: "A", parent: 2, max: 0),
+                       CoreDataStoreInfo.EntityNumber(number: 2, name: "B", parent: 1, max: 0)]
+        #expect(model.allAttributes(of: "A").isEmpty)
+        // Neither is a root: the mapping finds no table for them and says which entity.
+        let error = portalError { try CoreDataMapping.build(model: model, numbers: numbers, tables: [:]) }
+        #expect(error?.kind == .coreDataModel && error?.message.contains("is also its descendant") == true)
+        let orphan = try XMLModelReader.model(xml: #"<model><entity name="A" parentEntity="Gone"/></model>"#, source: "x")
+        #expect(portalError { try CoreDataMapping.build(model: orphan, numbers: numbers, tables: [:]) }?.message
+                    .contains("Gone is not in the model") == true)
+    }
+
     @Test func xmlModel_unknownElementsAndTypesAreNoted() throws {
         let xml = """
             <?xml version="1.0"?><!-- a comment with <entity> inside -->
@@ -174,3 +240,4 @@ enum CoreDataFixture: String, CaseIterable {
         #expect(portalError { try ModelArchiveReader.model(archive: Data(Array(whole.prefix(8))), source: "x") }?.kind == .coreDataModel)
     }
 }
+

@@ -122,6 +122,14 @@ private struct MappingBuilder {
     }
 
     mutating func build() throws -> CoreDataMapping {
+        for entity in model.entities {
+            // A damaged model: a parent that is not in it, or parents that go round in a cycle.
+            if let top = model.root(of: entity.name), let parent = top.parent {
+                throw PortalError(.coreDataModel, "the model is damaged: \(top.name)'s parent \(parent) "
+                                  + (model.entity(named: parent) == nil ? "is not in the model" : "is also its descendant"),
+                                  entity: top.name)
+            }
+        }
         var columnOf: [PropertyKey: String] = [:]
         let roots = model.entities.filter { $0.parent == nil }
         for root in roots {

@@ -19,10 +19,19 @@ public struct CoreDataModel: Sendable, Hashable {
     /// The entities whose parent is `name`.
     public func subentities(of name: String) -> [CoreDataEntity] { entities.filter { $0.parent == name } }
 
-    /// `name` and every entity below it, parents before children.
+    /// `name` and every entity below it, parents before children (each once, even when a
+    /// damaged model makes the parents a cycle).
     public func hierarchy(from name: String) -> [CoreDataEntity] {
-        guard let entity = entity(named: name) else { return [] }
-        return [entity] + subentities(of: name).flatMap { hierarchy(from: $0.name) }
+        var result: [CoreDataEntity] = []
+        var pending = [name]
+        var seen: Set<String> = []
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            guard seen.insert(next).inserted, let entity = entity(named: next) else { continue }
+            result.append(entity)
+            pending += subentities(of: next).map(\.name)
+        }
+        return result
     }
 
     /// The entity at the top of `name`'s hierarchy (whose table holds its rows).
