@@ -155,6 +155,26 @@ import Testing
         #expect(try output([store, "-e", "count Entity where stringattribute == 'beta'"]) == "1\n")
     }
 
+    @Test func model_uuidBlobsShowAsUUIDTextAndCompareAsBlobs() throws {
+        let store = try builtStore()
+        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        let uuid = UUID()
+        let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+        try raw.write { ctx in
+            try ctx.execute("ALTER TABLE ZUNRELATEDENTITY ADD COLUMN ZTOKEN BLOB")
+            try ctx.execute("UPDATE ZUNRELATEDENTITY SET ZTOKEN = ? WHERE Z_PK = 1", [.blob(bytes)])
+        }
+        try raw.close()
+        let xml = try String(contentsOfFile: Self.xmlModel, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="birthday""#, with: #"<attribute name="token" attributeType="UUID"/><attribute name="birthday""#)
+        let model = folder.appendingPathComponent("uuid.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let found = try output([store, "--model", model.path, "-e", "find UnrelatedEntity where token != nil"], format: "json")
+        #expect(found.contains(#""token":""# + uuid.uuidString + "\""), "\(found)")
+        #expect(found.contains(#""name":"Ada""#) && !found.contains("Bo"))
+    }
+
     @Test func model_thatDoesNotMatchNamesTheEntityAndAttribute() throws {
         let store = try builtStore(dropping: "ZNAME")
         let run = try Shell.run([store, "--model", Self.xmlModel, "-e", "entities"])
