@@ -111,6 +111,24 @@ import Testing
         #expect(missing?.entity == "ICSticker" && missing?.message.contains("Z_PRIMARYKEY") == true)
     }
 
+    @Test func newerKindsOfAttributeAreLeftOutWithANote() throws {
+        let folder = try TemporaryFolder()
+        let connection = try CoreDataFixture.monterey.connection(in: folder)
+        let info = try CoreDataStoreInfo(connection)
+        let tables = Dictionary(try SchemaReader.read(connection.handle).entities.map { ($0.name, $0.attributes.map(\.name)) },
+                                uniquingKeysWith: { a, _ in a })
+        var model = try #require(info.cachedModel)
+        let i = try #require(model.entities.firstIndex { $0.name == "ICNote" })
+        model.entities[i].attributes.append(CoreDataAttribute(name: "address", type: .composite))
+        let t = try #require(model.entities[i].attributes.firstIndex { $0.name == "title" })
+        model.entities[i].attributes[t].type = .unknown(2300)
+        let mapping = try CoreDataMapping.build(model: model, numbers: info.entityNumbers, tables: tables)
+        #expect(mapping.notes == ["left out ICNote.address: a Composite attribute, stored otherwise than in a column ZADDRESS"])
+        let note = try #require(mapping.entity(named: "ICNote"))
+        #expect(note.attributes.first { $0.name == "title" }?.column == "ZTITLE1")
+        #expect(!note.attributes.contains { $0.name == "address" })
+    }
+
     @Test func noModel_namesFromPrimaryKeyTableAndColumns() throws {
         let folder = try TemporaryFolder()
         let connection = try CoreDataFixture.monterey.connection(in: folder)

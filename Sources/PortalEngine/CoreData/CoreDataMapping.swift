@@ -177,7 +177,7 @@ private struct MappingBuilder {
     /// The columns of a hierarchy's stored attributes and to-one relationships. Properties of
     /// the same name in different entities of one table share a base name and take `1`, `2`, …
     /// in `Z_ENT` order of the entities declaring them; each column must exist.
-    func assignColumns(in hierarchy: [CoreDataEntity], table: String) throws -> [PropertyKey: String] {
+    mutating func assignColumns(in hierarchy: [CoreDataEntity], table: String) throws -> [PropertyKey: String] {
         var groups: [String: [(key: PropertyKey, number: Int)]] = [:]
         var order: [String] = []
         for entity in hierarchy {
@@ -197,9 +197,13 @@ private struct MappingBuilder {
                 let column = index == 0 ? base : base + String(index)
                 if hasColumn(table, column) {
                     columns[member.key] = column
-                } else if isAttribute(member.key) {
-                    throw mismatch("\(member.key.entity).\(member.key.name) has no column \(column) in \(table)",
-                                   entity: member.key.entity, attribute: member.key.name)
+                } else if let type = attributeType(member.key) {
+                    let name = "\(member.key.entity).\(member.key.name)"
+                    guard Self.mayBeStoredElsewhere(type) else {
+                        throw mismatch("\(name) has no column \(column) in \(table)",
+                                       entity: member.key.entity, attribute: member.key.name)
+                    }
+                    notes.append("left out \(name): a \(type.displayName) attribute, stored otherwise than in a column \(column)")
                 }
                 // A to-one without a column keeps its link on the inverse's side (see storage).
             }
@@ -207,8 +211,17 @@ private struct MappingBuilder {
         return columns
     }
 
-    func isAttribute(_ key: PropertyKey) -> Bool {
-        model.entity(named: key.entity)?.attributes.contains { $0.name == key.name } ?? false
+    func attributeType(_ key: PropertyKey) -> CoreDataAttribute.AttributeType? {
+        model.entity(named: key.entity)?.attributes.first { $0.name == key.name }?.type
+    }
+
+    /// Kinds of attribute whose values need not sit in one column of their own (a composite's
+    /// elements have columns of their own; a newer framework's kinds are unknown here).
+    static func mayBeStoredElsewhere(_ type: CoreDataAttribute.AttributeType) -> Bool {
+        switch type {
+        case .composite, .objectID, .undefined, .unknown: true
+        default: false
+        }
     }
 
     /// How `relationship` (declared by `declaring`, whose rows live in `table`) is stored; nil

@@ -112,6 +112,8 @@ public struct CoreDataAttribute: Sendable, Hashable {
 
     /// Core Data's attribute types, by `NSAttributeType`'s numbers.
     public enum AttributeType: Sendable, Hashable {
+        /// `NSUndefinedAttributeType` (0): only transient attributes have it.
+        case undefined
         case integer16, integer32, integer64, decimal, double, float, string, boolean, date
         case binary, uuid, uri, transformable, objectID, composite
         /// A type this reader does not know (a newer framework's), by its number.
@@ -120,6 +122,7 @@ public struct CoreDataAttribute: Sendable, Hashable {
         /// The type of `NSAttributeType` number `code` (100 = Integer 16 … 2100 = Composite).
         public init(code: Int) {
             switch code {
+            case 0: self = .undefined
             case 100: self = .integer16
             case 200: self = .integer32
             case 300: self = .integer64
@@ -142,6 +145,7 @@ public struct CoreDataAttribute: Sendable, Hashable {
         /// The type named `name` in an Xcode model file (`Integer 16`, `Date`, `UUID`, …).
         public init(xcodeName name: String) {
             switch name {
+            case "Undefined": self = .undefined
             case "Integer 16": self = .integer16
             case "Integer 32": self = .integer32
             case "Integer 64": self = .integer64
@@ -164,6 +168,7 @@ public struct CoreDataAttribute: Sendable, Hashable {
         /// The name Xcode gives the type (`Integer 16`, `Date`, …).
         public var displayName: String {
             switch self {
+            case .undefined: "Undefined"
             case .integer16: "Integer 16"
             case .integer32: "Integer 32"
             case .integer64: "Integer 64"

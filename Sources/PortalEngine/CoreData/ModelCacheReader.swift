@@ -53,6 +53,9 @@ enum ModelArchiveReader {
             switch archive.className(of: property) {
             case "NSAttributeDescription", "NSDerivedAttributeDescription":
                 let code = archive.resolve(propertyFields["NSAttributeType"])?.integer ?? -1
+                if case .unknown = CoreDataAttribute.AttributeType(code: code), !transient {
+                    ignored.append("the type of \(name).\(propertyName) (attribute type \(code): shown as stored)")
+                }
                 result.attributes.append(CoreDataAttribute(
                     name: propertyName, type: .init(code: code), isTransient: transient,
                     isDerived: archive.className(of: property) == "NSDerivedAttributeDescription"))
