@@ -111,3 +111,85 @@ import Testing
 extension Row {
     var firstInteger: Int64? { if case .integer(let n) = value(at: 0) { n } else { nil } }
 }
+
+/// Writes through the engine's API keep Core Data's bookkeeping, or are refused before anything
+/// is written.
+@Suite struct CoreDataWriteTests {
+    func writable(_ fixture: CoreDataFixture, _ folder: TemporaryFolder) throws -> (model: Store, raw: Store) {
+        let path = try fixture.copy(into: folder)
+        var options = StoreOptions()
+        options.switchesToWAL = false
+        options.catalog = CoreDataStoreCatalog()
+        var plain = StoreOptions()
+        plain.switchesToWAL = false
+        return (try Store(path: path, options: options), try Store(path: path, options: plain))
+    }
+
+    func scalar(_ store: Store, _ sql: String) throws -> Value? {
+        try store.read { ctx in try ctx.query(sql).rows.first?.value(at: 0) }
+    }
+
+    /// The store is as Core Data needs it: intact, every root's Z_MAX at or above its table's
+    /// largest Z_PK, every row's Z_ENT an entity of its table.
+    func expectConsistent(_ raw: Store) throws {
+        #expect(try scalar(raw, "PRAGMA integrity_check") == "ok")
+        #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_PK > (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2)") == 0)
+        #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT IS NULL OR Z_ENT NOT IN (2,3,4,5,6,7,8,9,10,11,12,13,14)") == 0)
+    }
+
+    @Test func createAndUpdateKeepZPKZENTZOPTAndZMAX() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try writable(.monterey, folder)
+        let before = try scalar(raw, "SELECT max(max(Z_PK), (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2)) FROM ZICCLOUDSYNCINGOBJECT")
+        let created = try model.write { ctx in try ctx.create("ICHashtag", ["displayText": "hello"]) }
+        #expect(created["displayText"] == "hello")
+        guard case .integer(let last)? = before else { Issue.record("no Z_MAX"); return }
+        let row = try raw.read { ctx in
+            try ctx.query("SELECT Z_PK, Z_ENT, Z_OPT FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'hello'").rows.map(\.values)
+        }
+        #expect(row == [[.integer(last + 1), .integer(7), .integer(1)]])
+        #expect(try scalar(raw, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2") == .integer(last + 1))
+        #expect(try model.read { ctx in try ctx.count("ICHashtag") } == 1)
+        let others = try scalar(raw, "SELECT sum(Z_OPT) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT != 7")
+        let changed = try model.write { ctx in try ctx.update("ICHashtag", set: ["displayText": "bye"], where: "displayText == 'hello'") }
+        #expect(changed == 1)
+        #expect(try scalar(raw, "SELECT Z_OPT FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'bye'") == 2)
+        // Other rows of the shared table are untouched.
+        #expect(try scalar(raw, "SELECT sum(Z_OPT) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT != 7") == others)
+        try expectConsistent(raw)
+    }
+
+    @Test func unsafeWritesAreRefusedAndNothingChanges() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try writable(.monterey, folder)
+        let rows = try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT")
+        let opt = try scalar(raw, "SELECT sum(Z_OPT) FROM ZICCLOUDSYNCINGOBJECT")
+        let refusals: [(String, (WriteContext) throws -> Void)] = [
+            ("delete", { ctx in try ctx.delete("ICNote", where: "title BEGINSWITH 'This'") }),
+            ("abstract", { ctx in try ctx.create("ICNoteContainer", ["title": "x"]) }),
+            ("bookkeeping", { ctx in try ctx.create("ICHashtag", ["Z_PK": 1]) }),
+            ("upsert", { ctx in _ = try ctx.upsert("ICHashtag", ["displayText": "x"]) }),
+        ]
+        for (name, write) in refusals {
+            let error = portalError { try model.write { ctx in try write(ctx) } }
+            #expect(error?.kind == .readOnly || error?.kind == .unknownAttribute, "\(name)")
+            #expect(error?.message.contains("nothing was written") == true || error?.kind == .unknownAttribute, "\(name): \(String(describing: error))")
+        }
+        #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT") == rows)
+        #expect(try scalar(raw, "SELECT sum(Z_OPT) FROM ZICCLOUDSYNCINGOBJECT") == opt)
+        let abstract = portalError { try model.write { ctx in try ctx.create("ICNoteContainer", ["sortOrder": 1]) } }
+        #expect(abstract?.message.contains("ICAccount, ICFolder") == true)
+    }
+
+    @Test func derivedAttributesKeptByCoreDataTriggersRefuseTheWrite() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try writable(.photos, folder)
+        let opt = try scalar(raw, "SELECT sum(Z_OPT) FROM ZGENERICASSET")
+        let error = portalError { try model.write { ctx in try ctx.update("GenericAsset", set: ["favorite": 1]) } }
+        #expect(error?.kind == .readOnly && error?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: error))")
+        #expect(try scalar(raw, "SELECT sum(Z_OPT) FROM ZGENERICASSET") == opt)
+        // A table without such triggers takes the write.
+        #expect(try model.write { ctx in try ctx.update("Keyword", set: ["title": "trips"]) } == 1)
+        #expect(try scalar(raw, "SELECT Z_OPT FROM ZKEYWORD WHERE ZTITLE = 'trips'") != nil)
+    }
+}
