@@ -3,7 +3,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEBS := libsqlite3-dev libncurses-dev libedit-dev zlib1g-dev tmux mandoc sqlite3
+DEBS := libsqlite3-dev libncurses-dev libedit-dev zlib1g-dev tmux mandoc sqlite3 libpq-dev postgresql
 RELEASE_BIN := .build/release/portal-shell
 DEBUG_BIN := .build/debug/portal-shell
 # The binary `make install` installs: the release build unless told otherwise (the tests install
@@ -39,7 +39,11 @@ release: deps
 # test under ThreadSanitizer, the man page lint and the DocC catalog (every link resolves).
 test: deps build lint-man docs tsan-test unit-test
 
+# The PostgreSQL tests run against a throwaway server (scripts/postgres-test-server), stopped and
+# removed at the end even when a test fails; a server that cannot start fails those tests.
 unit-test:
+	@dir=$$(mktemp -d); trap 'scripts/postgres-test-server stop "$$dir"' EXIT; \
+	env=$$(scripts/postgres-test-server start "$$dir") && eval "$$env"; \
 	PORTAL_SHELL_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test
 
 tsan-test:

@@ -30,6 +30,10 @@ let package = Package(
 
         .target(name: "PortalPredicate"),
         .target(name: "PortalEngine", dependencies: ["PortalPredicate", "CSQLite", "CZlib"]),
+        // libpq (Debian's libpq-dev), loaded on first use instead of linked (see its header).
+        .target(name: "CLibpqLoader"),
+        // PostgreSQL through libpq: the connection, its dialect, copying a database up.
+        .target(name: "PortalPostgres", dependencies: ["PortalEngine", "PortalPredicate", "CLibpqLoader"]),
         .target(name: "PortalTUI", dependencies: ["PortalEngine", "CNcurses"]),
         .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalTUI", "CLibedit"]),
 
@@ -47,6 +51,8 @@ let package = Package(
         .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite"]),
         .testTarget(name: "PortalShellTests", dependencies: ["PortalShell"]),
         .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI"]),
+        // Needs a PostgreSQL server: `make test` starts a throwaway one (scripts/postgres-test-server).
+        .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite"]),
         // PortalTUI: the docs tests find the keys the browser handles by driving its model.
         .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine"], exclude: ["Expected"]),
     ],

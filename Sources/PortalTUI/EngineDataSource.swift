@@ -151,7 +151,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// The key columns, then every column (the rowid is no column, so it must be named).
     private static func keyThenAllColumns(_ entity: EntityDescription) -> Select.Columns {
         .expressions(keyColumns(entity).map { SQLFragment("t0." + quoted($0)) }
-                     + (entity.isStoredByName ? [SQLFragment("t0.*")] : entity.attributeColumns(alias: "t0")))
+                     + (entity.isStoredByName ? [SQLFragment("t0.*")] : entity.attributeColumns(alias: "t0", dialect: SQLiteDialect())))
     }
 
     /// The sort column (if any) then the key columns, each with its direction.

@@ -156,6 +156,9 @@ import Testing
     @Test func helpAndQuit() throws {
         let help = try run("help")
         #expect(help.stdout.contains("find E [where P]"))
+        #expect(help.stdout.contains("find E select [distinct] ITEM [as NAME], …"))
+        let find = try run("help find").stdout
+        #expect(find.hasPrefix("find E [where P]") && find.contains("\nfind E select") && find.contains("[group by KEY, …] [having P]"))
         #expect(try run("help update").stdout == "update E set KEY = EXPR [, …] where P\n  update the matching entities (where TRUEPREDICATE: all)\n")
         let quit = try run("count Genre; quit; count Track")
         #expect(quit.stdout == "25\n")

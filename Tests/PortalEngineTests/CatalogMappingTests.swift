@@ -1,4 +1,5 @@
 import Foundation
+import PortalPredicate
 import Testing
 @testable import PortalEngine
 
@@ -48,7 +49,7 @@ private struct NotesCatalog: Catalog {
         CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, ZLABEL VARCHAR);
         CREATE TABLE Z_2TAGS (Z_2NOTES INTEGER, Z_4TAGS INTEGER, PRIMARY KEY (Z_2NOTES, Z_4TAGS));
         INSERT INTO ZFOLDER VALUES (1, 1, 'Work'), (2, 1, 'Home'), (3, 1, 'Empty');
-        -- 2023-06-01 and 2024-03-01 UTC as seconds since 2001.
+        -- 2023-06-01 and 2024-03-02 UTC as seconds since 2001.
         INSERT INTO ZNOTE VALUES (1, 2, 'plan', 707270400, 1, NULL), (2, 2, 'budget', 731030400, 1, NULL),
                                  (3, 3, 'groceries', 731030400, 2, 12), (4, 2, 'loose', NULL, NULL, NULL);
         INSERT INTO ZTAG VALUES (1, 4, 'urgent'), (2, 4, 'later');
@@ -87,6 +88,8 @@ private struct NotesCatalog: Catalog {
         let checklist = try mapped.read { ctx in try ctx.find("Checklist") }
         #expect(checklist.first?.names == ["title", "created", "items"])
         #expect(checklist.first?["items"] == 12)
+        // Core Data's seconds since 2001 read as the engine's date text.
+        #expect(checklist.first?["created"] == "2024-03-02 00:00:00")
     }
 
     @Test func keyPathsCrossToOneToManyAndManyToMany() throws {
@@ -127,8 +130,20 @@ private struct NotesCatalog: Catalog {
         // A delete of the sub-entity leaves its parent's other rows alone.
         #expect(try mapped.write { ctx in try ctx.delete("Checklist") } == 1)
         #expect(try ids(raw, "SELECT Z_PK FROM ZNOTE ORDER BY Z_PK") == [1, 2, 4])
-        let created = try mapped.write { ctx in try ctx.create("Tag", ["label": "someday"]) }
-        #expect(created["label"] == "someday")
+        // A date written through the value compiler is stored in Core Data's convention.
+        let schema = try mapped.read { ctx in try ctx.schema }
+        let note = try #require(schema.entity(named: "Note"))
+        let created = try #require(note.attribute(named: "created"))
+        for (text, stored) in [(#"CAST("2024-03-01", "NSDate")"#, Value.integer(730_944_000)),
+                               (#""2001-01-01 00:00:01.5""#, .real(1.5))] {
+            let value = try PredicateCompiler.compileValue(text, for: created, entity: note, schema: schema, alias: nil)
+            #expect(value.bindings == [stored], "\(text)")
+        }
+        #expect(throws: PortalPredicate.PredicateError.self) {
+            try PredicateCompiler.compileValue(#""soon""#, for: created, entity: note, schema: schema, alias: nil)
+        }
+        let tag = try mapped.write { ctx in try ctx.create("Tag", ["label": "someday"]) }
+        #expect(tag["label"] == "someday")
         #expect(try ids(raw, "SELECT Z_PK FROM ZTAG WHERE ZLABEL = 'someday'").count == 1)
     }
 }

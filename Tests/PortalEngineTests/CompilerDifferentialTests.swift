@@ -146,8 +146,9 @@ struct DifferentialWorld {
             return evaluatorError == nil ? .differ("compiler rejected it: \(error)") : .bothRejected
         }
         if let evaluatorError { return .differ("evaluator rejected it: \(evaluatorError)\nSQL: \(filter.condition.sql)") }
-        let found = try database.column("SELECT t0.id FROM owner AS t0 WHERE \(filter.condition.sql) ORDER BY t0.id",
-                                        filter.condition.bindings)
+        let select = Select(owner, columns: .expressions([SQLFragment("t0.id")]), condition: filter.condition,
+                            order: SQLFragment("t0.id")).rendered(in: dialect)
+        let found = try database.column(select.sql, select.bindings)
         if found == expected { return .agree }
         return .differ("SQL: \(filter.condition.sql)\nbindings: \(filter.condition.bindings)\n"
             + "SQL selects \(found.map(showValue))\nevaluator selects \(expected.map(showValue))")

@@ -15,6 +15,8 @@ struct StandardSpellingDialect: SQLDialect {
     func limit(_ limit: Int?, offset: Int?) -> SQLFragment { sqlite.limit(limit, offset: offset) }
     func onConflict(key: [String], update columns: [String]) -> String { sqlite.onConflict(key: key, update: columns) }
     var returningAll: String { sqlite.returningAll }
+    /// SQLite takes numbered parameters too (`?1`), as a server takes `$1`.
+    func parameters(in statement: SQLFragment) -> SQLFragment { statement.numberingParameters { "?\($0)" } }
     func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
     func isNotTrue(_ condition: SQLFragment) -> SQLFragment { condition.parenthesized + " IS NOT TRUE" }
     func nullSafeEqual(_ left: SQLFragment, _ right: SQLFragment, negated: Bool) -> SQLFragment {
@@ -34,6 +36,8 @@ struct StandardSpellingDialect: SQLDialect {
     func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment { sqlite.realDivision(left, right) }
     func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment { sqlite.cast(value, toText: toText) }
     func function(_ name: String) -> String? { sqlite.function(name) }
+    func dateText(unixSeconds column: String) -> String { sqlite.dateText(unixSeconds: column) }
+    func uuidText(_ column: String) -> String { sqlite.uuidText(column) }
 }
 
 @Suite struct DialectTests {
@@ -53,6 +57,13 @@ struct StandardSpellingDialect: SQLDialect {
                 Issue.record("Compiler/\(file):\(number + 1) spells SQLite: \(line)")
             }
         }
+    }
+
+    @Test func numberedParametersSkipQuotedNamesAndLiterals() {
+        let statement = SQLFragment(#"SELECT "a?b", 'it''s ?', ? FROM "T""?" WHERE x = ?"#, [1, 2])
+        #expect(statement.numberingParameters { "$\($0)" }.sql == #"SELECT "a?b", 'it''s ?', $1 FROM "T""?" WHERE x = $2"#)
+        let select = Select("T", condition: SQLFragment("a = ? AND b = ?", [1, 2]), limit: 3)
+        #expect(select.rendered(in: StandardSpellingDialect()).sql == #"SELECT t0.* FROM "T" AS t0 WHERE a = ?1 AND b = ?2 LIMIT ?3"#)
     }
 
     /// The same predicate in the two dialects: the standard spellings appear only in the second.

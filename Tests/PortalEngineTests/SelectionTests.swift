@@ -63,6 +63,10 @@ import PortalPredicate
             HAVING count(*) > 300 AND avg(t.Milliseconds) > 200000 ORDER BY g.Name
             """)))
         #expect(!having.isEmpty)
+        let byName = try rows("Track", Selection([SelectionItem("Genre.Name", as: "g"), SelectionItem("count()", as: "tracks")],
+                                                  groupBy: ["g"], having: "tracks > 300 AND avg(Milliseconds) > 200000"),
+                              sort: [SortKey("g")])
+        #expect(byName == having)
         let distinct = try rows("Track", Selection([SelectionItem("MediaTypeId")], distinct: true), sort: [SortKey("MediaTypeId")])
         #expect(distinct == (try sql("SELECT DISTINCT MediaTypeId FROM Track ORDER BY 1")))
     }

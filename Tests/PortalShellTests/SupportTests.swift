@@ -122,6 +122,16 @@ import PortalEngine
         #expect(complete("find Track where Name BEGINS") == ["BEGINSWITH"])
     }
 
+    @Test func issue14_namesAfterSelectGroupByAndHaving() {
+        #expect(complete("find Track sel") == ["select"])
+        #expect(complete("find Track select Na") == ["Name"])
+        #expect(complete("find Track select Name, Album.Ti") == ["Album.Title"])
+        #expect(complete("find Track select Name, count() group by Alb") == ["AlbumId", "Album"])
+        #expect(complete("find Track select AlbumId, count() as n group by AlbumId hav") == ["having"])
+        #expect(complete("find Track select AlbumId, count() as n group by AlbumId having max(Tr").first == "TrackId")
+        #expect(complete("count Track group by Na") == ["Name"])
+    }
+
     @Test func issue11_point9_quotingCaseAndReplacement() {
         let spaced = Schema(entities: [
             EntityDescription(name: "Ünïcödé Tâble", kind: .table,

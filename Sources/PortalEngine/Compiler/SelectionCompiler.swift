@@ -71,10 +71,10 @@ public struct SelectionError: Error, Sendable {
 extension PredicateCompiler {
     /// Compiles `selection` against `entity`; `sort` keys may name items (by `as` name or text).
     /// Throws `SelectionError`.
-    public static func compile(_ selection: Selection, sortedBy sort: [SortKey] = [], entity: EntityDescription,
-                               schema: Schema, alias: String, dialect: any SQLDialect = SQLiteDialect())
-        throws(SelectionError) -> CompiledSelection {
-        let compiler = SQLCompiler(schema: schema, variables: [:], rootAlias: alias, dialect: dialect)
+    public static func compile(_ selection: Selection, sortedBy sort: [SortKey] = [], variables: [String: Argument] = [:],
+                               entity: EntityDescription, schema: Schema, alias: String,
+                               dialect: any SQLDialect = SQLiteDialect()) throws(SelectionError) -> CompiledSelection {
+        let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         return try compiler.compile(selection, sort: sort, in: Scope(entity: entity, alias: alias))
     }
 }
@@ -82,10 +82,10 @@ extension PredicateCompiler {
 extension SQLCompiler {
     func compile(_ selection: Selection, sort: [SortKey], in scope: Scope) throws(SelectionError) -> CompiledSelection {
         groupAggregates = true
-        var columns: [SQLFragment] = [], names: [String] = [], aggregated: [Bool] = []
+        var values: [SQLFragment] = [], names: [String] = [], aggregated: [Bool] = []
         for (index, item) in selection.items.enumerated() {
             let (sql, isAggregate) = try part(.item(index), item.expression) { try scalarItem($0, in: scope) }
-            columns.append(sql + " AS " + dialect.quoted(item.columnName))
+            values.append(sql)
             names.append(item.columnName)
             aggregated.append(isAggregate)
             selectionNames[item.columnName.lowercased()] = .scalar(sql.parenthesized, .computed)
@@ -95,10 +95,17 @@ extension SQLCompiler {
             let (sql, isAggregate) = try part(.groupKey(index), key) { try scalarItem($0, in: scope, named: false) }
             if isAggregate { throw SelectionError(part: .groupKey(index), error: PredicateError(.invalidOperation, "an aggregate cannot be a group key")) }
             groupBy.append(sql)
+            // An item that is this key says it in the same words: a server matches the select
+            // list to GROUP BY by its text (a to-one path's subquery has fresh aliases each time).
+            for (item, written) in selection.items.enumerated() where Self.normalized(written.expression) == Self.normalized(key) {
+                values[item] = sql
+                selectionNames[written.columnName.lowercased()] = .scalar(sql.parenthesized, .computed)
+            }
         }
         if aggregated.contains(true) || !groupBy.isEmpty {
-            try checkGrouped(selection, aggregated)
+            try checkGrouped(selection, aggregated, scope.entity)
         }
+        let columns = zip(values, names).map { $0 + " AS " + dialect.quoted($1) }
         let having = try selection.having.map { text throws(SelectionError) in
             try part(.having, text) { text in (try predicate(Predicate.parse(text), in: scope), false) }.0
         }
@@ -127,10 +134,16 @@ extension SQLCompiler {
         }
     }
 
-    /// Each item that is not an aggregate must be a group key (by its text), or a constant.
-    private func checkGrouped(_ selection: Selection, _ aggregated: [Bool]) throws(SelectionError) {
+    /// Each item that is not an aggregate must be a group key (by its text, or by its name where
+    /// no attribute or relationship has that name), or a constant.
+    private func checkGrouped(_ selection: Selection, _ aggregated: [Bool], _ entity: EntityDescription) throws(SelectionError) {
         let keys = Set(selection.groupBy.map(Self.normalized))
-        for (index, item) in selection.items.enumerated() where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) {
+        func groupedByName(_ item: SelectionItem) -> Bool {
+            keys.contains(Self.normalized(item.columnName)) && entity.attribute(named: item.columnName) == nil
+                && entity.relationship(named: item.columnName) == nil
+        }
+        for (index, item) in selection.items.enumerated()
+        where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) && !groupedByName(item) {
             if (try? Expression.parse(item.expression)).map({ if case .literal = $0 { true } else { false } }) == true { continue }
             throw SelectionError(part: .item(index), error: PredicateError(
                 .invalidOperation,

@@ -28,6 +28,7 @@ extension PredicateCompiler {
     }
 
     private static func storedValue(_ operand: Operand, for attribute: AttributeDescription) throws -> SQLFragment {
+        if attribute.storage == .secondsSinceReferenceDate { return try secondsSinceReferenceDate(operand, for: attribute) }
         switch operand {
         case .scalar(let sql, _):
             return sql
@@ -41,6 +42,26 @@ extension PredicateCompiler {
         case .list, .toMany:
             throw PredicateError(.invalidOperation, "\(attribute.name) needs one value, not \(operand.kindDescription)")
         }
+    }
+
+    /// A date for a column of Core Data's convention: a date (`now()`, `CAST(…, "NSDate")`) or
+    /// date text becomes seconds since 2001; a number is taken as already in that form.
+    private static func secondsSinceReferenceDate(_ operand: Operand, for attribute: AttributeDescription) throws -> SQLFragment {
+        var seconds: Double
+        switch operand {
+        case .date(let value): seconds = value
+        case .scalar(_, let info) where info.literal?.isNull == true: return .bound(.null)
+        case .scalar(let sql, let info):
+            guard case .text(let text)? = info.literal else { return sql }
+            guard let parsed = DateSemantics.parse(text) else {
+                throw PredicateError(.invalidOperation, "\(attribute.name) holds dates: '\(text)' is not a date (write yyyy-MM-dd HH:mm:ss)")
+            }
+            seconds = parsed
+        case .list, .toMany:
+            throw PredicateError(.invalidOperation, "\(attribute.name) needs one value, not \(operand.kindDescription)")
+        }
+        seconds -= DateSemantics.referenceDateOffset
+        return .bound(seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds))
     }
 
     /// The first attribute name (or SELF) an expression refers to, outside SUBQUERY variables.

@@ -20,6 +20,9 @@ public protocol SQLDialect: Sendable {
     func onConflict(key: [String], update columns: [String]) -> String
     /// What ends a write statement that returns the rows it wrote.
     var returningAll: String { get }
+    /// The finished statement's parameters as the database takes them: the engine writes `?`
+    /// for each; SQLite keeps them, a dialect that numbers parameters (`$1`) renumbers here.
+    func parameters(in statement: SQLFragment) -> SQLFragment
 
     // MARK: Compiled predicates
 
@@ -53,6 +56,15 @@ public protocol SQLDialect: Sendable {
     func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment
     /// The SQL function of one of the language's functions (`lowercase`, `sqrt`, `pow`, …).
     func function(_ name: String) -> String?
+
+    // MARK: Storage conventions
+
+    /// A date held as Unix seconds by `column` (an expression without parameters), as the
+    /// engine's date text (`yyyy-MM-dd HH:mm:ss[.SSS]`, UTC).
+    func dateText(unixSeconds column: String) -> String
+    /// A UUID held as a 16-byte blob by `column`, as its text (`e621e1f8-c36c-495a-93fc-0c247a3e6e5f`);
+    /// other values unchanged.
+    func uuidText(_ column: String) -> String
 }
 
 /// SQLite's spelling.
@@ -93,6 +105,9 @@ public struct SQLiteDialect: SQLDialect {
 
     /// ` RETURNING *`.
     public var returningAll: String { " RETURNING *" }
+
+    /// `?` as it is.
+    public func parameters(in statement: SQLFragment) -> SQLFragment { statement }
 }
 
 extension SQLDialect where Self == SQLiteDialect {

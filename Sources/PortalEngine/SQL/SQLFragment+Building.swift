@@ -25,6 +25,28 @@ extension SQLFragment {
         SQLFragment(left + right.sql, right.bindings)
     }
 
+    /// Each `?` parameter spelled by `spell` (given its 1-based number), outside quoted names
+    /// and string literals, for dialects that number their parameters.
+    public func numberingParameters(_ spell: (Int) -> String) -> SQLFragment {
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + bindings.count * 2)
+        var quote: Character?
+        var number = 0
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }   // a doubled quote reopens at once
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "?" {
+                number += 1
+                result += spell(number)
+                continue
+            }
+            result.append(character)
+        }
+        return SQLFragment(result, bindings)
+    }
+
     /// `self` in parentheses.
     public var parenthesized: SQLFragment { "(" + self + ")" }
 

@@ -75,6 +75,19 @@ extension SQLiteDialect {
     /// lower/upper fold ASCII only, its length stops at the first NUL character).
     public func function(_ name: String) -> String? { Self.functions[name] }
 
+    /// `datetime(…, 'unixepoch')`, with milliseconds when there are any.
+    public func dateText(unixSeconds column: String) -> String {
+        "(CASE WHEN \(column) = CAST(\(column) AS INTEGER) THEN datetime(\(column), 'unixepoch') "
+            + "ELSE strftime('%Y-%m-%d %H:%M:%f', \(column), 'unixepoch') END)"
+    }
+
+    /// The blob's hex digits, lowercased, in the 8-4-4-4-12 groups.
+    public func uuidText(_ column: String) -> String {
+        let groups = [(1, 8), (9, 4), (13, 4), (17, 4), (21, 12)].map { "substr(hex(\(column)), \($0.0), \($0.1))" }
+        let text = groups.joined(separator: " || '-' || ")
+        return "(CASE WHEN typeof(\(column)) = 'blob' AND length(\(column)) = 16 THEN lower(\(text)) ELSE \(column) END)"
+    }
+
     private static let functions = [
         "lowercase": "portal_lower", "uppercase": "portal_upper", "length": "portal_length", "abs": "abs",
         "sqrt": "sqrt", "floor": "floor", "ceiling": "ceil", "trunc": "trunc", "ln": "ln", "log": "log10",

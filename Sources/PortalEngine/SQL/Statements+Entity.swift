@@ -14,11 +14,19 @@ extension EntityDescription {
     }
 
     /// Every attribute, as `alias."COLUMN" AS "name"` where the two differ (no alias: unqualified,
-    /// as `RETURNING` names them).
-    public func attributeColumns(alias: String?) -> [SQLFragment] {
+    /// as `RETURNING` names them), a value kept by a storage convention in the engine's form
+    /// (Core Data's dates as date text, UUID blobs as UUID text).
+    public func attributeColumns(alias: String?, dialect: some SQLDialect) -> [SQLFragment] {
         attributes.map { attribute in
             let source = alias.map { PortalEngine.column($0, attribute.column) } ?? quoted(attribute.column)
-            return SQLFragment(attribute.column == attribute.name ? source : source + " AS " + quoted(attribute.name))
+            let value = switch attribute.storage {
+            case .natural: source
+            case .secondsSinceReferenceDate:
+                dialect.dateText(unixSeconds: "(\(source) + \(Int(DateSemantics.referenceDateOffset)))")
+            case .uuidBlob: dialect.uuidText(source)
+            }
+            let renamed = attribute.storage != .natural || attribute.column != attribute.name
+            return SQLFragment(renamed ? value + " AS " + quoted(attribute.name) : value)
         }
     }
 }

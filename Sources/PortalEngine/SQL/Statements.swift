@@ -70,7 +70,7 @@ public struct Select: Sendable {
             result.sql += rowid(withRowid, dialect) + "\(alias).*"
         case .attributes(let entity, let withRowid):
             result.sql += rowid(withRowid, dialect)
-            result = result + SQLFragment.joined(entity.attributeColumns(alias: alias), separator: ", ")
+            result = result + SQLFragment.joined(entity.attributeColumns(alias: alias, dialect: dialect), separator: ", ")
         case .count: result.sql += limited ? "1" : "count(*)"
         case .expressions(let expressions): result = result + SQLFragment.joined(expressions, separator: ", ")
         }
@@ -81,7 +81,7 @@ public struct Select: Sendable {
         if let order { result = result + " ORDER BY " + order }
         result = result + dialect.limit(limit, offset: offset)
         if case .count = columns, limited { result = "SELECT count(*) FROM (" + result + ")" }
-        return result
+        return dialect.parameters(in: result)
     }
 }
 
@@ -102,7 +102,7 @@ public enum Returning: Sendable {
         case .all: return dialect.returningAll
         case .columns(let names): return " RETURNING " + names.map(dialect.quoted).joined(separator: ", ")
         case .attributes(let entity):
-            return " RETURNING " + entity.attributeColumns(alias: nil).map(\.sql).joined(separator: ", ")
+            return " RETURNING " + entity.attributeColumns(alias: nil, dialect: dialect).map(\.sql).joined(separator: ", ")
         }
     }
 }
@@ -138,7 +138,7 @@ public struct Insert: Sendable {
             result.sql += ")"
         }
         result.sql += returning.rendered(in: dialect)
-        return result
+        return dialect.parameters(in: result)
     }
 }
 
@@ -167,7 +167,7 @@ public struct Upsert: Sendable {
         plain.returning = .nothing
         var result = plain.rendered(in: dialect)
         result.sql += dialect.onConflict(key: key, update: updated) + insert.returning.rendered(in: dialect)
-        return result
+        return dialect.parameters(in: result)
     }
 }
 
@@ -197,7 +197,7 @@ public struct Update: Sendable {
         result = result + SQLFragment.joined(assignments.map { dialect.quoted($0.column) + " = " + $0.value },
                                              separator: ", ")
         if let condition { result = result + " WHERE " + condition }
-        return result
+        return dialect.parameters(in: result)
     }
 }
 
@@ -221,6 +221,6 @@ public struct Delete: Sendable {
     public func rendered(in dialect: some SQLDialect) -> SQLFragment {
         var result = SQLFragment("DELETE FROM \(dialect.quoted(table)) AS \(alias)")
         if let condition { result = result + " WHERE " + condition }
-        return result
+        return dialect.parameters(in: result)
     }
 }

@@ -37,10 +37,26 @@ public struct Assignment: Sendable, Equatable {
 /// `find`/`first`/`export`/`browse`: an entity, a filter, an order, a window.
 public struct Query: Sendable, Equatable {
     public var entity: Located<String>
+    /// `select …` (with `group by`, `having`): nil for every attribute of each entity.
+    public var selection: SelectionClause?
     public var predicate: PredicateText?
     public var sort: [Located<SortKey>] = []
     public var limit: RowCount?
     public var offset: RowCount?
+}
+
+/// `select [distinct] ITEM [as NAME], … [group by KEY, …] [having P]`: each text with its offset
+/// in the command, for carets.
+public struct SelectionClause: Sendable, Equatable {
+    public var items: [(expression: PredicateText, name: String?)]
+    public var distinct = false
+    public var groupBy: [PredicateText] = []
+    public var having: PredicateText?
+
+    public static func == (a: SelectionClause, b: SelectionClause) -> Bool {
+        a.items.map(\.expression) == b.items.map(\.expression) && a.items.map(\.name) == b.items.map(\.name)
+            && a.distinct == b.distinct && a.groupBy == b.groupBy && a.having == b.having
+    }
 }
 
 /// A row count after `limit` or `offset`: a number, or a variable (`limit $n`) read when the

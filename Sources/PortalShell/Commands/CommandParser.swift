@@ -60,9 +60,7 @@ public struct CommandParser {
         switch word {
         case "find": return .find(try query(allowWindow: true))
         case "first": return .first(try query(allowWindow: false))
-        case "count":
-            let entity = try name("an entity name")
-            return .count(entity, accept("where") ? try predicate() : nil)
+        case "count": return try count()
         case "get": return try get()
         case "explain":
             guard peek != nil else { throw CommandError("explain needs a command: explain find Track where …", endRange) }
@@ -150,7 +148,20 @@ public struct CommandParser {
 
     private mutating func query(allowWindow: Bool) throws(CommandError) -> Query {
         var query = Query(entity: try name("an entity name"))
-        if accept("where") { query.predicate = try predicate(stopAtTo: true) }
+        if accept("select") { query.selection = try selectionItems() }
+        let grouping = query.selection != nil
+        if accept("where") { query.predicate = try predicate(stopAtTo: true, stopAtGroup: grouping) }
+        if grouping, accept("group") {
+            try expect("by", after: "'group'")
+            query.selection?.groupBy = try list(stopAtTo: true).map(\.expression)
+        }
+        if grouping, accept("having") { query.selection?.having = try predicate(stopAtTo: true, stopAtGroup: true) }
+        try window(&query, allowOffset: allowWindow)
+        return query
+    }
+
+    /// `[sort by KEY [asc|desc], …] [limit N] [offset N]` in any order.
+    private mutating func window(_ query: inout Query, allowOffset: Bool) throws(CommandError) {
         while let token = peek {
             if token.isKeyword("sort") || token.isKeyword("order") {
                 index += 1
@@ -159,14 +170,54 @@ public struct CommandParser {
             } else if token.isKeyword("limit") {
                 index += 1
                 query.limit = try rowCount("a row count")
-            } else if token.isKeyword("offset") && allowWindow {
+            } else if token.isKeyword("offset") && allowOffset {
                 index += 1
                 query.offset = try rowCount("a row count")
             } else {
                 break
             }
         }
-        return query
+    }
+
+    /// `count E [where P] [group by KEY, …]`: with groups, the keys and each group's count,
+    /// largest first — a `find … select KEY, …, count() as count … sort by count desc`.
+    private mutating func count() throws(CommandError) -> Command {
+        let entity = try name("an entity name")
+        let predicate = accept("where") ? try self.predicate(stopAtGroup: true) : nil
+        guard accept("group") else { return .count(entity, predicate) }
+        try expect("by", after: "'group'")
+        let keys = try list(stopAtTo: false).map(\.expression)
+        var selection = SelectionClause(items: keys.map { (expression: $0, name: nil) })
+        selection.items.append((PredicateText("count()", offset: keys.last?.offset ?? 0), "count"))
+        selection.groupBy = keys
+        var query = Query(entity: entity, selection: selection, predicate: predicate)
+        try window(&query, allowOffset: true)
+        if query.sort.isEmpty {
+            query.sort = [Located(SortKey("count", ascending: false), entity.range)]
+                + keys.map { Located(SortKey($0.text), $0.offset..<($0.offset + $0.text.count)) }
+        }
+        return .find(query)
+    }
+
+    /// `[distinct] ITEM [as NAME], …` up to `where`, `group by`, `having`, `sort by`, a window or the end.
+    private mutating func selectionItems() throws(CommandError) -> SelectionClause {
+        let distinct = accept("distinct")
+        var clause = SelectionClause(items: try list(stopAtTo: true, selecting: true))
+        clause.distinct = distinct
+        return clause
+    }
+
+    /// Expressions separated by top-level commas, up to the next clause; in a selection each may
+    /// end with `as NAME`.
+    private mutating func list(stopAtTo: Bool, selecting: Bool = false)
+        throws(CommandError) -> [(expression: PredicateText, name: String?)] {
+        var items: [(expression: PredicateText, name: String?)] = []
+        repeat {
+            let expression = try predicate(stopAtTo: stopAtTo, stopAtGroup: true, listing: true, selecting: selecting,
+                                           what: "an expression")
+            items.append((expression, selecting && accept("as") ? try name("a column name after 'as'").value : nil))
+        } while acceptSymbol(",")
+        return items
     }
 
     private mutating func sortKeys() throws(CommandError) -> [Located<SortKey>] {
@@ -193,20 +244,29 @@ public struct CommandParser {
     }
 
     /// The predicate text from here to the next top-level `sort by`, `limit N`, `offset N`,
-    /// (`to` for export) or the end.
-    private mutating func predicate(stopAtTo: Bool = false) throws(CommandError) -> PredicateText {
+    /// (`to` for export), with a selection `group by` and `having` (and, in a list, a comma or
+    /// `where`), or the end.
+    private mutating func predicate(stopAtTo: Bool = false, stopAtGroup: Bool = false, listing: Bool = false,
+                                    selecting: Bool = false, what: String = "a predicate after 'where'")
+        throws(CommandError) -> PredicateText {
         let start = index
         var depth = 0
         var end = tokens.count
         scan: while index < tokens.count {
             let token = tokens[index]
             if token.kind == .symbol {
+                if listing && depth == 0 && token.text == "," {
+                    end = index
+                    break scan
+                }
                 if ["(", "[", "{"].contains(token.text) { depth += 1 }
                 if [")", "]", "}"].contains(token.text) { depth -= 1 }
             } else if depth == 0 && token.kind == .word {
                 let following = index + 1 < tokens.count ? tokens[index + 1] : nil
                 let lowered = token.text.lowercased()
-                if (lowered == "sort" || lowered == "order") && following?.isKeyword("by") == true
+                if (lowered == "sort" || lowered == "order" || stopAtGroup && lowered == "group") && following?.isKeyword("by") == true
+                    || stopAtGroup && lowered == "having" && index > start
+                    || selecting && (lowered == "where" || lowered == "as" && following?.kind == .word) && index > start
                     || (lowered == "limit" || lowered == "offset") && (following?.kind == .number || following?.kind == .variable)
                     || stopAtTo && lowered == "to" && index > start {
                     end = index
@@ -216,7 +276,7 @@ public struct CommandParser {
             index += 1
         }
         guard end > start else {
-            throw CommandError("expected a predicate after 'where'", index < tokens.count ? tokens[index].range : endRange)
+            throw CommandError("expected \(what)", index < tokens.count ? tokens[index].range : endRange)
         }
         let from = tokens[start].range.lowerBound
         let to = tokens[end - 1].range.upperBound

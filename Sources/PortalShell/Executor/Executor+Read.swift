@@ -76,6 +76,7 @@ extension Executor {
 
     func compile(_ query: Query, limitOne: Bool) throws -> (CompiledQuery, EntityDescription) {
         let entity = try entity(query.entity)
+        if let clause = query.selection { return (try compile(query, clause, entity: entity, limitOne: limitOne), entity) }
         let compiled = try filter(query.predicate, entity: entity)
         for key in query.sort { try checkKeyPath(key, entity: entity) }
         let keys = query.sort.map(\.value) + (compiled?.sort ?? [])

@@ -4,8 +4,11 @@ import PortalPredicate
 enum Help {
     static let entries: [(name: String, usage: String, summary: String)] = [
         ("find", "find E [where P] [sort by KEY [asc|desc], …] [limit N] [offset N]", "the matching entities, all attributes"),
-        ("first", "first E [where P] [sort by …]", "at most one entity"),
-        ("count", "count E [where P]", "how many entities match"),
+        ("find", "find E select [distinct] ITEM [as NAME], … [where P] [group by KEY, …] [having P] [sort by …] [limit N] [offset N]",
+         "chosen columns: attributes, key paths, expressions, aggregates (count(), count([distinct] X), sum, average, "
+             + "min, max); one row per entity, or per group"),
+        ("first", "first E [select …] [where P] [sort by …]", "at most one entity"),
+        ("count", "count E [where P] [group by KEY, …]", "how many entities match; with group by, each group's keys and count, largest first"),
         ("get", "get E ID [, ID…]", "one entity by its primary id (every part of a composite id, in key order)"),
         ("explain", "explain COMMAND", "the SQL a command compiles to, its bound values and SQLite's query plan"),
         ("entities", "entities", "each entity: name, kind, row count, attribute count"),
@@ -15,7 +18,8 @@ enum Help {
         ("upsert", "upsert E set KEY = VALUE [, …]", "insert, or update the entity with the same primary id"),
         ("delete", "delete E where P", "delete the matching entities (where TRUEPREDICATE: all)"),
         ("import", "import E from PATH [as csv|tsv|json|ndjson]", "insert records from a file, all or nothing"),
-        ("export", "export E [where P] [sort by …] to PATH [as csv|tsv|json|ndjson]", "write entities to a file (to -: the output)"),
+        ("export", "export E [select …] [where P] [group by …] [sort by …] to PATH [as csv|tsv|json|ndjson]",
+         "write entities (or a selection) to a file (to -: the output)"),
         ("begin", "begin", "group the following writes into one transaction"),
         ("commit", "commit", "make the transaction's writes permanent"),
         ("rollback", "rollback", "undo the transaction's writes"),
@@ -37,19 +41,27 @@ enum Help {
         ("quit", "quit | exit", "leave (end of input does too)"),
     ]
 
+    /// The widest usage the listing aligns summaries after.
+    static let usageColumn = 70
+
     static func text(for topic: String?) -> String {
         if let topic {
             let name = topic.hasPrefix(".") ? String(topic.dropFirst()) : topic
-            guard let entry = entries.first(where: { $0.name == name || (name == "exit" && $0.name == "quit") }) else {
+            let matching = entries.filter { $0.name == name || (name == "exit" && $0.name == "quit") }
+            guard !matching.isEmpty else {
                 let suggestion = closestName(to: name, among: entries.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
                 return "No command '\(name)'.\(suggestion) Type 'help' for the list.\n"
             }
-            return "\(entry.usage)\n  \(entry.summary)\n"
+            return matching.map { "\($0.usage)\n  \($0.summary)\n" }.joined()
         }
-        let width = entries.map { DisplayWidth.of($0.usage) }.max() ?? 0
+        // Summaries line up after the usual usages; a longer usage has its summary on the next line.
+        let width = entries.map { DisplayWidth.of($0.usage) }.filter { $0 <= Self.usageColumn }.max() ?? 0
         var text = "Commands (end with a newline or ';'; a leading '.' is accepted: .mode csv):\n"
         for entry in entries {
-            text += "  " + entry.usage + String(repeating: " ", count: width - DisplayWidth.of(entry.usage) + 2) + entry.summary + "\n"
+            let usage = DisplayWidth.of(entry.usage)
+            let gap = usage <= width ? String(repeating: " ", count: width - usage + 2)
+                : "\n" + String(repeating: " ", count: width + 4)
+            text += "  " + entry.usage + gap + entry.summary + "\n"
         }
         text += "Predicates: Attribute == \"x\", Album.Title BEGINSWITH[c] \"a\", tracks.@count > 10, $variable, … (see `man portal-shell`, PREDICATES)\n"
         return text

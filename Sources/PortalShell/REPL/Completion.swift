@@ -8,6 +8,7 @@ enum Completion {
         "where", "sort", "by", "asc", "desc", "limit", "offset", "set", "to", "from", "as", "AND", "OR", "NOT",
         "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "IN", "BETWEEN", "ANY", "ALL", "NONE", "SOME",
         "SUBQUERY", "nil", "TRUEPREDICATE", "FALSEPREDICATE", "@count", "@sum", "@avg", "@min", "@max",
+        "select", "distinct", "group", "having", "count", "sum", "average", "avg", "min", "max",
     ]
     static let entityCommands: Set<String> = [
         "find", "first", "count", "get", "schema", "create", "update", "upsert", "delete", "import", "export",

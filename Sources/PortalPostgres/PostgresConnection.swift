@@ -1,0 +1,176 @@
+import CLibpqLoader
+import Glibc
+import PortalEngine
+import PortalPredicate
+
+/// One connection to a PostgreSQL server through libpq, behind the engine's connection protocol.
+///
+/// Not thread-safe, like SQLite's connection: one thread at a time; `interrupt()` alone may be
+/// called from any thread (it sends the server a cancel request).
+public final class PostgresConnection: DatabaseConnection {
+    /// libpq's functions (loaded on first use).
+    let pq: portal_libpq
+    private let connection: OpaquePointer
+    private let cancel: OpaquePointer?
+    private var statements: [String: PostgresStatement] = [:]
+    /// The outcome of the last command, for `changes`.
+    var lastCommandChanges = 0
+
+    /// Connects with a libpq connection string or URL (`postgresql://user@host/db`, `host=… dbname=…`);
+    /// the usual `PG*` environment variables fill in what it leaves out.
+    public init(_ conninfo: String) throws {
+        switch LibPQ.shared {
+        case .success(let library): pq = library.functions
+        case .failure(let error): throw PortalError(.cannotOpen, "cannot load libpq (install libpq5): " + error.message)
+        }
+        guard let connection = pq.connectdb(conninfo) else {
+            throw PortalError(.cannotOpen, "cannot connect to PostgreSQL: out of memory")
+        }
+        guard pq.status(connection) == CONNECTION_OK else {
+            let message = Self.text(pq.errorMessage(connection))
+            pq.finish(connection)
+            throw PortalError(.cannotOpen, "cannot connect to PostgreSQL: " + message)
+        }
+        self.connection = connection
+        cancel = pq.getCancel(connection)
+    }
+
+    deinit {
+        if let cancel { pq.freeCancel(cancel) }
+        pq.finish(connection)
+    }
+
+    /// `sql` prepared on the server once; later calls with the same text reuse it.
+    public func prepare(_ sql: String) throws -> PostgresStatement {
+        if let cached = statements[sql] { return cached }
+        let name = "portal_\(statements.count + 1)"
+        let result = pq.prepare(connection, name, sql, 0, nil)
+        defer { pq.clear(result) }
+        try check(result, sql: sql)
+        let statement = PostgresStatement(connection: self, name: name, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// One or more statements without parameters.
+    public func execute(_ sql: String) throws {
+        let result = pq.exec(connection, sql)
+        defer { pq.clear(result) }
+        try check(result, sql: sql)
+        lastCommandChanges = changes(of: result)
+    }
+
+    /// Asks the server to cancel the running statement, which then fails with `.interrupted`.
+    public func interrupt() {
+        guard let cancel else { return }
+        var buffer = [CChar](repeating: 0, count: 256)
+        _ = pq.cancel(cancel, &buffer, Int32(buffer.count))
+    }
+
+    /// `BEGIN`: PostgreSQL takes its locks row by row, so both starts are the same.
+    public func begin(_ start: TransactionStart) throws { try execute("BEGIN") }
+    public func commit() throws { try execute("COMMIT") }
+    public func rollback() throws { try execute("ROLLBACK") }
+    public func savepoint(_ name: String) throws { try execute("SAVEPOINT " + PostgresDialect().quoted(name)) }
+    public func release(savepoint name: String) throws { try execute("RELEASE SAVEPOINT " + PostgresDialect().quoted(name)) }
+    public func rollback(toSavepoint name: String) throws {
+        try execute("ROLLBACK TO SAVEPOINT " + PostgresDialect().quoted(name))
+    }
+
+    public var isInTransaction: Bool { pq.transactionStatus(connection) != PQTRANS_IDLE }
+    public var changes: Int { lastCommandChanges }
+    /// PostgreSQL has no row id: a write that needs its new key returns it (`RETURNING`).
+    public var lastInsertRowid: Int64 { 0 }
+
+    // MARK: Results and errors
+
+    /// Runs a prepared statement with text parameters (blobs in binary); the whole result.
+    func run(_ name: String, _ sql: String, _ values: [Value]) throws -> OpaquePointer? {
+        var pointers: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        defer { for pointer in pointers { free(pointer) } }
+        for value in values {
+            switch value {
+            case .null:
+                pointers.append(nil)
+                lengths.append(0)
+                formats.append(0)
+            case .blob(let bytes):
+                let pointer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self)
+                bytes.withUnsafeBytes { raw in
+                    if let pointer, let base = raw.baseAddress { memcpy(pointer, base, bytes.count) }
+                }
+                pointers.append(pointer)
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
+            default:
+                pointers.append(strdup(Self.parameterText(value)))
+                lengths.append(0)
+                formats.append(0)
+            }
+        }
+        let result = pointers.withUnsafeBufferPointer { params in
+            params.withMemoryRebound(to: UnsafePointer<CChar>?.self) { params in
+                pq.execPrepared(connection, name, Int32(values.count), params.baseAddress, lengths, formats, 0)
+            }
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            pq.clear(result)
+            throw error
+        }
+        lastCommandChanges = changes(of: result)
+        return result
+    }
+
+    /// A parameter's text: what PostgreSQL parses for the type it infers at that place.
+    private static func parameterText(_ value: Value) -> String {
+        switch value {
+        case .integer(let n): return String(n)
+        case .real(let r): return r.isFinite ? "\(r)" : (r.isNaN ? "NaN" : (r > 0 ? "Infinity" : "-Infinity"))
+        case .text(let s): return s
+        case .null, .blob: return ""
+        }
+    }
+
+    private func changes(of result: OpaquePointer?) -> Int {
+        guard let result, let tuples = pq.cmdTuples(result) else { return 0 }
+        return Int(String(cString: tuples)) ?? 0
+    }
+
+    /// Throws the server's error, classified by its SQLSTATE code (never by its text).
+    private func check(_ result: OpaquePointer?, sql: String) throws {
+        let status = result.map(pq.resultStatus) ?? PGRES_FATAL_ERROR
+        guard status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_SINGLE_TUPLE
+                && status != PGRES_EMPTY_QUERY else { return }
+        let message = result.map { Self.text(pq.resultErrorMessage($0)) } ?? Self.text(pq.errorMessage(connection))
+        let state = result.flatMap { pq.resultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
+        throw PortalError(Self.kind(ofSQLState: state), message.isEmpty ? "PostgreSQL failed: \(sql)" : message)
+    }
+
+    /// PostgreSQL's error codes, by the classes and names of its manual (Appendix A).
+    static func kind(ofSQLState state: String) -> PortalError.Kind {
+        switch state {
+        case "23502": return .constraint(.notNull)
+        case "23505": return .constraint(.unique)
+        case "23503": return .constraint(.foreignKey)
+        case "23514": return .constraint(.check)
+        case "57014": return .interrupted
+        case "25006": return .readOnly
+        case "53100": return .diskFull
+        case "42P01": return .unknownEntity
+        case "42703": return .unknownAttribute
+        case "40001", "40P01", "55P03": return .busy
+        default: return state.hasPrefix("08") ? .cannotOpen : .sqlite
+        }
+    }
+
+    static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        var text = String(cString: pointer)
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}

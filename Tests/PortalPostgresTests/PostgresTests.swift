@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import PortalPredicate
+import PortalEngine
+@testable import PortalPostgres
+
+/// A database of its own on the test server (`make test` starts one and sets `PGHOST`): tests
+/// that need the server fail, never skip, when there is none.
+final class ScratchDatabase {
+    let name = "portal_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    let connection: PostgresConnection
+
+    init() throws {
+        guard ProcessInfo.processInfo.environment["PGHOST"] != nil else {
+            throw PortalError(.cannotOpen, "no PostgreSQL server: PGHOST is not set (make test starts one with scripts/postgres-test-server)")
+        }
+        let admin = try PostgresConnection("dbname=postgres")
+        try admin.execute("CREATE DATABASE \(name)")
+        connection = try PostgresConnection("dbname=\(name)")
+    }
+
+    deinit {
+        if let admin = try? PostgresConnection("dbname=postgres") {
+            try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        }
+    }
+
+    /// The rows of `sql` (with `?` parameters, numbered here as PostgreSQL wants).
+    func rows(_ sql: SQLFragment) throws -> [[Value]] {
+        let numbered = PostgresDialect().parameters(in: sql)
+        let statement = try connection.prepare(numbered.sql)
+        defer { statement.reset() }
+        try statement.bind(numbered.bindings)
+        var rows: [[Value]] = []
+        while try statement.step() { rows.append((0..<statement.columnCount).map { statement.value(at: Int32($0)) }) }
+        return rows
+    }
+}
+
+@Suite struct PostgresConnectionTests {
+    @Test func transactionsSavepointsAndValuesThroughTheProtocol() throws {
+        let db = try ScratchDatabase()
+        let connection = db.connection
+        try connection.execute("CREATE TABLE t (id serial PRIMARY KEY, name text, n bigint, r float8, b bytea, ok boolean)")
+        try connection.begin(.immediate)
+        #expect(connection.isInTransaction)
+        let insert = SQLFragment("INSERT INTO t (name, n, r, b, ok) VALUES (?, ?, ?, ?, ?)",
+                                 ["a'b \"c\" ✓", .integer(-42), .real(2.5), .blob([0, 1, 255]), .integer(1)])
+        _ = try db.rows(insert)
+        #expect(connection.changes == 1)
+        try connection.savepoint("inner")
+        _ = try db.rows(SQLFragment("INSERT INTO t (name) VALUES (?)", [.null]))
+        try connection.rollback(toSavepoint: "inner")
+        try connection.release(savepoint: "inner")
+        try connection.commit()
+        #expect(!connection.isInTransaction)
+        let rows = try db.rows(SQLFragment("SELECT name, n, r, b, ok FROM t ORDER BY id"))
+        #expect(rows == [["a'b \"c\" ✓", .integer(-42), .real(2.5), .blob([0, 1, 255]), .integer(1)]])
+        try connection.begin(.deferred)
+        _ = try db.rows(SQLFragment("INSERT INTO t (name) VALUES (?)", ["gone"]))
+        try connection.rollback()
+        #expect(try db.rows(SQLFragment("SELECT count(*) FROM t")) == [[.integer(1)]])
+    }
+
+    @Test func errorsAreClassifiedBySQLState() throws {
+        let db = try ScratchDatabase()
+        try db.connection.execute("CREATE TABLE u (id integer PRIMARY KEY, name text NOT NULL UNIQUE)")
+        _ = try db.rows(SQLFragment("INSERT INTO u VALUES (?, ?)", [1, "x"]))
+        func kind(_ sql: SQLFragment) -> PortalError.Kind? {
+            do { _ = try db.rows(sql); return nil } catch let error as PortalError { return error.kind } catch { return nil }
+        }
+        #expect(kind(SQLFragment("INSERT INTO u VALUES (?, ?)", [2, "x"])) == .constraint(.unique))
+        #expect(kind(SQLFragment("INSERT INTO u VALUES (?, ?)", [3, .null])) == .constraint(.notNull))
+        #expect(kind(SQLFragment("SELECT * FROM missing")) == .unknownEntity)
+        #expect(kind(SQLFragment("SELECT nope FROM u")) == .unknownAttribute)
+        #expect(throws: PortalError.self) { try PostgresConnection("dbname=no_such_database_here") }
+    }
+
+    @Test func interruptCancelsARunningStatement() throws {
+        let db = try ScratchDatabase()
+        let connection = db.connection
+        // interrupt() alone may come from another thread (it sends a cancel request).
+        nonisolated(unsafe) let target = connection
+        let started = Date()
+        let canceller = Thread { Thread.sleep(forTimeInterval: 0.3); target.interrupt() }
+        canceller.start()
+        do {
+            try connection.execute("SELECT pg_sleep(20)")
+            Issue.record("the sleep was not cancelled")
+        } catch let error as PortalError {
+            #expect(error.kind == .interrupted)
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(try db.rows(SQLFragment("SELECT 1")) == [[.integer(1)]])
+    }
+}
