@@ -54,15 +54,39 @@ extension WriteContext {
         if let reserved = pairs.first(where: { bookkeeping.contains($0.key.uppercased()) }) {
             throw refusal(entity.name, "\(reserved.key) is Core Data's own bookkeeping")
         }
-        let max = try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(plan.rootNumber))])
-        let top = try integer("SELECT max(Z_PK) FROM " + quoted(plan.table), [])
-        let key = Swift.max(max, top) + 1
+        let key = try allocateKey(plan)
         let sql = Insert(entity, columns: bookkeeping + pairs.map(\.key), returning: .all).rendered(in: store.dialect).sql
         let row = try runWrite(entity.name, sql, [.integer(key), .integer(Int64(plan.number)), .integer(1)] + pairs.map(\.value),
                                returning: true)
-        try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(key), .integer(Int64(plan.rootNumber))])
         guard let row else { throw PortalError(.sqlite, "the insert returned no row", entity: entity.name) }
         return row
+    }
+
+    /// For a statement built by the caller (the shell's `create`): on a Core Data store, the
+    /// bookkeeping columns of a new row of `entity` and their values — a new `Z_PK` (the root's
+    /// `Z_MAX`, now bumped in this transaction), `Z_ENT`, `Z_OPT` = 1; nil on a plain database.
+    /// Throws when the entity cannot be written safely.
+    public func coreDataNewRow(_ entity: String) throws -> [(column: String, value: Value)]? {
+        guard let plan = try coreDataPlan(for: entity, creating: true) else { return nil }
+        let key = try allocateKey(plan)
+        return [("Z_PK", .integer(key)), ("Z_ENT", .integer(Int64(plan.number))), ("Z_OPT", .integer(1))]
+    }
+
+    /// For an update built by the caller (the shell's `update`): on a Core Data store, the
+    /// assignment that marks the rows changed (`Z_OPT = Z_OPT + 1`); nil on a plain database.
+    /// Throws when the entity cannot be written safely.
+    public func coreDataChange(_ entity: String) throws -> (column: String, value: SQLFragment)? {
+        try coreDataPlan(for: entity, creating: false).map { _ in Self.coreDataVersionBump }
+    }
+
+    /// A new `Z_PK` for the plan's root table: past both `Z_MAX` and the largest key in use;
+    /// `Z_MAX` is set to it (in the caller's transaction).
+    private func allocateKey(_ plan: CoreDataWritePlan) throws -> Int64 {
+        let max = try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(plan.rootNumber))])
+        let top = try integer("SELECT max(Z_PK) FROM " + quoted(plan.table), [])
+        let key = Swift.max(max, top) + 1
+        try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(key), .integer(Int64(plan.rootNumber))])
+        return key
     }
 
     /// The assignment that marks a Core Data row changed: `Z_OPT = Z_OPT + 1`.

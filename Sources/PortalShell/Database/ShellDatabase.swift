@@ -162,7 +162,7 @@ final class ShellDatabase {
     /// Runs `body` through the store's write context: one transaction, or a savepoint inside
     /// the user's `begin`. A thrown error rolls everything of `body` back.
     func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
-        if let refusal = coreDataBanner?.writeRefusal { throw PortalError(.readOnly, refusal) }
+        if !keepsCoreData, let refusal = coreDataBanner?.writeRefusal { throw PortalError(.readOnly, refusal) }
         if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
         let run = { (context: WriteContext) throws -> T in
             let outer = self.activeWrite
@@ -173,6 +173,17 @@ final class ShellDatabase {
         if let transaction { return try transaction.write(run) }
         return try store.write(run)
     }
+
+    /// Runs a write whose statements keep Core Data's bookkeeping (`create` and `update` ask the
+    /// write context for it): on a Core Data store, the only writes the shell makes.
+    func writeKeepingCoreData<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        keepsCoreData = true
+        defer { keepsCoreData = false }
+        return try write(body)
+    }
+
+    /// True while a write that keeps Core Data's bookkeeping runs.
+    private var keepsCoreData = false
 
     /// Runs `body` on the writer outside a transaction (`VACUUM`, `ATTACH`, `DETACH`): refused
     /// inside the user's `begin`, where SQLite would refuse it.
