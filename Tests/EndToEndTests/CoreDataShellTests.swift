@@ -169,6 +169,30 @@ import Testing
         #expect(try output([store, "-e", "count Entity where stringattribute == 'beta'"]) == "1\n")
     }
 
+    /// A to-many without inverse keeps its link in the destination's table, in `Z<ent><NAME>`.
+    @Test func model_toManyWithoutInverse() throws {
+        let store = try builtStore()
+        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        try raw.write { ctx in
+            try ctx.execute("ALTER TABLE ZOTHERENTITY ADD COLUMN Z4FOLLOWERS INTEGER")
+            try ctx.execute("UPDATE ZOTHERENTITY SET Z4FOLLOWERS = 2 WHERE Z_PK IN (1, 4)")
+        }
+        try raw.close()
+        let xml = try String(contentsOfFile: Self.xmlModel, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="birthday""#,
+            with: #"<relationship name="followers" toMany="YES" destinationEntity="OtherEntity"/><attribute name="birthday""#)
+        let model = folder.appendingPathComponent("followers.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        try expectSameCount(store, "count UnrelatedEntity where followers.@count == 2",
+                            "SELECT count(*) FROM ZUNRELATEDENTITY u WHERE (SELECT count(*) FROM ZOTHERENTITY o WHERE o.Z4FOLLOWERS = u.Z_PK) = 2",
+                            model: ["--model", model.path])
+        try expectSameCount(store, "count UnrelatedEntity where ANY followers.mainEntity.stringAttribute == 'alpha'",
+                            "SELECT count(DISTINCT o.Z4FOLLOWERS) FROM ZOTHERENTITY o JOIN ZABSTRACTENTITY e ON e.Z_PK = o.ZMAINENTITY "
+                                + "WHERE e.ZSTRINGATTRIBUTE = 'alpha'",
+                            model: ["--model", model.path])
+    }
+
     @Test func model_uuidBlobsShowAsUUIDTextAndCompareAsBlobs() throws {
         let store = try builtStore()
         let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
