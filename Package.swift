@@ -35,7 +35,7 @@ let package = Package(
         // PostgreSQL through libpq: the connection, its dialect, copying a database up.
         .target(name: "PortalPostgres", dependencies: ["PortalEngine", "PortalPredicate", "CLibpqLoader"]),
         .target(name: "PortalTUI", dependencies: ["PortalEngine", "CNcurses"]),
-        .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalTUI", "CLibedit"]),
+        .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalPostgres", "PortalTUI", "CLibedit"]),
 
         .executableTarget(
             name: "portal-shell",
@@ -54,7 +54,7 @@ let package = Package(
         // Needs a PostgreSQL server: `make test` starts a throwaway one (scripts/postgres-test-server).
         .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite"]),
         // PortalTUI: the docs tests find the keys the browser handles by driving its model.
-        .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine"], exclude: ["Expected"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine", "PortalPostgres"], exclude: ["Expected"]),
     ],
     swiftLanguageModes: [.v6]
 )

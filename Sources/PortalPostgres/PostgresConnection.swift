@@ -12,7 +12,8 @@ public final class PostgresConnection: DatabaseConnection {
     let pq: portal_libpq
     private let connection: OpaquePointer
     private let cancel: OpaquePointer?
-    private var statements: [String: PostgresStatement] = [:]
+    /// The server-side name of each statement prepared so far, by its text.
+    private var prepared: [String: String] = [:]
     /// The outcome of the last command, for `changes`.
     var lastCommandChanges = 0
 
@@ -40,16 +41,16 @@ public final class PostgresConnection: DatabaseConnection {
         pq.finish(connection)
     }
 
-    /// `sql` prepared on the server once; later calls with the same text reuse it.
+    /// `sql` prepared on the server once; later calls with the same text reuse it. The statement
+    /// keeps its connection alive.
     public func prepare(_ sql: String) throws -> PostgresStatement {
-        if let cached = statements[sql] { return cached }
-        let name = "portal_\(statements.count + 1)"
+        if let name = prepared[sql] { return PostgresStatement(connection: self, name: name, sql: sql) }
+        let name = "portal_\(prepared.count + 1)"
         let result = pq.prepare(connection, name, sql, 0, nil)
         defer { pq.clear(result) }
         try check(result, sql: sql)
-        let statement = PostgresStatement(connection: self, name: name, sql: sql)
-        statements[sql] = statement
-        return statement
+        prepared[sql] = name
+        return PostgresStatement(connection: self, name: name, sql: sql)
     }
 
     /// One or more statements without parameters.
@@ -81,6 +82,40 @@ public final class PostgresConnection: DatabaseConnection {
     public var changes: Int { lastCommandChanges }
     /// PostgreSQL has no row id: a write that needs its new key returns it (`RETURNING`).
     public var lastInsertRowid: Int64 { 0 }
+
+    // MARK: COPY
+
+    /// Starts `COPY … FROM STDIN`; the rows follow with `putCopyData`, then `endCopy`.
+    func startCopy(_ sql: String) throws {
+        let result = pq.exec(connection, sql)
+        defer { pq.clear(result) }
+        guard let result, pq.resultStatus(result) == PGRES_COPY_IN else {
+            try check(result, sql: sql)
+            throw PortalError(.sqlite, "the server did not start the copy: \(sql)")
+        }
+    }
+
+    /// Sends a chunk of COPY text.
+    func putCopyData(_ bytes: [UInt8]) throws {
+        let sent = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { pq.putCopyData(connection, $0.baseAddress, Int32($0.count)) }
+        }
+        guard sent == 1 else { throw PortalError(.cannotOpen, "the copy was cut off: " + Self.text(pq.errorMessage(connection))) }
+    }
+
+    /// Ends the copy (failing it with `failure`, which makes the server discard it), and throws
+    /// the server's error when the rows were refused.
+    func endCopy(failure: String?) throws {
+        _ = pq.putCopyEnd(connection, failure)
+        var refusal: Error?
+        while let result = pq.getResult(connection) {
+            if failure == nil, refusal == nil {
+                do { try check(result, sql: "COPY") } catch { refusal = error }
+            }
+            pq.clear(result)
+        }
+        if let refusal { throw refusal }
+    }
 
     // MARK: Results and errors
 

@@ -5,7 +5,7 @@ import PortalPredicate
 /// A statement prepared on the server: bound, run on the first `step`, its rows read from the
 /// result one by one.
 public final class PostgresStatement: DatabaseStatement {
-    private unowned let connection: PostgresConnection
+    private let connection: PostgresConnection
     private let name: String
     private let sql: String
     private var values: [Value] = []

@@ -25,6 +25,8 @@ public struct Configuration: Sendable {
     /// How a Core Data store is opened: by its model (the default), as plain tables (`--raw`)
     /// or by a model file (`--model PATH`).
     public var coreData: CoreDataOpening = .byModel
+    /// `--copy-to TARGET`: a PostgreSQL URL or an SQLite path.
+    public var copyTo: String?
 
     public init() {}
 }

@@ -68,6 +68,9 @@ public enum PortalShell {
             return fail(error.message, ExitStatus.cannotOpen)
         }
         defer { database.close() }
+        if let target = configuration.copyTo {
+            return CopyTo.run(database, to: target, output: OutputStream(fileDescriptor: 1), errors: errors)
+        }
 
         let standardOutput = OutputStream(fileDescriptor: 1)
         let stdoutIsTerminal = standardOutput.isTerminal

@@ -85,6 +85,9 @@ struct PortalShellCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Open a Core Data store by the model in PATH (.xcdatamodeld, .xcdatamodel, its contents, .mom, .momd).", valueName: "PATH"))
     var model: String?
 
+    @Option(help: ArgumentHelp("Copy every table of DATABASE (schema, rows, keys, indexes) into TARGET, a PostgreSQL URL (postgres://…) or a new SQLite file, and exit.", valueName: "TARGET"))
+    var copyTo: String?
+
     mutating func validate() throws {
         if format.map({ OutputFormat(rawValue: $0.lowercased()) == nil }) ?? false {
             throw ValidationError("unknown format '\(format ?? "")' (expected \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -100,6 +103,9 @@ struct PortalShellCommand: ParsableCommand {
         }
         if force && demo == nil { throw ValidationError("--force goes with --demo") }
         if raw && model != nil { throw ValidationError("--raw and --model cannot go together") }
+        if copyTo != nil && (database == nil || browse || !exec.isEmpty || file != nil) {
+            throw ValidationError("--copy-to needs a DATABASE and goes alone (no --browse, --exec or --file)")
+        }
         if (entity != nil || wherePredicate != nil) && !browse {
             throw ValidationError("--entity and --where go with --browse")
         }
@@ -129,6 +135,7 @@ struct PortalShellCommand: ParsableCommand {
         c.force = force
         c.noInit = noInit
         c.coreData = raw ? .raw : model.map { .modelFile($0) } ?? .byModel
+        c.copyTo = copyTo
         return c
     }
 }

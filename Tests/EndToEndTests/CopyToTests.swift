@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import PortalEngine
+import PortalPostgres
+
+/// `--copy-to`: Chinook and a database of awkward values into PostgreSQL (the test server `make
+/// test` starts) and into a new SQLite file, each value compared with the source; a target that
+/// already has the tables, a server that cannot be reached, and rows PostgreSQL refuses.
+@Suite struct CopyToTests {
+    /// A new empty PostgreSQL database on the test server and its URL; fails without a server.
+    final class TargetDatabase {
+        let name = "copy_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let url: String
+
+        init() throws {
+            guard let host = ProcessInfo.processInfo.environment["PGHOST"] else {
+                throw PortalError(.cannotOpen, "no PostgreSQL server: PGHOST is not set (make test starts one)")
+            }
+            try PostgresConnection("dbname=postgres").execute("CREATE DATABASE \(name)")
+            url = "postgresql:///\(name)?host=\(host)"
+        }
+
+        deinit { try? PostgresConnection("dbname=postgres").execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+
+        func rows(_ sql: String) throws -> [[Value]] {
+            let connection = try PostgresConnection("dbname=\(name)")
+            let statement = try connection.prepare(sql)
+            var rows: [[Value]] = []
+            while try statement.step() { rows.append((0..<statement.columnCount).map { statement.value(at: Int32($0)) }) }
+            return rows
+        }
+    }
+
+    private func sqliteRows(_ path: String, _ sql: String) throws -> [[Value]] {
+        var options = StoreOptions(readOnly: true)
+        options.switchesToWAL = false
+        let store = try Store(path: path, options: options)
+        return try store.read { ctx in try ctx.query(sql).rows.map(\.values) }
+    }
+
+    @Test func chinookIntoPostgreSQLWithKeysIndexesAndEveryRow() throws {
+        let target = try TargetDatabase()
+        let run = try Shell.run([Shell.chinook, "--copy-to", target.url])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "")
+        let summary = run.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(summary.count == 11)
+        for line in summary {
+            let count = try target.rows("SELECT count(*) FROM \"\(line[0])\"")
+            #expect(count == [[.integer(Int64(line[1]) ?? -1)]], "\(line[0])")
+            #expect(try sqliteRows(Shell.chinook, "SELECT count(*) FROM \"\(line[0])\"") == count)
+        }
+        let tracks = "SELECT \"TrackId\", \"Name\", \"Composer\", \"Milliseconds\" FROM \"Track\" ORDER BY \"TrackId\""
+        #expect(try target.rows(tracks) == sqliteRows(Shell.chinook, tracks))
+        let keys = try target.rows("""
+            SELECT count(*) FILTER (WHERE contype = 'p'), count(*) FILTER (WHERE contype = 'f' AND convalidated)
+            FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+            """)
+        #expect(keys == [[.integer(11), .integer(11)]])
+        let indexes = try target.rows("SELECT count(*) FROM pg_indexes WHERE schemaname = 'public' AND indexname LIKE 'IFK_%'")
+        #expect(indexes == [[.integer(11)]])
+        let again = try Shell.run([Shell.chinook, "--copy-to", target.url])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already has a table"))
+    }
+
+    @Test func awkwardValuesArriveIntact() throws {
+        let (folder, _) = try Shell.chinookCopy()
+        let path = folder.appendingPathComponent("odd.sqlite").path
+        let store = try Store(path: path)
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE Odd (id INTEGER PRIMARY KEY, t TEXT, r REAL, b BLOB, n NUMERIC, ok BOOLEAN)")
+            let values: [[Value]] = [
+                [1, "tab\tnew\nline\r\\back \\N", .real(-0.5), .blob([0, 9, 10, 92, 255]), .real(12.25), 1],
+                [2, "日本 🙂 e\u{301}", .real(1e300), .blob([]), 7, 0],
+                [3, .null, .null, .null, .null, .null],
+            ]
+            for row in values { try ctx.insert("Odd", columns: ["id", "t", "r", "b", "n", "ok"], values: row) }
+        }
+        try store.close()
+        let target = try TargetDatabase()
+        let run = try Shell.run([path, "--copy-to", target.url])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Odd\t3\n")
+        let copied = try target.rows("SELECT id, t, r, b, n::float8, ok FROM \"Odd\" ORDER BY id")
+        #expect(copied == [
+            [1, "tab\tnew\nline\r\\back \\N", .real(-0.5), .blob([0, 9, 10, 92, 255]), .real(12.25), 1],
+            [2, "日本 🙂 e\u{301}", .real(1e300), .blob([]), .real(7), 0],
+            [3, .null, .null, .null, .null, .null],
+        ])
+    }
+
+    @Test func rowsPostgreSQLRefusesRollTheirTableBack() throws {
+        let (folder, _) = try Shell.chinookCopy()
+        let path = folder.appendingPathComponent("mixed.sqlite").path
+        let store = try Store(path: path)
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE A (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO A VALUES (1, 'fine');"
+                + "CREATE TABLE B (id INTEGER PRIMARY KEY, n INTEGER); INSERT INTO B VALUES (1, 5), (2, 'not a number')")
+        }
+        try store.close()
+        let target = try TargetDatabase()
+        let run = try Shell.run([path, "--copy-to", target.url])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("not a number"))
+        #expect(try target.rows("SELECT count(*) FROM \"A\"") == [[.integer(1)]])
+        #expect(try target.rows("SELECT count(*) FROM pg_tables WHERE tablename = 'B'") == [[.integer(0)]])
+    }
+
+    @Test func anUnreachableServerIsStatusThree() throws {
+        let run = try Shell.run([Shell.chinook, "--copy-to", "postgresql://nobody@/nowhere?host=/nonexistent-socket-dir"])
+        #expect(run.status == 3)
+        #expect(run.stderr.hasPrefix("error: cannot connect to PostgreSQL: "))
+        #expect(run.stdout == "")
+    }
+
+    @Test func intoANewSQLiteFile() throws {
+        let (folder, _) = try Shell.chinookCopy()
+        let path = folder.appendingPathComponent("copy.sqlite").path
+        let run = try Shell.run([Shell.chinook, "--copy-to", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Track\t3503\n"))
+        #expect(try sqliteRows(path, "PRAGMA integrity_check") == [["ok"]])
+        let tracks = "SELECT * FROM Track ORDER BY TrackId"
+        #expect(try sqliteRows(path, tracks) == sqliteRows(Shell.chinook, tracks))
+        let again = try Shell.run([Shell.chinook, "--copy-to", path])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("exists"))
+    }
+}
