@@ -81,6 +81,25 @@ import Testing
         #expect(schema.contains(#""name":"title","column":"ZTITLE""#))
     }
 
+    /// An interactive session says what it opened, and completion offers the model's names.
+    @Test func interactiveBannerAndCompletionByModelNames() throws {
+        let store = try copy("NoteStore-macOS-15-Seqoia.sqlite")
+        let session = try TmuxSession(arguments: [store], home: folder)
+        _ = try session.waitFor("A Core Data store: 20 entities by its model (from Z_MODELCACHE)")
+        _ = try session.waitFor("NoteStore-macOS-15-Seqoia>")
+        try session.type("count ICNot")
+        try session.press("Tab")
+        _ = try session.waitFor("count ICNote")
+        try session.type(" where folder.tit")
+        try session.press("Tab")
+        _ = try session.waitFor("where folder.title")
+        try session.type(#" == "Notes""#)
+        try session.press("Enter")
+        let counted = try output(["--raw", store, "-e", "sql SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT n JOIN ZICCLOUDSYNCINGOBJECT f "
+                                      + "ON f.Z_PK = n.ZFOLDER WHERE n.Z_ENT = 11 AND f.ZTITLE2 = 'Notes'"])
+        _ = try session.waitFor("\n" + counted.trimmingCharacters(in: .newlines) + "\n")
+    }
+
     @Test func raw_opensThePlainTables() throws {
         let store = try copy("NoteStore-macOS-15-Seqoia.sqlite")
         let raw = try output(["--raw", store, "-e", "entities"])
