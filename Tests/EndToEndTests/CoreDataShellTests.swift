@@ -100,6 +100,36 @@ import Testing
         _ = try session.waitFor("\n" + counted.trimmingCharacters(in: .newlines) + "\n")
     }
 
+    /// The browser follows relationships of a Core Data store by the model (its keys are no
+    /// attributes): a to-many through its inverse to-one, a to-one through its inverse to-many.
+    @Test func browserFollowsRelationshipsByTheModel() throws {
+        let s = try BrowserSession(copyChinook: false)
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("NoteStore-macOS-12-Monterey.sqlite").path,
+                                         toPath: s.database)
+        let notes = try output(["--raw", s.database, "-e",
+                                "sql SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 11 AND ZFOLDER = 4"])
+        try s.start(["--entity", "ICFolder"], height: 50)
+        _ = try s.waitFor("ICFolder  6 rows")
+        // The second folder (Z_PK 4, "Notes"); its record view lists notes second to last.
+        try s.type("j")
+        try s.press("Enter")
+        _ = try s.waitFor("→ \(notes.trimmingCharacters(in: .newlines)) ICNote")
+        try s.type("Gkf")
+        _ = try s.waitFor("ICNote  \(notes.trimmingCharacters(in: .newlines)) rows  where folder == 4")
+        try s.press("BSpace")
+        _ = try s.waitFor("ICFolder  6 rows")
+        // A note's folder: a to-one, found through the folder's to-many `notes`. ICNote's
+        // relationships end with folder, inlineAttachments, noteData, titleSourceAttachment.
+        try s.type("q")
+        let t = try BrowserSession(copyChinook: false)
+        try FileManager.default.copyItem(atPath: s.database, toPath: t.database)
+        try t.start(["--entity", "ICNote"], height: 60)
+        _ = try t.waitFor("ICNote  7 rows")
+        try t.press("Enter")
+        try t.type("Gkkkf")
+        _ = try t.waitFor("ICFolder  1 rows  where SUBQUERY(notes, $x, $x == 5).@count > 0")
+    }
+
     @Test func raw_opensThePlainTables() throws {
         let store = try copy("NoteStore-macOS-15-Seqoia.sqlite")
         let raw = try output(["--raw", store, "-e", "entities"])
