@@ -3,7 +3,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEBS := libsqlite3-dev libncurses-dev libedit-dev tmux mandoc sqlite3 time libpq-dev postgresql
+DEBS := libsqlite3-dev libncurses-dev libedit-dev zlib1g-dev tmux mandoc sqlite3 time libpq-dev postgresql
 RELEASE_BIN := .build/release/portal-shell
 DEBUG_BIN := .build/debug/portal-shell
 # The binary `make install` installs: the release build unless told otherwise (the tests install

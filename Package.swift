@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CLibedit", providers: [.apt(["libedit-dev"])]),
+        // Core Data keeps its model cache as raw DEFLATE; Foundation on Linux cannot inflate it.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The benchmark baselines: the same work written against the SQLite C API.
         .target(
             name: "CBaseline",
@@ -29,7 +31,7 @@ let package = Package(
         ),
 
         .target(name: "PortalPredicate"),
-        .target(name: "PortalEngine", dependencies: ["PortalPredicate", "CSQLite"]),
+        .target(name: "PortalEngine", dependencies: ["PortalPredicate", "CSQLite", "CZlib"]),
         // libpq (Debian's libpq-dev), loaded on first use instead of linked (see its header).
         .target(name: "CLibpqLoader"),
         // PostgreSQL through libpq: the connection, its dialect, copying a database up.

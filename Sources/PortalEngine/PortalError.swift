@@ -39,6 +39,8 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
         case conversion
         /// Any other SQLite error.
         case sqlite
+        /// A Core Data model could not be read, or does not match its store.
+        case coreDataModel
     }
 
     /// What went wrong.

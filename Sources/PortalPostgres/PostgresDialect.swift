@@ -112,6 +112,6 @@ public struct PostgresDialect: SQLDialect {
     }
 
     public func uuidText(_ column: String) -> String {
-        "(CASE WHEN octet_length(\(column)) = 16 THEN encode(\(column), 'hex')::uuid::text END)"
+        "(CASE WHEN octet_length(\(column)) = 16 THEN upper(encode(\(column), 'hex')::uuid::text) END)"
     }
 }

@@ -22,10 +22,23 @@ public struct Configuration: Sendable {
     /// `--force`: `--demo` may replace an existing file.
     public var force = false
     public var noInit = false
+    /// How a Core Data store is opened: by its model (the default), as plain tables (`--raw`)
+    /// or by a model file (`--model PATH`).
+    public var coreData: CoreDataOpening = .byModel
     /// `--copy-to TARGET`: a PostgreSQL URL or an SQLite path.
     public var copyTo: String?
 
     public init() {}
+}
+
+/// How a Core Data (or SwiftData) store is opened (SPEC section 7).
+public enum CoreDataOpening: Sendable, Equatable {
+    /// By the model its `Z_MODELCACHE` keeps (else names from `Z_PRIMARYKEY` and the columns).
+    case byModel
+    /// As the plain tables it is made of.
+    case raw
+    /// By the model in this file (`.xcdatamodeld`, `.xcdatamodel`, its `contents`, `.mom`, `.momd`).
+    case modelFile(String)
 }
 
 /// Exit statuses of SPEC section 1.

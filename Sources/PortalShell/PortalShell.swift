@@ -62,7 +62,7 @@ public enum PortalShell {
         let database: ShellDatabase
         do {
             database = try ShellDatabase(path: path, readOnly: configuration.readOnly, create: configuration.create,
-                                         busyTimeout: configuration.busyTimeout)
+                                         busyTimeout: configuration.busyTimeout, coreData: configuration.coreData)
         } catch {
             if Interrupts.received { return fail("interrupted while opening '\(path)'", ExitStatus.interrupted) }
             return fail(error.message, ExitStatus.cannotOpen)
@@ -103,6 +103,11 @@ public enum PortalShell {
             }
         }
 
+        if let coreData = database.coreDataBanner {
+            // What was ignored is said in every session; the rest only where someone reads it.
+            if interactive { banner = [banner, coreData.text].compactMap { $0 }.joined(separator: "\n") }
+            else if !coreData.ignored.isEmpty { errors.write("note: " + coreData.ignored + "\n"); errors.flush() }
+        }
         if interactive {
             if let banner { executor.report(banner) }
             return REPL(executor: executor, configuration: configuration).run()

@@ -73,12 +73,26 @@ extension BrowserModel {
     /// The filter on the relationship's destination that finds the rows related to `row`; nil
     /// when a joining value is NULL (nothing is related).
     func relatedFilter(_ relationship: BrowserRelationship, _ row: BrowserRow, _ entity: BrowserEntity) -> String? {
+        if let inverse = relationship.inverse {
+            return Self.inverseFilter(inverse, row)
+        }
         var pairs: [(column: String, value: Value)] = []
         for (source, destination) in zip(relationship.sourceColumns, relationship.destinationColumns) {
             guard let value = Self.value(of: source, in: row, entity), !value.isNull else { return nil }
             pairs.append((destination, value))
         }
         return pairs.isEmpty ? nil : Self.equalityFilter(pairs)
+    }
+
+    /// The destination's rows related to `row` by the relationship back: `folder == 4`, or
+    /// `SUBQUERY(notes, $x, $x == 4).@count > 0` when it is to-many; nil without a single id.
+    static func inverseFilter(_ inverse: (name: String, isToMany: Bool), _ row: BrowserRow) -> String? {
+        guard row.id.count == 1, let id = row.id.first, !id.isNull else { return nil }
+        let key = Expression.key(inverse.name)
+        guard inverse.isToMany else { return Predicate.comparison(Comparison(key, .equal, .literal(id))).description }
+        let element = Predicate.comparison(Comparison(.variable("x"), .equal, .literal(id)))
+        let subquery = Expression.subquery(collection: key, variable: "x", predicate: element)
+        return Predicate.comparison(Comparison(.member(subquery, "@count"), .greater, .literal(.integer(0)))).description
     }
 
     /// The row's value of `column`, which may be the rowid (an id that is no column).

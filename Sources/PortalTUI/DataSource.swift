@@ -84,13 +84,32 @@ public struct BrowserRelationship: Sendable, Hashable {
     public var destination: String
     public var sourceColumns: [String]
     public var destinationColumns: [String]
+    /// For a relationship whose joining columns are not attributes (a Core Data store's keys,
+    /// a join table), the destination's relationship back to this entity (`isToMany` says which
+    /// kind): the related rows are found through it. Nil otherwise.
+    public var inverse: (name: String, isToMany: Bool)?
 
-    public init(name: String, isToMany: Bool, destination: String, sourceColumns: [String], destinationColumns: [String]) {
+    public init(name: String, isToMany: Bool, destination: String, sourceColumns: [String], destinationColumns: [String],
+                inverse: (name: String, isToMany: Bool)? = nil) {
         self.name = name
         self.isToMany = isToMany
         self.destination = destination
         self.sourceColumns = sourceColumns
         self.destinationColumns = destinationColumns
+        self.inverse = inverse
+    }
+
+    public static func == (a: BrowserRelationship, b: BrowserRelationship) -> Bool {
+        a.name == b.name && a.isToMany == b.isToMany && a.destination == b.destination && a.sourceColumns == b.sourceColumns
+            && a.destinationColumns == b.destinationColumns && a.inverse?.name == b.inverse?.name
+            && a.inverse?.isToMany == b.inverse?.isToMany
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(destination)
+        hasher.combine(sourceColumns)
+        hasher.combine(inverse?.name)
     }
 }
 

@@ -38,11 +38,27 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         let key = Self.keyColumns(entity)
         let relationships = entity.relationships.map {
             BrowserRelationship(name: $0.name, isToMany: $0.kind == .toMany, destination: $0.destination,
-                                sourceColumns: $0.sourceColumns, destinationColumns: $0.destinationColumns)
+                                sourceColumns: $0.sourceColumns, destinationColumns: $0.destinationColumns,
+                                inverse: inverse(of: $0, from: entity))
         }
         return BrowserEntity(name: entity.name, columns: columns,
                              isReadOnly: entity.kind == .view || store.isReadOnly || entity.identifyingColumns.isEmpty,
                              idColumns: key, relationships: relationships)
+    }
+
+    /// For a relationship that cannot be followed by its columns (they are no attributes: a
+    /// catalog maps the names, or a join table pairs the rows), the destination's relationship
+    /// that joins the same columns the other way round.
+    func inverse(of relationship: RelationshipDescription, from entity: EntityDescription) -> (name: String, isToMany: Bool)? {
+        guard let destination = try? store.schema.entity(named: relationship.destination),
+              relationship.joinTable != nil || !entity.isStoredByName || !destination.isStoredByName else { return nil }
+        let back = destination.relationships.first { candidate in
+            guard candidate.sourceColumns == relationship.destinationColumns,
+                  candidate.destinationColumns == relationship.sourceColumns else { return false }
+            guard let join = relationship.joinTable else { return candidate.joinTable == nil }
+            return candidate.joinTable?.table == join.table && candidate.joinTable?.sourceColumns == join.destinationColumns
+        }
+        return back.map { ($0.name, $0.kind == .toMany) }
     }
 
     /// What identifies a row for paging: the declared key, else rowid; a view has neither, so

@@ -79,6 +79,12 @@ struct PortalShellCommand: ParsableCommand {
     @Flag(help: "Skip the start-up commands file.")
     var noInit = false
 
+    @Flag(help: "Open a Core Data store's plain tables (ZNOTE, Z_PK, …) instead of its model's names.")
+    var raw = false
+
+    @Option(help: ArgumentHelp("Open a Core Data store by the model in PATH (.xcdatamodeld, .xcdatamodel, its contents, .mom, .momd).", valueName: "PATH"))
+    var model: String?
+
     @Option(help: ArgumentHelp("Copy every table of DATABASE (schema, rows, keys, indexes) into TARGET, a PostgreSQL URL (postgres://…) or a new SQLite file, and exit.", valueName: "TARGET"))
     var copyTo: String?
 
@@ -96,6 +102,7 @@ struct PortalShellCommand: ParsableCommand {
             throw ValidationError("--exec and --file need a DATABASE")
         }
         if force && demo == nil { throw ValidationError("--force goes with --demo") }
+        if raw && model != nil { throw ValidationError("--raw and --model cannot go together") }
         if copyTo != nil && (database == nil || browse || !exec.isEmpty || file != nil) {
             throw ValidationError("--copy-to needs a DATABASE and goes alone (no --browse, --exec or --file)")
         }
@@ -127,6 +134,7 @@ struct PortalShellCommand: ParsableCommand {
         c.demoPath = demo
         c.force = force
         c.noInit = noInit
+        c.coreData = raw ? .raw : model.map { .modelFile($0) } ?? .byModel
         c.copyTo = copyTo
         return c
     }

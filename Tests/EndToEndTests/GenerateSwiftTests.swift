@@ -20,7 +20,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swiftc", "-typecheck", source.path, "-I", modules,
-                             "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CSQLite/module.modulemap").path)"]
+                             "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CSQLite/module.modulemap").path)",
+                             "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CZlib/module.modulemap").path)"]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -61,7 +62,8 @@ import Testing
         let compiled = try Self.run("/usr/bin/env", ["swiftc", "-o", program, folder.appendingPathComponent("main.swift").path,
                                     folder.appendingPathComponent("Entities.swift").path, "-I", build.appendingPathComponent("Modules").path,
                                     "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CSQLite/module.modulemap").path)",
-                                    "-lsqlite3"] + objects)
+                                    "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CZlib/module.modulemap").path)",
+                                    "-lsqlite3", "-lz"] + objects)
         #expect(compiled.status == 0, "swiftc: \(compiled.output)")
         guard compiled.status == 0 else { return }
         let ran = try Self.run(program, [database])

@@ -15,6 +15,9 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func create(_ entity: String, _ values: [String: Value]) throws -> Row {
         let pairs = values.sorted { $0.key < $1.key }
+        if let plan = try coreDataPlan(for: entity, creating: true) {
+            return try createCoreData(try checkWritable(entity, columns: pairs.map(\.key)), plan, pairs)
+        }
         let before = connection.totalChanges
         let row = try insert(entity, columns: pairs.map(\.key), values: pairs.map(\.value), returning: true)
         // SQLite 3.40 accepts INSERT … RETURNING on a view and silently does nothing.
@@ -28,6 +31,7 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func insert(_ entity: String, columns: [String], values: [Value], returning: Bool = false) throws -> Row? {
         try checkValid()
+        try refuseOnCoreDataStore(entity, "inserting rows by columns")
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
         if let statement = lastInsert.statement, lastInsert.returning == returning, lastInsert.entity == entity,
@@ -61,8 +65,9 @@ public final class WriteContext: ReadContext {
         let pairs = values.sorted { $0.key < $1.key }
         let described = try checkWritable(entity, columns: pairs.map(\.key))
         let condition = try target(described, predicate, arguments)
-        let update = Update(described, set: pairs.map { (column: $0.key, value: SQLFragment.bound($0.value)) }, where: condition)
-            .rendered(in: store.dialect)
+        var assignments = pairs.map { (column: $0.key, value: SQLFragment.bound($0.value)) }
+        if try coreDataPlan(for: entity, creating: false) != nil { assignments.append(Self.coreDataVersionBump) }
+        let update = Update(described, set: assignments, where: condition).rendered(in: store.dialect)
         try runWrite(entity, update.sql, update.bindings, returning: false)
         return connection.changes
     }
@@ -72,6 +77,7 @@ public final class WriteContext: ReadContext {
     public func delete(_ entity: String, where predicate: String? = nil,
                        _ arguments: [any ArgumentConvertible] = []) throws -> Int {
         try checkValid()
+        try refuseOnCoreDataStore(entity, "delete")
         let described = try checkWritable(entity, columns: [])
         let condition = try target(described, predicate, arguments)
         let delete = Delete(described, where: condition).rendered(in: store.dialect)
@@ -83,6 +89,7 @@ public final class WriteContext: ReadContext {
     /// attributes. Returns the row as stored. The entity needs a declared primary key.
     @discardableResult
     public func upsert(_ entity: String, _ values: [String: Value]) throws -> Row {
+        try refuseOnCoreDataStore(entity, "upsert")
         let described = try self.entity(named: entity)
         guard described.kind == .table else {
             throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)

@@ -65,7 +65,8 @@ public protocol SQLDialect: Sendable {
     /// The date `column` holds (ISO text, or Unix seconds) as a fractional day number (a Julian
     /// day); NULL where the value is no date.
     func dayNumber(_ column: String) -> String
-    /// A UUID held as a 16-byte blob by `column`, as its text (`e621e1f8-c36c-495a-93fc-0c247a3e6e5f`);
+    /// A UUID held as a 16-byte blob by `column`, as its text (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`,
+    /// as `UUID.uuidString` writes it);
     /// other values unchanged.
     func uuidText(_ column: String) -> String
 }

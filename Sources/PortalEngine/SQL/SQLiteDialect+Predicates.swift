@@ -86,11 +86,11 @@ extension SQLiteDialect {
         "(CASE WHEN typeof(\(column)) IN ('integer','real') THEN julianday(\(column), 'unixepoch') ELSE julianday(\(column)) END)"
     }
 
-    /// The blob's hex digits, lowercased, in the 8-4-4-4-12 groups.
+    /// The blob's hex digits (upper case, as `UUID.uuidString`) in the 8-4-4-4-12 groups.
     public func uuidText(_ column: String) -> String {
         let groups = [(1, 8), (9, 4), (13, 4), (17, 4), (21, 12)].map { "substr(hex(\(column)), \($0.0), \($0.1))" }
         let text = groups.joined(separator: " || '-' || ")
-        return "(CASE WHEN typeof(\(column)) = 'blob' AND length(\(column)) = 16 THEN lower(\(text)) ELSE \(column) END)"
+        return "(CASE WHEN typeof(\(column)) = 'blob' AND length(\(column)) = 16 THEN \(text) ELSE \(column) END)"
     }
 
     private static let functions = [

@@ -35,7 +35,11 @@ final class ShellDatabase {
         path == ":memory:" ? ":memory:" : String(path.split(separator: "/").last ?? Substring(path))
     }
 
-    init(path: String, readOnly: Bool, create: Bool, busyTimeout: Int) throws(OpenError) {
+    /// What the session says on opening a Core Data store; nil for a plain database.
+    private(set) var coreDataBanner: CoreDataBanner?
+
+    init(path: String, readOnly: Bool, create: Bool, busyTimeout: Int,
+         coreData: CoreDataOpening = .byModel) throws(OpenError) {
         if path != ":memory:" && !path.hasPrefix("file:") {
             var info = stat()
             if stat(path, &info) != 0 {
@@ -56,10 +60,15 @@ final class ShellDatabase {
             var options = StoreOptions(readOnly: readOnly, create: create, busyTimeout: busyTimeout)
             options.switchesToWAL = false
             options.interruptRequested = Interrupts.interruptRequested
+            let opening = try CoreDataBanner.opening(storePath, coreData, displayPath: path)
+            if let opening { options.catalog = opening.catalog }
+            coreDataBanner = opening?.banner
             store = try Store(path: storePath, options: options)
             // Touch the file: a file that is not a database fails here, not at the first command.
             let touch = Select("sqlite_schema", columns: .count).rendered(in: SQLiteDialect()).sql
             _ = try store.read { try $0.query(touch) }
+        } catch let error as OpenError {
+            throw error
         } catch let error as PortalError {
             // SQLITE_READONLY_ROLLBACK: a hot journal that a read-only connection cannot roll back.
             if error.sqliteCode == PORTAL_SQLITE_READONLY_ROLLBACK { throw OpenError(message: Self.hotJournalMessage(path)) }
@@ -153,6 +162,7 @@ final class ShellDatabase {
     /// Runs `body` through the store's write context: one transaction, or a savepoint inside
     /// the user's `begin`. A thrown error rolls everything of `body` back.
     func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        if !keepsCoreData, let refusal = coreDataBanner?.writeRefusal { throw PortalError(.readOnly, refusal) }
         if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
         let run = { (context: WriteContext) throws -> T in
             let outer = self.activeWrite
@@ -164,9 +174,21 @@ final class ShellDatabase {
         return try store.write(run)
     }
 
+    /// Runs a write whose statements keep Core Data's bookkeeping (`create` and `update` ask the
+    /// write context for it): on a Core Data store, the only writes the shell makes.
+    func writeKeepingCoreData<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        keepsCoreData = true
+        defer { keepsCoreData = false }
+        return try write(body)
+    }
+
+    /// True while a write that keeps Core Data's bookkeeping runs.
+    private var keepsCoreData = false
+
     /// Runs `body` on the writer outside a transaction (`VACUUM`, `ATTACH`, `DETACH`): refused
     /// inside the user's `begin`, where SQLite would refuse it.
     func writeOutsideTransaction<T>(_ body: (WriteContext) throws -> T) throws -> T {
+        if let refusal = coreDataBanner?.writeRefusal { throw PortalError(.readOnly, refusal) }
         if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
         if inUserTransaction {
             throw PortalError(.misuse, "this statement cannot run inside a transaction: 'commit' or 'rollback' first")

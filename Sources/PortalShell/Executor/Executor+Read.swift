@@ -89,7 +89,8 @@ extension Executor {
         return (CompiledQuery(select.rendered(in: try requireDatabase().store.dialect)), entity)
     }
 
-    /// Every attribute of `entity`, by name, in the schema's order: the columns `schema` shows.
+    /// Every attribute of `entity`, by name, in the schema's order: the columns `schema` shows
+    /// (Core Data's dates and UUIDs shown as dates and UUID text).
     private func attributeColumns(_ entity: EntityDescription) -> Select.Columns {
         .attributes(of: entity, withRowid: false)
     }

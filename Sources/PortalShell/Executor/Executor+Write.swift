@@ -43,10 +43,11 @@ extension Executor {
     }
 
     /// Runs a write; errors name the entity and point at the attribute SQLite blamed.
-    func performWrite<T>(_ entity: EntityDescription, _ assignments: [Assignment],
+    func performWrite<T>(_ entity: EntityDescription, _ assignments: [Assignment], keepingCoreData: Bool = false,
                          _ body: (WriteContext) throws -> T) throws -> T {
         do {
-            return try requireDatabase().write(body)
+            let database = try requireDatabase()
+            return try keepingCoreData ? database.writeKeepingCoreData(body) : database.write(body)
         } catch let error as PortalError {
             var shellError = ShellError.from(error)
             if error.constraint != nil || [.readOnly, .busy, .diskFull, .interrupted].contains(error.kind) {
@@ -65,28 +66,36 @@ extension Executor {
     func create(_ name: Located<String>, _ assignments: [Assignment], upsert: Bool) throws {
         let entity = try writableEntity(name)
         let assigned = try assignedValues(assignments, entity: entity, alias: nil)
-        let columns = assigned.map(\.attribute.name)
-        let insert = Insert(entity, columns: columns, values: assigned.map(\.value),
-                            returning: .attributes(of: entity))
         let database = try requireDatabase()
-        // An upsert needs every part of the key (else it is a plain insert: nothing to conflict on).
-        let key = entity.identifyingColumns
-        let statement = upsert && !key.isEmpty && key.allSatisfy(Set(insert.columns).contains)
-            ? Upsert(entity, key: key, columns: columns, values: insert.values, returning: insert.returning)
-                .rendered(in: database.store.dialect)
-            : insert.rendered(in: database.store.dialect)
         let renderer = makeRenderer(options, stream: output)
-        try performWrite(entity, assignments) { _ in
+        try performWrite(entity, assignments, keepingCoreData: !upsert) { context in
+            var columns = assigned.map(\.attribute.name)
+            var values = assigned.map(\.value)
+            // A Core Data store's new row: its Z_PK, Z_ENT and Z_OPT, from the store's bookkeeping.
+            if !upsert, let bookkeeping = try context.coreDataNewRow(entity.name) {
+                columns = bookkeeping.map(\.column) + columns
+                values = bookkeeping.map { SQLFragment.bound($0.value) } + values
+            }
+            let insert = Insert(entity, columns: columns, values: values, returning: .attributes(of: entity))
+            // An upsert needs every part of the key (else it is a plain insert: nothing to conflict on).
+            let key = entity.identifyingColumns
+            let statement = upsert && !key.isEmpty && key.allSatisfy(Set(insert.columns).contains)
+                ? Upsert(entity, key: key, columns: columns, values: insert.values, returning: insert.returning)
+                    .rendered(in: database.store.dialect)
+                : insert.rendered(in: database.store.dialect)
             try database.query(statement.sql, statement.bindings, columns: { renderer.begin(columns: $0) },
                                row: { renderer.row($0) })
         }
         renderer.end()
     }
 
-    func updateStatement(_ name: Located<String>, _ assignments: [Assignment], _ predicate: PredicateText) throws -> CompiledQuery {
+    /// `extra`: an assignment the store's bookkeeping adds (Core Data's `Z_OPT`).
+    func updateStatement(_ name: Located<String>, _ assignments: [Assignment], _ predicate: PredicateText,
+                         extra: (column: String, value: SQLFragment)? = nil) throws -> CompiledQuery {
         let entity = try writableEntity(name)
         let assigned = try assignedValues(assignments, entity: entity, alias: Self.alias)
-        let update = Update(entity, alias: Self.alias, set: assigned.map { (column: $0.attribute.name, value: $0.value) },
+        let update = Update(entity, alias: Self.alias,
+                            set: assigned.map { (column: $0.attribute.name, value: $0.value) } + (extra.map { [$0] } ?? []),
                             where: try filter(predicate, entity: entity)?.condition)
         return CompiledQuery(update.rendered(in: try requireDatabase().store.dialect))
     }
@@ -110,8 +119,12 @@ extension Executor {
         let statement = try updateStatement(name, assignments, predicate)
         let entity = try entity(name)
         guard try confirmed("update", name, predicate) else { return report("nothing updated") }
-        let changed = try performWrite(entity, assignments) { context in
-            try context.execute(statement.sql, statement.bindings)
+        let changed = try performWrite(entity, assignments, keepingCoreData: true) { context in
+            guard let bump = try context.coreDataChange(entity.name) else {
+                return try context.execute(statement.sql, statement.bindings)
+            }
+            let marked = try updateStatement(name, assignments, predicate, extra: bump)
+            return try context.execute(marked.sql, marked.bindings)
         }
         report("updated \(changed) \(entity.name)")
     }

@@ -53,17 +53,17 @@ struct SchemaReport {
     var sections: [SchemaSection] {
         [
             SchemaSection(name: "attributes", title: "attribute",
-                          columns: ["name", "type", "nullable", "default", "id", "generated"],
+                          columns: ["name"] + (isMapped ? ["column"] : []) + ["type", "nullable", "default", "id", "generated"],
                           rows: entity.attributes.map { a in
-                              [.text(a.name), .text(a.declaredType), .flag(a.isNullable),
-                               a.defaultValue.map(SchemaCell.text) ?? .none,
-                               a.primaryKeyPosition.map(SchemaCell.integer) ?? .none,
-                               a.generated.map { .text($0.rawValue) } ?? .none]
+                              [.text(a.name)] + (isMapped ? [.text(a.column)] : [])
+                                  + [.text(a.declaredType), .flag(a.isNullable),
+                                     a.defaultValue.map(SchemaCell.text) ?? .none,
+                                     a.primaryKeyPosition.map(SchemaCell.integer) ?? .none,
+                                     a.generated.map { .text($0.rawValue) } ?? .none]
                           }),
             SchemaSection(name: "relationships", title: "relationship", columns: ["name", "kind", "destination", "via"],
                           rows: entity.relationships.map { r in
-                              let via = r.kind == .toOne ? r.sourceColumns : r.destinationColumns.map { "\(r.destination).\($0)" }
-                              return [.text(r.name), .text(r.kind.rawValue), .text(r.destination), .list(via)]
+                              [.text(r.name), .text(r.kind.rawValue), .text(r.destination), .list(via(r))]
                           }),
             SchemaSection(name: "indexes", title: "index", columns: ["name", "columns", "unique"],
                           rows: entity.indexes.map { [.text($0.name), .list($0.columns), .flag($0.isUnique)] }),
@@ -74,15 +74,28 @@ struct SchemaReport {
         ]
     }
 
-    /// `Name (table, without rowid)`.
+    /// `Name (table, without rowid)`; for an entity a catalog maps, where its rows are:
+    /// `ICNote (table ZICCLOUDSYNCINGOBJECT where Z_ENT IN (11))`.
     var headline: String {
-        "\(entity.name) (\(entity.kind.rawValue)\(withoutRowid ? ", without rowid" : ""))"
+        guard isMapped else { return "\(entity.name) (\(entity.kind.rawValue)\(withoutRowid ? ", without rowid" : ""))" }
+        let rows = entity.discriminator.map { " where \($0.column) IN (\($0.values.map(String.init).joined(separator: ", ")))" } ?? ""
+        return "\(entity.name) (\(entity.kind.rawValue) \(entity.table)\(rows))"
+    }
+
+    /// True when the entity's names are not its table's and columns' (a Core Data model's).
+    var isMapped: Bool { !entity.isStoredByName }
+
+    /// The columns that keep a relationship: the key column of a to-one, the destination's
+    /// column of a to-many, the join table's columns of a many-to-many.
+    func via(_ r: RelationshipDescription) -> [String] {
+        if let join = r.joinTable { return (join.sourceColumns + join.destinationColumns).map { "\(join.table).\($0)" } }
+        return r.kind == .toOne ? r.sourceColumns : r.destinationColumns.map { "\(r.destination).\($0)" }
     }
 
     var withoutRowid: Bool { entity.kind == .table && !entity.hasRowid }
 
     /// The entity's CREATE statement, nil for one SQLite made itself.
-    var createStatement: String? { entity.definitions.first { $0.name == entity.name }?.sql }
+    var createStatement: String? { entity.definitions.first { $0.name == entity.table }?.sql }
 
     /// The fields of the entity itself, before its sections (json keys, csv `entity` rows).
     var entityFields: [(String, SchemaCell)] {

@@ -1,0 +1,62 @@
+/// A Core Data store's catalog: entities, attributes and relationships under the model's names,
+/// each mapped to the table, rows (`Z_ENT`) and columns that store it.
+public struct CoreDataStoreCatalog: Catalog {
+    /// A model file to use instead of the store's cached model (`--model`).
+    public var modelPath: String?
+
+    /// The catalog of a store's own model, or of the model at `modelPath`.
+    public init(modelPath: String? = nil) { self.modelPath = modelPath }
+
+    /// The model matched to the store's tables (see `CoreDataCatalog`), as a schema.
+    public func schema(of connection: Connection) throws -> Schema {
+        let catalog = try CoreDataCatalog(connection, modelPath: modelPath)
+        return catalog.schema(raw: try SchemaReader.read(connection.handle))
+    }
+}
+
+extension CoreDataCatalog {
+    /// The schema of the mapped model; `raw` (the tables as SQLite lists them) gives declared
+    /// types, indexes and definitions.
+    public func schema(raw: Schema) -> Schema {
+        Schema(entities: mapping.entities.map { entity in
+            let table = raw.entity(named: entity.table)
+            let attributes = entity.attributes.map { attribute in
+                let column = table?.attributes.first { $0.name.uppercased() == attribute.column.uppercased() }
+                return AttributeDescription(
+                    name: attribute.name, declaredType: column?.declaredType ?? "", isNullable: column?.isNullable ?? true,
+                    defaultValue: column?.defaultValue, primaryKeyPosition: nil, column: column?.name ?? attribute.column,
+                    storage: Self.storage(of: attribute.type))
+            }
+            return EntityDescription(
+                name: entity.name, kind: .table, attributes: attributes, primaryKey: ["Z_PK"], hasRowid: true,
+                relationships: entity.relationships.map(Self.relationship), indexes: table?.indexes ?? [],
+                definitions: table?.definitions ?? [], table: entity.table,
+                discriminator: entity.coversTable ? nil : .init(column: "Z_ENT", values: entity.numbers.map { Int64($0) }))
+        })
+    }
+
+    static func storage(of type: CoreDataAttribute.AttributeType) -> StorageConvention {
+        switch type {
+        case .date: .secondsSinceReferenceDate
+        case .uuid: .uuidBlob
+        default: .natural
+        }
+    }
+
+    static func relationship(_ relationship: CoreDataMapping.Relationship) -> RelationshipDescription {
+        let kind: RelationshipDescription.Kind = relationship.isToMany ? .toMany : .toOne
+        switch relationship.storage {
+        case .foreignKey(let column, _):
+            return RelationshipDescription(name: relationship.name, kind: kind, destination: relationship.destination,
+                                           sourceColumns: [column], destinationColumns: ["Z_PK"])
+        case .inverseForeignKey(let column, _):
+            return RelationshipDescription(name: relationship.name, kind: kind, destination: relationship.destination,
+                                           sourceColumns: ["Z_PK"], destinationColumns: [column])
+        case .joinTable(let table, let source, let destination, _):
+            return RelationshipDescription(
+                name: relationship.name, kind: kind, destination: relationship.destination, sourceColumns: ["Z_PK"],
+                destinationColumns: ["Z_PK"],
+                joinTable: .init(table: table, sourceColumns: [source], destinationColumns: [destination]))
+        }
+    }
+}

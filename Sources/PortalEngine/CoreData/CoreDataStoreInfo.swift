@@ -1,0 +1,63 @@
+import Foundation
+
+/// What a Core Data store says about itself: its entity numbers (`Z_PRIMARYKEY`) and, when it
+/// keeps one, its model (`Z_MODELCACHE`). Read only; nothing here writes.
+public struct CoreDataStoreInfo: Sendable, Hashable {
+    /// One row of `Z_PRIMARYKEY`.
+    public struct EntityNumber: Sendable, Hashable {
+        /// `Z_ENT`: the number rows of the entity carry.
+        public var number: Int
+        /// `Z_NAME`: the entity's name.
+        public var name: String
+        /// `Z_SUPER`: the parent entity's number, 0 for a root.
+        public var parent: Int
+        /// `Z_MAX`: the highest primary key given out in the root's table.
+        public var max: Int64
+    }
+
+    /// Every row of `Z_PRIMARYKEY`, by `Z_ENT`.
+    public var entityNumbers: [EntityNumber]
+    /// The model of `Z_MODELCACHE`, nil when the store keeps none.
+    public var cachedModel: CoreDataModel?
+
+    /// True when the database has the tables only Core Data makes (`Z_PRIMARYKEY`, `Z_METADATA`).
+    public static func isCoreDataStore(_ connection: Connection) throws -> Bool {
+        try tableNames(connection).isSuperset(of: ["Z_PRIMARYKEY", "Z_METADATA"])
+    }
+
+    /// Reads `Z_PRIMARYKEY` and the model cache of the store on `connection`.
+    public init(_ connection: Connection) throws {
+        let tables = try Self.tableNames(connection)
+        guard tables.contains("Z_PRIMARYKEY") else {
+            throw PortalError(.coreDataModel, "not a Core Data store: there is no Z_PRIMARYKEY table")
+        }
+        entityNumbers = []
+        for row in try connection.prepare("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").rows() {
+                guard case .integer(let number) = row.value(at: 0), case .text(let name) = row.value(at: 1) else {
+                    throw PortalError(.coreDataModel, "Z_PRIMARYKEY has a row without a number or a name")
+                }
+                let parent = if case .integer(let p) = row.value(at: 2) { Int(p) } else { 0 }
+                let max = if case .integer(let m) = row.value(at: 3) { m } else { Int64(0) }
+                entityNumbers.append(EntityNumber(number: Int(number), name: name, parent: parent, max: max))
+        }
+        cachedModel = tables.contains("Z_MODELCACHE") ? try Self.cachedModel(connection) : nil
+    }
+
+    /// The model `Z_MODELCACHE` holds: raw DEFLATE around a keyed archive.
+    private static func cachedModel(_ connection: Connection) throws -> CoreDataModel? {
+        guard let value = try connection.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") else { return nil }
+        guard case .blob(let compressed) = value, !compressed.isEmpty else {
+            throw PortalError(.coreDataModel, "Z_MODELCACHE.Z_CONTENT holds no compressed model")
+        }
+        let archive = try Inflate.raw(compressed)
+        return try ModelArchiveReader.model(archive: Data(archive), source: "Z_MODELCACHE")
+    }
+
+    private static func tableNames(_ connection: Connection) throws -> Set<String> {
+        let rows = try connection.prepare("SELECT name FROM main.sqlite_schema WHERE type = 'table'").rows()
+        return Set(rows.compactMap { if case .text(let name) = $0.value(at: 0) { name } else { nil } })
+    }
+
+    /// The number (`Z_ENT`) of the entity called `name`.
+    public func number(of name: String) -> Int? { entityNumbers.first { $0.name == name }?.number }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Finds and reads the model a `--model` path names: an `.xcdatamodeld` folder (its current
+/// version), an `.xcdatamodel` folder, its XML `contents` file, a compiled `.mom`, or a `.momd`
+/// folder (its current version).
+public enum ModelFile {
+    /// The model at `path`.
+    public static func read(_ path: String) throws -> CoreDataModel {
+        let file = try resolve(path)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw PortalError(.coreDataModel, "cannot read the model file \(file)", path: file)
+        }
+        if data.starts(with: Array("bplist".utf8)) {
+            return try ModelArchiveReader.model(archive: data, source: file)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw PortalError(.coreDataModel, "\(file) is neither a compiled model nor XML", path: file)
+        }
+        return try XMLModelReader.model(xml: text, source: file)
+    }
+
+    /// The file to read for `path`.
+    static func resolve(_ path: String) throws -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw PortalError(.fileNotFound, "no model at \(path)", path: path)
+        }
+        guard isFolder.boolValue else { return path }
+        let folder = URL(fileURLWithPath: path)
+        switch folder.pathExtension {
+        case "xcdatamodeld":
+            let version = try currentVersion(in: folder, listing: ".xccurrentversion", key: "_XCCurrentVersionName",
+                                             suffix: ".xcdatamodel")
+            return folder.appendingPathComponent(version).appendingPathComponent("contents").path
+        case "momd":
+            let version = try currentVersion(in: folder, listing: "VersionInfo.plist",
+                                             key: "NSManagedObjectModel_CurrentVersionName", suffix: ".mom")
+            return folder.appendingPathComponent(version.hasSuffix(".mom") ? version : version + ".mom").path
+        default:
+            return folder.appendingPathComponent("contents").path
+        }
+    }
+
+    /// The version the folder's property list names current, else its last version by name.
+    private static func currentVersion(in folder: URL, listing: String, key: String, suffix: String) throws -> String {
+        if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(listing).path),
+           let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+           let name = plist[key] as? String, !name.isEmpty {
+            return name
+        }
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(suffix) }
+            // "App", "App 2", …, "App 10": by name without the suffix, numbers as numbers.
+            .sorted { $0.dropLast(suffix.count).compare($1.dropLast(suffix.count), options: .numeric) == .orderedAscending }
+        guard let last = versions.last else {
+            throw PortalError(.coreDataModel, "\(folder.path) holds no \(suffix) version", path: folder.path)
+        }
+        return last
+    }
+}

@@ -1,0 +1,55 @@
+import PortalEngine
+
+/// A Core Data store opened by its model: the catalog that maps the names, and what the session
+/// tells the user about it (where the model came from, what was ignored, why writes are refused).
+struct CoreDataBanner {
+    /// The banner's text, for interactive sessions.
+    var text: String
+    /// What the model reader or the mapping left out, empty when nothing was.
+    var ignored: String
+    /// Why the writes other than `create` and `update` are refused (nil when they are allowed).
+    var writeRefusal: String?
+
+    /// The catalog and banner for the file at `storePath` when it is a Core Data store to open
+    /// by a model; nil for a plain database or `--raw`. Throws when the store's model cannot be
+    /// read or does not match its tables.
+    static func opening(_ storePath: String, _ choice: CoreDataOpening, displayPath: String) throws(OpenError)
+        -> (catalog: CoreDataStoreCatalog, banner: CoreDataBanner)? {
+        if choice == .raw || storePath == ":memory:" { return nil }
+        // A file that cannot be opened is not for this check to report: the store's own open says why.
+        guard let connection = try? Connection(path: storePath, readOnly: true, create: false) else { return nil }
+        defer { connection.close() }
+        guard (try? CoreDataStoreInfo.isCoreDataStore(connection)) == true else {
+            if case .modelFile = choice {
+                throw OpenError(message: "cannot open '\(displayPath)' by a model: it is not a Core Data store "
+                                + "(it has no Z_PRIMARYKEY and Z_METADATA tables)")
+            }
+            return nil
+        }
+        let modelPath: String? = if case .modelFile(let path) = choice { path } else { nil }
+        do {
+            let catalog = try CoreDataCatalog(connection, modelPath: modelPath)
+            return (CoreDataStoreCatalog(modelPath: modelPath), banner(catalog))
+        } catch {
+            let reason = (error as? PortalError)?.message ?? "\(error)"
+            throw OpenError(message: "cannot open '\(displayPath)' by its Core Data model: \(reason) "
+                            + "(--raw opens its tables as they are)")
+        }
+    }
+
+    private static func banner(_ catalog: CoreDataCatalog) -> CoreDataBanner {
+        let source = switch catalog.source {
+        case .cache: "its model (from Z_MODELCACHE)"
+        case .file(let path): "the model in \(path)"
+        case .none: "names from Z_PRIMARYKEY and the columns (the store keeps no model: --model PATH gives one)"
+        }
+        let count = catalog.mapping.entities.count
+        let refusal = "on a Core Data store the shell makes only create and update, which keep Z_PK, Z_ENT, Z_OPT "
+            + "and Z_MAX; --raw opens the plain tables; nothing was written"
+        let text = "A Core Data store: \(count) entities by \(source). create and update keep Z_PK, Z_ENT, Z_OPT and "
+            + "Z_MAX; other writes are not supported yet. --raw opens the plain tables."
+        let ignored = catalog.mapping.notes.joined(separator: "; ")
+        return CoreDataBanner(text: ignored.isEmpty ? text : text + "\nNote: " + ignored, ignored: ignored,
+                              writeRefusal: refusal)
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import PortalEngine
+import Testing
+
+/// Issue 17 through the real binary: Core Data stores opened by their model's names, each count
+/// compared with SQL written by hand against the raw tables (`--raw`, `sql`).
+@Suite struct CoreDataShellTests {
+    static let fixtures = Shell.repository.appendingPathComponent("Tests/Fixtures/coredata")
+    static let xmlModel = fixtures.appendingPathComponent("momcTests 2.xcdatamodel-contents.xml").path
+
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("portal-shell-coredata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// A writable copy of a fixture store.
+    func copy(_ name: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent(name).path, toPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        return path
+    }
+
+    func output(_ arguments: [String], format: String = "tsv") throws -> String {
+        let run = try Shell.run(arguments + ["--format", format, "--no-header"])
+        #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        return run.stdout
+    }
+
+    /// `count` by the model against `sql` on the raw tables: equal, and not zero.
+    func expectSameCount(_ store: String, _ command: String, _ sql: String, model: [String] = []) throws {
+        let mapped = try output([store, "-e", command] + model)
+        let raw = try output(["--raw", store, "-e", "sql " + sql])
+        #expect(mapped == raw, "\(command) vs \(sql)")
+        #expect(raw != "0\n" && !raw.isEmpty, "\(sql) must count something to show anything")
+    }
+
+    @Test func notes_entitiesAndCountsByModelNames() throws {
+        let store = try copy("NoteStore-macOS-12-Monterey.sqlite")
+        let entities = try output([store, "-e", "entities"]).split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(entities.map { String($0[0]) }.contains("ICNote"))
+        #expect(entities.first { $0[0] == "ICNote" }?[2] == "7")
+        let t = "ZICCLOUDSYNCINGOBJECT"
+        try expectSameCount(store, "count ICNoteContainer", "SELECT count(*) FROM \(t) WHERE Z_ENT IN (12, 13, 14)")
+        try expectSameCount(store, #"count ICNote where folder.parent.title == "Folder2""#,
+                            "SELECT count(*) FROM \(t) n JOIN \(t) f ON f.Z_PK = n.ZFOLDER JOIN \(t) p ON p.Z_PK = f.ZPARENT "
+                                + "WHERE n.Z_ENT = 11 AND p.ZTITLE2 = 'Folder2'")
+        try expectSameCount(store, #"count ICFolder where ANY notes.title CONTAINS[c] "FOLDER""#,
+                            "SELECT count(*) FROM \(t) f WHERE f.Z_ENT = 14 AND EXISTS (SELECT 1 FROM \(t) n "
+                                + "WHERE n.Z_ENT = 11 AND n.ZFOLDER = f.Z_PK AND n.ZTITLE1 LIKE '%folder%')")
+        try expectSameCount(store, #"count ICNote where creationDate >= CAST("2025-08-01 11:43:00", "NSDate")"#,
+                            "SELECT count(*) FROM \(t) WHERE Z_ENT = 11 AND ZCREATIONDATE3 >= strftime('%s', '2025-08-01 11:43:00') - 978307200")
+        let titles = try output([store, "-e", #"find ICFolder where parent.title == "Folder2""#], format: "json")
+        #expect(titles.contains(#""title":"Subfolder""#))
+        // Dates show as UTC dates: the raw seconds since 2001, as the engine writes a Date.
+        let seconds = try output(["--raw", store, "-e", "sql SELECT ZCREATIONDATE3 FROM \(t) WHERE ZTITLE1 = 'This is a note'"])
+        let date = Date(timeIntervalSinceReferenceDate: try #require(Double(seconds.trimmingCharacters(in: .newlines))))
+        let text = try #require(date.databaseValue.textValue)
+        let note = try output([store, "-e", #"find ICNote where title == "This is a note""#], format: "json")
+        #expect(note.contains(#""creationDate":""# + text + "\""), "\(note)")
+    }
+
+    @Test func photos_manyToManyAndOrdered() throws {
+        let store = try copy("Photos-macOS-10.15.sqlite")
+        try expectSameCount(store, #"count Album where ANY assets.favorite == YES"#,
+                            "SELECT count(DISTINCT j.Z_26ALBUMS) FROM Z_26ASSETS j JOIN ZGENERICASSET a ON a.Z_PK = j.Z_34ASSETS WHERE a.ZFAVORITE = 1")
+        try expectSameCount(store, "count GenericAsset where albums.@count == 0",
+                            "SELECT count(*) FROM ZGENERICASSET WHERE Z_PK NOT IN (SELECT Z_34ASSETS FROM Z_26ASSETS)")
+        try expectSameCount(store, #"count Keyword where SUBQUERY(assetAttributes, $x, $x.asset.albums.@count > 0).@count > 0"#,
+                            "SELECT count(DISTINCT k.Z_37KEYWORDS) FROM Z_1KEYWORDS k JOIN ZADDITIONALASSETATTRIBUTES x ON x.Z_PK = k.Z_1ASSETATTRIBUTES "
+                                + "WHERE x.ZASSET IN (SELECT Z_34ASSETS FROM Z_26ASSETS)")
+        try expectSameCount(store, "count Folder where childCollections.@count > 0",
+                            "SELECT count(*) FROM ZGENERICALBUM f WHERE f.Z_ENT = 32 AND EXISTS (SELECT 1 FROM ZGENERICALBUM c WHERE c.ZPARENTFOLDER = f.Z_PK)")
+        let schema = try output([store, "-e", "schema Album"], format: "json")
+        #expect(schema.contains(#""name":"assets","kind":"to-many","destination":"GenericAsset","via":["Z_26ASSETS.Z_26ALBUMS","Z_26ASSETS.Z_34ASSETS"]"#))
+        #expect(schema.contains(#""name":"title","column":"ZTITLE""#))
+    }
+
+    /// An interactive session says what it opened, and completion offers the model's names.
+    @Test func interactiveBannerAndCompletionByModelNames() throws {
+        let store = try copy("NoteStore-macOS-15-Seqoia.sqlite")
+        let session = try TmuxSession(arguments: [store], home: folder)
+        _ = try session.waitFor("A Core Data store: 20 entities by its model (from Z_MODELCACHE)")
+        _ = try session.waitFor("NoteStore-macOS-15-Seqoia>")
+        try session.type("count ICNot")
+        try session.press("Tab")
+        _ = try session.waitFor("count ICNote")
+        try session.type(" where folder.tit")
+        try session.press("Tab")
+        _ = try session.waitFor("where folder.title")
+        try session.type(#" == "Notes""#)
+        try session.press("Enter")
+        let counted = try output(["--raw", store, "-e", "sql SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT n JOIN ZICCLOUDSYNCINGOBJECT f "
+                                      + "ON f.Z_PK = n.ZFOLDER WHERE n.Z_ENT = 11 AND f.ZTITLE2 = 'Notes'"])
+        _ = try session.waitFor("\n" + counted.trimmingCharacters(in: .newlines) + "\n")
+    }
+
+    /// The browser follows relationships of a Core Data store by the model (its keys are no
+    /// attributes): a to-many through its inverse to-one, a to-one through its inverse to-many.
+    @Test func browserFollowsRelationshipsByTheModel() throws {
+        let s = try BrowserSession(copyChinook: false)
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("NoteStore-macOS-12-Monterey.sqlite").path,
+                                         toPath: s.database)
+        let notes = try output(["--raw", s.database, "-e",
+                                "sql SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 11 AND ZFOLDER = 4"])
+        try s.start(["--entity", "ICFolder"], height: 50)
+        _ = try s.waitFor("ICFolder  6 rows")
+        // The second folder (Z_PK 4, "Notes"); its record view lists notes second to last.
+        try s.type("j")
+        try s.press("Enter")
+        _ = try s.waitFor("→ \(notes.trimmingCharacters(in: .newlines)) ICNote")
+        try s.type("Gkf")
+        _ = try s.waitFor("ICNote  \(notes.trimmingCharacters(in: .newlines)) rows  where folder == 4")
+        try s.press("BSpace")
+        _ = try s.waitFor("ICFolder  6 rows")
+        // A note's folder: a to-one, found through the folder's to-many `notes`. ICNote's
+        // relationships end with folder, inlineAttachments, noteData, titleSourceAttachment.
+        try s.type("q")
+        let t = try BrowserSession(copyChinook: false)
+        try FileManager.default.copyItem(atPath: s.database, toPath: t.database)
+        try t.start(["--entity", "ICNote"], height: 60)
+        _ = try t.waitFor("ICNote  7 rows")
+        try t.press("Enter")
+        try t.type("Gkkkf")
+        _ = try t.waitFor("ICFolder  1 rows  where SUBQUERY(notes, $x, $x == 5).@count > 0")
+    }
+
+    @Test func raw_opensThePlainTables() throws {
+        let store = try copy("NoteStore-macOS-15-Seqoia.sqlite")
+        let raw = try output(["--raw", store, "-e", "entities"])
+        #expect(raw.contains("ZICCLOUDSYNCINGOBJECT\t") && !raw.contains("ICNote\t"))
+        #expect(try output(["--raw", store, "-e", "count ZICCLOUDSYNCINGOBJECT where Z_ENT == 11"]) == "9\n")
+        let usage = try Shell.run(["--raw", "--model", Self.xmlModel, store, "-e", "entities"])
+        #expect(usage.status == 2 && usage.stderr.contains("--raw and --model"))
+    }
+
+    @Test func createAndUpdateKeepTheBookkeepingOtherWritesAreRefused() throws {
+        let store = try copy("NoteStore-macOS-12-Monterey.sqlite")
+        let t = "ZICCLOUDSYNCINGOBJECT"
+        let last = try output(["--raw", store, "-e", "sql SELECT max(max(Z_PK), (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2)) FROM \(t)"])
+        let key = try #require(Int(last.trimmingCharacters(in: .newlines))) + 1
+        let created = try output([store, "-e", #"create ICHashtag set displayText = "hello""#], format: "json")
+        #expect(created.contains(#""displayText":"hello""#))
+        #expect(try output([store, "-e", #"update ICHashtag set displayText = "bye" where displayText == "hello""#])
+                    .isEmpty)
+        #expect(try output(["--raw", store, "-e", "sql SELECT Z_PK, Z_ENT, Z_OPT FROM \(t) WHERE ZDISPLAYTEXT = 'bye'"]) == "\(key)\t7\t2\n")
+        #expect(try output(["--raw", store, "-e", "sql SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2"]) == "\(key)\n")
+        #expect(try output(["--raw", store, "-e", "sql PRAGMA integrity_check"]) == "ok\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        for command in ["delete ICFolder where TRUEPREDICATE", #"upsert ICHashtag set displayText = "x""#,
+                        "create ICNoteContainer set sortOrder = 1", "sql DELETE FROM \(t)"] {
+            let run = try Shell.run([store, "-e", command])
+            #expect(run.status == 1, "\(command)")
+            #expect(run.stderr.contains("nothing was written"), "\(command): \(run.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        // A table whose triggers call Core Data's own SQL functions takes no write.
+        let photos = try copy("Photos-macOS-10.15.sqlite")
+        let refused = try Shell.run([photos, "-e", "update Asset set favorite = 1 where TRUEPREDICATE"])
+        #expect(refused.status == 1 && refused.stderr.contains("Core Data's own SQL functions"), "\(refused.stderr)")
+    }
+
+    // MARK: A store built from the Xcode model, by the rules of SPEC section 7
+
+    /// A store for the momcom model without a model cache: AbstractEntity (1) ← Entity (2),
+    /// OtherEntity (3) with the to-one `mainEntity`, UnrelatedEntity (4). `drop` leaves a column out.
+    func builtStore(dropping drop: String? = nil) throws -> String {
+        let path = folder.appendingPathComponent("built-\(UUID().uuidString).sqlite").path
+        let store = try Store(path: path)
+        let entityColumns = ["ZBOOLEANATTRIBUTE INTEGER", "ZINT16ATTRIBUTE INTEGER", "ZINT32ATTRIBUTE INTEGER",
+                             "ZINT64ATTRIBUTE INTEGER", "ZDATEATTRIBUTE TIMESTAMP", "ZDECIMALATTRIBUTE DECIMAL",
+                             "ZDOUBLEATTRIBUTE FLOAT", "ZFLOATATTRIBUTE FLOAT", "ZSTRINGATTRIBUTE VARCHAR",
+                             "ZTRANSFORMABLEATTRIBUTE BLOB"]
+        let unrelated = ["ZBIRTHDAY TIMESTAMP", "ZNAME VARCHAR"].filter { !$0.hasPrefix(drop ?? "-") }
+        try store.write { ctx in
+            try ctx.execute("""
+                CREATE TABLE ZABSTRACTENTITY (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(entityColumns.joined(separator: ", ")));
+                CREATE TABLE ZOTHERENTITY (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMAINENTITY INTEGER);
+                CREATE TABLE ZUNRELATEDENTITY (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(unrelated.joined(separator: ", ")));
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'AbstractEntity', 0, 3), (2, 'Entity', 1, 0), (3, 'OtherEntity', 0, 4),
+                                                (4, 'UnrelatedEntity', 0, 2);
+                INSERT INTO ZABSTRACTENTITY (Z_PK, Z_ENT, Z_OPT, ZSTRINGATTRIBUTE, ZDATEATTRIBUTE, ZINT16ATTRIBUTE)
+                    VALUES (1, 2, 1, 'alpha', 700000000, 3), (2, 2, 1, 'beta', 600000000, 9), (3, 2, 1, 'gamma', NULL, -3);
+                INSERT INTO ZOTHERENTITY VALUES (1, 3, 1, 1), (2, 3, 1, 1), (3, 3, 1, 2), (4, 3, 1, NULL);
+                """)
+            if drop == nil {
+                // 1990-05-01 and 2010-05-01 UTC, as seconds since 2001.
+                try ctx.execute("INSERT INTO ZUNRELATEDENTITY VALUES (1, 4, 1, -336182400, 'Ada'), (2, 4, 1, 294364800, 'Bo');")
+            }
+        }
+        try store.close()
+        return path
+    }
+
+    @Test func model_mapsAStoreBuiltFromIt() throws {
+        let store = try builtStore()
+        let model = ["--model", Self.xmlModel]
+        try expectSameCount(store, "count Entity where otherEntities.@count >= 2",
+                            "SELECT count(*) FROM ZABSTRACTENTITY e WHERE Z_ENT = 2 AND (SELECT count(*) FROM ZOTHERENTITY o WHERE o.ZMAINENTITY = e.Z_PK) >= 2",
+                            model: model)
+        try expectSameCount(store, #"count OtherEntity where mainEntity.stringAttribute BEGINSWITH "a""#,
+                            "SELECT count(*) FROM ZOTHERENTITY o JOIN ZABSTRACTENTITY e ON e.Z_PK = o.ZMAINENTITY WHERE e.ZSTRINGATTRIBUTE LIKE 'a%'",
+                            model: model)
+        try expectSameCount(store, #"count UnrelatedEntity where birthday < CAST("2000-01-01", "NSDate")"#,
+                            "SELECT count(*) FROM ZUNRELATEDENTITY WHERE ZBIRTHDAY < strftime('%s', '2000-01-01') - 978307200", model: model)
+        try expectSameCount(store, "count AbstractEntity", "SELECT count(*) FROM ZABSTRACTENTITY", model: model)
+        // A parent's key paths do not reach its sub-entity's attributes, as in Core Data.
+        let parent = try Shell.run([store, "-e", "count AbstractEntity where int16Attribute > 0"] + model)
+        #expect(parent.status == 1 && parent.stderr.contains("AbstractEntity has no attribute or relationship named 'int16Attribute'"))
+        // The same store without --model: names from Z_PRIMARYKEY and the columns.
+        #expect(try output([store, "-e", "count Entity where stringattribute == 'beta'"]) == "1\n")
+    }
+
+    /// A to-many without inverse keeps its link in the destination's table, in `Z<ent><NAME>`.
+    @Test func model_toManyWithoutInverse() throws {
+        let store = try builtStore()
+        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        try raw.write { ctx in
+            try ctx.execute("ALTER TABLE ZOTHERENTITY ADD COLUMN Z4FOLLOWERS INTEGER")
+            try ctx.execute("UPDATE ZOTHERENTITY SET Z4FOLLOWERS = 2 WHERE Z_PK IN (1, 4)")
+        }
+        try raw.close()
+        let xml = try String(contentsOfFile: Self.xmlModel, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="birthday""#,
+            with: #"<relationship name="followers" toMany="YES" destinationEntity="OtherEntity"/><attribute name="birthday""#)
+        let model = folder.appendingPathComponent("followers.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        try expectSameCount(store, "count UnrelatedEntity where followers.@count == 2",
+                            "SELECT count(*) FROM ZUNRELATEDENTITY u WHERE (SELECT count(*) FROM ZOTHERENTITY o WHERE o.Z4FOLLOWERS = u.Z_PK) = 2",
+                            model: ["--model", model.path])
+        try expectSameCount(store, "count UnrelatedEntity where ANY followers.mainEntity.stringAttribute == 'alpha'",
+                            "SELECT count(DISTINCT o.Z4FOLLOWERS) FROM ZOTHERENTITY o JOIN ZABSTRACTENTITY e ON e.Z_PK = o.ZMAINENTITY "
+                                + "WHERE e.ZSTRINGATTRIBUTE = 'alpha'",
+                            model: ["--model", model.path])
+    }
+
+    @Test func model_uuidBlobsShowAsUUIDTextAndCompareAsBlobs() throws {
+        let store = try builtStore()
+        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        let uuid = UUID()
+        let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+        try raw.write { ctx in
+            try ctx.execute("ALTER TABLE ZUNRELATEDENTITY ADD COLUMN ZTOKEN BLOB")
+            try ctx.execute("UPDATE ZUNRELATEDENTITY SET ZTOKEN = ? WHERE Z_PK = 1", [.blob(bytes)])
+        }
+        try raw.close()
+        let xml = try String(contentsOfFile: Self.xmlModel, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="birthday""#, with: #"<attribute name="token" attributeType="UUID"/><attribute name="birthday""#)
+        let model = folder.appendingPathComponent("uuid.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let found = try output([store, "--model", model.path, "-e", "find UnrelatedEntity where token != nil"], format: "json")
+        #expect(found.contains(#""token":""# + uuid.uuidString + "\""), "\(found)")
+        #expect(found.contains(#""name":"Ada""#) && !found.contains("Bo"))
+    }
+
+    @Test func model_thatDoesNotMatchNamesTheEntityAndAttribute() throws {
+        let store = try builtStore(dropping: "ZNAME")
+        let run = try Shell.run([store, "--model", Self.xmlModel, "-e", "entities"])
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("UnrelatedEntity.name has no column ZNAME in ZUNRELATEDENTITY"), "\(run.stderr)")
+        #expect(run.stderr.contains("--raw"))
+        let other = try copy("NoteStore-macOS-12-Monterey.sqlite")
+        let wrong = try Shell.run([other, "--model", Self.xmlModel, "-e", "entities"])
+        #expect(wrong.status == 3 && wrong.stderr.contains("AbstractEntity is not in Z_PRIMARYKEY"), "\(wrong.stderr)")
+        let plain = try Shell.run([Shell.chinook, "--read-only", "--model", Self.xmlModel, "-e", "entities"])
+        #expect(plain.status == 3 && plain.stderr.contains("not a Core Data store"))
+        let missing = try Shell.run([store, "--model", folder.appendingPathComponent("none.xcdatamodeld").path, "-e", "entities"])
+        #expect(missing.status == 3 && missing.stderr.contains("no model at"))
+    }
+
+    @Test func model_withUnknownFeaturesIsNotedNotFatal() throws {
+        let store = try builtStore()
+        let xml = try String(contentsOfFile: Self.xmlModel, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="birthday""#, with: #"<compositeAttribute name="address"/><attribute name="birthday""#)
+        let model = folder.appendingPathComponent("newer.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let run = try Shell.run([store, "--model", model.path, "-e", "count UnrelatedEntity"])
+        #expect(run.status == 0 && run.stdout.hasSuffix("2\n"))
+        #expect(run.stderr == "note: ignored UnrelatedEntity.address (<compositeAttribute>)\n")
+    }
+
+    @Test func corruptModelCacheIsAClearErrorAndNoWrite() throws {
+        let store = try copy("NoteStore-macOS-12-Monterey.sqlite")
+        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        try raw.write { ctx in
+            try ctx.execute("UPDATE Z_MODELCACHE SET Z_CONTENT = substr(Z_CONTENT, 1, 200)")
+        }
+        try raw.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let run = try Shell.run([store, "-e", "entities"])
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("Z_MODELCACHE") && run.stderr.contains("--raw"), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        // --raw still opens it.
+        #expect(try output(["--raw", store, "-e", "count Z_PRIMARYKEY"]) == "21\n")
+    }
+}
