@@ -38,6 +38,16 @@ public enum PortalShell {
         let interactive = !scripted && !configuration.browse && stdinIsTerminal
         let readsStandardInput = !scripted && !configuration.browse && !stdinIsTerminal
 
+        // A PostgreSQL database is, so far, a source for --copy-to only.
+        if let source = configuration.database, CopyTo.isPostgresURL(source) {
+            guard let target = configuration.copyTo else {
+                return fail("a PostgreSQL database opens only as the source of --copy-to so far "
+                                + "(portal-shell \(source) --copy-to copy.sqlite)", ExitStatus.usage)
+            }
+            Interrupts.installHandlers()
+            return CopyTo.run(from: source, to: target, output: OutputStream(fileDescriptor: 1), errors: errors)
+        }
+
         // The database: given, or the demo in an interactive session.
         var path = configuration.database
         var banner: String?

@@ -4,8 +4,9 @@ import PortalEngine
 import PortalPostgres
 
 /// `--copy-to`: Chinook and a database of awkward values into PostgreSQL (the test server `make
-/// test` starts) and into a new SQLite file, each value compared with the source; a target that
-/// already has the tables, a server that cannot be reached, and rows PostgreSQL refuses.
+/// test` starts), back into SQLite, and into a new SQLite file, each value compared with the
+/// source; a target that already has the tables, a server that cannot be reached, and rows
+/// PostgreSQL refuses.
 @Suite struct CopyToTests {
     /// A new empty PostgreSQL database on the test server and its URL; fails without a server.
     final class TargetDatabase {
@@ -105,6 +106,29 @@ import PortalPostgres
         #expect(run.stderr.contains("not a number"))
         #expect(try target.rows("SELECT count(*) FROM \"A\"") == [[.integer(1)]])
         #expect(try target.rows("SELECT count(*) FROM pg_tables WHERE tablename = 'B'") == [[.integer(0)]])
+    }
+
+    @Test func andBackFromPostgreSQLIntoANewSQLiteFile() throws {
+        let target = try TargetDatabase()
+        #expect(try Shell.run([Shell.chinook, "--copy-to", target.url]).status == 0)
+        let (folder, _) = try Shell.chinookCopy()
+        let path = folder.appendingPathComponent("back.sqlite").path
+        let back = try Shell.run([target.url, "--copy-to", path])
+        #expect(back.status == 0, "\(back.stderr)")
+        let tables = back.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        #expect(tables.count == 11)
+        for table in tables {
+            let sql = "SELECT * FROM \"\(table)\" ORDER BY 1, 2"
+            let original = try sqliteRows(Shell.chinook, sql)
+            #expect(try sqliteRows(path, sql) == original, "\(table)")
+            #expect(!original.isEmpty)
+        }
+        #expect(try sqliteRows(path, "PRAGMA integrity_check") == [["ok"]])
+        #expect(try sqliteRows(path, "SELECT count(*) FROM pragma_foreign_key_list('Track')") == [[.integer(3)]])
+        #expect(try sqliteRows(path, "SELECT count(*) FROM pragma_index_list('Track') WHERE name LIKE 'IFK_%'") == [[.integer(3)]])
+        let alone = try Shell.run([target.url, "-e", "count Track"])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("only as the source of --copy-to"))
     }
 
     @Test func anUnreachableServerIsStatusThree() throws {

@@ -6,10 +6,36 @@ import Glibc
 #endif
 
 /// `--copy-to TARGET`: every table of the database into a PostgreSQL database (a `postgres://`
-/// or `postgresql://` URL) or a new SQLite file; a line per table at the end, progress on a
-/// terminal. Returns the exit status: 3 when the target cannot be reached, 130 when interrupted.
+/// or `postgresql://` URL) or a new SQLite file, or of a PostgreSQL database into a new SQLite
+/// file; a line per table at the end, progress on a terminal. Returns the exit status: 3 when
+/// the server cannot be reached, 130 when interrupted.
 enum CopyTo {
+    /// From an open SQLite database into PostgreSQL or a new SQLite file.
     static func run(_ database: ShellDatabase, to target: String, output: OutputStream, errors: OutputStream) -> Int32 {
+        report(output: output, errors: errors) { progress in
+            if isPostgresURL(target) {
+                return try PostgresCopy(to: target).copy(from: database.store, progress: progress,
+                                                         interrupted: { Interrupts.received })
+            }
+            return try database.store.copy(to: target)
+        }
+    }
+
+    /// From a PostgreSQL database into a new SQLite file.
+    static func run(from source: String, to target: String, output: OutputStream, errors: OutputStream) -> Int32 {
+        guard !isPostgresURL(target) else {
+            errors.write("error: --copy-to from one PostgreSQL database to another: use pg_dump\n")
+            errors.flush()
+            return ExitStatus.usage
+        }
+        return report(output: output, errors: errors) { progress in
+            try PostgresExport(from: source).copy(to: target, progress: progress, interrupted: { Interrupts.received })
+        }
+    }
+
+    /// Runs `copy` with progress on a terminal, then prints a line per table; the exit status.
+    private static func report(output: OutputStream, errors: OutputStream,
+                               _ copy: (PostgresCopy.Progress) throws -> [(String, Int)]) -> Int32 {
         let showsProgress = isatty(2) == 1
         var lastShown = ""
         func progress(_ entity: String, _ copied: Int, _ total: Int) {
@@ -25,13 +51,7 @@ enum CopyTo {
             return status
         }
         do {
-            let copied: [(String, Int)]
-            if isPostgresURL(target) {
-                copied = try PostgresCopy(to: target).copy(from: database.store, progress: progress,
-                                                           interrupted: { Interrupts.received })
-            } else {
-                copied = try database.store.copy(to: target)
-            }
+            let copied = try copy(progress)
             if !lastShown.isEmpty { errors.write("\r\u{1B}[K") }
             errors.flush()
             for (entity, rows) in copied { output.write("\(entity)\t\(rows)\n") }
