@@ -38,7 +38,7 @@ public struct PostgresCatalog: Catalog {
                 SELECT ic.relname, i.indisunique, array_to_string(array(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(attnum, n)
                        JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n), chr(31))
                 FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
-                WHERE i.indrelid = $1 ORDER BY ic.relname
+                WHERE i.indrelid = $1 AND i.indexprs IS NULL AND i.indpred IS NULL ORDER BY ic.relname
                 """, [.integer(oid)]).compactMap { index -> IndexDescription? in
                 guard case .text(let indexName) = index[0], case .text(let columns) = index[2] else { return nil }
                 return IndexDescription(name: indexName, columns: columns.split(separator: "\u{1F}").map(String.init),

@@ -140,7 +140,12 @@ public final class PostgresConnection: DatabaseConnection {
                 lengths.append(Int32(bytes.count))
                 formats.append(1)
             default:
-                pointers.append(strdup(Self.parameterText(value)))
+                let text = Self.parameterText(value)
+                // A C string ends at NUL, and PostgreSQL's text cannot hold one.
+                guard !text.utf8.contains(0) else {
+                    throw PortalError(.conversion, "PostgreSQL text cannot hold a NUL character (in \(text.debugDescription))")
+                }
+                pointers.append(strdup(text))
                 lengths.append(0)
                 formats.append(0)
             }
@@ -164,10 +169,15 @@ public final class PostgresConnection: DatabaseConnection {
     private static func parameterText(_ value: Value) -> String {
         switch value {
         case .integer(let n): return String(n)
-        case .real(let r): return r.isFinite ? "\(r)" : (r.isNaN ? "NaN" : (r > 0 ? "Infinity" : "-Infinity"))
+        case .real(let r): return realText(r)
         case .text(let s): return s
         case .null, .blob: return ""
         }
+    }
+
+    /// A double as PostgreSQL reads it back exactly (`NaN` and `Infinity` by name).
+    static func realText(_ r: Double) -> String {
+        r.isFinite ? "\(r)" : (r.isNaN ? "NaN" : (r > 0 ? "Infinity" : "-Infinity"))
     }
 
     private func changes(of result: OpaquePointer?) -> Int {

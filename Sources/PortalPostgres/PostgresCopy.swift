@@ -19,18 +19,22 @@ public struct PostgresCopy {
     }
 
     /// Copies every table of `source`; returns each table's name and row count, in order. Views
-    /// are not copied (their SQL is SQLite's). `interrupted` is asked between rows: when it says
-    /// so, the table in flight is rolled back and the copy stops with `.interrupted`.
-    public func copy(from source: Store, progress: Progress, interrupted: () -> Bool) throws -> [(String, Int)] {
+    /// are not copied (their SQL is SQLite's), nor indexes on expressions or with a `WHERE`; a
+    /// foreign key PostgreSQL cannot keep is left out. `note` hears of each such omission.
+    /// `interrupted` is asked between rows: when it says so, the table in flight is rolled back
+    /// and the copy stops with `.interrupted`.
+    public func copy(from source: Store, progress: Progress, interrupted: () -> Bool,
+                     note: (String) -> Void = { _ in }) throws -> [(String, Int)] {
         let schema = try source.read { ctx in try ctx.schema }
         let tables = schema.entities.filter { $0.kind == .table && !$0.table.lowercased().hasPrefix("sqlite_") }
         try refuseExisting(tables)
         var copied: [(String, Int)] = []
         for table in tables {
             let total = try source.read { ctx in try ctx.count(table.name) }
-            copied.append((table.name, try copy(table, total: total, from: source, progress: progress, interrupted: interrupted)))
+            copied.append((table.name, try copy(table, total: total, from: source, progress: progress,
+                                                interrupted: interrupted, note: note)))
         }
-        try addForeignKeys(tables)
+        addForeignKeys(tables, note: note)
         return copied
     }
 
@@ -47,12 +51,16 @@ public struct PostgresCopy {
     }
 
     private func copy(_ table: EntityDescription, total: Int, from source: Store, progress: Progress,
-                      interrupted: () -> Bool) throws -> Int {
+                      interrupted: () -> Bool, note: (String) -> Void) throws -> Int {
         try target.begin(.immediate)
         do {
             try target.execute(createTable(table))
             let rows = try copyRows(table, total: total, from: source, progress: progress, interrupted: interrupted)
             for index in table.indexes where !index.name.lowercased().hasPrefix("sqlite_autoindex") {
+                guard Self.isPlain(index, of: table) else {
+                    note("\(table.name): the index \(index.name) is on an expression or has a WHERE: not copied")
+                    continue
+                }
                 try target.execute(createIndex(index, on: table))
             }
             try target.commit()
@@ -113,20 +121,38 @@ public struct PostgresCopy {
 
     /// Each to-one relationship as a foreign key, added `NOT VALID` and then validated: SQLite
     /// does not enforce its foreign keys by default, so rows that break one keep the constraint
-    /// for new rows rather than fail the copy.
-    private func addForeignKeys(_ tables: [EntityDescription]) throws {
+    /// for new rows rather than fail the copy. One PostgreSQL cannot keep (to columns that are
+    /// not unique) is left out, with a note.
+    private func addForeignKeys(_ tables: [EntityDescription], note: (String) -> Void) {
         let names = Set(tables.map(\.name))
         for table in tables {
-            for relationship in table.relationships where relationship.kind == .toOne && names.contains(relationship.destination) {
+            let keys = table.relationships.filter { $0.kind == .toOne && names.contains($0.destination) }
+            for (number, relationship) in keys.enumerated() {
                 guard let destination = tables.first(where: { $0.name == relationship.destination }) else { continue }
-                let constraint = dialect.quoted("fk_\(table.table)_\(relationship.name)")
-                try target.execute("ALTER TABLE \(dialect.quoted(table.table)) ADD CONSTRAINT \(constraint) FOREIGN KEY ("
-                    + relationship.sourceColumns.map(dialect.quoted).joined(separator: ", ") + ") REFERENCES "
-                    + dialect.quoted(destination.table) + " ("
-                    + relationship.destinationColumns.map(dialect.quoted).joined(separator: ", ") + ") NOT VALID")
-                try? target.execute("ALTER TABLE \(dialect.quoted(table.table)) VALIDATE CONSTRAINT \(constraint)")
+                // Short names: PostgreSQL cuts identifiers at 63 bytes; they are per table.
+                let constraint = dialect.quoted("fk\(number + 1)_\(relationship.name.prefix(40))")
+                let quotedTable = dialect.quoted(table.table)
+                do {
+                    try target.execute("ALTER TABLE \(quotedTable) ADD CONSTRAINT \(constraint) FOREIGN KEY ("
+                        + relationship.sourceColumns.map(dialect.quoted).joined(separator: ", ") + ") REFERENCES "
+                        + dialect.quoted(destination.table) + " ("
+                        + relationship.destinationColumns.map(dialect.quoted).joined(separator: ", ") + ") NOT VALID")
+                } catch {
+                    note("\(table.name): the foreign key \(relationship.name) (\(relationship.sourceColumns.joined(separator: ", "))) "
+                         + "was left out: \(error)")
+                    continue
+                }
+                try? target.execute("ALTER TABLE \(quotedTable) VALIDATE CONSTRAINT \(constraint)")
             }
         }
+    }
+
+    /// An index of plain columns without a `WHERE` (SQLite's PRAGMA gives an expression's column
+    /// no name; the index's own SQL tells a partial one).
+    static func isPlain(_ index: IndexDescription, of table: EntityDescription) -> Bool {
+        guard !index.columns.contains(where: \.isEmpty) else { return false }
+        let sql = table.definitions.first { $0.type == .index && $0.name == index.name }?.sql.uppercased() ?? ""
+        return !sql.contains(" WHERE ")
     }
 
     /// bigint, double precision, text, bytea or numeric, by the declared type's SQLite affinity.
@@ -153,7 +179,7 @@ enum CopyText {
             switch value {
             case .null: buffer.append(contentsOf: [92, 78])
             case .integer(let n): buffer.append(contentsOf: String(n).utf8)
-            case .real(let r): buffer.append(contentsOf: (r.isFinite ? "\(r)" : (r.isNaN ? "NaN" : (r > 0 ? "Infinity" : "-Infinity"))).utf8)
+            case .real(let r): buffer.append(contentsOf: PostgresConnection.realText(r).utf8)
             case .text(let text): escape(text.utf8, to: &buffer)
             case .blob(let bytes):
                 buffer.append(contentsOf: [92, 92, UInt8(ascii: "x")])

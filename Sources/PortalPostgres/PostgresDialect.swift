@@ -106,9 +106,10 @@ public struct PostgresDialect: SQLDialect {
         "to_char(to_timestamp(\(column)) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
     }
 
-    /// Days since the Julian epoch (noon, 4714 BC), as SQLite's `julianday`.
+    /// Days since the Julian epoch (noon, 4714 BC), as SQLite's `julianday`; numbers are Unix seconds.
     public func dayNumber(_ column: String) -> String {
-        "(extract(epoch from (\(column))::timestamp) / 86400.0 + 2440587.5)"
+        "(CASE WHEN " + isNumber(SQLFragment(column)).sql + " THEN (\(column))::float8 / 86400.0 + 2440587.5 "
+            + "ELSE extract(epoch from (\(column))::text::timestamp) / 86400.0 + 2440587.5 END)"
     }
 
     public func uuidText(_ column: String) -> String {

@@ -54,7 +54,7 @@ public struct PostgresExport {
     }
 
     private func count(_ table: EntityDescription) throws -> Int {
-        let statement = try source.prepare("SELECT count(*) FROM " + dialect.quoted(table.table))
+        let statement = try source.prepare("SELECT count(*) FROM " + PostgresDialect().quoted(table.table))
         defer { statement.reset() }
         guard try statement.step(), case .integer(let n) = statement.value(at: 0) else { return 0 }
         return Int(n)
@@ -64,8 +64,9 @@ public struct PostgresExport {
     private func copyRows(_ table: EntityDescription, total: Int, into ctx: WriteContext, progress: Progress,
                           interrupted: () -> Bool) throws -> Int {
         let columns = table.attributes.map(\.column)
+        let server = PostgresDialect()
         try source.execute("DECLARE portal_export NO SCROLL CURSOR FOR SELECT "
-            + columns.map(dialect.quoted).joined(separator: ", ") + " FROM " + dialect.quoted(table.table))
+            + columns.map(server.quoted).joined(separator: ", ") + " FROM " + server.quoted(table.table))
         defer { try? source.execute("CLOSE portal_export") }
         let fetch = try source.prepare("FETCH 10000 FROM portal_export")
         var rows = 0
@@ -110,7 +111,9 @@ public struct PostgresExport {
     static func type(of postgresType: String) -> String {
         let type = postgresType.lowercased()
         if type.hasPrefix("boolean") { return "BOOLEAN" }
-        if type.contains("int") || type == "oid" { return "INTEGER" }
+        if ["smallint", "integer", "bigint", "int2", "int4", "int8", "oid"].contains(type) || type.hasSuffix("serial") {
+            return "INTEGER"
+        }
         if type.hasPrefix("double") || type.hasPrefix("real") { return "REAL" }
         if type.hasPrefix("numeric") || type.hasPrefix("decimal") { return "NUMERIC" }
         if type == "bytea" { return "BLOB" }

@@ -20,7 +20,11 @@ public final class PostgresStatement: DatabaseStatement {
 
     deinit { if let result { connection.pq.clear(result) } }
 
-    public func bind(_ values: [Value]) throws { self.values = values }
+    /// The values of the next run (a result still open is dropped).
+    public func bind(_ values: [Value]) throws {
+        reset()
+        self.values = values
+    }
 
     public func step() throws -> Bool {
         if result == nil { result = try connection.run(name, sql, values) }

@@ -79,6 +79,7 @@ public enum PortalShell {
         }
         defer { database.close() }
         if let target = configuration.copyTo {
+            Interrupts.install(database.store)
             return CopyTo.run(database, to: target, output: OutputStream(fileDescriptor: 1), errors: errors)
         }
 

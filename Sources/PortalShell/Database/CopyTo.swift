@@ -12,10 +12,17 @@ import Glibc
 enum CopyTo {
     /// From an open SQLite database into PostgreSQL or a new SQLite file.
     static func run(_ database: ShellDatabase, to target: String, output: OutputStream, errors: OutputStream) -> Int32 {
-        report(output: output, errors: errors) { progress in
+        // A Core Data store's entities share tables: a copy is of the tables themselves.
+        if database.coreDataBanner != nil {
+            errors.write("error: a Core Data store is copied as its plain tables: add --raw\n")
+            errors.flush()
+            return ExitStatus.usage
+        }
+        return report(output: output, errors: errors) { progress in
             if isPostgresURL(target) {
                 return try PostgresCopy(to: target).copy(from: database.store, progress: progress,
-                                                         interrupted: { Interrupts.received })
+                                                         interrupted: { Interrupts.received },
+                                                         note: { errors.write("note: " + TerminalText.escaped($0) + "\n") })
             }
             return try database.store.copy(to: target)
         }

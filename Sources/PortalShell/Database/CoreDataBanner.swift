@@ -19,7 +19,16 @@ struct CoreDataBanner {
         // A file that cannot be opened is not for this check to report: the store's own open says why.
         guard let connection = try? Connection(path: storePath, readOnly: true, create: false) else { return nil }
         defer { connection.close() }
-        guard (try? CoreDataStoreInfo.isCoreDataStore(connection)) == true else {
+        let isCoreData: Bool
+        do {
+            isCoreData = try CoreDataStoreInfo.isCoreDataStore(connection)
+        } catch let error as PortalError where error.kind == .notADatabase || error.kind == .cannotOpen {
+            return nil   // the store's own open says why
+        } catch {
+            // Locked, busy, unreadable: opening it by raw names would let writes past the refusal.
+            throw OpenError(message: "cannot open '\(displayPath)': cannot tell whether it is a Core Data store: \(error)")
+        }
+        guard isCoreData else {
             if case .modelFile = choice {
                 throw OpenError(message: "cannot open '\(displayPath)' by a model: it is not a Core Data store "
                                 + "(it has no Z_PRIMARYKEY and Z_METADATA tables)")
