@@ -82,16 +82,6 @@ extension SQLCompiler {
         }
     }
 
-    /// A column's value as the language sees it: Core Data's dates (seconds since 2001) become
-    /// Unix seconds, which date comparisons read as numbers.
-    func stored(_ column: String, _ storage: StorageConvention) -> String {
-        switch storage {
-        case .natural, .uuidBlob: return column
-        case .secondsSinceReferenceDate:
-            return "(" + column + " + " + String(Int(DateSemantics.referenceDateOffset)) + ")"
-        }
-    }
-
     /// The operand at the end of a key path of plain names.
     func keyPath(root: Scope, _ names: ArraySlice<String>) throws -> Operand {
         try operand(for: walk(root, names))
@@ -100,7 +90,7 @@ extension SQLCompiler {
     func operand(for end: KeyPathEnd) throws -> Operand {
         switch end {
         case .attribute(let scope, let attribute):
-            let local = stored(column(scope.alias, attribute.column), attribute.storage)
+            let local = attribute.storage.languageValue(of: column(scope.alias, attribute.column))
             return .scalar(scope.value(.raw(local)),
                            ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty && attribute.storage == .natural,
                                       path: scope.path, local: local))

@@ -1,7 +1,7 @@
 import PortalPredicate
 
 // SQLite's spelling of compiled predicates. The `portal_*` functions and the `portal_locale`
-// collation are registered on every connection (Compiler/SQLFunctions.swift): SQLite's own
+// collation are registered on every connection (SQLite/SQLFunctions.swift): SQLite's own
 // lower/upper/LIKE fold ASCII only, and it has no regular expressions.
 
 extension SQLiteDialect {

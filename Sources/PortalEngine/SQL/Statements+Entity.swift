@@ -22,7 +22,7 @@ extension EntityDescription {
             let value = switch attribute.storage {
             case .natural: source
             case .secondsSinceReferenceDate:
-                dialect.dateText(unixSeconds: "(\(source) + \(Int(DateSemantics.referenceDateOffset)))")
+                dialect.dateText(unixSeconds: attribute.storage.languageValue(of: source))
             case .uuidBlob: dialect.uuidText(source)
             }
             let renamed = attribute.storage != .natural || attribute.column != attribute.name

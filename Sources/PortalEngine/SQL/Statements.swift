@@ -80,7 +80,7 @@ public struct Select: Sendable {
         if let having { result = result + " HAVING " + having }
         if let order { result = result + " ORDER BY " + order }
         result = result + dialect.limit(limit, offset: offset)
-        if case .count = columns, limited { result = "SELECT count(*) FROM (" + result + ")" }
+        if case .count = columns, limited { result = "SELECT count(*) FROM (" + result + ") AS counted" }
         return dialect.parameters(in: result)
     }
 }

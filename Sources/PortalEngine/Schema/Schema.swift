@@ -111,6 +111,9 @@ public struct EntityDescription: Sendable, Hashable {
             self.column = column
             self.values = values
         }
+
+        /// `Z_ENT IN (11, 12)`, as `schema` shows where an entity's rows are.
+        public var description: String { "\(column) IN (\(values.map(String.init).joined(separator: ", ")))" }
     }
 }
 
@@ -160,6 +163,15 @@ public struct AttributeDescription: Sendable, Hashable {
 
 /// How an attribute's values are kept in its column.
 public enum StorageConvention: String, Sendable, Hashable {
+    /// `column`'s value as the language sees it: Core Data's dates (seconds since 2001) become
+    /// Unix seconds, which date comparisons read as numbers and date text is made from.
+    func languageValue(of column: String) -> String {
+        switch self {
+        case .natural, .uuidBlob: return column
+        case .secondsSinceReferenceDate: return "(" + column + " + " + String(Int(DateSemantics.referenceDateOffset)) + ")"
+        }
+    }
+
     /// As the value conversion's defaults and the declared type say (dates as ISO-8601 text or
     /// Unix seconds, told apart per value).
     case natural

@@ -56,7 +56,8 @@ extension Portal {
                 let values = Dictionary(uniqueKeysWithValues: variables.map { ($0, Argument.value(sample)) })
                 do {
                     _ = try ctx.select(Entity.entityName, .rows(includeRowid: false), filter: { entity, schema in
-                        try PredicateCompiler.compile(text, variables: values, entity: entity, schema: schema, alias: "t0")
+                        try PredicateCompiler.compile(text, variables: values, entity: entity, schema: schema, alias: "t0",
+                                                      dialect: ctx.store.dialect)
                     }, sortedBy, nil, nil)
                     return
                 } catch let error as PortalError where error.kind == .predicate && error.predicateError?.kind != .unknownName {
@@ -87,7 +88,8 @@ extension Portal {
 
         private func compiled(_ values: [String: Argument], in ctx: ReadContext) throws -> SQLFragment {
             try ctx.select(Entity.entityName, .rows(includeRowid: Entity.idAttributes == ["rowid"]), filter: { entity, schema in
-                try PredicateCompiler.compile(parsed, variables: values, entity: entity, schema: schema, alias: "t0")
+                try PredicateCompiler.compile(parsed, variables: values, entity: entity, schema: schema, alias: "t0",
+                                              dialect: ctx.store.dialect)
             }, sortedBy, limit, nil)
         }
     }

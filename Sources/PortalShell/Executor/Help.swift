@@ -7,8 +7,8 @@ enum Help {
         ("find", "find E select [distinct] ITEM [as NAME], … [where P] [group by KEY, …] [having P] [sort by …] [limit N] [offset N]",
          "chosen columns: attributes, key paths, expressions, aggregates (count(), count([distinct] X), sum, average, "
              + "min, max); one row per entity, or per group"),
-        ("first", "first E [select …] [where P] [sort by …]", "at most one entity"),
-        ("count", "count E [where P] [group by KEY, …]", "how many entities match; with group by, each group's keys and count, largest first"),
+        ("first", "first E [select …] [where P] [group by …] [having P] [sort by …]", "at most one entity (or group)"),
+        ("count", "count E [where P] [group by KEY, … [sort by …] [limit N] [offset N]]", "how many entities match; with group by, each group's keys and count, largest first"),
         ("get", "get E ID [, ID…]", "one entity by its primary id (every part of a composite id, in key order)"),
         ("explain", "explain COMMAND", "the SQL a command compiles to, its bound values and SQLite's query plan"),
         ("entities", "entities", "each entity: name, kind, row count, attribute count"),

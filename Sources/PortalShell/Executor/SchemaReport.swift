@@ -78,7 +78,7 @@ struct SchemaReport {
     /// `ICNote (table ZICCLOUDSYNCINGOBJECT where Z_ENT IN (11))`.
     var headline: String {
         guard isMapped else { return "\(entity.name) (\(entity.kind.rawValue)\(withoutRowid ? ", without rowid" : ""))" }
-        let rows = entity.discriminator.map { " where \($0.column) IN (\($0.values.map(String.init).joined(separator: ", ")))" } ?? ""
+        let rows = entity.discriminator.map { " where " + $0.description } ?? ""
         return "\(entity.name) (\(entity.kind.rawValue) \(entity.table)\(rows))"
     }
 
