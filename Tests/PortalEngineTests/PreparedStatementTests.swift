@@ -103,4 +103,26 @@ import Testing
             #expect(missing?.message.contains("$x") == true)
         }
     }
+
+    @Test func aLoopInsideALoopGetsItsOwnStatementAndReenteringOneThrows() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in try ctx.execute("CREATE TABLE N (n INTEGER); INSERT INTO N VALUES (1), (2), (3)") }
+        let pairs = try store.read { ctx -> [[Value]] in
+            let outer = try ctx.prepare("SELECT n FROM N WHERE n >= ? ORDER BY n")
+            let inner = try ctx.prepare("SELECT n FROM N WHERE n >= ? ORDER BY n")
+            var pairs: [[Value]] = []
+            try outer.forEach([.integer(2)]) { a in
+                try inner.forEach([.integer(3)]) { b in pairs.append([a[0].value, b[0].value]) }
+            }
+            var reentered: PortalError?
+            do {
+                try outer.forEach([.integer(1)]) { _ in _ = try outer.rows([.integer(1)]) }
+            } catch let error as PortalError {
+                reentered = error
+            }
+            #expect(reentered?.kind == .misuse)
+            return pairs
+        }
+        #expect(pairs == [[2, 3], [3, 3]])
+    }
 }

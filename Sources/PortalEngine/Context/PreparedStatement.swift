@@ -27,7 +27,11 @@ extension ReadContext {
 /// the read or write that prepared it: used after that closure returned it throws `.misuse`;
 /// it is not `Sendable`, so the compiler keeps it from going to another task or thread.
 public final class PreparedStatement {
-    let statement: Statement
+    /// The connection's cached statement, or one of its own once the cached one was found
+    /// running for another user of the same text (a loop inside a loop).
+    private(set) var statement: Statement
+    /// True while one of this statement's runs reads its rows.
+    private var running = false
     private let context: ReadContext
     private let writes: Bool
 
@@ -85,14 +89,14 @@ public final class PreparedStatement {
     /// Runs `body` on the statement bound to `arguments`, leaving the statement reset.
     private func run<T>(_ arguments: [Value], _ body: (Statement) throws -> T) throws -> T {
         try start()
-        defer { statement.reset() }
+        defer { finish() }
         try statement.bind(arguments)
         return try body(statement)
     }
 
     private func run<T>(named arguments: [String: Value], _ body: (Statement) throws -> T) throws -> T {
         try start()
-        defer { statement.reset() }
+        defer { finish() }
         try statement.bind(named: arguments)
         return try body(statement)
     }
@@ -101,7 +105,18 @@ public final class PreparedStatement {
     /// (the cache shares it with other users of the same text).
     private func start() throws {
         try context.checkValid()
+        // Resetting a statement whose rows are still being read would restart that loop.
+        if running {
+            throw PortalError(.misuse, "this prepared statement is still running (inside its own forEach): prepare it again for a nested run")
+        }
+        if sqlite3_stmt_busy(statement.handle) != 0 { statement = try context.connection.prepareUncached(statement.sql) }
+        running = true
         statement.reset()
         if writes { context.store.changes.noteUnknown() }
+    }
+
+    private func finish() {
+        running = false
+        statement.reset()
     }
 }
