@@ -197,6 +197,14 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
             ("{\"a\": 1}\n\n{\"a\": \"open\n}", true, 3, "a string is not closed on its line"),
             ("{\"a\": 1} {\"a\": 2}\n", true, 1, "expected one object per line"),
             ("{\"a\": {\"b\": 1}}\n", true, 1, "\"a\" holds an object or array; only strings, numbers, booleans and null can be imported"),
+            // Numbers Swift would take but JSON has not.
+            ("{\"a\": -inf}\n", true, 1, "'-inf' is not a JSON value"),
+            ("{\"a\": +5}\n", true, 1, "'+5' is not a JSON value"),
+            ("{\"a\": 0x1p3}\n", true, 1, "'0x1p3' is not a JSON value"),
+            ("{\"a\": 01}\n", true, 1, "'01' is not a JSON value"),
+            ("{\"a\": 1.}\n", true, 1, "'1.' is not a JSON value"),
+            ("{\"a\": 1e999}\n", true, 1, "'1e999' is not a JSON value"),
+            ("{\"a\": \"\\u+123\"}\n", true, 1, "bad \\u escape"),
         ]
         for (text, lines, line, message) in cases {
             for chunk in [1, 5, 1 << 20] {

@@ -457,8 +457,9 @@ private struct JSONObjectParser {
             case "true": return .integer(1)
             case "false": return .integer(0)
             default:
+                guard Self.isJSONNumber(word.utf8) else { throw fail("'\(word)' is not a JSON value") }
                 if let n = Int64(word) { return .integer(n) }
-                if let r = Double(word), word.first.map({ $0 == "-" || $0.isNumber }) ?? false { return .real(r) }
+                if let r = Double(word), r.isFinite { return .real(r) }
                 throw fail("'\(word)' is not a JSON value")
             }
         }
@@ -516,8 +517,32 @@ private struct JSONObjectParser {
         throw fail("a string is not closed")
     }
 
+    /// JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` (Swift's own
+    /// parsers also take `+5`, `inf`, `nan` and hexadecimal, which JSON has not).
+    static func isJSONNumber(_ word: String.UTF8View) -> Bool {
+        var rest = Substring(String(decoding: word, as: UTF8.self)).utf8[...]
+        func digits() -> Int {
+            let count = rest.prefix { (48...57).contains($0) }.count
+            rest = rest.dropFirst(count)
+            return count
+        }
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        if rest.first == UInt8(ascii: "0") { rest = rest.dropFirst() } else if digits() == 0 { return false }
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            if digits() == 0 { return false }
+        }
+        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
+            rest = rest.dropFirst()
+            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+            if digits() == 0 { return false }
+        }
+        return rest.isEmpty
+    }
+
     private mutating func hex4() throws(ImportError) -> UInt32 {
-        guard i + 4 <= bytes.count, let v = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<(i + 4)]), as: UTF8.self), radix: 16) else {
+        let hexDigits = i + 4 <= bytes.count && bytes[i..<(i + 4)].allSatisfy { (48...57).contains($0) || (65...70).contains($0) || (97...102).contains($0) }
+        guard hexDigits, let v = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<(i + 4)]), as: UTF8.self), radix: 16) else {
             throw fail("bad \\u escape")
         }
         i += 4
