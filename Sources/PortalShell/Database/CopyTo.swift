@@ -43,24 +43,19 @@ enum CopyTo {
     /// Runs `copy` with progress on a terminal, then prints a line per table; the exit status.
     private static func report(output: OutputStream, errors: OutputStream,
                                _ copy: (PostgresCopy.Progress) throws -> [(String, Int)]) -> Int32 {
-        let showsProgress = isatty(2) == 1
-        var lastShown = ""
+        let line = ProgressLine(errors, enabled: isatty(2) == 1)
         func progress(_ entity: String, _ copied: Int, _ total: Int) {
-            guard showsProgress else { return }
-            lastShown = "copying \(entity): \(copied) of \(total) rows"
-            errors.write("\r\u{1B}[K" + lastShown)
-            errors.flush()
+            line.show("copying \(entity): \(copied) of \(total) rows")
         }
         func fail(_ message: String, _ status: Int32) -> Int32 {
-            if !lastShown.isEmpty { errors.write("\n") }
+            line.finish()
             errors.write("error: \(TerminalText.escaped(message))\n")
             errors.flush()
             return status
         }
         do {
             let copied = try copy(progress)
-            if !lastShown.isEmpty { errors.write("\r\u{1B}[K") }
-            errors.flush()
+            line.finish()
             for (entity, rows) in copied { output.write("\(entity)\t\(rows)\n") }
             output.flush()
             return ExitStatus.success

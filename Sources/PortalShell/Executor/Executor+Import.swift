@@ -125,29 +125,19 @@ extension Executor {
 
 /// "importing… 42%" on standard error while an import runs, when it is a terminal.
 final class ImportProgress {
-    private let errors: OutputStream
-    private let enabled: Bool
-    private var shown = false
+    private let line: ProgressLine
 
     init(_ errors: OutputStream, enabled: Bool) {
-        self.errors = errors
-        self.enabled = enabled
+        line = ProgressLine(errors, enabled: enabled)
     }
 
     /// Every 50,000 records: how many, and how far into the file.
     func update(_ count: Int, _ input: ImportInput) {
-        guard enabled, count % 50_000 == 0 else { return }
+        guard count % 50_000 == 0 else { return }
         let percent = input.size > 0 ? ", \(min(100, input.position * 100 / input.size))%" : ""
-        errors.write("\rimporting… \(count) records\(percent)")
-        errors.flush()
-        shown = true
+        line.show("importing… \(count) records\(percent)")
     }
 
     /// Clears the line for what follows.
-    func finish() {
-        guard shown else { return }
-        errors.write("\r\u{1B}[K")
-        errors.flush()
-        shown = false
-    }
+    func finish() { line.finish() }
 }
