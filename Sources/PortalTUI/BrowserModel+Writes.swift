@@ -50,7 +50,7 @@ extension BrowserModel {
             let value = isNull ? Value.null : Self.value(from: editor.text, like: old, column: entity.columns[column])
             do {
                 let updated = try source.update(entity: entity.name, id: row.id, column: name, value: value)
-                undoStack.append(.update(entity: entity.name, id: updated.id, column: name, old: old))
+                undoLog.record(.update(entity: entity.name, id: updated.id, column: name, old: old))
                 rows[cursorRow] = updated
                 afterWrite("updated \(entity.name).\(name)")
             } catch {
@@ -140,7 +140,7 @@ extension BrowserModel {
         }
         do {
             let row = try source.create(entity: entity.name, values: values)
-            undoStack.append(.create(entity: entity.name, id: row.id))
+            undoLog.record(.create(entity: entity.name, id: row.id))
             load(anchor: .atOrAfter(row), cursorID: row.id)
             afterWrite("created \(entity.name)")
         } catch {
@@ -158,7 +158,7 @@ extension BrowserModel {
         guard let entity, let row = currentRow else { return }
         do {
             try source.delete(entity: entity.name, id: row.id)
-            undoStack.append(.delete(entity: entity.name, row: row))
+            undoLog.record(.delete(entity: entity.name, row: row))
             let fallback = cursorRow
             load(anchor: .atOrAfter(rows.first ?? row), cursorID: nil, cursorFallback: fallback)
             afterWrite("deleted 1 \(entity.name)")
@@ -172,7 +172,7 @@ extension BrowserModel {
             _ = writeAllowed()
             return
         }
-        guard let action = undoStack.popLast() else {
+        guard let action = undoLog.takeLast() else {
             setStatus("nothing to undo", error: false)
             return
         }
@@ -191,7 +191,7 @@ extension BrowserModel {
                 afterWrite("undone: deletion in \(name)")
             }
         } catch {
-            undoStack.append(action)
+            undoLog.putBack(action)
             setStatus("undo failed: \(message(of: error))", error: true)
         }
     }

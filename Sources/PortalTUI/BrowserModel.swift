@@ -43,13 +43,6 @@ public final class BrowserModel {
         case statistics(Result<ColumnSummary, BrowserError>)
     }
 
-    /// A write this session made, with what undoes it.
-    enum UndoAction {
-        case update(entity: String, id: [Value], column: String, old: Value)
-        case create(entity: String, id: [Value])
-        case delete(entity: String, row: BrowserRow)
-    }
-
     /// Where the user was before following a foreign key.
     struct Place {
         var entityIndex: Int
@@ -104,7 +97,7 @@ public final class BrowserModel {
     /// The columns `-` hid, per entity, until `+` (kept while the session lasts).
     public internal(set) var hiddenColumns: [String: Set<String>] = [:] { didSet { widths = nil } }
     var backStack: [Place] = []
-    var undoStack: [UndoAction] = []
+    var undoLog = UndoLog()
     var lastToken: UInt64 = 0
 
     /// How long a count may take in the foreground before it moves to the background.

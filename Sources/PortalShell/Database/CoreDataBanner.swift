@@ -22,11 +22,12 @@ struct CoreDataBanner {
         let isCoreData: Bool
         do {
             isCoreData = try CoreDataStoreInfo.isCoreDataStore(connection)
-        } catch let error as PortalError where error.kind == .notADatabase || error.kind == .cannotOpen {
-            return nil   // the store's own open says why
-        } catch {
-            // Locked, busy, unreadable: opening it by raw names would let writes past the refusal.
+        } catch let error as PortalError where error.kind == .busy {
+            // Locked by another process: opened by raw names, a Core Data store would let writes
+            // past its refusal.
             throw OpenError(message: "cannot open '\(displayPath)': cannot tell whether it is a Core Data store: \(error)")
+        } catch {
+            return nil   // not a database, unreadable, a hot journal: the store's own open says why
         }
         guard isCoreData else {
             if case .modelFile = choice {
