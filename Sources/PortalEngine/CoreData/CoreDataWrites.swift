@@ -20,7 +20,7 @@ extension WriteContext {
     /// opened by a Core Data model, nil for a plain database; throws when the entity cannot be
     /// written safely.
     func coreDataPlan(for entity: String, creating: Bool) throws -> CoreDataWritePlan? {
-        guard let catalog = store.options.catalog as? CoreDataStoreCatalog else { return nil }
+        guard let catalog = store.coreDataCatalog else { return nil }
         let name = try self.entity(named: entity).name
         let read = try CoreDataCatalog(connection, modelPath: catalog.modelPath)
         guard let mapped = read.mapping.entity(named: name), let root = read.model.root(of: name),
@@ -42,7 +42,7 @@ extension WriteContext {
 
     /// Refuses a kind of write this version does not make on Core Data stores.
     func refuseOnCoreDataStore(_ entity: String, _ write: String) throws {
-        guard store.options.catalog is CoreDataStoreCatalog else { return }
+        guard store.coreDataCatalog != nil else { return }
         throw refusal(entity, "\(write) on a Core Data store is not supported yet (relationships' delete rules, "
                       + "join rows and Z_MAX are not kept by it)")
     }

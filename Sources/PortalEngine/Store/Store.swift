@@ -28,6 +28,9 @@ public final class Store: @unchecked Sendable {
     /// True when the catalog names entities otherwise than their tables (a Core Data store):
     /// every statement then needs the schema to find its table and columns.
     let catalogMapsNames: Bool
+    /// The Core Data catalog the store was opened with, if any (looked up once: a dynamic cast of
+    /// the options' catalog on every insert of a bulk write costs more than the insert's binding).
+    let coreDataCatalog: CoreDataStoreCatalog?
 
     let writer: Connection?
     let gate = WriterGate()
@@ -49,6 +52,7 @@ public final class Store: @unchecked Sendable {
         self.options = options
         schemaCache = SchemaCache(catalog: options.catalog)
         catalogMapsNames = !(options.catalog is SQLiteCatalog)
+        coreDataCatalog = options.catalog as? CoreDataStoreCatalog
         self.isInMemory = path == ":memory:" || path.isEmpty
         let timeout = Int32(clamping: options.busyTimeout)
         let isURI = path.hasPrefix("file:")   // SQLite resolves URI filenames itself
