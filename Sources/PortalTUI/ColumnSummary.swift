@@ -135,24 +135,12 @@ public struct HistogramPlan: Sendable, Hashable {
         return String(format: "%.4g", x)
     }
 
-    /// A Julian day number as `YYYY-MM-DD` (and `HH:MM`), in the proleptic Gregorian calendar.
+    /// A Julian day number as `YYYY-MM-DD` (and `HH:MM`), by the engine's one date text (UTC,
+    /// proleptic Gregorian); the number itself outside the years 1–9999.
     static func date(fromDayNumber jd: Double, withTime: Bool) -> String {
-        // Days since 1970-01-01, then the civil date (H. Hinnant's days_from_civil, inverted).
         let seconds = ((jd - 2_440_587.5) * 86_400).rounded()
-        let days = Int64((seconds / 86_400).rounded(.down))
-        let secondOfDay = Int64(seconds) - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        var text = String(format: "%04lld-%02lld-%02lld", year, month, day)
-        if withTime { text += String(format: " %02lld:%02lld", secondOfDay / 3600, secondOfDay % 3600 / 60) }
-        return text
+        guard let text = DateSemantics.text(seconds) else { return String(jd) }
+        return String(text.prefix(withTime ? 16 : 10))
     }
 }
 
