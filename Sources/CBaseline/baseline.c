@@ -14,12 +14,11 @@ sqlite3 *baseline_open(const char *path) {
 
 void baseline_close(sqlite3 *db) { sqlite3_close(db); }
 
-int64_t baseline_fetch_integers(sqlite3 *db, const char *sql, int columns, int64_t *checksum) {
-    sqlite3_stmt *stmt = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) return -1;
-    size_t capacity = 1024, count = 0;
+/* Steps `stmt` to its end, keeping every row's integer columns in a growing array (as the
+ * engine keeps rows) and adding them to `*sum`; the number of rows, or -1 when memory ran out. */
+static int64_t step_rows(sqlite3_stmt *stmt, int columns, size_t capacity, int64_t *sum) {
+    size_t count = 0;
     int64_t *rows = malloc(capacity * (size_t)columns * sizeof(int64_t));
-    int64_t sum = 0;
     while (rows && sqlite3_step(stmt) == SQLITE_ROW) {
         if (count == capacity) {
             capacity *= 2;
@@ -30,14 +29,23 @@ int64_t baseline_fetch_integers(sqlite3 *db, const char *sql, int columns, int64
         int64_t *row = rows + count * (size_t)columns;
         for (int c = 0; c < columns; c++) {
             row[c] = sqlite3_column_int64(stmt, c);
-            sum += row[c];
+            *sum += row[c];
         }
         count++;
     }
-    sqlite3_finalize(stmt);
+    if (!rows) return -1;
     free(rows);
+    return (int64_t)count;
+}
+
+int64_t baseline_fetch_integers(sqlite3 *db, const char *sql, int columns, int64_t *checksum) {
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) return -1;
+    int64_t sum = 0;
+    int64_t count = step_rows(stmt, columns, 1024, &sum);
+    sqlite3_finalize(stmt);
     *checksum = sum;
-    return rows || count == 0 ? (int64_t)count : -1;
+    return count;
 }
 
 int baseline_insert_integers(sqlite3 *db, const char *sql, int rows, int columns) {
@@ -61,26 +69,10 @@ int64_t baseline_query_repeated(sqlite3 *db, const char *sql, int runs, int64_t 
     int64_t total = 0, sum = 0;
     for (int i = 0; i < runs; i++) {
         sqlite3_bind_int64(stmt, 1, (int64_t)i * 7919 % modulo);
-        size_t capacity = 16, count = 0;
-        int64_t *rows = malloc(capacity * (size_t)columns * sizeof(int64_t));
-        while (rows && sqlite3_step(stmt) == SQLITE_ROW) {
-            if (count == capacity) {
-                capacity *= 2;
-                int64_t *grown = realloc(rows, capacity * (size_t)columns * sizeof(int64_t));
-                if (!grown) { free(rows); rows = NULL; break; }
-                rows = grown;
-            }
-            int64_t *row = rows + count * (size_t)columns;
-            for (int c = 0; c < columns; c++) {
-                row[c] = sqlite3_column_int64(stmt, c);
-                sum += row[c];
-            }
-            count++;
-        }
+        int64_t count = step_rows(stmt, columns, 16, &sum);
         sqlite3_reset(stmt);
-        if (!rows) { sqlite3_finalize(stmt); return -1; }
-        free(rows);
-        total += (int64_t)count;
+        if (count < 0) { sqlite3_finalize(stmt); return -1; }
+        total += count;
     }
     sqlite3_finalize(stmt);
     *checksum = sum;
