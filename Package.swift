@@ -50,11 +50,14 @@ let package = Package(
 
         // Fixtures/ holds test data read by path (the corpus of real predicate strings).
         .testTarget(name: "PortalPredicateTests", dependencies: ["PortalPredicate"], exclude: ["Fixtures"]),
-        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite"]),
+        // What the SQLite and PostgreSQL differential tests share: the seeded random predicate
+        // generator and docs/predicates.md's cases with their hand-written SQL.
+        .target(name: "DifferentialSupport", dependencies: ["PortalPredicate"], path: "Tests/DifferentialSupport"),
+        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite", "DifferentialSupport"]),
         .testTarget(name: "PortalShellTests", dependencies: ["PortalShell"]),
         .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI"]),
         // Needs a PostgreSQL server: `make test` starts a throwaway one (scripts/postgres-test-server).
-        .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite"]),
+        .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite", "DifferentialSupport"]),
         // PortalTUI: the docs tests find the keys the browser handles by driving its model.
         .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine", "PortalPostgres"], exclude: ["Expected"]),
     ],

@@ -1,5 +1,7 @@
 import Foundation
 @testable import PortalEngine
+// The seeded generator and the shared predicate cases, for every file of these tests.
+@_exported import DifferentialSupport
 
 /// A fresh temporary folder, removed when the value is released.
 final class TemporaryFolder {
