@@ -36,8 +36,35 @@ public struct PostgresDialect: SQLDialect {
 
     public var returningAll: String { " RETURNING *" }
 
-    /// `$1, $2, …`.
-    public func parameters(in statement: SQLFragment) -> SQLFragment { statement.numberingParameters { "$\($0)" } }
+    /// `$1, $2, …`; a real is typed `float8`, else PostgreSQL would infer the type of the other
+    /// side (`bigint_column > $1` would refuse 2.5); NULL is written in place, and a value tested
+    /// alone (`$1 IS NULL`) is typed by its value, as there is no other side to infer from. Other
+    /// values keep the inferred type, so that a number column compared with "300000" compares
+    /// with 300000 (as SQLite's affinity does) and 1 goes into a boolean column.
+    public func parameters(in statement: SQLFragment) -> SQLFragment {
+        var kept: [Value] = []
+        let spellings = statement.bindings.map { value -> String in
+            if value == .null { return "NULL" }
+            kept.append(value)
+            if case .real = value { return "$\(kept.count)::float8" }
+            return "$\(kept.count)"
+        }
+        var numbered = statement.numberingParameters { number in
+            number <= spellings.count ? spellings[number - 1] : "$\(number)"
+        }
+        numbered.bindings = kept
+        numbered.sql = numbered.sql.replacing(/\$([0-9]+) IS (NOT )?NULL/) { match in
+            let index = Int(match.output.1).map { $0 - 1 } ?? -1
+            guard kept.indices.contains(index) else { return match.output.0 }
+            let type = switch kept[index] {
+            case .integer: "int8"
+            case .blob: "bytea"
+            default: "text"
+            }
+            return "$\(match.output.1)::\(type) IS \(match.output.2 ?? "")NULL"
+        }
+        return numbered
+    }
 
     public func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 
@@ -47,11 +74,19 @@ public struct PostgresDialect: SQLDialect {
         left + (negated ? " IS DISTINCT FROM " : " IS NOT DISTINCT FROM ") + right
     }
 
-    /// `lower(…)` for `[c]`; for `[d]`, NFD then the combining marks (U+0300–U+036F) removed.
-    public func folded(_ value: SQLFragment, _ flags: Int) -> SQLFragment {
+    /// For `[c]`, `lower(…)` after `ß` and `ẞ` become `ss` (Unicode's full case folding, which
+    /// SQLite's fold applies; `lower` alone keeps `ß`); for `[d]`, NFD then the combining marks
+    /// (U+0300–U+036F) removed.
+    public func folded(_ value: SQLFragment, _ flags: Int) -> SQLFragment { folded(value, flags, fully: true) }
+
+    /// `fully: false` keeps `ß`, as `MATCHES[c]` does: a regular expression ignores case
+    /// character by character (`ß` is no `[a-z]`).
+    private func folded(_ value: SQLFragment, _ flags: Int, fully: Bool) -> SQLFragment {
         var result = value
         if flags & 2 != 0 { result = "regexp_replace(normalize((" + result + ")::text, NFD), '[\u{0300}-\u{036F}]', '', 'g')" }
-        if flags & 1 != 0 { result = "lower((" + result + ")::text)" }
+        if flags & 1 != 0 {
+            result = fully ? "lower(replace(replace((" + result + ")::text, 'ß', 'ss'), 'ẞ', 'ss'))" : "lower((" + result + ")::text)"
+        }
         return result
     }
 
@@ -63,16 +98,22 @@ public struct PostgresDialect: SQLDialect {
     /// `strpos`, `starts_with`, `right`, `LIKE` with NSPredicate's `*`/`?` turned into `%`/`_`
     /// (and `\ % _` escaped), and `~` anchored for MATCHES; both sides folded first.
     public func textTest(_ test: ComparisonOperator, _ text: SQLFragment, _ pattern: SQLFragment, flags: Int) -> SQLFragment {
-        let t = folded("(" + text + ")::text", flags), p = folded("(" + pattern + ")::text", flags)
+        let fully = test != .matches
+        let t = folded("(" + text + ")::text", flags, fully: fully), p = folded("(" + pattern + ")::text", flags, fully: fully)
+        // An empty text is in no text, as in the language (PostgreSQL's functions would say yes).
+        let nonEmpty = p + " <> '' AND "
         switch test {
-        case .contains: return "strpos(" + t + ", " + p + ") > 0"
-        case .beginsWith: return "starts_with(" + t + ", " + p + ")"
-        case .endsWith: return "right(" + t + ", length(" + p + ")) = " + p
+        case .contains: return "(" + nonEmpty + "strpos(" + t + ", " + p + ") > 0)"
+        case .beginsWith: return "(" + nonEmpty + "starts_with(" + t + ", " + p + "))"
+        case .endsWith: return "(" + nonEmpty + "right(" + t + ", length(" + p + ")) = " + p + ")"
         case .like:
             let escaped: SQLFragment = "replace(replace(replace(replace(replace(" + p
                 + ", '\\', '\\\\'), '%', '\\%'), '_', '\\_'), '*', '%'), '?', '_')"
             return t + " LIKE " + escaped
-        default: return t + " ~ ('^(?:' || " + p + " || ')$')"
+        default:
+            // Anchored to match the whole text; ICU's leading `(?i)`-style flags stay in front,
+            // the only place PostgreSQL takes them.
+            return t + " ~ regexp_replace(" + p + ", '^(\\(\\?[a-zA-Z]+\\))?(.*)$', '\\1^(?:\\2)$')"
         }
     }
 
@@ -87,12 +128,38 @@ public struct PostgresDialect: SQLDialect {
     /// Columns have types, not affinities: the value as it is.
     public func withoutAffinity(_ value: SQLFragment) -> SQLFragment { value }
 
+    /// PostgreSQL puts NULL last in ascending order unless told otherwise.
+    public func direction(ascending: Bool) -> String { ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST" }
+
+    /// NULLIF makes a division by zero NULL, as in SQLite (PostgreSQL would fail the query).
     public func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment {
-        "((" + left + ")::float8 / " + right + ")"
+        "((" + left + ")::float8 / NULLIF(" + right + ", 0))"
     }
 
+    /// On the operands truncated to bigint; `^` is `#`; shifts as SQLite's (see the protocol).
+    public func bitwise(_ left: SQLFragment, _ op: ArithmeticOperator, _ right: SQLFragment) -> SQLFragment {
+        let l = "trunc((" + left + ")::numeric)::int8", r = "trunc((" + right + ")::numeric)::int8"
+        switch op {
+        case .bitwiseAnd: return "(" + l + " & " + r + ")"
+        case .bitwiseOr: return "(" + l + " | " + r + ")"
+        case .bitwiseXor: return "(" + l + " # " + r + ")"
+        default:
+            let (forward, backward) = op == .shiftLeft ? ("<<", ">>") : (">>", "<<")
+            // Past 63 bits every bit is gone: 0, or -1 for a right shift of a negative number.
+            let gone: SQLFragment = "(CASE WHEN " + l + " < 0 AND " + (op == .shiftLeft ? r + " < 0" : r + " > 0")
+                + " THEN -1 WHEN " + l + " IS NOT NULL THEN 0 END)"
+            return "(CASE WHEN abs(" + r + ") >= 64 THEN " + gone + " WHEN " + r + " >= 0 THEN " + l + " \(forward) ("
+                + r + ")::int4 ELSE " + l + " \(backward) (-" + r + ")::int4 END)"
+        }
+    }
+
+    /// As text, or as SQLite's CAST to NUMERIC: the longest number at the start of the text,
+    /// else 0 (PostgreSQL's `::numeric` would fail the query on text that is no number).
     public func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment {
-        "(" + value + (toText ? ")::text" : ")::numeric")
+        if toText { return "(" + value + ")::text" }
+        let text = "(" + value + ")::text"
+        return "(CASE WHEN " + text + " IS NULL THEN NULL ELSE COALESCE(substring(" + text
+            + " from '^\\s*([-+]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?)')::numeric, 0) END)"
     }
 
     public func function(_ name: String) -> String? { Self.functions[name] }

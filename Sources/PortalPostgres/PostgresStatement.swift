@@ -40,7 +40,8 @@ public final class PostgresStatement: DatabaseStatement {
         return String(cString: name)
     }
 
-    /// The value by the column's type: integers, floating point and numeric, booleans as 1/0,
+    /// The value by the column's type: integers, floating point, numeric (whole numbers as
+    /// integers), booleans as 1/0,
     /// bytea as a blob, everything else as its text.
     public func value(at index: Int32) -> Value {
         guard let result, row >= 0, connection.pq.getisnull(result, Int32(row), index) == 0,
@@ -48,7 +49,9 @@ public final class PostgresStatement: DatabaseStatement {
         let text = String(cString: pointer)
         switch connection.pq.ftype(result, index) {
         case 20, 21, 23, 26: return Int64(text).map(Value.integer) ?? .text(text)
-        case 700, 701, 1700: return Double(text).map(Value.real) ?? .text(text)
+        case 700, 701: return Double(text).map(Value.real) ?? .text(text)
+        // numeric: whole numbers as integers (sum() of bigint is numeric), as SQLite's NUMERIC affinity.
+        case 1700: return Int64(text).map(Value.integer) ?? Double(text).map(Value.real) ?? .text(text)
         case 16: return .integer(text == "t" ? 1 : 0)
         case 17: return Self.bytea(text)
         default: return .text(text)

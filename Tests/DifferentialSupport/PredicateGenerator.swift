@@ -3,6 +3,9 @@ import PortalPredicate
 /// Random predicates over the `owner` entity of `DifferentialWorld`, in the shapes both sides must agree on.
 public struct PredicateGenerator {
     public var random: SeededRandom
+    /// True for a typed database (PostgreSQL): numbers are compared with numbers only, and no
+    /// text holds NUL, which PostgreSQL's text cannot. SQLite's own mixing of types is left out.
+    public var wellTyped = false
     /// True while generating a SUBQUERY's predicate, where the owner's keys do not exist.
     var inElement = false
 
@@ -17,7 +20,17 @@ public struct PredicateGenerator {
     static let numberOperators: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater,
                                                         .greaterOrEqual, .between, .in]
 
-    public init(random: SeededRandom) { self.random = random }
+    public init(random: SeededRandom, wellTyped: Bool = false) {
+        self.random = random
+        self.wellTyped = wellTyped
+    }
+
+    /// The texts to compare with (without NUL when `wellTyped`).
+    var texts: [Value] { wellTyped ? DifferentialValues.texts.filter(Self.holdsNoNUL) : DifferentialValues.texts }
+
+    static func holdsNoNUL(_ value: Value) -> Bool {
+        if case .text(let text) = value { !text.unicodeScalars.contains("\u{0}") } else { true }
+    }
 
     public mutating func predicate(depth: Int) -> Predicate {
         if depth >= 3 || random.chance(40) {
@@ -111,10 +124,13 @@ public struct PredicateGenerator {
     mutating func textComparison(_ left: Expression) -> Comparison {
         let op = random.pick(Self.textOperators)
         // `[l]` alone and combined (issue 12): Unicode collation order.
-        let options: ComparisonOptions = random.pick([[], [], [.caseInsensitive], [.diacriticInsensitive],
+        var options: ComparisonOptions = random.pick([[], [], [.caseInsensitive], [.diacriticInsensitive],
                                                       [.caseInsensitive, .diacriticInsensitive], [.normalized],
                                                       [.localeSensitive], [.caseInsensitive, .localeSensitive],
                                                       [.caseInsensitive, .diacriticInsensitive, .localeSensitive]])
+        // PostgreSQL's ICU collation tells canonically equivalent texts apart where SQLite's `[l]`
+        // does not (docs/predicates.md, "On PostgreSQL"): `[l]` is SQLite's alone.
+        if wellTyped { options.remove(.localeSensitive) }
         // Functions apply to single values (the evaluator does not map them over collections).
         let single = if case .member(.key("items"), _) = left { false }
             else if case .member(.member(.key("team"), "owners"), _) = left { false } else { true }
@@ -124,13 +140,13 @@ public struct PredicateGenerator {
             else if case .member(.variable, _) = left { false } else { true }
         let right: Expression
         switch op {
-        case .like: right = .literal(random.pick(Self.likePatterns))
+        case .like: right = .literal(random.pick(wellTyped ? Self.likePatterns.filter(Self.holdsNoNUL) : Self.likePatterns))
         case .matches: right = .literal(random.pick(Self.regexes))
-        case .in: right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(DifferentialValues.texts)) })
+        case .in: right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(texts)) })
         case .contains, .beginsWith, .endsWith:
-            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(DifferentialValues.texts))
+            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(texts))
         default:
-            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(DifferentialValues.texts))
+            right = sibling && random.chance(10) ? .key(random.pick(Self.textKeys)) : .literal(random.pick(texts))
         }
         return Comparison(subject, op, options: options, right)
     }
@@ -145,7 +161,7 @@ public struct PredicateGenerator {
         case .in:
             right = .aggregate((0..<random.int(0...3)).map { _ in .literal(random.pick(DifferentialValues.numbers)) })
         default:
-            right = random.chance(10) ? .literal(random.pick(["5", "abc", "2.5"])) : .literal(random.pick(DifferentialValues.numbers))
+            right = !wellTyped && random.chance(10) ? .literal(random.pick(["5", "abc", "2.5"])) : .literal(random.pick(DifferentialValues.numbers))
         }
         return Comparison(left, op, right)
     }
@@ -158,7 +174,10 @@ public struct PredicateGenerator {
         case 3: return .member(.member(.key("items"), "qty"), random.pick(["@sum", "@avg", "@min", "@max"]))
         case 4: return .function(random.pick(["sum", "min", "max", "average"]), [.member(.key("items"), "qty")])
         case 5: return .function("length", [.key(random.pick(Self.textKeys))])
-        default: return .member(.member(.key("items"), random.pick(["@min", "@max"])), "label")
+        default:
+            // A text aggregate, which only SQLite compares with numbers (by type order).
+            if wellTyped { return .member(.key("items"), "@count") }
+            return .member(.member(.key("items"), random.pick(["@min", "@max"])), "label")
         }
     }
 
@@ -174,7 +193,9 @@ public struct PredicateGenerator {
                 : .literal(random.pick([1, 3, 4, -1, 0, 2.5, 63, 64, -65]))
             return random.chance(80) ? .arithmetic(key, op, other) : .arithmetic(other, op, key)
         case 6: return .cast(.key(random.pick(Self.textKeys + Self.numberKeys)), "NSNumber")
-        case 7: return .function("length", [.cast(key, "NSString")])
+        case 7:
+            // A real as text reads 1.0 in SQLite, 1 in PostgreSQL (docs/predicates.md).
+            return .function("length", [.cast(wellTyped ? .key("score") : key, "NSString")])
         case 0: return .arithmetic(key, .add, constant)
         case 1: return .arithmetic(key, .subtract, .key(random.pick(Self.numberKeys)))
         case 2: return .arithmetic(key, .multiply, constant)

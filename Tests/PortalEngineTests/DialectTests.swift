@@ -34,6 +34,10 @@ struct StandardSpellingDialect: SQLDialect {
     func isNumber(_ value: SQLFragment) -> SQLFragment { sqlite.isNumber(value) }
     func withoutAffinity(_ value: SQLFragment) -> SQLFragment { "(CASE WHEN 1 THEN " + value + " END)" }
     func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment { sqlite.realDivision(left, right) }
+    func direction(ascending: Bool) -> String { ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST" }
+    func bitwise(_ left: SQLFragment, _ op: ArithmeticOperator, _ right: SQLFragment) -> SQLFragment {
+        sqlite.bitwise(left, op, right)
+    }
     func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment { sqlite.cast(value, toText: toText) }
     func function(_ name: String) -> String? { sqlite.function(name) }
     func dateText(unixSeconds column: String) -> String { sqlite.dateText(unixSeconds: column) }

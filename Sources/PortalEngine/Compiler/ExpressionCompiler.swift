@@ -164,11 +164,8 @@ extension SQLCompiler {
         case .add, .subtract, .multiply: return .scalar("(" + l + " \(op.rawValue) " + r + ")", .computed)
         case .divide: return .scalar(dialect.realDivision(l, r), .computed)
         case .power: return .scalar(.raw((dialect.function("pow") ?? "pow") + "(") + l + ", " + r + ")", .computed)
-        case .bitwiseAnd, .bitwiseOr, .shiftLeft, .shiftRight:
-            return .scalar("(" + l + " \(op.rawValue) " + r + ")", .computed)
-        case .bitwiseXor:
-            // SQLite has no XOR: a ^ b is (a | b) - (a & b), exactly (the bits do not overlap).
-            return .scalar("((" + l + " | " + r + ") - (" + l + " & " + r + "))", .computed)
+        case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight:
+            return .scalar(dialect.bitwise(l, op, r), .computed)
         }
     }
 

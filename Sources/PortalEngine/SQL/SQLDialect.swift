@@ -50,8 +50,13 @@ public protocol SQLDialect: Sendable {
     func isNumber(_ value: SQLFragment) -> SQLFragment
     /// `value` compared as a plain value, without the type affinity of the column it comes from.
     func withoutAffinity(_ value: SQLFragment) -> SQLFragment
-    /// `left / right` in floating point.
+    /// ` ASC` or ` DESC`, with NULL first in ascending order (SQLite's order).
+    func direction(ascending: Bool) -> String
+    /// `left / right` in floating point; NULL when `right` is 0 (as SQLite gives).
     func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment
+    /// `&`, `|`, `^`, `<<` or `>>` as SQLite computes them: on the operands truncated to 64-bit
+    /// integers; a negative shift shifts the other way; a shift of 64 or more gives 0 (or -1).
+    func bitwise(_ left: SQLFragment, _ op: ArithmeticOperator, _ right: SQLFragment) -> SQLFragment
     /// `value` as text (`CAST(…, "NSString")`) or as a number (`"NSNumber"`).
     func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment
     /// The SQL function of one of the language's functions (`lowercase`, `sqrt`, `pow`, …).

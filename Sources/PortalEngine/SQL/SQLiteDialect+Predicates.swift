@@ -65,6 +65,16 @@ extension SQLiteDialect {
         "(CAST(" + left + " AS REAL) / " + right + ")"
     }
 
+    /// SQLite puts NULL first in ascending order by itself.
+    public func direction(ascending: Bool) -> String { ascending ? " ASC" : " DESC" }
+
+    /// SQLite's own operators; it has no XOR: a ^ b is (a | b) - (a & b), exactly (the bits do
+    /// not overlap).
+    public func bitwise(_ left: SQLFragment, _ op: ArithmeticOperator, _ right: SQLFragment) -> SQLFragment {
+        guard op == .bitwiseXor else { return "(" + left + " \(op.rawValue) " + right + ")" }
+        return "((" + left + " | " + right + ") - (" + left + " & " + right + "))"
+    }
+
     /// `+CAST(value AS TEXT)` or `AS NUMERIC`: the unary `+` drops the affinity SQLite gives a
     /// CAST, so the result compares as a plain value.
     public func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment {
