@@ -63,6 +63,9 @@ public struct PostgresCopy {
                 }
                 try target.execute(createIndex(index, on: table))
             }
+            // Statistics now, not when autovacuum comes: without them the planner may walk a
+            // whole table by its key for every row of another (a correlated `ORDER BY … LIMIT 1`).
+            try target.execute("ANALYZE " + dialect.quoted(table.table))
             try target.commit()
             return rows
         } catch {
