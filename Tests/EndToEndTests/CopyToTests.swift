@@ -157,4 +157,95 @@ import PortalPostgres
         #expect(again.status == 1)
         #expect(again.stderr.contains("exists"))
     }
+
+    // MARK: Interrupts and bad input
+
+    /// A database of a small table and a large one (copied in that order), made by sqlite3.
+    private func smallAndLarge(rows: Int) throws -> String {
+        let (folder, _) = try Shell.chinookCopy()
+        let path = folder.appendingPathComponent("large.sqlite").path
+        try Spawn.run("/usr/bin/sqlite3", [path, """
+            CREATE TABLE a (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO a VALUES (1, 'one'), (2, 'two');
+            CREATE TABLE big (id INTEGER PRIMARY KEY, t TEXT, n REAL);
+            WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < \(rows))
+            INSERT INTO big SELECT i, 'row ' || i || ' of a large table', i * 0.5 FROM s;
+            """])
+        return path
+    }
+
+    /// The tables the target holds.
+    private func tables(_ target: TargetDatabase) throws -> [[Value]] {
+        try target.rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+    }
+
+    /// Ctrl-C while the large table streams: status 130, the small table (committed before)
+    /// whole, the large one rolled back — not there at all.
+    @Test func ctrlCRollsTheTableInFlightBackWithStatus130() throws {
+        let path = try smallAndLarge(rows: 1_500_000)
+        for delay in [0.4, 0.9] {
+            let target = try TargetDatabase()
+            let errors = path + ".stderr"
+            let pid = try Spawn.start(Shell.binary, [path, "--copy-to", target.url], stdout: "/dev/null", stderr: errors)
+            // Wait until the large table is on its way, then a moment more.
+            let started = Date()
+            while try target.rows("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY \"big\"%'") == [[.integer(0)]],
+                  Date().timeIntervalSince(started) < 30 { usleep(20_000) }
+            usleep(useconds_t(delay * 100_000))
+            kill(pid, SIGINT)
+            let status = Spawn.wait(pid)
+            let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            #expect(status == 130, "\(stderr)")
+            #expect(stderr.contains("the table in flight was rolled back"), "\(stderr)")
+            #expect(try tables(target) == [["a"]])
+            #expect(try target.rows("SELECT count(*) FROM a") == [[.integer(2)]])
+        }
+    }
+
+    /// The server ends the copying connection (an administrator, a restart): a clear error,
+    /// status 3 (the server is lost, as when it cannot be reached), the table in flight not there.
+    @Test func aConnectionDroppedMidCopyLeavesNoHalfTable() throws {
+        let path = try smallAndLarge(rows: 1_500_000)
+        let target = try TargetDatabase()
+        let errors = path + ".stderr"
+        let pid = try Spawn.start(Shell.binary, [path, "--copy-to", target.url], stdout: "/dev/null", stderr: errors)
+        let started = Date()
+        var terminated: [[Value]] = []
+        while terminated != [[.integer(1)]], Date().timeIntervalSince(started) < 30 {
+            terminated = try target.rows("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'COPY \"big\"%'")
+            usleep(20_000)
+        }
+        let status = Spawn.wait(pid)
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(terminated == [[.integer(1)]])
+        #expect(status == 3, "\(stderr)")
+        #expect(stderr.hasPrefix("error: ") && stderr.contains("terminat"), "\(stderr)")
+        #expect(try tables(target) == [["a"]])
+    }
+
+    /// A database that is not there, a wrong password (the test server asks `portal_password`
+    /// for one), a role that may not create tables: each a clear error and its status; nothing
+    /// written.
+    @Test func missingDatabaseWrongPasswordAndNoPermission() throws {
+        guard let host = ProcessInfo.processInfo.environment["PGHOST"] else {
+            throw PortalError(.cannotOpen, "no PostgreSQL server: PGHOST is not set (make test starts one)")
+        }
+        let missing = try Shell.run([Shell.chinook, "--copy-to", "postgresql:///no_such_database_here?host=\(host)"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("cannot connect to PostgreSQL") && missing.stderr.contains("no_such_database_here"))
+
+        let admin = try PostgresConnection("dbname=postgres")
+        try admin.execute("DROP ROLE IF EXISTS portal_password; CREATE ROLE portal_password LOGIN PASSWORD 'right'")
+        let target = try TargetDatabase()
+        let wrong = try Shell.run([Shell.chinook, "--copy-to", "postgresql://portal_password:wrong@/\(target.name)?host=\(host)"])
+        #expect(wrong.status == 3)
+        #expect(wrong.stderr.contains("password authentication failed"), "\(wrong.stderr)")
+        #expect(wrong.stdout == "")
+
+        // PostgreSQL 15 lets only the owner create in the public schema.
+        let refused = try Shell.run([Shell.chinook, "--copy-to", "postgresql://portal_password:right@/\(target.name)?host=\(host)"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("permission denied"), "\(refused.stderr)")
+        #expect(try tables(target) == [])
+        try admin.execute("DROP OWNED BY portal_password; DROP ROLE portal_password")
+    }
 }
