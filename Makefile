@@ -58,6 +58,8 @@ demo: release
 bench: deps
 	$(SWIFT) build -c release --product portal-bench
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product portal-shell
+	@dir=$$(mktemp -d); trap 'scripts/postgres-test-server stop "$$dir"' EXIT; \
+	env=$$(scripts/postgres-test-server start "$$dir") && eval "$$env"; \
 	.build/release/portal-bench
 
 # PortalEngine against GRDB.swift and the C API in one process (issue 15's table): a package of

@@ -261,12 +261,56 @@ func shellBenchmarks() throws -> [Figure] {
     // by the engine, against the same SQL stepped through the C API, in this process (a child
     // process would time start-up, which shell.startup measures).
     if wanted("shell.group") { figures.append(try groupFigure(try indexedCopy(of: big))) }
+    figures.append(try copyToPostgresFigure(big, ours: ours))
     let chinook = URL(fileURLWithPath: root).appendingPathComponent("Tests/Fixtures/chinook/Chinook_Sqlite.sqlite").path
     var startup = try figure("shell.startup", [chinook, "-r", "--exec", "count Track"],
                              [chinook, "SELECT count(*) FROM Track"], runs: 21, goal: "median<25ms")
     if let milliseconds = startup?.oursMilliseconds { startup?.notes["ours_median_ms"] = String(format: "%.1f", milliseconds) }
     figures.append(startup)
     return figures.compactMap { $0 }
+}
+
+/// `shell.copy_to.postgres` (issue 18): `--copy-to` of the million-row table into a new
+/// PostgreSQL database (types, key, rows by COPY, statistics), against psql's `\copy` of the same
+/// rows (a CSV sqlite3 wrote) into the same table made beforehand: ours must keep at least half
+/// its speed. Each run gets a fresh database. Only with a server (`make bench` starts one).
+private func copyToPostgresFigure(_ big: String, ours: String) throws -> Figure? {
+    let name = "shell.copy_to.postgres"
+    guard wanted(name) else { return nil }
+    guard let host = ProcessInfo.processInfo.environment["PGHOST"] else {
+        FileHandle.standardError.write(Data("portal-bench: \(name) left out: no PostgreSQL server (PGHOST is not set)\n".utf8))
+        return nil
+    }
+    let csv = benchDirectory().appendingPathComponent("shell-1m.csv").path
+    if !FileManager.default.fileExists(atPath: csv) {
+        guard try runShellChild(["/usr/bin/sqlite3", "-csv", big, ".output \(csv)", "SELECT * FROM T"]).status == 0 else {
+            throw ShellBenchError("sqlite3 could not write \(csv)")
+        }
+    }
+    let database = "portal_bench_copy"
+    func psql(_ command: String, in database: String = "postgres") throws -> ShellChildRun {
+        let run = try runShellChild(["/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database, "-c", command])
+        guard run.status == 0 else { throw ShellBenchError("psql failed: \(command)") }
+        return run
+    }
+    func fresh() throws {
+        _ = try psql("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
+        _ = try psql("CREATE DATABASE \(database)")
+    }
+    var mine: [Double] = [], theirs: [Double] = []
+    for run in 0..<4 {
+        try fresh()
+        let a = try runShellChild([ours, big, "--copy-to", "postgresql:///\(database)?host=\(host)"])
+        guard a.status == 0 else { throw ShellBenchError("--copy-to exited with \(a.status)") }
+        try fresh()
+        _ = try psql("CREATE TABLE \"T\" (id bigint PRIMARY KEY, score double precision NOT NULL, name text NOT NULL, "
+                     + "city text NOT NULL, note text)", in: database)
+        let b = try psql("\\copy \"T\" FROM '\(csv)' WITH (FORMAT csv)", in: database)
+        if run > 0 { mine.append(a.milliseconds); theirs.append(b.milliseconds) }   // the first warms up
+    }
+    _ = try psql("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
+    return Figure(name: name, oursMilliseconds: median(mine), baselineMilliseconds: median(theirs),
+                  notes: ["goal": "ratio<=2 (at least half of psql \\copy's speed)", "baseline": "psql \\copy (csv)"])
 }
 
 /// `shell.group`: the engine's `count … group by` against the C API running its SQL.
