@@ -283,7 +283,7 @@ private func copyToPostgresFigure(_ big: String, ours: String) throws -> Figure?
     }
     let csv = benchDirectory().appendingPathComponent("shell-1m.csv").path
     if !FileManager.default.fileExists(atPath: csv) {
-        guard try runShellChild(["/usr/bin/sqlite3", "-csv", big, ".output \(csv)", "SELECT * FROM T"]).status == 0 else {
+        guard try runShellChild(["/usr/bin/sqlite3", "-csv", "-noheader", big, ".output \(csv)", "SELECT * FROM T"]).status == 0 else {
             throw ShellBenchError("sqlite3 could not write \(csv)")
         }
     }
