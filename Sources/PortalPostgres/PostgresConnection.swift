@@ -212,9 +212,11 @@ public final class PostgresConnection: DatabaseConnection {
         }
     }
 
+    /// A message of libpq's, its tab-indented continuation lines joined to the first (a
+    /// terminal shows a tab in an error as `\t`).
     static func text(_ pointer: UnsafePointer<CChar>?) -> String {
         guard let pointer else { return "" }
-        var text = String(cString: pointer)
+        var text = String(cString: pointer).replacingOccurrences(of: "\n\t", with: " ")
         while text.last == "\n" { text.removeLast() }
         return text
     }

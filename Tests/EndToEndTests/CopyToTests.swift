@@ -188,7 +188,7 @@ import PortalPostgres
             let pid = try Spawn.start(Shell.binary, [path, "--copy-to", target.url], stdout: "/dev/null", stderr: errors)
             // Wait until the large table is on its way, then a moment more.
             let started = Date()
-            while try target.rows("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY \"big\"%'") == [[.integer(0)]],
+            while try target.rows("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY \"big\"%'") == [[.integer(0)]],
                   Date().timeIntervalSince(started) < 30 { usleep(20_000) }
             usleep(useconds_t(delay * 100_000))
             kill(pid, SIGINT)
@@ -201,24 +201,27 @@ import PortalPostgres
         }
     }
 
-    /// The server ends the copying connection (an administrator, a restart): a clear error,
-    /// status 3 (the server is lost, as when it cannot be reached), the table in flight not there.
-    @Test func aConnectionDroppedMidCopyLeavesNoHalfTable() throws {
+    /// The server ends the copying connection (an administrator, a restart): status 3, as for a
+    /// server that cannot be reached; or cancels its statement: status 130, as for Ctrl-C. Each
+    /// with the server's reason, and the table in flight not there.
+    @Test(arguments: [("pg_terminate_backend", Int32(3), "server closed the connection unexpectedly This probably means"),
+                      ("pg_cancel_backend", Int32(130), "canceling statement")])
+    func theServerEndingTheCopyLeavesNoHalfTable(function: String, status expected: Int32, reason: String) throws {
         let path = try smallAndLarge(rows: 1_500_000)
         let target = try TargetDatabase()
         let errors = path + ".stderr"
         let pid = try Spawn.start(Shell.binary, [path, "--copy-to", target.url], stdout: "/dev/null", stderr: errors)
         let started = Date()
-        var terminated: [[Value]] = []
-        while terminated != [[.integer(1)]], Date().timeIntervalSince(started) < 30 {
-            terminated = try target.rows("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'COPY \"big\"%'")
+        var ended: [[Value]] = []
+        while ended != [[.integer(1)]], Date().timeIntervalSince(started) < 30 {
+            ended = try target.rows("SELECT count(\(function)(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY \"big\"%'")
             usleep(20_000)
         }
         let status = Spawn.wait(pid)
         let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-        #expect(terminated == [[.integer(1)]])
-        #expect(status == 3, "\(stderr)")
-        #expect(stderr.hasPrefix("error: ") && stderr.contains("terminat"), "\(stderr)")
+        #expect(ended == [[.integer(1)]])
+        #expect(status == expected, "\(stderr)")
+        #expect(stderr.hasPrefix("error: ") && stderr.contains(reason), "\(stderr)")
         #expect(try tables(target) == [["a"]])
     }
 
