@@ -77,9 +77,9 @@ public final class WriteContext: ReadContext {
     public func delete(_ entity: String, where predicate: String? = nil,
                        _ arguments: [any ArgumentConvertible] = []) throws -> Int {
         try checkValid()
-        try refuseOnCoreDataStore(entity, "delete")
         let described = try checkWritable(entity, columns: [])
         let condition = try target(described, predicate, arguments)
+        if let deleted = try coreDataDelete(described.name, where: condition) { return deleted }
         let delete = Delete(described, where: condition).rendered(in: store.dialect)
         try runWrite(entity, delete.sql, delete.bindings, returning: false)
         return connection.changes

@@ -1,0 +1,129 @@
+// Deleting rows of a Core Data store as Core Data does: each relationship of a deleted row
+// applies its delete rule to the rows it reaches (Nullify clears their link to it, Cascade
+// deletes them too, Deny refuses while there are any, No Action leaves them), its join-table
+// rows go with it, and what cannot be done faithfully refuses the whole write.
+
+/// A row of a Core Data store: its root table, `Z_PK` and `Z_ENT`.
+struct CoreDataRow: Hashable {
+    var table: String
+    var key: Int64
+    var number: Int
+}
+
+extension WriteContext {
+    /// On a Core Data store, deletes the rows of `entity` that `condition` (over `alias`; all
+    /// rows when nil) matches, with what the model's delete rules do to the rows they reach;
+    /// returns how many rows of `entity` matched. Nil on a plain database. Throws, writing
+    /// nothing (the caller's transaction rolls back), when a rule refuses or cannot be honoured.
+    public func coreDataDelete(_ entity: String, where condition: SQLFragment?, alias: String = "t0") throws -> Int? {
+        guard let model = try coreDataStoreModel() else { return nil }
+        try checkValid()
+        let described = try self.entity(named: entity)
+        if case .none = model.catalog.source {
+            throw refusal(described.name, "the store keeps no model, so its relationships and their delete rules are unknown "
+                          + "(--model PATH gives one)")
+        }
+        let keys = Select(described, alias: alias, columns: .expressions([SQLFragment(column(alias, "Z_PK")),
+                                                                           SQLFragment(column(alias, "Z_ENT"))]),
+                          condition: condition).rendered(in: store.dialect)
+        let matched = try coreDataRows(described.table, keys.sql, keys.bindings)
+        var deleted: Set<CoreDataRow> = []
+        for row in matched { try deleteCoreData(row, model, deleted: &deleted) }
+        return matched.count
+    }
+
+    /// Deletes `first` and, by the cascade rules, the rows it reaches (each once).
+    private func deleteCoreData(_ first: CoreDataRow, _ model: CoreDataStoreModel, deleted: inout Set<CoreDataRow>) throws {
+        var pending = [first]
+        while let row = pending.popLast() {
+            guard deleted.insert(row).inserted else { continue }
+            guard let entity = model.entity(number: row.number) else {
+                throw refusal(row.table, "its row \(row.key) has Z_ENT \(row.number), which is no entity of the model")
+            }
+            try model.refuseTriggers(on: entity.table, writing: entity.name)
+            for relationship in entity.relationships {
+                let reached = try coreDataRows(reachedBy: relationship, from: row, model)
+                switch relationship.deleteRule {
+                case .deny where !reached.isEmpty:
+                    throw refusal(entity.name, "\(entity.name).\(relationship.name) has the delete rule Deny and the "
+                                  + "\(entity.name) \(row.key) still has \(reached.count) \(relationship.destination)")
+                case .cascade:
+                    pending += reached.filter { !deleted.contains($0) }
+                case .unknown(let rule):
+                    throw refusal(entity.name, "\(entity.name).\(relationship.name) has a delete rule this version does not "
+                                  + "know (\(rule))")
+                case .deny, .nullify, .noAction:
+                    break
+                }
+                try unlink(relationship, of: row, entity: entity, model)
+            }
+            try runWrite(entity.name, "DELETE FROM " + quoted(entity.table) + " WHERE Z_PK = ?", [.integer(row.key)],
+                         returning: false)
+        }
+    }
+
+    /// Removes what keeps `row` linked through `relationship` outside its own row: its join
+    /// rows (whatever the rule: they name a row that is going), and under Nullify the key
+    /// columns of the rows that point to it (with their entity and order columns; their
+    /// `Z_OPT` goes up, as Core Data's save of a changed row does).
+    private func unlink(_ relationship: CoreDataMapping.Relationship, of row: CoreDataRow, entity: CoreDataMapping.Entity,
+                        _ model: CoreDataStoreModel) throws {
+        switch relationship.storage {
+        case .foreignKey:
+            return   // kept in the row itself
+        case .inverseForeignKey(let keyColumn, let orderColumn):
+            guard relationship.deleteRule == .nullify, let destination = model.mapping.entity(named: relationship.destination)
+            else { return }
+            try model.refuseTriggers(on: destination.table, writing: destination.name)
+            let entityColumn = model.inverse(of: relationship).flatMap { inverse -> String? in
+                if case .foreignKey(_, let entityColumn) = inverse.storage { entityColumn } else { nil }
+            }
+            let cleared = [keyColumn, entityColumn, orderColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
+            try runWrite(destination.name, "UPDATE " + quoted(destination.table) + " SET " + cleared.joined(separator: ", ")
+                         + ", Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE " + quoted(keyColumn) + " = ?", [.integer(row.key)],
+                         returning: false)
+        case .joinTable(let table, let source, let destination, _):
+            try model.refuseTriggers(on: table, writing: entity.name)
+            var sql = "DELETE FROM " + quoted(table) + " WHERE " + quoted(source) + " = ?"
+            var bindings: [Value] = [.integer(row.key)]
+            if destination == "REFLEXIVE" {   // a pair of the same entity is kept both ways round
+                sql += " OR " + quoted(destination) + " = ?"
+                bindings.append(.integer(row.key))
+            }
+            try runWrite(entity.name, sql, bindings, returning: false)
+        }
+    }
+
+    /// The rows `relationship` reaches from `row`.
+    func coreDataRows(reachedBy relationship: CoreDataMapping.Relationship, from row: CoreDataRow,
+                      _ model: CoreDataStoreModel) throws -> [CoreDataRow] {
+        guard let destination = model.mapping.entity(named: relationship.destination) else {
+            throw refusal(relationship.declaredBy, "\(relationship.name) leads to \(relationship.destination), which has no table")
+        }
+        let rows = "SELECT d.Z_PK, d.Z_ENT FROM " + quoted(destination.table) + " AS d WHERE "
+        let key: [Value] = [.integer(row.key)]
+        switch relationship.storage {
+        case .foreignKey(let column, _):
+            return try coreDataRows(destination.table, rows + "d.Z_PK = (SELECT " + quoted(column) + " FROM "
+                                    + quoted(row.table) + " WHERE Z_PK = ?)", key)
+        case .inverseForeignKey(let column, _):
+            return try coreDataRows(destination.table, rows + "d." + quoted(column) + " = ?", key)
+        case .joinTable(let table, let source, let target, _):
+            var sql = rows + "d.Z_PK IN (SELECT " + quoted(target) + " FROM " + quoted(table) + " WHERE " + quoted(source) + " = ?"
+            if target == "REFLEXIVE" { sql += " UNION SELECT " + quoted(source) + " FROM " + quoted(table) + " WHERE " + quoted(target) + " = ?" }
+            return try coreDataRows(destination.table, sql + ")", target == "REFLEXIVE" ? key + key : key)
+        }
+    }
+
+    /// The rows of `table` a query of `Z_PK, Z_ENT` returns.
+    func coreDataRows(_ table: String, _ sql: String, _ bindings: [Value]) throws -> [CoreDataRow] {
+        let statement = try connection.prepare(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        return try statement.rows().compactMap { row in
+            guard case .integer(let key) = row.value(at: 0) else { return nil }
+            let number = if case .integer(let n) = row.value(at: 1) { Int(n) } else { 0 }
+            return CoreDataRow(table: table, key: key, number: number)
+        }
+    }
+}
