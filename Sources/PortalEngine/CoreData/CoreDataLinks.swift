@@ -29,14 +29,10 @@ extension WriteContext {
     /// On a Core Data store, sets `relationship` of the row of `entity` whose `Z_PK` is `key`
     /// to the rows with ids `targets` (none clears it), in order for an ordered relationship;
     /// changed rows' `Z_OPT` goes up.
-    public func setCoreDataRelationship(_ entity: String, key: Int64, _ relationship: String, to targets: [Int64]) throws {
-        try linkCoreData(entity, key: key, relationship, to: targets, marksRow: true)
-    }
-
-    /// The names of `entity`'s relationships on a Core Data store, empty on a plain database.
-    public func coreDataRelationshipNames(_ entity: String) throws -> [String] {
-        guard store.coreDataCatalog != nil else { return [] }
-        return try self.entity(named: entity).relationships.map(\.name)
+    /// `marksRow` false: the caller's insert or update of the row has set its `Z_OPT`.
+    public func setCoreDataRelationship(_ entity: String, key: Int64, _ relationship: String, to targets: [Int64],
+                                        marksRow: Bool = true) throws {
+        try linkCoreData(entity, key: key, relationship, to: targets, marksRow: marksRow)
     }
 
     /// The ids (`Z_PK`) of the rows of `entity` that `condition` (over `alias`) matches.
@@ -48,7 +44,6 @@ extension WriteContext {
         return try coreDataRows(described.table, select.sql, select.bindings).map(\.key)
     }
 
-    /// `marksRow`: raise the row's own `Z_OPT` (not when the caller's insert or update does).
     func linkCoreData(_ entity: String, key: Int64, _ name: String, to targets: [Int64], marksRow: Bool) throws {
         guard let model = try coreDataStoreModel() else {
             throw PortalError(.misuse, "relationships are set this way only on a Core Data store", entity: entity)
@@ -64,7 +59,6 @@ extension WriteContext {
                               attribute: name, suggestion: closestName(to: name, among: mapped.relationships.map(\.name)))
         }
         try model.refuseTriggers(on: mapped.table, writing: entityName)
-        try model.refuseTriggers(on: destination.table, writing: entityName)
         guard let own = try rowNumber(key, in: mapped.table), mapped.numbers.contains(own) else {
             throw PortalError(.rowNotFound, "there is no \(entityName) with id \(key)", entity: entityName)
         }
@@ -130,6 +124,7 @@ extension WriteContext {
         let entityColumn: String? = if case .foreignKey(_, let entityColumn)? = model.inverse(of: relationship)?.storage {
             entityColumn
         } else { nil }
+        try model.refuseTriggers(on: destination.table, writing: destination.name)
         let table = quoted(destination.table)
         let cleared = [column, entityColumn, orderColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
         let kept = targets.map { _ in "?" }.joined(separator: ", ")
