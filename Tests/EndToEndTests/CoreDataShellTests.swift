@@ -152,7 +152,7 @@ import Testing
         #expect(try output(["--raw", store, "-e", "sql SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2"]) == "\(key)\n")
         #expect(try output(["--raw", store, "-e", "sql PRAGMA integrity_check"]) == "ok\n")
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
-        for command in ["delete ICFolder where TRUEPREDICATE", #"upsert ICHashtag set displayText = "x""#,
+        for command in [#"upsert ICHashtag set displayText = "x""#, "import ICHashtag from /dev/null",
                         "create ICNoteContainer set sortOrder = 1", "sql DELETE FROM \(t)"] {
             let run = try Shell.run([store, "-e", command])
             #expect(run.status == 1, "\(command)")
