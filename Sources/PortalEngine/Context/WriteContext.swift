@@ -16,7 +16,10 @@ public final class WriteContext: ReadContext {
     public func create(_ entity: String, _ values: [String: Value]) throws -> Row {
         let pairs = values.sorted { $0.key < $1.key }
         if let plan = try coreDataPlan(for: entity, creating: true) {
-            return try createCoreData(try checkWritable(entity, columns: pairs.map(\.key)), plan, pairs)
+            let described = try checkWritable(entity, columns: pairs.map(\.key))
+            // Dates and UUIDs go in the store's own form.
+            let stored = try pairs.map { (key: $0.key, value: try described.storedValue($0.value, for: $0.key)) }
+            return try createCoreData(described, plan, stored)
         }
         let before = connection.totalChanges
         let row = try insert(entity, columns: pairs.map(\.key), values: pairs.map(\.value), returning: true)
@@ -65,7 +68,7 @@ public final class WriteContext: ReadContext {
         let pairs = values.sorted { $0.key < $1.key }
         let described = try checkWritable(entity, columns: pairs.map(\.key))
         let condition = try target(described, predicate, arguments)
-        var assignments = pairs.map { (column: $0.key, value: SQLFragment.bound($0.value)) }
+        var assignments = try pairs.map { (column: $0.key, value: SQLFragment.bound(try described.storedValue($0.value, for: $0.key))) }
         if try coreDataPlan(for: entity, creating: false) != nil { assignments.append(Self.coreDataVersionBump) }
         let update = Update(described, set: assignments, where: condition).rendered(in: store.dialect)
         try runWrite(entity, update.sql, update.bindings, returning: false)

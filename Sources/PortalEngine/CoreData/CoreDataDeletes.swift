@@ -127,3 +127,38 @@ extension WriteContext {
         }
     }
 }
+
+/// Every column of one row of a Core Data store as stored, to put it back (the browser's undo
+/// of a delete that changed nothing else).
+public struct CoreDataRowSnapshot: Sendable, Hashable {
+    /// The entity it was read as.
+    public var entity: String
+    /// The root table.
+    public var table: String
+    /// Column names and values, in the table's order.
+    public var columns: [String]
+    public var values: [Value]
+}
+
+extension WriteContext {
+    /// True when the store is opened by a Core Data model (writes keep its bookkeeping).
+    public var isCoreDataStore: Bool { store.coreDataCatalog != nil }
+
+    /// The stored columns of the row of `entity` whose `Z_PK` is `key`, nil when there is none.
+    public func coreDataSnapshot(_ entity: String, key: Int64) throws -> CoreDataRowSnapshot? {
+        let described = try self.entity(named: entity)
+        let statement = try connection.prepare("SELECT * FROM " + quoted(described.table) + " WHERE Z_PK = ?")
+        defer { statement.reset() }
+        try statement.bind([.integer(key)])
+        guard let row = try statement.rows().first else { return nil }
+        return CoreDataRowSnapshot(entity: described.name, table: described.table, columns: row.columns.names, values: row.values)
+    }
+
+    /// Puts back a row read by `coreDataSnapshot` and since deleted, as it was (its `Z_PK`
+    /// stays given out: `Z_MAX` is not lowered).
+    public func coreDataRestore(_ snapshot: CoreDataRowSnapshot) throws {
+        let placeholders = snapshot.columns.map { _ in "?" }.joined(separator: ", ")
+        try runWrite(snapshot.entity, "INSERT INTO " + quoted(snapshot.table) + " (" + snapshot.columns.map(quoted).joined(separator: ", ")
+                     + ") VALUES (" + placeholders + ")", snapshot.values, returning: false)
+    }
+}
