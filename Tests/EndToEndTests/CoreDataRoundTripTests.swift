@@ -12,8 +12,8 @@ import Testing
     func copy(_ name: String) throws -> String { try #require(shell).copy(name) }
 
     /// Runs the commands on the store by its model; they must succeed.
-    func run(_ store: String, _ commands: [String]) throws {
-        let result = try Shell.run([store] + commands.flatMap { ["-e", $0] })
+    func run(_ store: String, _ commands: [String], arguments: [String] = []) throws {
+        let result = try Shell.run([store] + arguments + commands.flatMap { ["-e", $0] })
         #expect(result.status == 0, "\(commands): \(result.stderr)")
     }
 
@@ -151,6 +151,36 @@ import Testing
             #expect(result.status == 1 && result.stderr.contains(message), "\(command): \(result.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+
+    /// A many-to-many that is its own inverse keeps each pair both ways round in its join table
+    /// (`REFLEXIVE` beside the key column): written so, read so from either side, deleted from either column.
+    @Test func builtStore_reflexiveManyToMany() throws {
+        let shell = try #require(shell)
+        let store = try shell.builtStore()
+        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        try raw.write { ctx in
+            try ctx.execute("CREATE TABLE Z_4FRIENDS (Z_4FRIENDS INTEGER, REFLEXIVE INTEGER, PRIMARY KEY (Z_4FRIENDS, REFLEXIVE))")
+        }
+        try raw.close()
+        let xml = try String(contentsOfFile: CoreDataShellTests.xmlModel, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="birthday""#,
+            with: #"<relationship name="friends" toMany="YES" deletionRule="Nullify" destinationEntity="UnrelatedEntity" "#
+                + #"inverseName="friends" inverseEntity="UnrelatedEntity"/><attribute name="birthday""#)
+        let model = shell.folder.appendingPathComponent("friends.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let m = ["--model", model.path]
+        let pairs = "SELECT Z_4FRIENDS * 10 + REFLEXIVE FROM Z_4FRIENDS ORDER BY 1"
+        try run(store, [#"update UnrelatedEntity set friends = {2} where name == "Ada""#], arguments: m)
+        #expect(try integers(store, pairs) == [12, 21])
+        try run(store, [#"create UnrelatedEntity set name = "Cy", friends = {1, 2}"#], arguments: m)
+        #expect(try integers(store, pairs) == [12, 13, 21, 23, 31, 32])
+        let counts = try Shell.run([store] + m + ["--format", "tsv", "--no-header", "-e", "find UnrelatedEntity select name, friends.@count"])
+        #expect(counts.stdout == "Ada\t2\nBo\t2\nCy\t2\n", "\(counts.stderr)")
+        try run(store, [#"delete UnrelatedEntity where name == "Cy""#], arguments: m)
+        #expect(try integers(store, pairs) == [12, 21])
+        try expectConsistent(store, "reflexive")
     }
 
     /// A store built from the Xcode model, its relationship's delete rule changed: Deny refuses

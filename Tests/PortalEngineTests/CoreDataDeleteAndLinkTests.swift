@@ -148,6 +148,33 @@ import Testing
         #expect(try scalar(raw, "SELECT (SELECT sum(Z_OPT) FROM ZGENERICALBUM) + (SELECT count(*) FROM Z_26ASSETS)") == before)
     }
 
+    /// `create` and `update` take a to-one relationship's id (or nil) among their values.
+    @Test func createAndUpdateSetToOnesByName() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try writable(.monterey, folder)
+        try model.write { ctx in _ = try ctx.create("ICNote", ["title": "linked", "folder": 12, "account": 3]) }
+        let t = "ZICCLOUDSYNCINGOBJECT"
+        let row = { try raw.read { ctx in try ctx.query("SELECT ZFOLDER, ZACCOUNT4, Z_OPT FROM \(t) WHERE ZTITLE1 = 'linked'").rows.map(\.values) } }
+        #expect(try row() == [[.integer(12), .integer(3), .integer(1)]])
+        #expect(try model.write { ctx in try ctx.update("ICNote", set: ["folder": .null], where: "title == 'linked'") } == 1)
+        #expect(try row() == [[.null, .integer(3), .integer(2)]])
+        let toMany = portalError { try model.write { ctx in try ctx.update("ICFolder", set: ["notes": 1]) } }
+        #expect(toMany?.kind == .misuse && toMany?.message.contains("setCoreDataRelationship") == true, "\(String(describing: toMany))")
+        #expect(try row() == [[.null, .integer(3), .integer(2)]])
+    }
+
+    /// Moment.assets nullifies the assets' key to the moment, in a table whose triggers call
+    /// Core Data's functions: the delete is refused, and nothing changes.
+    @Test func aDeleteWhoseRuleWouldWriteATriggerTableIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try writable(.photos, folder)
+        let moment = try #require(try keys(raw, "SELECT ZMOMENT FROM ZGENERICASSET WHERE ZMOMENT IS NOT NULL").first)
+        let before = try scalar(raw, "SELECT (SELECT count(*) FROM ZMOMENT) + (SELECT count(ZMOMENT) FROM ZGENERICASSET)")
+        let error = portalError { try model.write { ctx in try ctx.delete("Moment", where: "SELF == \(moment)") } }
+        #expect(error?.kind == .readOnly && error?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: error))")
+        #expect(try scalar(raw, "SELECT (SELECT count(*) FROM ZMOMENT) + (SELECT count(ZMOMENT) FROM ZGENERICASSET)") == before)
+    }
+
     @Test func relationshipValuesAreIdsOrNil() throws {
         #expect(try WriteContext.coreDataTargets("3") == [3])
         #expect(try WriteContext.coreDataTargets("{1, 2}") == [1, 2])

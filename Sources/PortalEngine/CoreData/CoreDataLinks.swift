@@ -32,7 +32,40 @@ extension WriteContext {
     /// `marksRow` false: the caller's insert or update of the row has set its `Z_OPT`.
     public func setCoreDataRelationship(_ entity: String, key: Int64, _ relationship: String, to targets: [Int64],
                                         marksRow: Bool = true) throws {
-        try linkCoreData(entity, key: key, relationship, to: targets, marksRow: marksRow)
+        try setCoreDataRelationship(entity, keys: [key], relationship, to: targets, marksRow: marksRow)
+    }
+
+    /// `setCoreDataRelationship` for each of the rows `keys` (the model read once).
+    public func setCoreDataRelationship(_ entity: String, keys: [Int64], _ relationship: String, to targets: [Int64],
+                                        marksRow: Bool = true) throws {
+        guard let model = try coreDataStoreModel() else {
+            throw PortalError(.misuse, "relationships are set this way only on a Core Data store", entity: entity)
+        }
+        try linkCoreData(model, entity, keys: keys, relationship, to: targets, marksRow: marksRow)
+    }
+
+    /// On a Core Data store, the values of `pairs` that set a to-one relationship (named by the
+    /// model, not an attribute) to a row's id or nil, apart from those setting attributes.
+    func coreDataLinks(_ entity: EntityDescription, _ pairs: [(key: String, value: Value)]) throws
+        -> (attributes: [(key: String, value: Value)], links: [(name: String, targets: [Int64])]) {
+        guard store.coreDataCatalog != nil else { return (pairs, []) }
+        var attributes: [(key: String, value: Value)] = []
+        var links: [(name: String, targets: [Int64])] = []
+        for pair in pairs {
+            guard entity.attribute(named: pair.key) == nil, let relationship = entity.relationship(named: pair.key) else {
+                attributes.append(pair)
+                continue
+            }
+            switch (relationship.kind, pair.value) {
+            case (.toOne, .integer(let key)): links.append((relationship.name, [key]))
+            case (.toOne, .null): links.append((relationship.name, []))
+            default:
+                throw PortalError(.misuse, "\(entity.name).\(relationship.name) takes a row's id or nil here "
+                                  + "(setCoreDataRelationship sets to-many relationships)", entity: entity.name,
+                                  attribute: relationship.name)
+            }
+        }
+        return (attributes, links)
     }
 
     /// The ids (`Z_PK`) of the rows of `entity` that `condition` (over `alias`) matches.
@@ -44,10 +77,8 @@ extension WriteContext {
         return try coreDataRows(described.table, select.sql, select.bindings).map(\.key)
     }
 
-    func linkCoreData(_ entity: String, key: Int64, _ name: String, to targets: [Int64], marksRow: Bool) throws {
-        guard let model = try coreDataStoreModel() else {
-            throw PortalError(.misuse, "relationships are set this way only on a Core Data store", entity: entity)
-        }
+    func linkCoreData(_ model: CoreDataStoreModel, _ entity: String, keys: [Int64], _ name: String, to targets: [Int64],
+                      marksRow: Bool) throws {
         try checkValid()
         let entityName = try self.entity(named: entity).name
         guard let mapped = model.mapping.entity(named: entityName) else {
@@ -59,9 +90,6 @@ extension WriteContext {
                               attribute: name, suggestion: closestName(to: name, among: mapped.relationships.map(\.name)))
         }
         try model.refuseTriggers(on: mapped.table, writing: entityName)
-        guard let own = try rowNumber(key, in: mapped.table), mapped.numbers.contains(own) else {
-            throw PortalError(.rowNotFound, "there is no \(entityName) with id \(key)", entity: entityName)
-        }
         var rows: [CoreDataRow] = []
         for target in targets where !rows.contains(where: { $0.key == target }) {
             guard let number = try rowNumber(target, in: destination.table), destination.numbers.contains(number) else {
@@ -74,18 +102,23 @@ extension WriteContext {
             throw PortalError(.misuse, "\(entityName).\(name) is a to-one relationship: give one id or nil", entity: entityName,
                               attribute: name)
         }
-        let row = CoreDataRow(table: mapped.table, key: key, number: own)
-        switch relationship.storage {
-        case .foreignKey(let column, let entityColumn):
-            try linkByOwnColumn(row, relationship, column: column, entityColumn: entityColumn, to: rows.first, model)
-        case .inverseForeignKey(let column, let orderColumn):
-            try linkByTheirColumn(row, relationship, destination, column: column, orderColumn: orderColumn, to: rows, model)
-        case .joinTable(let table, let source, let target, let orderColumn):
-            try model.refuseTriggers(on: table, writing: entityName)
-            try linkByJoinRows(row, relationship, table: table, source: source, target: target, orderColumn: orderColumn,
-                               to: rows, model)
+        for key in keys {
+            guard let own = try rowNumber(key, in: mapped.table), mapped.numbers.contains(own) else {
+                throw PortalError(.rowNotFound, "there is no \(entityName) with id \(key)", entity: entityName)
+            }
+            let row = CoreDataRow(table: mapped.table, key: key, number: own)
+            switch relationship.storage {
+            case .foreignKey(let column, let entityColumn):
+                try linkByOwnColumn(row, relationship, column: column, entityColumn: entityColumn, to: rows.first, model)
+            case .inverseForeignKey(let column, let orderColumn):
+                try linkByTheirColumn(row, relationship, destination, column: column, orderColumn: orderColumn, to: rows, model)
+            case .joinTable(let table, let source, let target, let orderColumn):
+                try model.refuseTriggers(on: table, writing: entityName)
+                try linkByJoinRows(row, relationship, table: table, source: source, target: target, orderColumn: orderColumn,
+                                   to: rows, model)
+            }
+            if marksRow { try markChanged(row.table, entityName, key: row.key) }
         }
-        if marksRow { try markChanged(row.table, entityName, key: row.key) }
     }
 
     /// A to-one kept in the row's own column: the key, the entity beside it, and, when the

@@ -123,11 +123,10 @@ extension Executor {
     /// Sets each relationship of `links` on the rows `keys` of a Core Data entity.
     func setRelationships(_ links: [(assignment: Assignment, targets: [Int64])], of entity: EntityDescription,
                           keys: [Int64], _ context: WriteContext) throws {
-        for key in keys {
-            for link in links {
-                try context.setCoreDataRelationship(entity.name, key: key, link.assignment.key.value, to: link.targets,
-                                                    marksRow: false)
-            }
+        guard !keys.isEmpty else { return }
+        for link in links {
+            try context.setCoreDataRelationship(entity.name, keys: keys, link.assignment.key.value, to: link.targets,
+                                                marksRow: false)
         }
     }
 
