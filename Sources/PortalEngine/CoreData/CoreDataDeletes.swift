@@ -135,8 +135,9 @@ public struct CoreDataRowSnapshot: Sendable, Hashable {
     public var entity: String
     /// The root table.
     public var table: String
-    /// Column names and values, in the table's order.
+    /// Column names, in the table's order.
     public var columns: [String]
+    /// The values, in the same order.
     public var values: [Value]
 }
 
