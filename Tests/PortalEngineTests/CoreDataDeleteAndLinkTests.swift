@@ -175,6 +175,19 @@ import Testing
         #expect(try scalar(raw, "SELECT (SELECT count(*) FROM ZMOMENT) + (SELECT count(ZMOMENT) FROM ZGENERICASSET)") == before)
     }
 
+    /// A row whose Z_ENT is no entity of the model has unknown relationships: its delete is
+    /// refused, naming it, rather than leaving links to it behind.
+    @Test func aRowOfAnUnknownEntityIsNotDeleted() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try writable(.monterey, folder)
+        try raw.write { ctx in try ctx.execute("UPDATE ZICCLOUDSYNCINGOBJECT SET Z_ENT = 99 WHERE Z_PK = 12") }
+        let rows = try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT")
+        let error = portalError { try model.write { ctx in try ctx.delete("ICCloudSyncingObject", where: "SELF == 12") } }
+        #expect(error?.kind == .readOnly && error?.message.contains("row 12 has Z_ENT 99, which is no entity of the model") == true,
+                "\(String(describing: error))")
+        #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT") == rows)
+    }
+
     @Test func relationshipValuesAreIdsOrNil() throws {
         #expect(try WriteContext.coreDataTargets("3") == [3])
         #expect(try WriteContext.coreDataTargets("{1, 2}") == [1, 2])
