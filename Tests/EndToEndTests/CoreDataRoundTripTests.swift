@@ -189,8 +189,13 @@ import Testing
     func builtStore_deleteRules(rule: String) throws {
         let shell = try #require(shell)
         let store = try shell.builtStore()
-        let xml = try String(contentsOfFile: CoreDataShellTests.xmlModel, encoding: .utf8).replacingOccurrences(
+        var xml = try String(contentsOfFile: CoreDataShellTests.xmlModel, encoding: .utf8).replacingOccurrences(
             of: #"maxCount="9" deletionRule="Nullify""#, with: #"maxCount="9" deletionRule="\#(rule)""#)
+        // With Deny, an OtherEntity's delete cascades to its mainEntity: allowed only when every
+        // row the Deny reaches goes in the same delete.
+        if rule == "Deny" {
+            xml = xml.replacingOccurrences(of: #"maxCount="1" deletionRule="Nullify""#, with: #"maxCount="1" deletionRule="Cascade""#)
+        }
         let model = shell.folder.appendingPathComponent("\(rule).xcdatamodel")
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
         try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
@@ -204,6 +209,13 @@ import Testing
             #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
             let gamma = try Shell.run([store, "--model", model.path, "-e", "delete Entity where stringAttribute == 'gamma'"])
             #expect(gamma.status == 0 && (gamma.stdout + gamma.stderr).contains("deleted 1 Entity"), "\(gamma.stderr)")
+            // OtherEntity 1 cascades to alpha, whose Deny still reaches OtherEntity 2: refused.
+            let one = try Shell.run([store, "--model", model.path, "-e", "delete OtherEntity where SELF == 1"])
+            #expect(one.status == 1 && one.stderr.contains("the Entity 1 still has 1 OtherEntity"), "\(one.stderr)")
+            // OtherEntity 3 cascades to beta, whose Deny reaches only OtherEntity 3 itself.
+            try run(store, ["delete OtherEntity where SELF == 3"], arguments: ["--model", model.path])
+            #expect(try integers(store, "SELECT Z_PK FROM ZABSTRACTENTITY ORDER BY Z_PK") == [1])
+            #expect(try integers(store, "SELECT Z_PK FROM ZOTHERENTITY ORDER BY Z_PK") == [1, 2, 4])
         case "Cascade":
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try integers(store, "SELECT Z_PK FROM ZOTHERENTITY ORDER BY Z_PK") == [3, 4])

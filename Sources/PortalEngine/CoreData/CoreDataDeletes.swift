@@ -27,39 +27,54 @@ extension WriteContext {
                                                                            SQLFragment(column(alias, "Z_ENT"))]),
                           condition: condition).rendered(in: store.dialect)
         let matched = try coreDataRows(described.table, keys.sql, keys.bindings)
-        var deleted: Set<CoreDataRow> = []
-        for row in matched { try deleteCoreData(row, model, deleted: &deleted) }
+        for row in try coreDataDeletion(of: matched, model) {
+            guard let entity = model.entity(number: row.number) else { continue }   // checked by coreDataDeletion
+            for relationship in entity.relationships { try unlink(relationship, of: row, entity: entity, model) }
+            try runWrite(entity.name, "DELETE FROM " + quoted(entity.table) + " WHERE Z_PK = ?", [.integer(row.key)],
+                         returning: false)
+        }
         return matched.count
     }
 
-    /// Deletes `first` and, by the cascade rules, the rows it reaches (each once).
-    private func deleteCoreData(_ first: CoreDataRow, _ model: CoreDataStoreModel, deleted: inout Set<CoreDataRow>) throws {
-        var pending = [first]
+    /// The rows a delete of `matched` removes, each once: them and, by the Cascade rules, the
+    /// rows they reach. Read before anything is written; refused for a row of no entity of the
+    /// model, a table kept by Core Data's triggers, a rule this version does not know, and a
+    /// Deny rule that reaches a row not among them (as Core Data allows a delete whose denied
+    /// rows go in the same save).
+    private func coreDataDeletion(of matched: [CoreDataRow], _ model: CoreDataStoreModel) throws -> [CoreDataRow] {
+        var doomed: [CoreDataRow] = []
+        var seen: Set<CoreDataRow> = []
+        var denials: [(entity: String, relationship: CoreDataMapping.Relationship, row: CoreDataRow, reached: [CoreDataRow])] = []
+        var pending = Array(matched.reversed())
         while let row = pending.popLast() {
-            guard deleted.insert(row).inserted else { continue }
+            guard seen.insert(row).inserted else { continue }
             guard let entity = model.entity(number: row.number) else {
                 throw refusal(row.table, "its row \(row.key) has Z_ENT \(row.number), which is no entity of the model")
             }
             try model.refuseTriggers(on: entity.table, writing: entity.name)
+            doomed.append(row)
             for relationship in entity.relationships {
-                let reached = try coreDataRows(reachedBy: relationship, from: row, model)
                 switch relationship.deleteRule {
-                case .deny where !reached.isEmpty:
-                    throw refusal(entity.name, "\(entity.name).\(relationship.name) has the delete rule Deny and the "
-                                  + "\(entity.name) \(row.key) still has \(reached.count) \(relationship.destination)")
                 case .cascade:
-                    pending += reached.filter { !deleted.contains($0) }
+                    pending += try coreDataRows(reachedBy: relationship, from: row, model).filter { !seen.contains($0) }
+                case .deny:
+                    let reached = try coreDataRows(reachedBy: relationship, from: row, model)
+                    if !reached.isEmpty { denials.append((entity.name, relationship, row, reached)) }
                 case .unknown(let rule):
                     throw refusal(entity.name, "\(entity.name).\(relationship.name) has a delete rule this version does not "
                                   + "know (\(rule))")
-                case .deny, .nullify, .noAction:
+                case .nullify, .noAction:
                     break
                 }
-                try unlink(relationship, of: row, entity: entity, model)
             }
-            try runWrite(entity.name, "DELETE FROM " + quoted(entity.table) + " WHERE Z_PK = ?", [.integer(row.key)],
-                         returning: false)
         }
+        for denial in denials {
+            let kept = denial.reached.filter { !seen.contains($0) }
+            guard !kept.isEmpty else { continue }
+            throw refusal(denial.entity, "\(denial.entity).\(denial.relationship.name) has the delete rule Deny and the "
+                          + "\(denial.entity) \(denial.row.key) still has \(kept.count) \(denial.relationship.destination)")
+        }
+        return doomed
     }
 
     /// Removes what keeps `row` linked through `relationship` outside its own row: its join
