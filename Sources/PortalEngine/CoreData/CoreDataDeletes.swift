@@ -1,7 +1,7 @@
 // Deleting rows of a Core Data store as Core Data does: each relationship of a deleted row
 // applies its delete rule to the rows it reaches (Nullify clears their link to it, Cascade
-// deletes them too, Deny refuses while there are any, No Action leaves them), its join-table
-// rows go with it, and what cannot be done faithfully refuses the whole write.
+// deletes them too, Deny refuses while they are not deleted too, No Action leaves them), its
+// join-table rows go with it, and what cannot be done faithfully refuses the whole write.
 
 /// A row of a Core Data store: its root table, `Z_PK` and `Z_ENT`.
 struct CoreDataRow: Hashable {
