@@ -30,9 +30,9 @@ enum BrowserBridge {
         }
         do {
             try Browser.run(store: store, entity: query?.entity.value, filter: query?.predicate?.text, sort: sort,
-                            // The browser's edits are plain statements: on a Core Data store, whose
-                            // bookkeeping they would skip, it only reads.
-                            readOnly: database.isReadOnly || database.coreDataBanner != nil, color: executor.options.color, runCommand: runCommand,
+                            // On a Core Data store the browser's edits go through the engine's
+                            // writes, which keep its bookkeeping and the model's delete rules.
+                            readOnly: database.isReadOnly, color: executor.options.color, runCommand: runCommand,
                             completeFilter: completeFilter)
         } catch {
             throw ShellError.from(error, predicateOffset: query?.predicate?.offset)

@@ -17,7 +17,7 @@ extension EngineDataSource {
             case .atOrAfter(let row): anchor = .atOrAfter(row.value, count: row.count)
             }
             let select = ColumnQueries.frequencies(entity, attribute, condition: condition, anchor: anchor,
-                                                   limit: max(0, request.limit)).rendered(in: store.dialect)
+                                                   limit: max(0, request.limit), dialect: store.dialect).rendered(in: store.dialect)
             var rows: [FrequencyRow] = []
             try context.forEachRow(cached: select.sql, select.bindings) { statement in
                 rows.append(FrequencyRow(value: statement.value(at: 0), count: Self.integer(statement.value(at: 1))))
@@ -44,7 +44,7 @@ extension EngineDataSource {
             let (entity, condition, _) = try compiled(context, name, filter)
             let attribute = try Self.attribute(column, of: entity)
             let type = attribute.declaredType.uppercased()
-            let dates = type.contains("DATE") || type.contains("TIME")
+            let dates = type.contains("DATE") || type.contains("TIME") || attribute.storage == .secondsSinceReferenceDate
             func run(_ select: Select) throws -> [[Value]] {
                 let sql = select.rendered(in: store.dialect)
                 return try context.query(sql.sql, sql.bindings).rows.map(\.values)
@@ -67,9 +67,11 @@ extension EngineDataSource {
                 summary.histogram = try histogram(plan, dates: true, run: run, entity, attribute, condition)
             } else if case .text = value(4) {
                 summary.kind = .text
-                summary.shortest = try run(ColumnQueries.shortest(entity, attribute, condition: condition, longest: false))
+                summary.shortest = try run(ColumnQueries.shortest(entity, attribute, condition: condition, longest: false,
+                                                                  dialect: store.dialect))
                     .first?.first
-                summary.longest = try run(ColumnQueries.shortest(entity, attribute, condition: condition, longest: true))
+                summary.longest = try run(ColumnQueries.shortest(entity, attribute, condition: condition, longest: true,
+                                                                 dialect: store.dialect))
                     .first?.first
             }
             return summary

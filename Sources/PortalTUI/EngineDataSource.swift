@@ -309,6 +309,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func create(entity name: String, values: [(String, Value)]) throws -> BrowserRow {
         try write { context in
             let entity = try context.entity(named: name)
+            if context.isCoreDataStore { return try row(context, entity, [createCoreData(context, entity, values)]) }
             let returned = try context.insert(entity.name, columns: values.map(\.0), values: values.map(\.1), returning: true)
             let id: [Value]
             if entity.primaryKey.isEmpty {
@@ -321,11 +322,28 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         }
     }
 
+    /// A new row of a Core Data store, made by the engine with its bookkeeping; or, given the
+    /// `Z_PK` of a row this browser deleted (undo), that row put back as it was stored. Its id.
+    private func createCoreData(_ context: WriteContext, _ entity: EntityDescription, _ values: [(String, Value)]) throws -> Value {
+        if let key = values.first(where: { $0.0 == "Z_PK" })?.1 {
+            guard let snapshot = takeDeleted(entity.name, key) else {
+                throw BrowserError("cannot put back this \(entity.name): its delete rules also changed other rows")
+            }
+            try context.coreDataRestore(snapshot)
+            return key
+        }
+        _ = try context.create(entity.name, Dictionary(values, uniquingKeysWith: { _, last in last }))
+        return .integer(context.lastInsertRowid)
+    }
+
     public func update(entity name: String, id: [Value], column: String, value: Value) throws -> BrowserRow {
         try write { context in
             let entity = try context.entity(named: name)
             let key = Self.keyColumns(entity)
-            let update = Update(entity, set: [(column: column, value: SQLFragment("?", [value]))],
+            // Core Data: the date or UUID in its stored form, and Z_OPT raised.
+            var assignments = [(column: column, value: SQLFragment("?", [try entity.storedValue(value, for: column)]))]
+            if let bump = try context.coreDataChange(entity.name) { assignments.append(bump) }
+            let update = Update(entity, set: assignments,
                                 where: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
             let changed = try context.execute(update.sql, update.bindings)
             guard changed == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
@@ -338,10 +356,35 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func delete(entity name: String, id: [Value]) throws {
         try write { context in
             let entity = try context.entity(named: name)
-            let delete = Delete(entity, where: SQLFragment(Keyset.equals(Self.keyColumns(entity), alias: "t0"), id))
-                .rendered(in: store.dialect)
+            let condition = SQLFragment(Keyset.equals(Self.keyColumns(entity), alias: "t0"), id)
+            if context.isCoreDataStore, case .integer(let key)? = id.first {
+                // The model's delete rules apply; a delete that changed nothing else can be undone.
+                let snapshot = try context.coreDataSnapshot(entity.name, key: key)
+                let before = context.totalChanges
+                guard try context.coreDataDelete(entity.name, where: condition) == 1 else {
+                    throw BrowserError("this \(entity.name) no longer exists")
+                }
+                keepDeleted(entity.name, id[0], context.totalChanges - before == 1 ? snapshot : nil)
+                return
+            }
+            let delete = Delete(entity, where: condition).rendered(in: store.dialect)
             guard try context.execute(delete.sql, delete.bindings) == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
         }
+    }
+
+    /// Rows of a Core Data store this browser deleted, as stored, by entity and `Z_PK` (guarded by `lock`).
+    private var deletedRows: [String: CoreDataRowSnapshot] = [:]
+
+    private func keepDeleted(_ entity: String, _ key: Value, _ snapshot: CoreDataRowSnapshot?) {
+        lock.lock()
+        defer { lock.unlock() }
+        deletedRows["\(entity)\u{1}\(key)"] = snapshot
+    }
+
+    private func takeDeleted(_ entity: String, _ key: Value) -> CoreDataRowSnapshot? {
+        lock.lock()
+        defer { lock.unlock() }
+        return deletedRows.removeValue(forKey: "\(entity)\u{1}\(key)")
     }
 
     /// One row by its id, as pages return it.

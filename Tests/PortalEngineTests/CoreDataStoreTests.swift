@@ -165,7 +165,7 @@ extension Row {
         let rows = try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT")
         let opt = try scalar(raw, "SELECT sum(Z_OPT) FROM ZICCLOUDSYNCINGOBJECT")
         let refusals: [(String, (WriteContext) throws -> Void)] = [
-            ("delete", { ctx in try ctx.delete("ICNote", where: "title BEGINSWITH 'This'") }),
+            ("insert by columns", { ctx in try ctx.insert("ICHashtag", columns: ["displayText"], values: ["x"]) }),
             ("abstract", { ctx in try ctx.create("ICNoteContainer", ["title": "x"]) }),
             ("bookkeeping", { ctx in try ctx.create("ICHashtag", ["Z_PK": 1]) }),
             ("upsert", { ctx in _ = try ctx.upsert("ICHashtag", ["displayText": "x"]) }),

@@ -8,8 +8,9 @@ extension SQLCompiler {
         let saved = collection
         collection = nil
         defer { collection = saved }
-        let left = try operand(comparison.left, in: scope)
-        let right = try operand(comparison.right, in: scope)
+        var left = try operand(comparison.left, in: scope)
+        var right = try operand(comparison.right, in: scope)
+        (left, right) = (Self.asStored(left, comparedWith: right), Self.asStored(right, comparedWith: left))
         let rows = collection
         let core: SQLFragment
         do {
@@ -36,6 +37,21 @@ extension SQLCompiler {
         case .any: return "EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
         case .none: return "NOT EXISTS (SELECT 1" + rows.fromWhere(core) + ")"
         case .all: return "NOT EXISTS (SELECT 1" + rows.fromWhere(dialect.isNotTrue(core)) + ")"
+        }
+    }
+
+    /// A UUID text literal (or a list of them) compared with an attribute that keeps UUIDs as
+    /// 16-byte blobs (Core Data's) becomes the blob, so that it matches as the app's UUID would.
+    static func asStored(_ operand: Operand, comparedWith other: Operand) -> Operand {
+        guard case .scalar(_, let info) = other, info.attribute?.storage == .uuidBlob else { return operand }
+        switch operand {
+        case .scalar(_, let literal):
+            guard case .text(let text)? = literal.literal, let bytes = StorageConvention.uuidBytes(text) else { return operand }
+            return .literal(.blob(bytes))
+        case .list(let elements):
+            return .list(elements.map { asStored($0, comparedWith: other) })
+        case .date, .toMany:
+            return operand
         }
     }
 

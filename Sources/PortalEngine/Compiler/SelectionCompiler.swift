@@ -83,9 +83,11 @@ extension SQLCompiler {
     func compile(_ selection: Selection, sort: [SortKey], in scope: Scope) throws(SelectionError) -> CompiledSelection {
         groupAggregates = true
         var values: [SQLFragment] = [], names: [String] = [], aggregated: [Bool] = []
+        var storages: [StorageConvention] = []
         for (index, item) in selection.items.enumerated() {
             let (sql, isAggregate) = try part(.item(index), item.expression) { try scalarItem($0, in: scope) }
             values.append(sql)
+            storages.append(storage(of: item.expression, in: scope))
             names.append(item.columnName)
             aggregated.append(isAggregate)
             selectionNames[item.columnName.lowercased()] = .scalar(sql.parenthesized, .computed)
@@ -105,7 +107,7 @@ extension SQLCompiler {
         if aggregated.contains(true) || !groupBy.isEmpty {
             try checkGrouped(selection, aggregated, scope.entity)
         }
-        let columns = zip(values, names).map { $0 + " AS " + dialect.quoted($1) }
+        let columns = values.indices.map { shown(values[$0], storages[$0]) + " AS " + dialect.quoted(names[$0]) }
         let having = try selection.having.map { text throws(SelectionError) in
             try part(.having, text) { text in (try predicate(Predicate.parse(text), in: scope), false) }.0
         }
@@ -116,6 +118,33 @@ extension SQLCompiler {
         }
         return CompiledSelection(columns: columns, names: names, groupBy: groupBy, having: having,
                                  order: order.isEmpty ? nil : .joined(order, separator: ", "), distinct: selection.distinct)
+    }
+
+    /// The storage convention of the attribute an item shows: a Core Data date or UUID attribute
+    /// (through to-one key paths too), or the `min`/`max` of one; `.natural` for anything else.
+    private func storage(of text: String, in scope: Scope) -> StorageConvention {
+        guard let expression = try? Expression.parse(text) else { return .natural }
+        var shown = expression
+        switch expression {
+        case .function(let name, let arguments) where ["min", "max"].contains(name) && arguments.count == 1: shown = arguments[0]
+        case .member(let base, let key) where ["@min", "@max"].contains(key.lowercased()): shown = base
+        default: break
+        }
+        // Compiled again only to learn its attribute; a to-many path here is no scalar.
+        guard case .scalar(_, let info)? = try? operand(shown, in: scope) else { return .natural }
+        return info.attribute?.storage ?? .natural
+    }
+
+    /// A selected value as shown: Core Data's dates as date text, its UUID blobs as UUID text
+    /// (as `find` shows whole rows); compared and sorted by the stored value.
+    private func shown(_ sql: SQLFragment, _ storage: StorageConvention) -> SQLFragment {
+        // The conversions name the value several times: bound values would not repeat with it.
+        guard sql.bindings.isEmpty else { return sql }
+        return switch storage {
+        case .natural: sql
+        case .secondsSinceReferenceDate: SQLFragment(dialect.dateText(unixSeconds: sql.sql), sql.bindings)
+        case .uuidBlob: SQLFragment(dialect.uuidText(sql.sql), sql.bindings)
+        }
     }
 
     /// One expression as one value per row (or per group), and whether it aggregates rows.

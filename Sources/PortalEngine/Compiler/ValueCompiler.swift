@@ -29,6 +29,13 @@ extension PredicateCompiler {
 
     private static func storedValue(_ operand: Operand, for attribute: AttributeDescription) throws -> SQLFragment {
         if attribute.storage == .secondsSinceReferenceDate { return try secondsSinceReferenceDate(operand, for: attribute) }
+        // UUID text for a column that keeps UUIDs as 16-byte blobs (Core Data's): the blob.
+        if attribute.storage == .uuidBlob, case .scalar(_, let info) = operand, case .text(let text)? = info.literal {
+            guard let bytes = StorageConvention.uuidBytes(text) else {
+                throw PredicateError(.invalidOperation, "\(attribute.name) holds UUIDs: '\(text)' is not a UUID")
+            }
+            return .bound(.blob(bytes))
+        }
         switch operand {
         case .scalar(let sql, _):
             return sql

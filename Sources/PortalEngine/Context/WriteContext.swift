@@ -16,7 +16,16 @@ public final class WriteContext: ReadContext {
     public func create(_ entity: String, _ values: [String: Value]) throws -> Row {
         let pairs = values.sorted { $0.key < $1.key }
         if let plan = try coreDataPlan(for: entity, creating: true) {
-            return try createCoreData(try checkWritable(entity, columns: pairs.map(\.key)), plan, pairs)
+            let (attributes, links) = try coreDataLinks(try self.entity(named: entity), pairs)
+            let described = try checkWritable(entity, columns: attributes.map(\.key))
+            // Dates and UUIDs go in the store's own form.
+            let stored = try attributes.map { (key: $0.key, value: try described.storedValue($0.value, for: $0.key)) }
+            let row = try createCoreData(described, plan, stored)
+            let key = connection.lastInsertRowid   // Z_PK, the table's INTEGER PRIMARY KEY
+            for link in links {
+                try setCoreDataRelationship(described.name, keys: [key], link.name, to: link.targets, marksRow: false)
+            }
+            return row
         }
         let before = connection.totalChanges
         let row = try insert(entity, columns: pairs.map(\.key), values: pairs.map(\.value), returning: true)
@@ -62,14 +71,21 @@ public final class WriteContext: ReadContext {
                        _ arguments: [any ArgumentConvertible] = []) throws -> Int {
         try checkValid()
         guard !values.isEmpty else { return 0 }
-        let pairs = values.sorted { $0.key < $1.key }
+        let isCoreData = try coreDataPlan(for: entity, creating: false) != nil
+        let (pairs, links) = try coreDataLinks(try self.entity(named: entity), values.sorted { $0.key < $1.key })
         let described = try checkWritable(entity, columns: pairs.map(\.key))
         let condition = try target(described, predicate, arguments)
-        var assignments = pairs.map { (column: $0.key, value: SQLFragment.bound($0.value)) }
-        if try coreDataPlan(for: entity, creating: false) != nil { assignments.append(Self.coreDataVersionBump) }
+        var assignments = try pairs.map { (column: $0.key, value: SQLFragment.bound(try described.storedValue($0.value, for: $0.key))) }
+        if isCoreData { assignments.append(Self.coreDataVersionBump) }
+        // The rows' ids first: the new values may change which rows the predicate matches.
+        let keys = links.isEmpty ? [] : try coreDataKeys(described.name, where: condition)
         let update = Update(described, set: assignments, where: condition).rendered(in: store.dialect)
         try runWrite(entity, update.sql, update.bindings, returning: false)
-        return connection.changes
+        let changed = connection.changes
+        for link in links {
+            try setCoreDataRelationship(described.name, keys: keys, link.name, to: link.targets, marksRow: false)
+        }
+        return changed
     }
 
     /// Deletes the rows matching the predicate (all rows when nil); returns how many.
@@ -77,9 +93,9 @@ public final class WriteContext: ReadContext {
     public func delete(_ entity: String, where predicate: String? = nil,
                        _ arguments: [any ArgumentConvertible] = []) throws -> Int {
         try checkValid()
-        try refuseOnCoreDataStore(entity, "delete")
         let described = try checkWritable(entity, columns: [])
         let condition = try target(described, predicate, arguments)
+        if let deleted = try coreDataDelete(described.name, where: condition) { return deleted }
         let delete = Delete(described, where: condition).rendered(in: store.dialect)
         try runWrite(entity, delete.sql, delete.bindings, returning: false)
         return connection.changes

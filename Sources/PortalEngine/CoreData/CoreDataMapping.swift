@@ -51,6 +51,8 @@ public struct CoreDataMapping: Sendable, Hashable {
         public var storage: Storage
         /// The entity that declares it.
         public var declaredBy: String
+        /// What deleting a row does to the rows it reaches.
+        public var deleteRule: CoreDataRelationship.DeleteRule
     }
 
     /// Where a relationship's link is kept.
@@ -159,7 +161,7 @@ private struct MappingBuilder {
                         relationships.append(CoreDataMapping.Relationship(
                             name: relationship.name, destination: relationship.destination, inverse: relationship.inverse,
                             isToMany: relationship.isToMany, isOrdered: relationship.isOrdered, storage: storage,
-                            declaredBy: declaring.name))
+                            declaredBy: declaring.name, deleteRule: relationship.deleteRule))
                     } else if declaring.name == entity.name {
                         notes.append("left out \(entity.name).\(relationship.name): its storage was not found in the store")
                     }

@@ -204,15 +204,54 @@ public struct CoreDataRelationship: Sendable, Hashable {
     public var isOrdered: Bool
     /// True for a transient relationship (not stored).
     public var isTransient: Bool
+    /// What deleting a row does to the rows this relationship reaches.
+    public var deleteRule: DeleteRule
 
     /// A relationship described field by field.
     public init(name: String, destination: String, inverse: String?, isToMany: Bool,
-                isOrdered: Bool = false, isTransient: Bool = false) {
+                isOrdered: Bool = false, isTransient: Bool = false, deleteRule: DeleteRule = .nullify) {
         self.name = name
         self.destination = destination
         self.inverse = inverse
         self.isToMany = isToMany
         self.isOrdered = isOrdered
         self.isTransient = isTransient
+        self.deleteRule = deleteRule
+    }
+
+    /// Core Data's delete rules, by `NSDeleteRule`'s numbers.
+    public enum DeleteRule: Sendable, Hashable {
+        /// `NSNoActionDeleteRule` (0): the rows reached keep pointing at the deleted row.
+        case noAction
+        /// `NSNullifyDeleteRule` (1, the default): their links to the deleted row are cleared.
+        case nullify
+        /// `NSCascadeDeleteRule` (2): they are deleted too.
+        case cascade
+        /// `NSDenyDeleteRule` (3): the delete is refused while there are any.
+        case deny
+        /// A rule this reader does not know (a newer framework's), by its number or name.
+        case unknown(String)
+
+        /// The rule of `NSDeleteRule` number `code`.
+        public init(code: Int) {
+            switch code {
+            case 0: self = .noAction
+            case 1: self = .nullify
+            case 2: self = .cascade
+            case 3: self = .deny
+            default: self = .unknown(String(code))
+            }
+        }
+
+        /// The rule named `name` in an Xcode model file (`deletionRule="Cascade"`).
+        public init(xcodeName name: String) {
+            switch name {
+            case "No Action": self = .noAction
+            case "Nullify": self = .nullify
+            case "Cascade": self = .cascade
+            case "Deny": self = .deny
+            default: self = .unknown(name)
+            }
+        }
     }
 }

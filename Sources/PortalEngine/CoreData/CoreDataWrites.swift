@@ -1,9 +1,42 @@
 // Writes to a Core Data store keep its bookkeeping: a new row takes the root entity's Z_MAX + 1
 // as Z_PK (and Z_MAX is bumped in the same transaction), the concrete entity's Z_ENT and
-// Z_OPT = 1; an update increments Z_OPT. What cannot be kept faithfully is refused with the
-// reason before anything is written: deletes (relationships' delete rules, join rows, inverse
-// keys), bulk inserts and upserts, abstract entities, and tables whose triggers call Core Data's
-// own SQL functions (derived attributes).
+// Z_OPT = 1; an update increments Z_OPT; relationships are written by their storage
+// (CoreDataLinks) and deletes follow the model's delete rules (CoreDataDeletes). What cannot be
+// kept faithfully is refused with the reason, and the transaction leaves nothing written: bulk
+// inserts and upserts, abstract entities, and tables whose triggers call Core Data's own SQL
+// functions (derived attributes).
+
+/// What a write to a Core Data store reads once: the model matched to the tables, and the
+/// tables whose triggers call Core Data's own SQL functions.
+struct CoreDataStoreModel {
+    var catalog: CoreDataCatalog
+    /// The first such trigger of each table, by upper-cased table name.
+    var coreDataTriggers: [String: String]
+
+    var mapping: CoreDataMapping { catalog.mapping }
+
+    /// The entity whose rows carry `Z_ENT` `number`.
+    func entity(number: Int) -> CoreDataMapping.Entity? { mapping.entities.first { $0.number == number } }
+
+    /// The relationship `relationship` names as its inverse, on its destination.
+    func inverse(of relationship: CoreDataMapping.Relationship) -> CoreDataMapping.Relationship? {
+        guard let inverse = relationship.inverse else { return nil }
+        return mapping.entity(named: relationship.destination)?.relationships.first { $0.name == inverse }
+    }
+
+    /// Refuses a write to `table` (for `entity`) when its triggers call Core Data's functions.
+    func refuseTriggers(on table: String, writing entity: String) throws {
+        if let trigger = coreDataTriggers[table.uppercased()] {
+            throw coreDataRefusal(entity, "the trigger \(trigger) keeps a derived attribute with Core Data's own SQL functions, "
+                                  + "which only Core Data has")
+        }
+    }
+}
+
+/// The error of a write refused on a Core Data store (the transaction writes nothing).
+func coreDataRefusal(_ entity: String, _ reason: String) -> PortalError {
+    PortalError(.readOnly, "cannot write \(entity): \(reason); nothing was written", entity: entity)
+}
 
 /// How a write to one entity of a Core Data store is made.
 struct CoreDataWritePlan {
@@ -20,31 +53,38 @@ extension WriteContext {
     /// opened by a Core Data model, nil for a plain database; throws when the entity cannot be
     /// written safely.
     func coreDataPlan(for entity: String, creating: Bool) throws -> CoreDataWritePlan? {
-        guard let catalog = store.coreDataCatalog else { return nil }
+        guard let model = try coreDataStoreModel() else { return nil }
         let name = try self.entity(named: entity).name
-        let read = try CoreDataCatalog(connection, modelPath: catalog.modelPath)
-        guard let mapped = read.mapping.entity(named: name), let root = read.model.root(of: name),
-              let rootNumber = read.info.number(of: root.name) else {
+        guard let mapped = model.mapping.entity(named: name), let root = model.catalog.model.root(of: name),
+              let rootNumber = model.catalog.info.number(of: root.name) else {
             throw refusal(name, "it is not an entity of the store's model")
         }
-        if creating, read.model.entity(named: name)?.isAbstract == true {
-            let concrete = read.model.hierarchy(from: name).filter { !$0.isAbstract }.map(\.name)
+        if creating, model.catalog.model.entity(named: name)?.isAbstract == true {
+            let concrete = model.catalog.model.hierarchy(from: name).filter { !$0.isAbstract }.map(\.name)
             throw refusal(name, "it is abstract: Core Data makes only its sub-entities' rows (\(concrete.joined(separator: ", ")))")
         }
-        let raw = try SchemaReader.read(connection.handle)
-        let triggers = raw.entity(named: mapped.table)?.triggers.filter { $0.sql.contains("NSCoreData") } ?? []
-        if let trigger = triggers.first {
-            throw refusal(name, "the trigger \(trigger.name) keeps a derived attribute with Core Data's own SQL functions, "
-                          + "which only Core Data has")
-        }
+        try model.refuseTriggers(on: mapped.table, writing: name)
         return CoreDataWritePlan(number: mapped.number, rootNumber: rootNumber, table: mapped.table)
+    }
+
+    /// The store's model and triggers when it is opened by a Core Data model, nil otherwise.
+    func coreDataStoreModel() throws -> CoreDataStoreModel? {
+        guard let catalog = store.coreDataCatalog else { return nil }
+        let read = try CoreDataCatalog(connection, modelPath: catalog.modelPath)
+        var triggers: [String: String] = [:]
+        for entity in try SchemaReader.read(connection.handle).entities {
+            if let trigger = entity.triggers.first(where: { $0.sql.contains("NSCoreData") }) {
+                triggers[entity.name.uppercased()] = trigger.name
+            }
+        }
+        return CoreDataStoreModel(catalog: read, coreDataTriggers: triggers)
     }
 
     /// Refuses a kind of write this version does not make on Core Data stores.
     func refuseOnCoreDataStore(_ entity: String, _ write: String) throws {
         guard store.coreDataCatalog != nil else { return }
-        throw refusal(entity, "\(write) on a Core Data store is not supported yet (relationships' delete rules, "
-                      + "join rows and Z_MAX are not kept by it)")
+        throw refusal(entity, "\(write) on a Core Data store is not supported (only create, update and delete keep "
+                      + "Z_PK, Z_MAX, Z_OPT and the relationships)")
     }
 
     /// Inserts a row of `entity` with its Core Data bookkeeping; returns it as stored.
@@ -94,12 +134,10 @@ extension WriteContext {
         (column: "Z_OPT", value: SQLFragment("coalesce(" + quoted("Z_OPT") + ", 0) + 1"))
     }
 
-    private func integer(_ sql: String, _ bindings: [Value]) throws -> Int64 {
+    func integer(_ sql: String, _ bindings: [Value]) throws -> Int64 {
         if case .integer(let n)? = try connection.scalar(sql, bindings) { return n }
         return 0
     }
 
-    private func refusal(_ entity: String, _ reason: String) -> PortalError {
-        PortalError(.readOnly, "cannot write \(entity): \(reason); nothing was written", entity: entity)
-    }
+    func refusal(_ entity: String, _ reason: String) -> PortalError { coreDataRefusal(entity, reason) }
 }

@@ -80,6 +80,7 @@ enum ModelArchiveReader {
         let maxCount = archive.resolve(fields["NSMaxCount"])?.integer ?? 0
         return CoreDataRelationship(name: name, destination: destination, inverse: inverse, isToMany: maxCount != 1,
                                     isOrdered: archive.resolve(fields["NSIsOrdered"])?.bool ?? false,
-                                    isTransient: transient)
+                                    isTransient: transient,
+                                    deleteRule: .init(code: archive.resolve(fields["NSDeleteRule"])?.integer ?? 1))
     }
 }

@@ -41,7 +41,7 @@ enum XMLModelReader {
             entities[entities.count - 1].relationships.append(CoreDataRelationship(
                 name: attributes["name"] ?? "", destination: attributes["destinationEntity"] ?? "",
                 inverse: attributes["inverseName"], isToMany: yes("toMany"), isOrdered: yes("ordered"),
-                isTransient: yes("transient")))
+                isTransient: yes("transient"), deleteRule: .init(xcodeName: attributes["deletionRule"] ?? "Nullify")))
         case ("entity", let other) where !knownEntityChildren.contains(other):
             ignored.append("\(entities.last?.name ?? "").\(attributes["name"] ?? other) (<\(other)>)")
         default:

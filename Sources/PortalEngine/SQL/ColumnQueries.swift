@@ -43,8 +43,9 @@ public enum ColumnQueries {
     /// One page of the frequency table: rows of (value, count), most frequent first, equal
     /// counts by value (NULL first), from `anchor`, at most `limit`.
     public static func frequencies(_ entity: EntityDescription, _ attribute: AttributeDescription, condition: SQLFragment?,
-                                   anchor: FrequencyAnchor, limit: Int, alias: String = "t0") -> Select {
-        let value = column(alias, attribute.column)
+                                   anchor: FrequencyAnchor, limit: Int, alias: String = "t0",
+                                   dialect: any SQLDialect = SQLiteDialect()) -> Select {
+        let value = shown(attribute, alias: alias, dialect: dialect)
         let unique = isUnique(entity, attribute)
         var parts: [Keyset.Part] = []
         if !unique { parts.append(Keyset.Part(expression: "count(*)", ascending: false, nullable: false)) }
@@ -81,7 +82,7 @@ public enum ColumnQueries {
     /// value as day numbers (NULL where a value is no date).
     public static func summary(_ entity: EntityDescription, _ attribute: AttributeDescription, condition: SQLFragment?,
                                dates: Bool, dialect: some SQLDialect, alias: String = "t0") -> Select {
-        let value = SQLFragment(column(alias, attribute.column))
+        let value = SQLFragment(shown(attribute, alias: alias, dialect: dialect))
         let numbers = "CASE WHEN " + dialect.isNumber(value) + " THEN " + value + " END"
         var columns: [SQLFragment] = [SQLFragment("count(*)"), "count(" + value + ")", "count(DISTINCT " + value + ")",
                                       "min(" + value + ")", "max(" + value + ")", "avg(" + numbers + ")"]
@@ -94,8 +95,8 @@ public enum ColumnQueries {
 
     /// The shortest (or, `longest`, the longest) non-NULL value, ties broken by value.
     public static func shortest(_ entity: EntityDescription, _ attribute: AttributeDescription, condition: SQLFragment?,
-                                longest: Bool, alias: String = "t0") -> Select {
-        let value = column(alias, attribute.column)
+                                longest: Bool, alias: String = "t0", dialect: any SQLDialect = SQLiteDialect()) -> Select {
+        let value = shown(attribute, alias: alias, dialect: dialect)
         let direction = longest ? "DESC" : "ASC"
         return Select(entity, alias: alias, columns: .expressions([SQLFragment(value)]),
                       condition: both(condition, SQLFragment(value + " IS NOT NULL")),
@@ -109,7 +110,7 @@ public enum ColumnQueries {
     public static func histogram(_ entity: EntityDescription, _ attribute: AttributeDescription, condition: SQLFragment?,
                                  dates: Bool, lower: Double, width: Double, bins: Int, dialect: some SQLDialect,
                                  alias: String = "t0") -> Select {
-        let value = SQLFragment(column(alias, attribute.column))
+        let value = SQLFragment(shown(attribute, alias: alias, dialect: dialect))
         let x = dates ? SQLFragment(dialect.dayNumber(value.sql)) : value
         let valid = dates ? x + " IS NOT NULL" : dialect.isNumber(value)
         let bin = "min(CAST((" + x + " - ?) / ? AS INTEGER), ?)"
@@ -118,6 +119,17 @@ public enum ColumnQueries {
                             condition: both(condition, valid), order: SQLFragment("1"))
         select.groupBy = [SQLFragment("1")]
         return select
+    }
+
+    /// The attribute's values as `find` shows them: Core Data's dates (seconds since 2001) as
+    /// date text, which sorts by time; its UUID blobs as UUID text; other columns as stored.
+    static func shown(_ attribute: AttributeDescription, alias: String, dialect: any SQLDialect) -> String {
+        let value = column(alias, attribute.column)
+        return switch attribute.storage {
+        case .natural: value
+        case .secondsSinceReferenceDate: dialect.dateText(unixSeconds: attribute.storage.languageValue(of: value))
+        case .uuidBlob: dialect.uuidText(value)
+        }
     }
 
     /// Both conditions (either may be absent).

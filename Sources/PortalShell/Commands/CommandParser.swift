@@ -325,8 +325,8 @@ public struct CommandParser {
             var depth = 0
             while let token = peek {
                 if depth == 0 && (token.isSymbol(",") || (stopAtWhere && token.isKeyword("where"))) { break }
-                if token.isSymbol("(") { depth += 1 }
-                if token.isSymbol(")") { depth -= 1 }
+                if ["(", "{"].contains(where: token.isSymbol) { depth += 1 }   // `{1, 2}`: a to-many's ids
+                if [")", "}"].contains(where: token.isSymbol) { depth -= 1 }
                 expression.append(token)
                 index += 1
             }

@@ -7,7 +7,7 @@ struct CoreDataBanner {
     var text: String
     /// What the model reader or the mapping left out, empty when nothing was.
     var ignored: String
-    /// Why the writes other than `create` and `update` are refused (nil when they are allowed).
+    /// Why the writes other than `create`, `update` and `delete` are refused (nil when they are allowed).
     var writeRefusal: String?
 
     /// The catalog and banner for the file at `storePath` when it is a Core Data store to open
@@ -54,10 +54,10 @@ struct CoreDataBanner {
         case .none: "names from Z_PRIMARYKEY and the columns (the store keeps no model: --model PATH gives one)"
         }
         let count = catalog.mapping.entities.count
-        let refusal = "on a Core Data store the shell makes only create and update, which keep Z_PK, Z_ENT, Z_OPT "
-            + "and Z_MAX; --raw opens the plain tables; nothing was written"
-        let text = "A Core Data store: \(count) entities by \(source). create and update keep Z_PK, Z_ENT, Z_OPT and "
-            + "Z_MAX; other writes are not supported yet. --raw opens the plain tables."
+        let refusal = "on a Core Data store the shell makes only create, update and delete, which keep Z_PK, Z_ENT, "
+            + "Z_OPT, Z_MAX and the relationships; --raw opens the plain tables; nothing was written"
+        let text = "A Core Data store: \(count) entities by \(source). create, update and delete keep Z_PK, Z_ENT, Z_OPT, "
+            + "Z_MAX, relationships and delete rules; other writes are refused. --raw opens the plain tables."
         let ignored = catalog.mapping.notes.joined(separator: "; ")
         return CoreDataBanner(text: ignored.isEmpty ? text : text + "\nNote: " + ignored, ignored: ignored,
                               writeRefusal: refusal)

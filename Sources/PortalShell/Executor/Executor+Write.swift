@@ -65,14 +65,16 @@ extension Executor {
 
     func create(_ name: Located<String>, _ assignments: [Assignment], upsert: Bool) throws {
         let entity = try writableEntity(name)
-        let assigned = try assignedValues(assignments, entity: entity, alias: nil)
+        let (attributes, links) = try relationshipAssignments(assignments, of: entity)
+        let assigned = try assignedValues(attributes, entity: entity, alias: nil)
         let database = try requireDatabase()
         let renderer = makeRenderer(options, stream: output)
         try performWrite(entity, assignments, keepingCoreData: !upsert) { context in
             var columns = assigned.map(\.attribute.name)
             var values = assigned.map(\.value)
             // A Core Data store's new row: its Z_PK, Z_ENT and Z_OPT, from the store's bookkeeping.
-            if !upsert, let bookkeeping = try context.coreDataNewRow(entity.name) {
+            let bookkeeping = upsert ? nil : try context.coreDataNewRow(entity.name)
+            if let bookkeeping {
                 columns = bookkeeping.map(\.column) + columns
                 values = bookkeeping.map { SQLFragment.bound($0.value) } + values
             }
@@ -85,8 +87,47 @@ extension Executor {
                 : insert.rendered(in: database.store.dialect)
             try database.query(statement.sql, statement.bindings, columns: { renderer.begin(columns: $0) },
                                row: { renderer.row($0) })
+            if case .integer(let newKey)? = bookkeeping?.first?.value {
+                try setRelationships(links, of: entity, keys: [newKey], context)
+            }
         }
         renderer.end()
+    }
+
+    /// On a Core Data store, the assignments whose key is a relationship of `entity` (not an
+    /// attribute), each with the row ids its value names (`folder = 3`, `tags = {1, 2}`,
+    /// `folder = nil`); the others set attributes.
+    func relationshipAssignments(_ assignments: [Assignment], of entity: EntityDescription) throws
+        -> (attributes: [Assignment], links: [(assignment: Assignment, targets: [Int64])]) {
+        guard try requireDatabase().coreDataBanner != nil else { return (assignments, []) }
+        var attributes: [Assignment] = []
+        var links: [(assignment: Assignment, targets: [Int64])] = []
+        for assignment in assignments {
+            guard entity.attribute(named: assignment.key.value) == nil,
+                  entity.relationships.contains(where: { $0.name == assignment.key.value }) else {
+                attributes.append(assignment)
+                continue
+            }
+            if links.contains(where: { $0.assignment.key.value == assignment.key.value }) {
+                throw ShellError("\(assignment.key.value) is set twice", assignment.key.range)
+            }
+            do {
+                links.append((assignment, try WriteContext.coreDataTargets(assignment.value.text)))
+            } catch let error as PortalError {
+                throw ShellError(error.message, assignment.value.offset..<(assignment.value.offset + assignment.value.text.count))
+            }
+        }
+        return (attributes, links)
+    }
+
+    /// Sets each relationship of `links` on the rows `keys` of a Core Data entity.
+    func setRelationships(_ links: [(assignment: Assignment, targets: [Int64])], of entity: EntityDescription,
+                          keys: [Int64], _ context: WriteContext) throws {
+        guard !keys.isEmpty else { return }
+        for link in links {
+            try context.setCoreDataRelationship(entity.name, keys: keys, link.assignment.key.value, to: link.targets,
+                                                marksRow: false)
+        }
     }
 
     /// `extra`: an assignment the store's bookkeeping adds (Core Data's `Z_OPT`).
@@ -116,15 +157,21 @@ extension Executor {
     }
 
     func update(_ name: Located<String>, _ assignments: [Assignment], _ predicate: PredicateText) throws {
-        let statement = try updateStatement(name, assignments, predicate)
         let entity = try entity(name)
+        let (attributes, links) = try relationshipAssignments(assignments, of: entity)
+        let statement = try updateStatement(name, attributes, predicate)
         guard try confirmed("update", name, predicate) else { return report("nothing updated") }
         let changed = try performWrite(entity, assignments, keepingCoreData: true) { context in
             guard let bump = try context.coreDataChange(entity.name) else {
                 return try context.execute(statement.sql, statement.bindings)
             }
-            let marked = try updateStatement(name, assignments, predicate, extra: bump)
-            return try context.execute(marked.sql, marked.bindings)
+            // The rows' ids first: the new values may change which rows the predicate matches.
+            let keys = links.isEmpty ? [] : try context.coreDataKeys(entity.name, where: filter(predicate, entity: entity)?.condition,
+                                                                     alias: Self.alias)
+            let marked = try updateStatement(name, attributes, predicate, extra: bump)
+            let changed = try context.execute(marked.sql, marked.bindings)
+            try setRelationships(links, of: entity, keys: keys, context)
+            return changed
         }
         report("updated \(changed) \(entity.name)")
     }
@@ -133,8 +180,13 @@ extension Executor {
         let statement = try deleteStatement(name, predicate)
         let entity = try entity(name)
         guard try confirmed("delete", name, predicate) else { return report("nothing deleted") }
-        let changed = try performWrite(entity, []) { context in
-            try context.execute(statement.sql, statement.bindings)
+        let changed = try performWrite(entity, [], keepingCoreData: true) { context in
+            // A Core Data store: the model's delete rules, join rows and inverse keys are kept.
+            if let deleted = try context.coreDataDelete(entity.name, where: filter(predicate, entity: entity)?.condition,
+                                                        alias: Self.alias) {
+                return deleted
+            }
+            return try context.execute(statement.sql, statement.bindings)
         }
         report("deleted \(changed) \(entity.name)")
     }

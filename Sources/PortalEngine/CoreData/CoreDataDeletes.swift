@@ -1,0 +1,180 @@
+// Deleting rows of a Core Data store as Core Data does: each relationship of a deleted row
+// applies its delete rule to the rows it reaches (Nullify clears their link to it, Cascade
+// deletes them too, Deny refuses while they are not deleted too, No Action leaves them), its
+// join-table rows go with it, and what cannot be done faithfully refuses the whole write.
+
+/// A row of a Core Data store: its root table, `Z_PK` and `Z_ENT`.
+struct CoreDataRow: Hashable {
+    var table: String
+    var key: Int64
+    var number: Int
+}
+
+extension WriteContext {
+    /// On a Core Data store, deletes the rows of `entity` that `condition` (over `alias`; all
+    /// rows when nil) matches, with what the model's delete rules do to the rows they reach;
+    /// returns how many rows of `entity` matched. Nil on a plain database. Throws, writing
+    /// nothing (the caller's transaction rolls back), when a rule refuses or cannot be honoured.
+    public func coreDataDelete(_ entity: String, where condition: SQLFragment?, alias: String = "t0") throws -> Int? {
+        guard let model = try coreDataStoreModel() else { return nil }
+        try checkValid()
+        let described = try self.entity(named: entity)
+        if case .none = model.catalog.source {
+            throw refusal(described.name, "the store keeps no model, so its relationships and their delete rules are unknown "
+                          + "(--model PATH gives one)")
+        }
+        let keys = Select(described, alias: alias, columns: .expressions([SQLFragment(column(alias, "Z_PK")),
+                                                                           SQLFragment(column(alias, "Z_ENT"))]),
+                          condition: condition).rendered(in: store.dialect)
+        let matched = try coreDataRows(described.table, keys.sql, keys.bindings)
+        for row in try coreDataDeletion(of: matched, model) {
+            guard let entity = model.entity(number: row.number) else { continue }   // checked by coreDataDeletion
+            for relationship in entity.relationships { try unlink(relationship, of: row, entity: entity, model) }
+            try runWrite(entity.name, "DELETE FROM " + quoted(entity.table) + " WHERE Z_PK = ?", [.integer(row.key)],
+                         returning: false)
+        }
+        return matched.count
+    }
+
+    /// The rows a delete of `matched` removes, each once: them and, by the Cascade rules, the
+    /// rows they reach. Read before anything is written; refused for a row of no entity of the
+    /// model, a table kept by Core Data's triggers, a rule this version does not know, and a
+    /// Deny rule that reaches a row not among them (as Core Data allows a delete whose denied
+    /// rows go in the same save).
+    private func coreDataDeletion(of matched: [CoreDataRow], _ model: CoreDataStoreModel) throws -> [CoreDataRow] {
+        var doomed: [CoreDataRow] = []
+        var seen: Set<CoreDataRow> = []
+        var denials: [(entity: String, relationship: CoreDataMapping.Relationship, row: CoreDataRow, reached: [CoreDataRow])] = []
+        var pending = Array(matched.reversed())
+        while let row = pending.popLast() {
+            guard seen.insert(row).inserted else { continue }
+            guard let entity = model.entity(number: row.number) else {
+                throw refusal(row.table, "its row \(row.key) has Z_ENT \(row.number), which is no entity of the model")
+            }
+            try model.refuseTriggers(on: entity.table, writing: entity.name)
+            doomed.append(row)
+            for relationship in entity.relationships {
+                switch relationship.deleteRule {
+                case .cascade:
+                    pending += try coreDataRows(reachedBy: relationship, from: row, model).filter { !seen.contains($0) }
+                case .deny:
+                    let reached = try coreDataRows(reachedBy: relationship, from: row, model)
+                    if !reached.isEmpty { denials.append((entity.name, relationship, row, reached)) }
+                case .unknown(let rule):
+                    throw refusal(entity.name, "\(entity.name).\(relationship.name) has a delete rule this version does not "
+                                  + "know (\(rule))")
+                case .nullify, .noAction:
+                    break
+                }
+            }
+        }
+        for denial in denials {
+            let kept = denial.reached.filter { !seen.contains($0) }
+            guard !kept.isEmpty else { continue }
+            throw refusal(denial.entity, "\(denial.entity).\(denial.relationship.name) has the delete rule Deny and the "
+                          + "\(denial.entity) \(denial.row.key) still has \(kept.count) \(denial.relationship.destination)")
+        }
+        return doomed
+    }
+
+    /// Removes what keeps `row` linked through `relationship` outside its own row: its join
+    /// rows (whatever the rule: they name a row that is going), and under Nullify the key
+    /// columns of the rows that point to it (with their entity and order columns; their
+    /// `Z_OPT` goes up, as Core Data's save of a changed row does).
+    private func unlink(_ relationship: CoreDataMapping.Relationship, of row: CoreDataRow, entity: CoreDataMapping.Entity,
+                        _ model: CoreDataStoreModel) throws {
+        switch relationship.storage {
+        case .foreignKey:
+            return   // kept in the row itself
+        case .inverseForeignKey(let keyColumn, let orderColumn):
+            guard relationship.deleteRule == .nullify, let destination = model.mapping.entity(named: relationship.destination)
+            else { return }
+            try model.refuseTriggers(on: destination.table, writing: destination.name)
+            let entityColumn = model.inverse(of: relationship).flatMap { inverse -> String? in
+                if case .foreignKey(_, let entityColumn) = inverse.storage { entityColumn } else { nil }
+            }
+            let cleared = [keyColumn, entityColumn, orderColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
+            try runWrite(destination.name, "UPDATE " + quoted(destination.table) + " SET " + cleared.joined(separator: ", ")
+                         + ", Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE " + quoted(keyColumn) + " = ?", [.integer(row.key)],
+                         returning: false)
+        case .joinTable(let table, let source, let destination, _):
+            try model.refuseTriggers(on: table, writing: entity.name)
+            var sql = "DELETE FROM " + quoted(table) + " WHERE " + quoted(source) + " = ?"
+            var bindings: [Value] = [.integer(row.key)]
+            if destination == "REFLEXIVE" {   // a pair of the same entity is kept both ways round
+                sql += " OR " + quoted(destination) + " = ?"
+                bindings.append(.integer(row.key))
+            }
+            try runWrite(entity.name, sql, bindings, returning: false)
+        }
+    }
+
+    /// The rows `relationship` reaches from `row`.
+    func coreDataRows(reachedBy relationship: CoreDataMapping.Relationship, from row: CoreDataRow,
+                      _ model: CoreDataStoreModel) throws -> [CoreDataRow] {
+        guard let destination = model.mapping.entity(named: relationship.destination) else {
+            throw refusal(relationship.declaredBy, "\(relationship.name) leads to \(relationship.destination), which has no table")
+        }
+        let rows = "SELECT d.Z_PK, d.Z_ENT FROM " + quoted(destination.table) + " AS d WHERE "
+        let key: [Value] = [.integer(row.key)]
+        switch relationship.storage {
+        case .foreignKey(let column, _):
+            return try coreDataRows(destination.table, rows + "d.Z_PK = (SELECT " + quoted(column) + " FROM "
+                                    + quoted(row.table) + " WHERE Z_PK = ?)", key)
+        case .inverseForeignKey(let column, _):
+            return try coreDataRows(destination.table, rows + "d." + quoted(column) + " = ?", key)
+        case .joinTable(let table, let source, let target, _):
+            var sql = rows + "d.Z_PK IN (SELECT " + quoted(target) + " FROM " + quoted(table) + " WHERE " + quoted(source) + " = ?"
+            if target == "REFLEXIVE" { sql += " UNION SELECT " + quoted(source) + " FROM " + quoted(table) + " WHERE " + quoted(target) + " = ?" }
+            return try coreDataRows(destination.table, sql + ")", target == "REFLEXIVE" ? key + key : key)
+        }
+    }
+
+    /// The rows of `table` a query of `Z_PK, Z_ENT` returns.
+    func coreDataRows(_ table: String, _ sql: String, _ bindings: [Value]) throws -> [CoreDataRow] {
+        let statement = try connection.prepare(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        return try statement.rows().compactMap { row in
+            guard case .integer(let key) = row.value(at: 0) else { return nil }
+            let number = if case .integer(let n) = row.value(at: 1) { Int(n) } else { 0 }
+            return CoreDataRow(table: table, key: key, number: number)
+        }
+    }
+}
+
+/// Every column of one row of a Core Data store as stored, to put it back (the browser's undo
+/// of a delete that changed nothing else).
+public struct CoreDataRowSnapshot: Sendable, Hashable {
+    /// The entity it was read as.
+    public var entity: String
+    /// The root table.
+    public var table: String
+    /// Column names, in the table's order.
+    public var columns: [String]
+    /// The values, in the same order.
+    public var values: [Value]
+}
+
+extension WriteContext {
+    /// True when the store is opened by a Core Data model (writes keep its bookkeeping).
+    public var isCoreDataStore: Bool { store.coreDataCatalog != nil }
+
+    /// The stored columns of the row of `entity` whose `Z_PK` is `key`, nil when there is none.
+    public func coreDataSnapshot(_ entity: String, key: Int64) throws -> CoreDataRowSnapshot? {
+        let described = try self.entity(named: entity)
+        let statement = try connection.prepare("SELECT * FROM " + quoted(described.table) + " WHERE Z_PK = ?")
+        defer { statement.reset() }
+        try statement.bind([.integer(key)])
+        guard let row = try statement.rows().first else { return nil }
+        return CoreDataRowSnapshot(entity: described.name, table: described.table, columns: row.columns.names, values: row.values)
+    }
+
+    /// Puts back a row read by `coreDataSnapshot` and since deleted, as it was (its `Z_PK`
+    /// stays given out: `Z_MAX` is not lowered).
+    public func coreDataRestore(_ snapshot: CoreDataRowSnapshot) throws {
+        let placeholders = snapshot.columns.map { _ in "?" }.joined(separator: ", ")
+        try runWrite(snapshot.entity, "INSERT INTO " + quoted(snapshot.table) + " (" + snapshot.columns.map(quoted).joined(separator: ", ")
+                     + ") VALUES (" + placeholders + ")", snapshot.values, returning: false)
+    }
+}

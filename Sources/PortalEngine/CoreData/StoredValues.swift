@@ -1,0 +1,43 @@
+import Foundation
+import PortalPredicate
+
+// A value written to a column of a storage convention goes in the stored form: Core Data's
+// dates as seconds since 2001 (from date text, as shown), UUIDs as 16-byte blobs (from UUID
+// text). Numbers and blobs are taken as already stored.
+
+extension StorageConvention {
+    /// `value` in the form the column keeps; throws, naming `attribute`, for text that is no
+    /// date (or no UUID).
+    public func storedValue(_ value: Value, attribute: String) throws -> Value {
+        switch (self, value) {
+        case (.secondsSinceReferenceDate, .text(let text)):
+            guard let unix = DateSemantics.parse(text) else {
+                throw PortalError(.conversion, "\(attribute) holds dates: '\(text)' is not a date (write yyyy-MM-dd HH:mm:ss)",
+                                  attribute: attribute)
+            }
+            let seconds = unix - DateSemantics.referenceDateOffset
+            return seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds)
+        case (.uuidBlob, .text(let text)):
+            guard let bytes = Self.uuidBytes(text) else {
+                throw PortalError(.conversion, "\(attribute) holds UUIDs: '\(text)' is not a UUID", attribute: attribute)
+            }
+            return .blob(bytes)
+        default:
+            return value
+        }
+    }
+
+    /// The 16 bytes of UUID text (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`), nil when it is none.
+    static func uuidBytes(_ text: String) -> [UInt8]? {
+        guard let uuid = UUID(uuidString: text) else { return nil }
+        return withUnsafeBytes(of: uuid.uuid) { Array($0) }
+    }
+}
+
+extension EntityDescription {
+    /// `value` as the column of `attribute` keeps it (see `StorageConvention.storedValue`).
+    public func storedValue(_ value: Value, for attribute: String) throws -> Value {
+        guard let described = self.attribute(named: attribute) else { return value }
+        return try described.storage.storedValue(value, attribute: described.name)
+    }
+}

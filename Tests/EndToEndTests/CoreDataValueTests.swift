@@ -1,0 +1,120 @@
+import Foundation
+import PortalEngine
+import Testing
+
+/// Core Data's dates (seconds since 2001) and UUIDs (16-byte blobs) by their meaning: shown as
+/// dates and UUID text in `find … select` and the browser's F and I, a UUID text literal matches
+/// the blob, and writes of date and UUID text store Core Data's form; each checked on the raw
+/// tables.
+@Suite struct CoreDataValueTests {
+    let shell = try? CoreDataShellTests()
+    let t = "ZICCLOUDSYNCINGOBJECT"
+
+    func output(_ arguments: [String]) throws -> String {
+        let run = try Shell.run(arguments + ["--format", "tsv", "--no-header"])
+        #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        return run.stdout
+    }
+
+    /// A date of Core Data's seconds as the engine writes a `Date`.
+    func dateText(_ secondsSince2001: String) throws -> String {
+        let seconds = try #require(Double(secondsSince2001.trimmingCharacters(in: .newlines)))
+        return try #require(Date(timeIntervalSinceReferenceDate: seconds).databaseValue.textValue)
+    }
+
+    @Test func selectedDatesShowAsDates() throws {
+        let store = try #require(shell).copy("NoteStore-macOS-12-Monterey.sqlite")
+        let raw = try output(["--raw", store, "-e", "sql SELECT ZCREATIONDATE3 FROM \(t) WHERE ZTITLE1 = 'This is a note'"])
+        let shown = try output([store, "-e", #"find ICNote select title, creationDate, folder.title where title == "This is a note""#])
+        #expect(shown == "This is a note\t\(try dateText(raw))\tNotes\n")
+        let newest = try output(["--raw", store, "-e", "sql SELECT max(ZCREATIONDATE3) FROM \(t) WHERE Z_ENT = 11"])
+        #expect(try output([store, "-e", "find ICNote select max(creationDate) as newest"]) == "\(try dateText(newest))\n")
+        // A to-many's @max through the key path, per folder.
+        let notes = try output(["--raw", store, "-e", "sql SELECT max(ZCREATIONDATE3) FROM \(t) WHERE Z_ENT = 11 AND ZFOLDER = 4"])
+        #expect(try output([store, "-e", #"find ICFolder select notes.@max.creationDate as newest where title == "Notes""#])
+                    == "\(try dateText(notes))\n")
+        // Sorted and compared by the stored value still.
+        let first = try output([store, "-e", "find ICNote select creationDate sort by creationDate limit 1"])
+        let earliest = try output(["--raw", store, "-e", "sql SELECT min(ZCREATIONDATE3) FROM \(t) WHERE Z_ENT = 11"])
+        #expect(first == "\(try dateText(earliest))\n")
+    }
+
+    @Test func dateTextWrittenThroughTheEngineIsStoredAsSecondsSince2001() throws {
+        let store = try #require(shell).copy("NoteStore-macOS-12-Monterey.sqlite")
+        var options = StoreOptions()
+        options.switchesToWAL = false
+        options.catalog = CoreDataStoreCatalog()
+        let model = try Store(path: store, options: options)
+        #expect(try model.write { ctx in
+            try ctx.update("ICNote", set: ["creationDate": "2030-01-02 03:04:05"], where: "title == 'This is a note'")
+        } == 1)
+        var bad: PortalError?
+        do { try model.write { ctx in _ = try ctx.update("ICNote", set: ["creationDate": "soon"]) } } catch let error as PortalError { bad = error }
+        #expect(bad?.kind == .conversion && bad?.message.contains("'soon' is not a date") == true, "\(String(describing: bad))")
+        try model.close()
+        #expect(try output(["--raw", store, "-e", "sql SELECT ZCREATIONDATE3 = strftime('%s', '2030-01-02 03:04:05') - 978307200 "
+                                + "FROM \(t) WHERE ZTITLE1 = 'This is a note'"]) == "1\n")
+    }
+
+    /// The built store with a UUID attribute `token`: Ada's holds `uuid`, Bo's nothing.
+    func uuidStore(_ uuid: UUID) throws -> (store: String, model: [String]) {
+        let shell = try #require(shell)
+        let store = try shell.builtStore()
+        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        try raw.write { ctx in
+            try ctx.execute("ALTER TABLE ZUNRELATEDENTITY ADD COLUMN ZTOKEN BLOB")
+            try ctx.execute("UPDATE ZUNRELATEDENTITY SET ZTOKEN = ? WHERE Z_PK = 1", [.blob(withUnsafeBytes(of: uuid.uuid) { Array($0) })])
+        }
+        try raw.close()
+        let xml = try String(contentsOfFile: CoreDataShellTests.xmlModel, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="birthday""#, with: #"<attribute name="token" attributeType="UUID"/><attribute name="birthday""#)
+        let model = shell.folder.appendingPathComponent("uuid-\(UUID().uuidString).xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        return (store, ["--model", model.path])
+    }
+
+    @Test func uuidTextMatchesTheBlobAndIsStoredAsOne() throws {
+        let uuid = UUID()
+        let (store, model) = try uuidStore(uuid)
+        let hex = { (u: UUID) in u.uuidString.replacingOccurrences(of: "-", with: "") }
+        #expect(try output([store, "-e", #"find UnrelatedEntity select name where token == "\#(uuid.uuidString)""#] + model) == "Ada\n")
+        #expect(try output([store, "-e", #"count UnrelatedEntity where token IN {"\#(UUID().uuidString)", "\#(uuid.uuidString.lowercased())"}"#]
+                           + model) == "1\n")
+        #expect(try output([store, "-e", #"count UnrelatedEntity where token != "\#(uuid.uuidString)""#] + model) == "1\n")
+        #expect(try output([store, "-e", "find UnrelatedEntity select token where name == 'Ada'"] + model) == "\(uuid.uuidString)\n")
+        let other = UUID()
+        #expect(try output([store, "-e", #"update UnrelatedEntity set token = "\#(other.uuidString)" where name == "Bo""#] + model)
+                    .isEmpty)
+        #expect(try output(["--raw", store, "-e", "sql SELECT hex(ZTOKEN), typeof(ZTOKEN) FROM ZUNRELATEDENTITY ORDER BY Z_PK"])
+                    == "\(hex(uuid))\tblob\n\(hex(other))\tblob\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let bad = try Shell.run([store, "-e", #"update UnrelatedEntity set token = "not a uuid" where TRUEPREDICATE"#] + model)
+        #expect(bad.status == 1 && bad.stderr.contains("token holds UUIDs: 'not a uuid' is not a UUID"), "\(bad.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+}
+
+/// The browser's F and I on a Core Data date column show dates, as the grid does.
+@Suite(.serialized) struct CoreDataColumnTmuxTests {
+    @Test func frequencyAndStatisticsShowDates() throws {
+        let s = try BrowserSession(copyChinook: false)
+        try FileManager.default.copyItem(
+            atPath: CoreDataShellTests.fixtures.appendingPathComponent("NoteStore-macOS-12-Monterey.sqlite").path, toPath: s.database)
+        let seconds = try Spawn.run(Shell.binary, ["--raw", s.database, "--format", "tsv", "--no-header", "-e",
+                                                   "sql SELECT min(ZCREATIONDATE3) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 11"])
+        let number = try #require(Double(seconds.trimmingCharacters(in: .newlines)))
+        let earliest = try #require(Date(timeIntervalSinceReferenceDate: number).databaseValue.textValue)
+        // creationDate is ICNote's 25th attribute (after ICCloudSyncingObject's 23 and attachmentViewType).
+        try s.start(["--entity", "ICNote"], width: 140, height: 40)
+        try s.waitFor("ICNote  7 rows")
+        try s.type(String(repeating: "l", count: 24) + "F")
+        try s.waitFor("a date in the frequency table") { $0.contains(String(earliest.prefix(19))) }
+        try s.press("Escape")
+        try s.type("I")
+        try s.waitFor("the earliest date in the statistics") { $0.contains(String(earliest.prefix(16))) && !$0.contains(seconds.prefix(6)) }
+        try s.press("Escape")
+        try s.type("q")
+        try s.waitFor("BROWSER-EXITED-0")
+    }
+}
