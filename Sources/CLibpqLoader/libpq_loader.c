@@ -40,6 +40,8 @@ static void load(void) {
     LOAD(putCopyData, PQputCopyData)
     LOAD(putCopyEnd, PQputCopyEnd)
     LOAD(getResult, PQgetResult)
+    LOAD(sendQueryPrepared, PQsendQueryPrepared)
+    LOAD(setSingleRowMode, PQsetSingleRowMode)
 #undef LOAD
 }
 

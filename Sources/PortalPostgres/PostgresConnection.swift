@@ -45,6 +45,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// keeps its connection alive.
     public func prepare(_ sql: String) throws -> PostgresStatement {
         if let name = prepared[sql] { return PostgresStatement(connection: self, name: name, sql: sql) }
+        try makeReady()
         let name = "portal_\(prepared.count + 1)"
         let result = pq.prepare(connection, name, sql, 0, nil)
         defer { pq.clear(result) }
@@ -55,6 +56,7 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// One or more statements without parameters.
     public func execute(_ sql: String) throws {
+        try makeReady()
         let result = pq.exec(connection, sql)
         defer { pq.clear(result) }
         try check(result, sql: sql)
@@ -87,6 +89,7 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// Starts `COPY … FROM STDIN`; the rows follow with `putCopyData`, then `endCopy`.
     func startCopy(_ sql: String) throws {
+        try makeReady()
         let result = pq.exec(connection, sql)
         defer { pq.clear(result) }
         guard let result, pq.resultStatus(result) == PGRES_COPY_IN else {
@@ -119,8 +122,25 @@ public final class PostgresConnection: DatabaseConnection {
 
     // MARK: Results and errors
 
-    /// Runs a prepared statement with text parameters (blobs in binary); the whole result.
-    func run(_ name: String, _ sql: String, _ values: [Value]) throws -> OpaquePointer? {
+    /// The statement whose rows are arriving one by one, if any: the connection can run nothing
+    /// else until they are all in, so anything else first has that statement take the rest.
+    weak var streaming: PostgresStatement?
+    /// True from sending a statement until its last result is in (also when the statement is gone).
+    private var resultsPending = false
+
+    /// Lets the connection run another command: a statement still streaming rows takes the rest;
+    /// the rows of one that is gone are dropped.
+    func makeReady() throws {
+        if let streaming { try streaming.takeRemainingRows() }
+        if resultsPending { while let rest = pq.getResult(connection) { pq.clear(rest) } }
+        resultsPending = false
+        streaming = nil
+    }
+
+    /// Sends a prepared statement with text parameters (blobs in binary), its rows to arrive one
+    /// at a time (libpq's single-row mode: memory for one row, whatever the result's size).
+    func send(_ name: String, _ values: [Value], for statement: PostgresStatement) throws {
+        try makeReady()
         var pointers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -150,19 +170,36 @@ public final class PostgresConnection: DatabaseConnection {
                 formats.append(0)
             }
         }
-        let result = pointers.withUnsafeBufferPointer { params in
+        let sent = pointers.withUnsafeBufferPointer { params in
             params.withMemoryRebound(to: UnsafePointer<CChar>?.self) { params in
-                pq.execPrepared(connection, name, Int32(values.count), params.baseAddress, lengths, formats, 0)
+                pq.sendQueryPrepared(connection, name, Int32(values.count), params.baseAddress, lengths, formats, 0)
             }
         }
-        do {
-            try check(result, sql: sql)
-        } catch {
-            pq.clear(result)
-            throw error
+        guard sent == 1 else { throw PortalError(.cannotOpen, "cannot send to PostgreSQL: " + Self.text(pq.errorMessage(connection))) }
+        _ = pq.setSingleRowMode(connection)
+        streaming = statement
+        resultsPending = true
+    }
+
+    /// The next result of the statement sent: one row (`PGRES_SINGLE_TUPLE`), the end of its rows
+    /// or the outcome of a command (then nil, after the connection is ready again). A failure is
+    /// thrown once every result of the statement is in.
+    func nextRow(sql: String) throws -> OpaquePointer? {
+        guard let result = pq.getResult(connection) else {
+            streaming = nil
+            resultsPending = false
+            return nil
         }
+        if pq.resultStatus(result) == PGRES_SINGLE_TUPLE { return result }
+        defer { pq.clear(result) }
+        var failure: Error?
+        do { try check(result, sql: sql) } catch { failure = error }
         lastCommandChanges = changes(of: result)
-        return result
+        while let rest = pq.getResult(connection) { pq.clear(rest) }
+        streaming = nil
+        resultsPending = false
+        if let failure { throw failure }
+        return nil
     }
 
     /// A parameter's text: what PostgreSQL parses for the type it infers at that place.

@@ -2,15 +2,20 @@ import CLibpqLoader
 import PortalEngine
 import PortalPredicate
 
-/// A statement prepared on the server: bound, run on the first `step`, its rows read from the
-/// result one by one.
+/// A statement prepared on the server: bound, sent on the first `step`, its rows read one at a
+/// time as they arrive (memory for one row). Another command on the connection while rows are
+/// still arriving makes this statement take the rest first (`takeRemainingRows`).
 public final class PostgresStatement: DatabaseStatement {
     private let connection: PostgresConnection
     private let name: String
     private let sql: String
     private var values: [Value] = []
+    private var isSent = false
+    /// The current row: a single-row result.
     private var result: OpaquePointer?
-    private var row = -1
+    /// Rows taken in before they were asked for, when the connection had to run something else.
+    private var waiting: [OpaquePointer] = []
+    private var waitingIndex = 0
 
     init(connection: PostgresConnection, name: String, sql: String) {
         self.connection = connection
@@ -18,19 +23,34 @@ public final class PostgresStatement: DatabaseStatement {
         self.sql = sql
     }
 
-    deinit { if let result { connection.pq.clear(result) } }
+    deinit { reset() }
 
-    /// The values of the next run (a result still open is dropped).
+    /// The values of the next run (a run still going is ended).
     public func bind(_ values: [Value]) throws {
         reset()
         self.values = values
     }
 
     public func step() throws -> Bool {
-        if result == nil { result = try connection.run(name, sql, values) }
-        guard let result else { return false }
-        row += 1
-        return row < Int(connection.pq.ntuples(result))
+        if !isSent {
+            try connection.send(name, values, for: self)
+            isSent = true
+        }
+        if let result { connection.pq.clear(result) }
+        result = nil
+        if waitingIndex < waiting.count {
+            result = waiting[waitingIndex]
+            waitingIndex += 1
+            return true
+        }
+        guard connection.streaming === self else { return false }
+        result = try connection.nextRow(sql: sql)
+        return result != nil
+    }
+
+    /// Takes the rows still to come, so that the connection can run another command.
+    func takeRemainingRows() throws {
+        while connection.streaming === self, let row = try connection.nextRow(sql: sql) { waiting.append(row) }
     }
 
     public var columnCount: Int { result.map { Int(connection.pq.nfields($0)) } ?? 0 }
@@ -44,8 +64,8 @@ public final class PostgresStatement: DatabaseStatement {
     /// integers), booleans as 1/0,
     /// bytea as a blob, everything else as its text.
     public func value(at index: Int32) -> Value {
-        guard let result, row >= 0, connection.pq.getisnull(result, Int32(row), index) == 0,
-              let pointer = connection.pq.getvalue(result, Int32(row), index) else { return .null }
+        guard let result, connection.pq.getisnull(result, 0, index) == 0,
+              let pointer = connection.pq.getvalue(result, 0, index) else { return .null }
         let text = String(cString: pointer)
         switch connection.pq.ftype(result, index) {
         case 20, 21, 23, 26: return Int64(text).map(Value.integer) ?? .text(text)
@@ -58,10 +78,15 @@ public final class PostgresStatement: DatabaseStatement {
         }
     }
 
+    /// Ends the run: rows not read are taken in and dropped (the connection is free again).
     public func reset() {
+        if connection.streaming === self { try? takeRemainingRows() }
         if let result { connection.pq.clear(result) }
+        for row in waiting[waitingIndex...] { connection.pq.clear(row) }
         result = nil
-        row = -1
+        waiting = []
+        waitingIndex = 0
+        isSent = false
         values = []
     }
 

@@ -93,4 +93,58 @@ final class ScratchDatabase {
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(try db.rows(SQLFragment("SELECT 1")) == [[.integer(1)]])
     }
+
+    /// Rows arrive one at a time (single-row mode): 300,000 of them stream through; a query run
+    /// while another's rows are still coming gets its answer and the first goes on where it was;
+    /// a statement left half-read, or dropped, leaves the connection usable; a failure half-way
+    /// through the rows is thrown at that row.
+    @Test func rowsStreamOneAtATimeAndStatementsInterleave() throws {
+        let db = try ScratchDatabase()
+        let connection = db.connection
+        let million = try connection.prepare("SELECT g, 'row ' || g FROM generate_series(1, 300000) AS g")
+        try million.bind([])
+        var count = 0, sum: Int64 = 0
+        while try million.step() {
+            count += 1
+            if case .integer(let n) = million.value(at: 0) { sum += n }
+        }
+        #expect(count == 300_000)
+        #expect(sum == 45_000_150_000)
+
+        let outer = try connection.prepare("SELECT g FROM generate_series(1, 5) AS g")
+        let inner = try connection.prepare("SELECT $1::int8 * 10")
+        try outer.bind([])
+        var pairs: [[Value]] = []
+        while try outer.step() {
+            let n = outer.value(at: 0)
+            try inner.bind([n])
+            #expect(try inner.step())
+            pairs.append([n, inner.value(at: 0)])
+            inner.reset()
+        }
+        #expect(pairs == (1...5).map { [.integer(Int64($0)), .integer(Int64($0 * 10))] })
+
+        try million.bind([])
+        #expect(try million.step())
+        million.reset()
+        #expect(try db.rows(SQLFragment("SELECT 2")) == [[.integer(2)]])
+        do {
+            let dropped = try connection.prepare("SELECT g FROM generate_series(1, 100000) AS g WHERE g > 0")
+            try dropped.bind([])
+            #expect(try dropped.step())
+        }
+        #expect(try db.rows(SQLFragment("SELECT 3")) == [[.integer(3)]])
+
+        let failing = try connection.prepare("SELECT 10 / (50000 - g) FROM generate_series(1, 100000) AS g")
+        try failing.bind([])
+        var before = 0
+        do {
+            while try failing.step() { before += 1 }
+            Issue.record("the division by zero was not reported")
+        } catch let error as PortalError {
+            #expect(error.message.contains("division by zero"))
+        }
+        #expect(before > 0 && before < 50000)
+        #expect(try db.rows(SQLFragment("SELECT 4")) == [[.integer(4)]])
+    }
 }

@@ -34,6 +34,8 @@ struct portal_libpq {
     __typeof__(PQputCopyData) * _Nonnull putCopyData;
     __typeof__(PQputCopyEnd) * _Nonnull putCopyEnd;
     __typeof__(PQgetResult) * _Nonnull getResult;
+    __typeof__(PQsendQueryPrepared) * _Nonnull sendQueryPrepared;
+    __typeof__(PQsetSingleRowMode) * _Nonnull setSingleRowMode;
 };
 
 /// libpq's functions, loaded on the first call (thread-safe); NULL when libpq.so.5 or one of its
