@@ -51,6 +51,29 @@ public struct PostgresCatalog: Catalog {
         return Schema(entities: entities).addingRelationships(try reader.foreignKeys())
     }
 
+    /// A value that changes whenever the current schema's tables, views, columns, indexes or
+    /// constraints do (each catalog row's id and the transaction that last wrote it), and not
+    /// when rows are written or statistics gathered (those update the catalog in place). Cheap:
+    /// one query on the catalog, for callers that keep what they derived from the schema.
+    public func fingerprint(of connection: PostgresConnection) throws -> String {
+        let statement = try connection.prepare("""
+            SELECT md5(
+              coalesce((SELECT string_agg(c.oid || '.' || c.xmin, ',' ORDER BY c.oid) FROM pg_catalog.pg_class c
+                        WHERE c.relnamespace = current_schema()::regnamespace), '') || '/' ||
+              coalesce((SELECT string_agg(a.attrelid || '.' || a.attnum || '.' || a.xmin, ',' ORDER BY a.attrelid, a.attnum)
+                        FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+                        WHERE c.relnamespace = current_schema()::regnamespace), '') || '/' ||
+              coalesce((SELECT string_agg(o.oid || '.' || o.xmin, ',' ORDER BY o.oid) FROM pg_catalog.pg_constraint o
+                        WHERE o.connamespace = current_schema()::regnamespace), ''))
+            """)
+        defer { statement.reset() }
+        try statement.bind([])
+        guard try statement.step(), case .text(let fingerprint) = statement.value(at: 0) else {
+            throw PortalError(.sqlite, "PostgreSQL gave no schema fingerprint")
+        }
+        return fingerprint
+    }
+
     /// The queries, run on the connection.
     private struct Reader {
         let connection: PostgresConnection

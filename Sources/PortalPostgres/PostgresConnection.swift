@@ -17,9 +17,14 @@ public final class PostgresConnection: DatabaseConnection {
     /// The outcome of the last command, for `changes`.
     var lastCommandChanges = 0
 
+    /// True for a reader: every transaction is read-only, and a read sees one snapshot.
+    public let isReadOnly: Bool
+
     /// Connects with a libpq connection string or URL (`postgresql://user@host/db`, `host=… dbname=…`);
-    /// the usual `PG*` environment variables fill in what it leaves out.
-    public init(_ conninfo: String) throws {
+    /// the usual `PG*` environment variables fill in what it leaves out. A `readOnly` connection
+    /// (a reader) has the server refuse every write (`default_transaction_read_only`).
+    public init(_ conninfo: String, readOnly: Bool = false) throws {
+        isReadOnly = readOnly
         switch LibPQ.shared {
         case .success(let library): pq = library.functions
         case .failure(let error): throw PortalError(.cannotOpen, "cannot load libpq (install libpq5): " + error.message)
@@ -34,6 +39,7 @@ public final class PostgresConnection: DatabaseConnection {
         }
         self.connection = connection
         cancel = pq.getCancel(connection)
+        if readOnly { try execute("SET default_transaction_read_only = on") }
     }
 
     deinit {
@@ -71,7 +77,11 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     /// `BEGIN`: PostgreSQL takes its locks row by row, so both starts are the same.
-    public func begin(_ start: TransactionStart) throws { try execute("BEGIN") }
+    /// A reader's transaction is `REPEATABLE READ READ ONLY`: its statements see one snapshot,
+    /// as a read transaction does on SQLite. A writer's is READ COMMITTED, the server's default.
+    public func begin(_ start: TransactionStart) throws {
+        try execute(isReadOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
+    }
     public func commit() throws { try execute("COMMIT") }
     public func rollback() throws { try execute("ROLLBACK") }
     public func savepoint(_ name: String) throws { try execute("SAVEPOINT " + PostgresDialect().quoted(name)) }

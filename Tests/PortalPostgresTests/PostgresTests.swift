@@ -101,12 +101,12 @@ final class ScratchDatabase {
     @Test func rowsStreamOneAtATimeAndStatementsInterleave() throws {
         let db = try ScratchDatabase()
         let connection = db.connection
-        let million = try connection.prepare("SELECT g, 'row ' || g FROM generate_series(1, 300000) AS g")
-        try million.bind([])
+        let many = try connection.prepare("SELECT g, 'row ' || g FROM generate_series(1, 300000) AS g")
+        try many.bind([])
         var count = 0, sum: Int64 = 0
-        while try million.step() {
+        while try many.step() {
             count += 1
-            if case .integer(let n) = million.value(at: 0) { sum += n }
+            if case .integer(let n) = many.value(at: 0) { sum += n }
         }
         #expect(count == 300_000)
         #expect(sum == 45_000_150_000)
@@ -124,9 +124,9 @@ final class ScratchDatabase {
         }
         #expect(pairs == (1...5).map { [.integer(Int64($0)), .integer(Int64($0 * 10))] })
 
-        try million.bind([])
-        #expect(try million.step())
-        million.reset()
+        try many.bind([])
+        #expect(try many.step())
+        many.reset()
         #expect(try db.rows(SQLFragment("SELECT 2")) == [[.integer(2)]])
         do {
             let dropped = try connection.prepare("SELECT g FROM generate_series(1, 100000) AS g WHERE g > 0")
@@ -146,5 +146,61 @@ final class ScratchDatabase {
         }
         #expect(before > 0 && before < 50000)
         #expect(try db.rows(SQLFragment("SELECT 4")) == [[.integer(4)]])
+    }
+
+    /// A reader refuses writes and sees one snapshot through its transaction, whatever another
+    /// connection commits meanwhile.
+    @Test func aReaderIsReadOnlyAndReadsOneSnapshot() throws {
+        let db = try ScratchDatabase()
+        try db.connection.execute("CREATE TABLE t (id bigint PRIMARY KEY)")
+        let reader = try PostgresConnection("dbname=\(db.name)", readOnly: true)
+        #expect(reader.isReadOnly)
+        #expect(throws: PortalError.self) { try reader.execute("INSERT INTO t VALUES (1)") }
+        do { try reader.execute("INSERT INTO t VALUES (1)") } catch let error as PortalError {
+            #expect(error.kind == .readOnly)
+        }
+        func count() throws -> Value {
+            let statement = try reader.prepare("SELECT count(*) FROM t")
+            defer { statement.reset() }
+            try statement.bind([])
+            _ = try statement.step()
+            return statement.value(at: 0)
+        }
+        try reader.begin(.deferred)
+        #expect(try count() == .integer(0))
+        try db.connection.execute("INSERT INTO t VALUES (1), (2)")
+        #expect(try count() == .integer(0))
+        try reader.commit()
+        #expect(try count() == .integer(2))
+    }
+
+    /// The schema fingerprint changes with tables, columns, renames, indexes, constraints and
+    /// views, and not with rows or statistics.
+    @Test func theSchemaFingerprintFollowsTheSchemaOnly() throws {
+        let db = try ScratchDatabase()
+        let catalog = PostgresCatalog()
+        var seen: [String] = [try catalog.fingerprint(of: db.connection)]
+        func expectChange(_ sql: String) throws {
+            try db.connection.execute(sql)
+            let now = try catalog.fingerprint(of: db.connection)
+            #expect(!seen.contains(now), "\(sql)")
+            seen.append(now)
+        }
+        func expectSame(_ sql: String) throws {
+            try db.connection.execute(sql)
+            #expect(try catalog.fingerprint(of: db.connection) == seen.last, "\(sql)")
+        }
+        try expectChange("CREATE TABLE a (id bigint PRIMARY KEY, name text)")
+        try expectSame("INSERT INTO a SELECT g, 'n' || g FROM generate_series(1, 1000) g")
+        try expectSame("ANALYZE a")
+        try expectSame("UPDATE a SET name = 'x' WHERE id < 10")
+        try expectChange("ALTER TABLE a ADD COLUMN n bigint")
+        try expectChange("ALTER TABLE a RENAME COLUMN name TO title")
+        try expectChange("CREATE INDEX a_title ON a (title)")
+        try expectChange("ALTER TABLE a ADD CONSTRAINT positive CHECK (n > 0)")
+        try expectChange("CREATE VIEW v AS SELECT id FROM a")
+        // Dropped, the schema is what it was before the view: so is its fingerprint.
+        try db.connection.execute("DROP VIEW v")
+        #expect(try catalog.fingerprint(of: db.connection) == seen[seen.count - 2])
     }
 }
