@@ -57,7 +57,7 @@ public struct PostgresCopy {
             try target.execute(createTable(table))
             let rows = try copyRows(table, total: total, from: source, progress: progress, interrupted: interrupted)
             for index in table.indexes where !index.name.lowercased().hasPrefix("sqlite_autoindex") {
-                guard Self.isPlain(index, of: table) else {
+                guard Self.isPlain(index) else {
                     note("\(table.name): the index \(index.name) is on an expression or has a WHERE: not copied")
                     continue
                 }
@@ -150,12 +150,10 @@ public struct PostgresCopy {
         }
     }
 
-    /// An index of plain columns without a `WHERE` (SQLite's PRAGMA gives an expression's column
-    /// no name; the index's own SQL tells a partial one).
-    static func isPlain(_ index: IndexDescription, of table: EntityDescription) -> Bool {
-        guard !index.columns.contains(where: \.isEmpty) else { return false }
-        let sql = table.definitions.first { $0.type == .index && $0.name == index.name }?.sql.uppercased() ?? ""
-        return !sql.contains(" WHERE ")
+    /// An index of plain columns (SQLite's PRAGMA gives an expression's column no name), not
+    /// partial.
+    static func isPlain(_ index: IndexDescription) -> Bool {
+        !index.columns.contains(where: \.isEmpty) && !index.isPartial
     }
 
     /// bigint, double precision, text, bytea or numeric, by the declared type's SQLite affinity.

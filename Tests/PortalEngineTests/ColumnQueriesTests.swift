@@ -143,7 +143,13 @@ import Testing
         let folder = try TemporaryFolder()
         let store = try makeUserStore(in: folder)
         defer { try? store.close() }
-        try store.write { _ = try $0.execute("CREATE TABLE Tagged (code TEXT UNIQUE, label TEXT PRIMARY KEY NOT NULL)") }
+        try store.write {
+            _ = try $0.execute("CREATE TABLE Tagged (code TEXT UNIQUE, label TEXT PRIMARY KEY NOT NULL, "
+                               + "kind TEXT NOT NULL, live INTEGER NOT NULL)")
+            // Unique among live rows only: retired rows repeat kinds.
+            _ = try $0.execute("CREATE UNIQUE INDEX live_kind ON Tagged (kind) WHERE live")
+            _ = try $0.execute("INSERT INTO Tagged VALUES ('a', 'x', 'k', 1), ('b', 'y', 'k', 0), ('c', 'z', 'k', 0)")
+        }
         let user = try store.read { try $0.entity(named: "User") }
         let tagged = try store.read { try $0.entity(named: "Tagged") }
         func unique(_ entity: EntityDescription, _ name: String) throws -> Bool {
@@ -152,5 +158,9 @@ import Testing
         #expect(try unique(user, "id") && unique(user, "name") && !unique(user, "age"))
         // A UNIQUE column may hold many NULLs; a NOT NULL primary key may not.
         #expect(try !unique(tagged, "code") && unique(tagged, "label"))
+        #expect(try !unique(tagged, "kind"))
+        let kind = try #require(tagged.attribute(named: "kind"))
+        let page = try run(store, ColumnQueries.frequencies(tagged, kind, condition: nil, anchor: .first, limit: 10))
+        #expect(page == [["k", 3]])
     }
 }

@@ -28,7 +28,8 @@ public enum ColumnQueries {
     }
 
     /// True when no two rows share a value of the attribute: an integer primary key (the rowid),
-    /// or a NOT NULL attribute that is the whole primary key or a unique index. Every count is
+    /// or a NOT NULL attribute that is the whole primary key or a unique index (not a partial
+    /// one: the rows outside its WHERE may repeat a value). Every count is
     /// then 1, so the frequency table is the values in order, read from the index without
     /// grouping — the first screen of a ten-million-value column appears at once.
     public static func isUnique(_ entity: EntityDescription, _ attribute: AttributeDescription) -> Bool {
@@ -37,7 +38,9 @@ public enum ColumnQueries {
         let isWholeKey = entity.primaryKey.map { $0.lowercased() } == [column]
         if isWholeKey, entity.hasRowid, attribute.declaredType.uppercased() == "INTEGER" { return true }
         guard !attribute.isNullable else { return false }
-        return isWholeKey || entity.indexes.contains { $0.isUnique && $0.columns.map { $0.lowercased() } == [column] }
+        return isWholeKey || entity.indexes.contains {
+            $0.isUnique && !$0.isPartial && $0.columns.map { $0.lowercased() } == [column]
+        }
     }
 
     /// One page of the frequency table: rows of (value, count), most frequent first, equal

@@ -257,12 +257,15 @@ public struct IndexDescription: Sendable, Hashable {
     public var columns: [String]
     /// True for a UNIQUE index.
     public var isUnique: Bool
+    /// True for a partial index (`WHERE …`): it holds, and a unique one constrains, only some rows.
+    public var isPartial: Bool
 
     /// An index described field by field.
-    public init(name: String, columns: [String], isUnique: Bool) {
+    public init(name: String, columns: [String], isUnique: Bool, isPartial: Bool = false) {
         self.name = name
         self.columns = columns
         self.isUnique = isUnique
+        self.isPartial = isPartial
     }
 }
 

@@ -125,12 +125,13 @@ private struct PragmaReader {
     }
 
     func indexes(of table: String) throws -> [IndexDescription] {
-        try query("SELECT name, \"unique\" FROM pragma_index_list(?) ORDER BY seq DESC", [table])
+        try query("SELECT name, \"unique\", partial FROM pragma_index_list(?) ORDER BY seq DESC", [table])
             .compactMap { row -> IndexDescription? in
                 guard case .text(let name) = row[0] else { return nil }
                 let columns = try query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [name])
                     .map { $0[0].textValue ?? "" }   // expression columns have no name
-                return IndexDescription(name: name, columns: columns, isUnique: row[1] == .integer(1))
+                return IndexDescription(name: name, columns: columns, isUnique: row[1] == .integer(1),
+                                        isPartial: row[2] == .integer(1))
             }
     }
 
