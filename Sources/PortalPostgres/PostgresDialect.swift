@@ -128,6 +128,18 @@ public struct PostgresDialect: SQLDialect {
     /// Columns have types, not affinities: the value as it is.
     public func withoutAffinity(_ value: SQLFragment) -> SQLFragment { value }
 
+    /// As float8: the CASE must have one type, also for a text column (where it is always NULL).
+    public func numberOrNull(_ value: SQLFragment) -> SQLFragment {
+        "CASE WHEN " + isNumber(value) + " THEN (" + value + ")::float8 END"
+    }
+
+    public func least(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment { "least(" + a + ", " + b + ")" }
+
+    /// `trunc`: a cast to bigint would round.
+    public func integerPart(_ value: SQLFragment) -> SQLFragment { "trunc((" + value + ")::numeric)::int8" }
+
+    public func textLength(_ value: SQLFragment) -> SQLFragment { "char_length((" + value + ")::text)" }
+
     /// PostgreSQL puts NULL last in ascending order unless told otherwise.
     public func direction(ascending: Bool) -> String { ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST" }
 
@@ -174,9 +186,14 @@ public struct PostgresDialect: SQLDialect {
     }
 
     /// Days since the Julian epoch (noon, 4714 BC), as SQLite's `julianday`; numbers are Unix seconds.
+    /// Text is a date when it has the engine's date form (`yyyy-MM-dd[ HH:mm[:ss[.SSS]]]`, `T`
+    /// allowed, a final `Z`); other text is NULL, as SQLite's `julianday` gives (a cast would
+    /// fail the query). Offsets such as `+02:00` are not read: such text is NULL here.
     public func dayNumber(_ column: String) -> String {
-        "(CASE WHEN " + isNumber(SQLFragment(column)).sql + " THEN (\(column))::float8 / 86400.0 + 2440587.5 "
-            + "ELSE extract(epoch from (\(column))::text::timestamp) / 86400.0 + 2440587.5 END)"
+        let text = "(\(column))::text"
+        return "(CASE WHEN " + isNumber(SQLFragment(column)).sql + " THEN (\(column))::float8 / 86400.0 + 2440587.5 "
+            + "WHEN \(text) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?Z?$' "
+            + "THEN extract(epoch from rtrim(\(text), 'Z')::timestamp) / 86400.0 + 2440587.5 END)"
     }
 
     public func uuidText(_ column: String) -> String {

@@ -146,7 +146,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         // The bindings are those of the filter, then the keyset, then the limit: `page` binds them
         // in that order on every page, as `Select` renders them.
         let sql = Self.rowSelect(entity, where: [filter, keyset].compactMap { $0 },
-                                 order: SQLFragment(keyParts.map { $0.ordering(reversed: backward) }.joined(separator: ", ")),
+                                 order: SQLFragment(keyParts.map { $0.ordering(reversed: backward, in: store.dialect) }.joined(separator: ", ")),
                                  limit: request.limit).rendered(in: store.dialect).sql
         lock.lock()
         if pageSQLs.count >= 256 { pageSQLs = [:] }

@@ -91,6 +91,47 @@ import PortalEngine
     }
 }
 
+/// The browser's column questions (`F` and `I`: a frequency page and the page after it, the
+/// distinct count, the summary, the histogram of numbers and of dates, the shortest and longest
+/// value) asked of Chinook on both databases, each built for its dialect: the same answers.
+@Suite struct PostgresColumnQueriesTests {
+    @Test func frequencySummaryHistogramAndShortestAgree() throws {
+        let pair = try DatabasePair(sqlitePath: PostgresDifferentialTests.chinook)
+        let columns = [("Track", "Composer"), ("Track", "Milliseconds"), ("Track", "UnitPrice"), ("Track", "GenreId"),
+                       ("Invoice", "InvoiceDate"), ("Invoice", "BillingCountry"), ("Customer", "Company"), ("Track", "TrackId")]
+        for (entityName, attributeName) in columns {
+            func both(_ what: String, _ build: (EntityDescription, AttributeDescription, any SQLDialect) -> Select) throws {
+                let outcome = try pair.compare("\(entityName).\(attributeName): \(what)") { dialect, schema in
+                    let entity = try #require(schema.entity(named: entityName))
+                    return build(entity, try #require(entity.attribute(named: attributeName)), dialect)
+                }
+                if case .differ(let message) = outcome { Issue.record("\(message)") }
+                if case .bothRejected = outcome { Issue.record("\(entityName).\(attributeName): \(what) refused by both") }
+            }
+            try both("frequencies") { e, a, d in ColumnQueries.frequencies(e, a, condition: nil, anchor: .first, limit: 15, dialect: d) }
+            // The next page starts after the first page's fifth value.
+            let first = try pair.bothDialects { dialect, schema in
+                let entity = try #require(schema.entity(named: entityName))
+                return ColumnQueries.frequencies(entity, try #require(entity.attribute(named: attributeName)), condition: nil,
+                                                 anchor: .first, limit: 5, dialect: dialect)
+            }.sqlite
+            guard let fifth = first.last, case .integer(let n) = fifth[1] else { throw PortalError(.misuse, "no fifth value") }
+            try both("frequencies after") { e, a, d in
+                ColumnQueries.frequencies(e, a, condition: nil, anchor: .after(fifth[0], count: Int(n)), limit: 15, dialect: d)
+            }
+            try both("distinct count") { e, a, _ in ColumnQueries.distinctCount(e, a, condition: nil, limit: nil) }
+            let dates = attributeName.hasSuffix("Date")
+            try both("summary") { e, a, d in ColumnQueries.summary(e, a, condition: nil, dates: dates, dialect: d) }
+            try both("histogram") { e, a, d in
+                ColumnQueries.histogram(e, a, condition: nil, dates: dates, lower: dates ? 2_459_215.5 : 0,
+                                        width: dates ? 90 : 50_000, bins: 20, dialect: d)
+            }
+            try both("shortest") { e, a, d in ColumnQueries.shortest(e, a, condition: nil, longest: false, dialect: d) }
+            try both("longest") { e, a, d in ColumnQueries.shortest(e, a, condition: nil, longest: true, dialect: d) }
+        }
+    }
+}
+
 /// An SQLite database and its copy in a scratch PostgreSQL database.
 struct DatabasePair {
     let sqlite: Store

@@ -60,7 +60,7 @@ public enum ColumnQueries {
         case .before(let v, let n): keyset = Keyset.condition(parts, unique ? [v] : [.integer(Int64(n)), v], .before)
         case .atOrAfter(let v, let n): keyset = Keyset.condition(parts, unique ? [v] : [.integer(Int64(n)), v], .atOrAfter)
         }
-        let order = SQLFragment(parts.map { $0.ordering(reversed: anchor.isBackward) }.joined(separator: ", "))
+        let order = SQLFragment(parts.map { $0.ordering(reversed: anchor.isBackward, in: dialect) }.joined(separator: ", "))
         let columns = Select.Columns.expressions([SQLFragment(value), SQLFragment(unique ? "1" : "count(*)")])
         if unique {
             return Select(entity, alias: alias, columns: columns, condition: both(condition, keyset), order: order, limit: limit)
@@ -86,7 +86,7 @@ public enum ColumnQueries {
     public static func summary(_ entity: EntityDescription, _ attribute: AttributeDescription, condition: SQLFragment?,
                                dates: Bool, dialect: some SQLDialect, alias: String = "t0") -> Select {
         let value = SQLFragment(shown(attribute, alias: alias, dialect: dialect))
-        let numbers = "CASE WHEN " + dialect.isNumber(value) + " THEN " + value + " END"
+        let numbers = dialect.numberOrNull(value)
         var columns: [SQLFragment] = [SQLFragment("count(*)"), "count(" + value + ")", "count(DISTINCT " + value + ")",
                                       "min(" + value + ")", "max(" + value + ")", "avg(" + numbers + ")"]
         if dates {
@@ -103,7 +103,7 @@ public enum ColumnQueries {
         let direction = longest ? "DESC" : "ASC"
         return Select(entity, alias: alias, columns: .expressions([SQLFragment(value)]),
                       condition: both(condition, SQLFragment(value + " IS NOT NULL")),
-                      order: SQLFragment("length(\(value)) \(direction), \(value) \(direction)"), limit: 1)
+                      order: dialect.textLength(SQLFragment(value)) + " \(direction), \(value) \(direction)", limit: 1)
     }
 
     /// The histogram: rows of (bin, count) in bin order, for the bins that hold any value. Bin
@@ -114,10 +114,10 @@ public enum ColumnQueries {
                                  dates: Bool, lower: Double, width: Double, bins: Int, dialect: some SQLDialect,
                                  alias: String = "t0") -> Select {
         let value = SQLFragment(shown(attribute, alias: alias, dialect: dialect))
-        let x = dates ? SQLFragment(dialect.dayNumber(value.sql)) : value
-        let valid = dates ? x + " IS NOT NULL" : dialect.isNumber(value)
-        let bin = "min(CAST((" + x + " - ?) / ? AS INTEGER), ?)"
-        let binned = SQLFragment(bin.sql, bin.bindings + [.real(lower), .real(width > 0 ? width : 1), .integer(Int64(max(0, bins - 1)))])
+        let x = dates ? SQLFragment(dialect.dayNumber(value.sql)) : dialect.numberOrNull(value)
+        let valid = x + " IS NOT NULL"
+        let offset = "(" + x + " - " + .bound(.real(lower)) + ") / " + .bound(.real(width > 0 ? width : 1))
+        let binned = dialect.least(dialect.integerPart(offset), .bound(.integer(Int64(max(0, bins - 1)))))
         var select = Select(entity, alias: alias, columns: .expressions([binned, SQLFragment("count(*)")]),
                             condition: both(condition, valid), order: SQLFragment("1"))
         select.groupBy = [SQLFragment("1")]

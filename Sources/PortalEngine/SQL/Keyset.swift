@@ -20,8 +20,10 @@ public enum Keyset {
             self.nullable = nullable
         }
 
-        /// `expression ASC` or `DESC` (the other way when `reversed`).
-        public func ordering(reversed: Bool) -> String { "\(expression) \(ascending != reversed ? "ASC" : "DESC")" }
+        /// `expression ASC` or `DESC` (the other way when `reversed`), NULL first in ascending order.
+        public func ordering(reversed: Bool, in dialect: any SQLDialect) -> String {
+            expression + dialect.direction(ascending: ascending != reversed)
+        }
     }
 
     /// Which rows of the order the condition selects, relative to the key.

@@ -50,6 +50,15 @@ public protocol SQLDialect: Sendable {
     func isNumber(_ value: SQLFragment) -> SQLFragment
     /// `value` compared as a plain value, without the type affinity of the column it comes from.
     func withoutAffinity(_ value: SQLFragment) -> SQLFragment
+    /// The value where it is a number (integer or real) in this row, else NULL; a number to
+    /// compute with whatever the column's type.
+    func numberOrNull(_ value: SQLFragment) -> SQLFragment
+    /// The smaller of two values (SQLite's two-argument `min`).
+    func least(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment
+    /// A number's integer part (towards zero), as an integer.
+    func integerPart(_ value: SQLFragment) -> SQLFragment
+    /// The number of characters of a value's text.
+    func textLength(_ value: SQLFragment) -> SQLFragment
     /// ` ASC` or ` DESC`, with NULL first in ascending order (SQLite's order).
     func direction(ascending: Bool) -> String
     /// `left / right` in floating point; NULL when `right` is 0 (as SQLite gives).

@@ -65,6 +65,14 @@ extension SQLiteDialect {
         "(CAST(" + left + " AS REAL) / " + right + ")"
     }
 
+    public func numberOrNull(_ value: SQLFragment) -> SQLFragment { "CASE WHEN " + isNumber(value) + " THEN " + value + " END" }
+
+    public func least(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment { "min(" + a + ", " + b + ")" }
+
+    public func integerPart(_ value: SQLFragment) -> SQLFragment { "CAST(" + value + " AS INTEGER)" }
+
+    public func textLength(_ value: SQLFragment) -> SQLFragment { "length(" + value + ")" }
+
     /// SQLite puts NULL first in ascending order by itself.
     public func direction(ascending: Bool) -> String { ascending ? " ASC" : " DESC" }
 
