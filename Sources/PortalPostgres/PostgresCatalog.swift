@@ -8,45 +8,54 @@ public struct PostgresCatalog: Catalog {
     /// The catalog (it has no settings).
     public init() {}
 
+    /// Four queries whatever the number of tables (relations, keys, columns, indexes), grouped
+    /// by relation here: opening a schema of hundreds of tables costs no more round trips.
     public func schema(of connection: PostgresConnection) throws -> Schema {
         let reader = Reader(connection: connection)
+        let inSchema = "relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p', 'v', 'm')"
+        let keys = try reader.grouped("""
+            SELECT i.indrelid::bigint, a.attname FROM pg_catalog.pg_index i
+            CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+            WHERE i.indisprimary AND i.indrelid IN (SELECT oid FROM pg_catalog.pg_class WHERE \(inSchema))
+            ORDER BY i.indrelid, k.n
+            """).mapValues { rows in rows.compactMap { $0[0].textValue } }
+        let columns = try reader.grouped("""
+            SELECT a.attrelid::bigint, a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull,
+                   pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attgenerated::text
+            FROM pg_catalog.pg_attribute a LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+            WHERE a.attrelid IN (SELECT oid FROM pg_catalog.pg_class WHERE \(inSchema)) AND a.attnum > 0 AND NOT a.attisdropped
+            ORDER BY a.attrelid, a.attnum
+            """)
+        // Indexes on expressions or with a WHERE are left out (SQLite could not keep them either).
+        let indexes = try reader.grouped("""
+            SELECT i.indrelid::bigint, ic.relname, i.indisunique,
+                   array_to_string(array(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(attnum, n)
+                       JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n), chr(31))
+            FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
+            WHERE i.indrelid IN (SELECT oid FROM pg_catalog.pg_class WHERE \(inSchema))
+              AND i.indexprs IS NULL AND i.indpred IS NULL
+            ORDER BY i.indrelid, ic.relname
+            """)
         var entities: [EntityDescription] = []
-        for row in try reader.rows("""
-            SELECT c.oid::bigint, c.relname, c.relkind::text FROM pg_catalog.pg_class c
-            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm')
-            ORDER BY c.oid
-            """) {
+        for row in try reader.rows("SELECT c.oid::bigint, c.relname, c.relkind::text FROM pg_catalog.pg_class c WHERE c.\(inSchema) ORDER BY c.oid") {
             guard case .integer(let oid) = row[0], case .text(let name) = row[1], case .text(let kind) = row[2] else { continue }
-            let key = try reader.strings("""
-                SELECT a.attname FROM pg_catalog.pg_index i CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)
-                JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-                WHERE i.indrelid = $1 AND i.indisprimary ORDER BY k.n
-                """, [.integer(oid)])
-            let attributes = try reader.rows("""
-                SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull,
-                       pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attgenerated::text
-                FROM pg_catalog.pg_attribute a LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-                WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
-                """, [.integer(oid)]).compactMap { column -> AttributeDescription? in
+            let key = keys[oid] ?? []
+            let attributes = (columns[oid] ?? []).compactMap { column -> AttributeDescription? in
                 guard case .text(let columnName) = column[0] else { return nil }
                 return AttributeDescription(name: columnName, declaredType: column[1].textValue ?? "",
                                             isNullable: column[2] != .integer(1), defaultValue: column[3].textValue,
                                             primaryKeyPosition: key.firstIndex(of: columnName).map { $0 + 1 },
                                             generated: column[4] == .text("s") ? .stored : nil)
             }
-            let indexes = try reader.rows("""
-                SELECT ic.relname, i.indisunique, array_to_string(array(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(attnum, n)
-                       JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n), chr(31))
-                FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
-                WHERE i.indrelid = $1 AND i.indexprs IS NULL AND i.indpred IS NULL ORDER BY ic.relname
-                """, [.integer(oid)]).compactMap { index -> IndexDescription? in
-                guard case .text(let indexName) = index[0], case .text(let columns) = index[2] else { return nil }
-                return IndexDescription(name: indexName, columns: columns.split(separator: "\u{1F}").map(String.init),
+            let described = (indexes[oid] ?? []).compactMap { index -> IndexDescription? in
+                guard case .text(let indexName) = index[0], case .text(let names) = index[2] else { return nil }
+                return IndexDescription(name: indexName, columns: names.split(separator: "\u{1F}").map(String.init),
                                         isUnique: index[1] == .integer(1))
             }
             let isView = kind == "v" || kind == "m"
             entities.append(EntityDescription(name: name, kind: isView ? .view : .table, attributes: attributes,
-                                              primaryKey: key, hasRowid: false, relationships: [], indexes: indexes))
+                                              primaryKey: key, hasRowid: false, relationships: [], indexes: described))
         }
         return Schema(entities: entities).addingRelationships(try reader.foreignKeys())
     }
@@ -87,8 +96,14 @@ public struct PostgresCatalog: Catalog {
             return rows
         }
 
-        func strings(_ sql: String, _ values: [Value]) throws -> [String] {
-            try rows(sql, values).compactMap { $0.first?.textValue }
+        /// The rows by their first column (a relation's oid), each without it, in order.
+        func grouped(_ sql: String) throws -> [Int64: [[Value]]] {
+            var groups: [Int64: [[Value]]] = [:]
+            for row in try rows(sql) {
+                guard case .integer(let oid) = row.first else { continue }
+                groups[oid, default: []].append(Array(row.dropFirst()))
+            }
+            return groups
         }
 
         /// Every foreign key of the schema's tables, columns in key order.

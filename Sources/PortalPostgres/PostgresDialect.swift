@@ -133,11 +133,13 @@ public struct PostgresDialect: SQLDialect {
         "CASE WHEN " + isNumber(value) + " THEN (" + value + ")::float8 END"
     }
 
+    /// `least(a, b)`.
     public func least(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment { "least(" + a + ", " + b + ")" }
 
     /// `trunc`: a cast to bigint would round.
     public func integerPart(_ value: SQLFragment) -> SQLFragment { "trunc((" + value + ")::numeric)::int8" }
 
+    /// `char_length` of the value as text (a number has no length of its own there).
     public func textLength(_ value: SQLFragment) -> SQLFragment { "char_length((" + value + ")::text)" }
 
     /// PostgreSQL puts NULL last in ascending order unless told otherwise.

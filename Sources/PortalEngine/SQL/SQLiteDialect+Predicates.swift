@@ -65,12 +65,16 @@ extension SQLiteDialect {
         "(CAST(" + left + " AS REAL) / " + right + ")"
     }
 
+    /// `CASE WHEN typeof(value) IN ('integer','real') THEN value END`.
     public func numberOrNull(_ value: SQLFragment) -> SQLFragment { "CASE WHEN " + isNumber(value) + " THEN " + value + " END" }
 
+    /// SQLite's `min` of two arguments.
     public func least(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment { "min(" + a + ", " + b + ")" }
 
+    /// `CAST(value AS INTEGER)`, which truncates.
     public func integerPart(_ value: SQLFragment) -> SQLFragment { "CAST(" + value + " AS INTEGER)" }
 
+    /// `length(value)`: characters of text (bytes of a blob).
     public func textLength(_ value: SQLFragment) -> SQLFragment { "length(" + value + ")" }
 
     /// SQLite puts NULL first in ascending order by itself.
