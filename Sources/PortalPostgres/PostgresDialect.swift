@@ -4,10 +4,11 @@ import PortalPredicate
 /// PostgreSQL's spelling (verified against PostgreSQL 15): `$1` parameters, `TRUE`/`FALSE`,
 /// `IS [NOT] DISTINCT FROM`, `IS NOT TRUE`, `LIMIT ALL`, `COLLATE "C"` for byte order.
 ///
-/// Where PostgreSQL's built-ins differ from the language (docs/predicates.md), the differences
-/// are these: `[c]` folds with `lower()` (the database's locale, not Unicode case folding: `ß`
-/// stays `ß`); `[d]` strips combining marks after NFD normalisation; `MATCHES` is PostgreSQL's
-/// regular expression flavour (`~`), anchored, not ICU's; there is no row id.
+/// Where PostgreSQL's built-ins differ from SQLite's, the spellings below make them give the
+/// same rows (PostgresRandomDifferentialTests checks that on generated data); what still
+/// differs — typed comparisons, `[c]`'s special foldings, `[l]` and canonical equivalence,
+/// MATCHES' regular expression flavour, NUL in text — is in docs/predicates.md, "On PostgreSQL".
+/// There is no row id.
 public struct PostgresDialect: SQLDialect {
     /// The dialect (it has no settings).
     public init() {}
