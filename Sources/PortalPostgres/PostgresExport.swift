@@ -20,13 +20,25 @@ public struct PostgresExport {
     }
 
     /// Writes every table into a new SQLite file at `path` (refused when it exists); returns each
-    /// table and its row count. `interrupted` is asked between batches of rows.
+    /// table and its row count. `interrupted` is asked between batches of rows. When the copy
+    /// fails, the new file is removed.
     public func copy(to path: String, progress: Progress, interrupted: () -> Bool) throws -> [(String, Int)] {
         guard access(path, F_OK) != 0 else {
             throw PortalError(.misuse, "'\(path)' exists: a copy is written to a new file", path: path)
         }
         let schema = try PostgresCatalog().schema(of: source)
         let tables = schema.entities.filter { $0.kind == .table }
+        do {
+            return try copy(tables, to: path, progress: progress, interrupted: interrupted)
+        } catch {
+            // The file is new: a copy that failed leaves nothing behind, not half the tables.
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+            throw error
+        }
+    }
+
+    private func copy(_ tables: [EntityDescription], to path: String, progress: Progress,
+                      interrupted: () -> Bool) throws -> [(String, Int)] {
         let target = try Store(path: path, options: StoreOptions(readOnly: false, create: true))
         defer { try? target.close() }
         // One snapshot of the server for every table, so that their rows agree with each other.

@@ -201,6 +201,31 @@ import PortalPostgres
         }
     }
 
+    /// Ctrl-C during a copy into a new SQLite file: status 130 and no file, or (when it came
+    /// after the copy) status 0 and the whole copy; at least once the former.
+    @Test func ctrlCDuringACopyIntoANewSQLiteFileLeavesNoFile() throws {
+        let path = try smallAndLarge(rows: 1_500_000)
+        var interrupted = 0
+        for (run, delay) in [0.12, 0.2, 0.3, 0.45, 0.7].enumerated() {
+            let copy = path + ".copy\(run)"
+            let errors = path + ".stderr"
+            let pid = try Spawn.start(Shell.binary, [path, "--copy-to", copy], stdout: "/dev/null", stderr: errors)
+            usleep(useconds_t(delay * 1_000_000))
+            kill(pid, SIGINT)
+            let status = Spawn.wait(pid)
+            let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            if status == 130 {
+                interrupted += 1
+                #expect(stderr.contains("the new file was removed"), "\(stderr)")
+                #expect(!FileManager.default.fileExists(atPath: copy), "\(stderr)")
+            } else {
+                #expect(status == 0, "\(stderr)")
+                #expect(try sqliteRows(copy, "SELECT count(*) FROM big") == [[.integer(1_500_000)]])
+            }
+        }
+        #expect(interrupted > 0)
+    }
+
     /// The server ends the copying connection (an administrator, a restart): status 3, as for a
     /// server that cannot be reached; or cancels its statement: status 130, as for Ctrl-C. Each
     /// with the server's reason, and the table in flight not there.
@@ -226,8 +251,8 @@ import PortalPostgres
     }
 
     /// A database that is not there, a wrong password (the test server asks `portal_password`
-    /// for one), a role that may not create tables: each a clear error and its status; nothing
-    /// written.
+    /// for one), a table the role may not read, a role that may not create tables: each a clear
+    /// error and its status; nothing written.
     @Test func missingDatabaseWrongPasswordAndNoPermission() throws {
         guard let host = ProcessInfo.processInfo.environment["PGHOST"] else {
             throw PortalError(.cannotOpen, "no PostgreSQL server: PGHOST is not set (make test starts one)")
@@ -243,6 +268,19 @@ import PortalPostgres
         #expect(wrong.status == 3)
         #expect(wrong.stderr.contains("password authentication failed"), "\(wrong.stderr)")
         #expect(wrong.stdout == "")
+
+        // A table the role may not read: the copy into a new SQLite file fails and leaves no file.
+        let (folder, _) = try Shell.chinookCopy()
+        let back = folder.appendingPathComponent("back.sqlite").path
+        try PostgresConnection("dbname=\(target.name)").execute("""
+            CREATE TABLE a (id bigint PRIMARY KEY); INSERT INTO a VALUES (1); GRANT SELECT ON a TO portal_password;
+            CREATE TABLE b (id bigint PRIMARY KEY); INSERT INTO b VALUES (1)
+            """)
+        let unreadable = try Shell.run(["postgresql://portal_password:right@/\(target.name)?host=\(host)", "--copy-to", back])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.stderr.contains("permission denied for table b"), "\(unreadable.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: back))
+        try PostgresConnection("dbname=\(target.name)").execute("DROP TABLE a, b")
 
         // PostgreSQL 15 lets only the owner create in the public schema.
         let refused = try Shell.run([Shell.chinook, "--copy-to", "postgresql://portal_password:right@/\(target.name)?host=\(host)"])

@@ -48,6 +48,23 @@ public final class Connection {
         sqlite3_close_v2(handle)
     }
 
+    /// Runs `body` with a progress handler that stops the running statement (`.interrupted`)
+    /// once `stop` says so, asked every few hundred of SQLite's instructions: for a stop that
+    /// may come at any moment, also just before a statement starts, when `sqlite3_interrupt`
+    /// would be lost.
+    public func stopping<T>(when stop: @escaping @Sendable () -> Bool, _ body: () throws -> T) rethrows -> T {
+        let condition = Unmanaged.passRetained(StopCondition(stop))
+        sqlite3_progress_handler(handle, 256, { context in
+            guard let context else { return 0 }
+            return Unmanaged<StopCondition>.fromOpaque(context).takeUnretainedValue().stop() ? 1 : 0
+        }, condition.toOpaque())
+        defer {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            condition.release()
+        }
+        return try body()
+    }
+
     /// A prepared statement for `sql`, from the cache when it was prepared before; reset and
     /// with its bindings cleared.
     public func prepare(_ sql: String) throws -> Statement {
@@ -325,4 +342,10 @@ public final class Statement {
     private func outOfMemory() -> PortalError {
         PortalError.sqlite(SQLITE_NOMEM, db: nil, sql: sql)
     }
+}
+
+/// The question a progress handler asks (`Connection.stopping`).
+private final class StopCondition {
+    let stop: @Sendable () -> Bool
+    init(_ stop: @escaping @Sendable () -> Bool) { self.stop = stop }
 }

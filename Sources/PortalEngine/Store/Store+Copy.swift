@@ -7,7 +7,8 @@ extension Store {
     /// Writes a new SQLite file at `path` holding every table, index, view and trigger of this
     /// store with all their rows, from one consistent state (SQLite's `VACUUM INTO`, on a
     /// connection of its own, so that it works on read-only stores and never waits on the
-    /// writer). Refuses an existing file. Returns each table and its row count.
+    /// writer). Refuses an existing file; stops when `StoreOptions.interruptRequested` says so,
+    /// and then (or on any failure) removes the new file. Returns each table and its row count.
     public func copy(to path: String) throws -> [(String, Int)] {
         guard access(path, F_OK) != 0 else {
             throw PortalError(.misuse, "'\(path)' exists: a copy is written to a new file", path: path)
@@ -18,8 +19,12 @@ extension Store {
                                     interruptRequested: options.interruptRequested)
         defer { source.close() }
         do {
-            try source.run("VACUUM INTO ?", [.text(path)])
-        } catch var error as PortalError {
+            let vacuum = { try source.run("VACUUM INTO ?", [.text(path)]) }
+            if let stop = options.interruptRequested { try source.stopping(when: stop, vacuum) } else { try vacuum() }
+        } catch {
+            // The file is new: a copy that failed or was interrupted leaves nothing behind.
+            for suffix in ["", "-journal", "-wal"] { unlink(path + suffix) }
+            guard var error = error as? PortalError else { throw error }
             error.path = path
             throw error
         }

@@ -27,17 +27,12 @@ final class TaskRun: @unchecked Sendable {
         if !alreadyCancelled { self.connection = connection }
         lock.unlock()
         if alreadyCancelled { throw PortalError(.interrupted, "cancelled") }
-        sqlite3_progress_handler(connection.handle, 256, { context in
-            guard let context else { return 0 }
-            return Unmanaged<TaskRun>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
-        }, Unmanaged.passUnretained(self).toOpaque())
         defer {
-            sqlite3_progress_handler(connection.handle, 0, nil, nil)
             lock.lock()
             self.connection = nil
             lock.unlock()
         }
-        return try body()
+        return try connection.stopping(when: { [self] in isCancelled }, body)
     }
 
     func cancel() {

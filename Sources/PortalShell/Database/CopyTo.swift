@@ -18,7 +18,8 @@ enum CopyTo {
             errors.flush()
             return ExitStatus.usage
         }
-        return report(output: output, errors: errors) { progress in
+        let undone = isPostgresURL(target) ? "the table in flight was rolled back" : "the new file was removed"
+        return report(output: output, errors: errors, undone: undone) { progress in
             if isPostgresURL(target) {
                 return try PostgresCopy(to: target).copy(from: database.store, progress: progress,
                                                          interrupted: { Interrupts.received },
@@ -35,13 +36,14 @@ enum CopyTo {
             errors.flush()
             return ExitStatus.usage
         }
-        return report(output: output, errors: errors) { progress in
+        return report(output: output, errors: errors, undone: "the new file was removed") { progress in
             try PostgresExport(from: source).copy(to: target, progress: progress, interrupted: { Interrupts.received })
         }
     }
 
     /// Runs `copy` with progress on a terminal, then prints a line per table; the exit status.
-    private static func report(output: OutputStream, errors: OutputStream,
+    /// `undone` says what an interrupted copy leaves.
+    private static func report(output: OutputStream, errors: OutputStream, undone: String,
                                _ copy: (PostgresCopy.Progress) throws -> [(String, Int)]) -> Int32 {
         let line = ProgressLine(errors, enabled: isatty(2) == 1)
         func progress(_ entity: String, _ copied: Int, _ total: Int) {
@@ -61,7 +63,7 @@ enum CopyTo {
             return ExitStatus.success
         } catch let error as PortalError {
             switch error.kind {
-            case .interrupted: return fail("\(error.message); the table in flight was rolled back", ExitStatus.interrupted)
+            case .interrupted: return fail("\(error.message); \(undone)", ExitStatus.interrupted)
             case .cannotOpen: return fail(error.message, ExitStatus.cannotOpen)
             default: return fail(error.message, ExitStatus.commandFailed)
             }
