@@ -61,6 +61,18 @@ import Testing
         #expect(r.stdout.contains("SCAN") || r.stdout.contains("SEARCH"))
     }
 
+    /// `explain update` and `explain delete` show their statement and plan and change nothing.
+    @Test func explainOfAWriteShowsItAndRunsNothing() throws {
+        let update = try run("explain update Track set Name = \"x\" where TrackId == 1", ["--format", "table"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.hasPrefix("sql: UPDATE \"Track\""))
+        #expect(update.stdout.contains("bindings: [\"x\", 1]"))
+        let delete = try run("explain delete Track where Composer == nil", ["--format", "table"])
+        #expect(delete.status == 0, "\(delete.stderr)")
+        #expect(delete.stdout.hasPrefix("sql: DELETE FROM \"Track\""))
+        #expect(try run("count Track where Name == \"x\" OR Composer == nil").stdout == "977\n")   // as in the file
+    }
+
     @Test func entitiesAndSchema() throws {
         let entities = try run("entities", ["--format", "csv"])
         #expect(entities.stdout == """

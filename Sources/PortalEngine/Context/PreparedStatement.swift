@@ -16,7 +16,7 @@ extension ReadContext {
         if sql.utf8.dropFirst(prepared).contains(where: { !($0 == UInt8(ascii: ";") || $0 == 32 || (9...13).contains($0)) }) {
             throw PortalError(.misuse, "prepare takes one SQL statement; run several with query or execute")
         }
-        let writes = sqlite3_stmt_readonly(statement.handle) == 0
+        let writes = !statement.isReadOnly
         if writes && !allowsWrites { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
         return PreparedStatement(statement, context: self, writes: writes)
     }

@@ -131,7 +131,7 @@ public class ReadContext {
         try eachStatement(sql, bindings) { statement in
             let before = connection.totalChanges
             let rows = try statement.rows()
-            let changed = sqlite3_stmt_readonly(statement.handle) == 0 ? connection.totalChanges - before : 0
+            let changed = !statement.isReadOnly ? connection.totalChanges - before : 0
             result = ResultSet(columns: statement.columns.names, rows: rows, changes: changed)
         }
         return result
@@ -156,7 +156,7 @@ public class ReadContext {
         try checkValid()
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
-        if !allowsWrites && sqlite3_stmt_readonly(statement.handle) == 0 {
+        if !allowsWrites && !statement.isReadOnly {
             throw PortalError(.readOnly, "a read cannot change the database; use a write")
         }
         try statement.bind(bindings)
@@ -172,7 +172,7 @@ public class ReadContext {
                            columns: ([String]) throws -> Void, _ body: (Statement) throws -> Void) throws {
         try checkValid()
         let statement = try connection.prepareUncached(sql)
-        if sqlite3_stmt_readonly(statement.handle) == 0 {
+        if !statement.isReadOnly {
             guard allowsWrites else { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
             store.changes.noteUnknown()
         }
@@ -185,7 +185,7 @@ public class ReadContext {
     /// caller holding raw SQL from a user can choose between `read` and `write` before running it.
     public func isReadOnly(_ sql: String) throws -> Bool {
         try checkValid()
-        return sqlite3_stmt_readonly(try connection.prepareUncached(sql).handle) != 0
+        return try connection.prepareUncached(sql).isReadOnly
     }
 
     /// `PRAGMA schema_version` as of this transaction: it changes whenever the schema does, so
@@ -205,12 +205,12 @@ public class ReadContext {
         try checkValid()
         var first = true
         try connection.forEachStatement(sql) { statement in
-            if !allowsWrites && sqlite3_stmt_readonly(statement.handle) == 0 {
+            if !allowsWrites && !statement.isReadOnly {
                 throw PortalError(.readOnly, "a read cannot change the database; use a write")
             }
             if !first || !bindings.isEmpty { try statement.bind(first ? bindings : []) }
             first = false
-            if allowsWrites && sqlite3_stmt_readonly(statement.handle) == 0 { store.changes.noteUnknown() }
+            if allowsWrites && !statement.isReadOnly { store.changes.noteUnknown() }
             try body(statement)
         }
     }

@@ -176,6 +176,10 @@ public final class Statement {
     /// Column names, shared by every row this statement produces.
     @exclusivity(unchecked) private var cachedColumns: ColumnNames?
 
+    /// True when running the statement cannot change the database: SQLite says it does not
+    /// write, or it is an `EXPLAIN` (of a write too: `explain update …` runs nothing).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 || sqlite3_stmt_isexplain(handle) != 0 }
+
     init(_ handle: OpaquePointer, connection: Connection, sql: String) {
         self.handle = handle
         self.connection = connection

@@ -126,7 +126,7 @@ extension ReadContext {
         try checkValid()
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
-        if !allowsWrites && sqlite3_stmt_readonly(statement.handle) == 0 {
+        if !allowsWrites && !statement.isReadOnly {
             throw PortalError(.readOnly, "a read cannot change the database; use a write")
         }
         try statement.bind(arguments)
