@@ -36,6 +36,25 @@ import Testing
         }
     }
 
+    /// `portal_fold_equals(x, text, flags)` (what `==[c]`/`[d]` with a text literal compiles to)
+    /// answers what `portal_fold(x, flags) = portal_fold(text, flags)` answers, for text on
+    /// the ASCII path and on Foundation's (ß, Cherokee, decomposed letters), numbers, blobs, NULL.
+    @Test func foldEqualsAgreesWithComparingTheFolds() throws {
+        let texts: [Value] = ["Zürich", "ZÜRICH", "zürich", "zurich", "", "A\u{0}b", "a\u{0}B", "STRASSE", "straße",
+                              "\u{13A0}", "\u{AB70}", "e\u{301}cole", "École", "東京", "K", "\u{212A}", "12", 12, .real(12.5),
+                              .blob([0x31, 0x32]), .null]
+        let literals: [Value] = ["zürich", "ZURICH", "", "a\u{0}b", "strasse", "Straße", "\u{13A0}", "ecole", "東京", "k", "12", .null]
+        for x in texts {
+            for literal in literals {
+                for flags in 1...3 {
+                    let expected = try value("portal_fold(?, \(flags)) = portal_fold(?, \(flags))", [x, literal])
+                    #expect(try value("portal_fold_equals(?, ?, \(flags))", [x, literal]) == expected,
+                            "\(x) \(literal) \(flags)")
+                }
+            }
+        }
+    }
+
     @Test func matching() throws {
         #expect(try value("portal_like(?, ?, 0)", ["abc", "a*"]) == 1)
         #expect(try value("portal_like(?, ?, 0)", ["abc", "A*"]) == 0)

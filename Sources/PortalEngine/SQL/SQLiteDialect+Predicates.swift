@@ -21,6 +21,12 @@ extension SQLiteDialect {
         flags == 0 ? value : "portal_fold(" + value + ", \(flags))"
     }
 
+    /// `portal_fold_equals(value, text, flags)`: each row's text folded into scratch memory and
+    /// compared with the literal's fold, made once per statement (no folded text per row).
+    public func foldedEqual(_ value: SQLFragment, _ text: SQLFragment, flags: Int) -> SQLFragment {
+        flags == 0 ? value + " = " + text : "portal_fold_equals(" + value + ", " + text + ", \(flags))"
+    }
+
     /// `value COLLATE portal_locale`: SQLite uses the explicit collation of the left side for
     /// `=`, `<`, `BETWEEN` and `IN`, so the compiler puts it there.
     public func localeOrdered(_ value: SQLFragment) -> SQLFragment { value + " COLLATE portal_locale" }

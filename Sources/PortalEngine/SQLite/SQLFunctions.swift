@@ -11,6 +11,7 @@ public enum SQLFunctions {
     /// Defines the functions on the connection `db`; throws `SQLFunctionError` when SQLite refuses one.
     public static func register(on db: OpaquePointer) throws {
         try define(db, "portal_fold", 2, fold)
+        try define(db, "portal_fold_equals", 3, foldEquals)
         try define(db, "portal_lower", 1, lower)
         try define(db, "portal_upper", 1, upper)
         try define(db, "portal_length", 1, length)
@@ -50,6 +51,20 @@ public enum SQLFunctions {
         let options = options(arguments[1])
         if foldSimply(context, value, options) { return }
         resultText(context, TextMatching.fold(text(value), options: options))
+    }
+
+    /// `portal_fold_equals(x, text, flags)`: `portal_fold(x, flags) = portal_fold(text, flags)`
+    /// for the text literal `text`, the compiler's only use (NULL when either is NULL; a number or
+    /// a blob, which portal_fold leaves as it is, is never equal to text). The literal is folded
+    /// once per statement and each row's text into scratch memory: no folded text per row.
+    private static let foldEquals: Function = { context, _, arguments in
+        guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
+        let leftType = sqlite3_value_type(left), rightType = sqlite3_value_type(right)
+        if leftType == SQLITE_NULL || rightType == SQLITE_NULL { return sqlite3_result_null(context) }
+        guard leftType == SQLITE_TEXT && rightType == SQLITE_TEXT else { return sqlite3_result_int(context, 0) }
+        foldedTest(context, arguments) { text, part in
+            text.count == part.count && text.elementsEqual(part)
+        }
     }
 
     /// Most text (ASCII, and text whose other characters fold to themselves) folds byte by byte
