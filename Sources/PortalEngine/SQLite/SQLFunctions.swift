@@ -138,14 +138,17 @@ public enum SQLFunctions {
         }
     }
 
-    /// The folded second argument of a string test, kept for the statement.
+    /// The folded second argument of a string test, kept for the statement: its bytes in memory
+    /// of its own, read every row without a retain of an array.
     private final class FoldedPart {
         let flags: Int32
-        let bytes: [UInt8]
+        let bytes: UnsafeMutableBufferPointer<UInt8>
         init(flags: Int32, bytes: [UInt8]) {
             self.flags = flags
-            self.bytes = bytes
+            self.bytes = .allocate(capacity: bytes.count)
+            _ = self.bytes.initialize(from: bytes)
         }
+        deinit { bytes.deallocate() }
     }
 
     /// A string test on the folded UTF-8 of two values (numbers by their text, as the evaluator
@@ -153,20 +156,27 @@ public enum SQLFunctions {
     /// writes) is folded once per statement; each row's text folds into scratch memory, byte
     /// by byte when it can (see `TextMatching.simpleFold`), else through Foundation.
     private static func foldedTest(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
-                                   _ test: (UnsafeBufferPointer<UInt8>, [UInt8]) -> Bool) {
+                                   _ test: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
         guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
         guard sqlite3_value_type(left) != SQLITE_NULL, sqlite3_value_type(right) != SQLITE_NULL else {
             return sqlite3_result_null(context)
         }
         let flags = arguments[2].map { sqlite3_value_int($0) } ?? 0
         let options = options(arguments[2])
-        let part: [UInt8]
-        if let kept = sqlite3_get_auxdata(context, 1).map({ Unmanaged<FoldedPart>.fromOpaque($0).takeUnretainedValue() }),
-           kept.flags == flags {
-            part = kept.bytes
+        let part: UnsafeBufferPointer<UInt8>
+        // A part folded in this call, held to the end of it: SQLite may release what it is
+        // handed at once (a part that is not a constant).
+        var fresh: FoldedPart?
+        defer { withExtendedLifetime(fresh) {} }
+        if let kept = sqlite3_get_auxdata(context, 1).map({ Unmanaged<FoldedPart>.fromOpaque($0) }),
+           kept._withUnsafeGuaranteedRef({ $0.flags == flags }) {
+            // SQLite holds the part for the statement: read without a retain.
+            part = kept._withUnsafeGuaranteedRef { UnsafeBufferPointer($0.bytes) }
         } else {
-            part = Array(TextMatching.fold(text(right), options: options).utf8)
-            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(FoldedPart(flags: flags, bytes: part)).toOpaque(), releasePart)
+            let folded = FoldedPart(flags: flags, bytes: Array(TextMatching.fold(text(right), options: options).utf8))
+            fresh = folded
+            part = UnsafeBufferPointer(folded.bytes)
+            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(folded).toOpaque(), releasePart)
         }
         let pointer = sqlite3_value_text(left)
         let bytes = UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_value_bytes(left)))
