@@ -7,7 +7,18 @@ import Glibc
 
 /// The command line of SPEC section 1. It only parses: `PortalShell.run` does the work.
 struct PortalShellCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    /// True while `parseQuickly` parses: ArgumentParser then skips its two trial parses looking
+    /// for `--generate-completion-script` (a third of the start-up of a one-command run), which
+    /// it skips for a command that names a super-command. Nothing else it prints is made then.
+    nonisolated(unsafe) static var skipsCompletionCheck = false
+
+    static var configuration: CommandConfiguration {
+        var configuration = fullConfiguration
+        if skipsCompletionCheck { configuration._superCommandName = configuration.commandName }
+        return configuration
+    }
+
+    private static let fullConfiguration = CommandConfiguration(
         commandName: "portal-shell",
         abstract: "A terminal database browser and shell for SQLite, with NSPredicate queries.",
         discussion: """
@@ -139,6 +150,19 @@ struct PortalShellCommand: ParsableCommand {
         return c
     }
 }
+
+/// The command line when it parses as a plain run of the shell, with ArgumentParser's look for a
+/// completion-script request skipped (none can be there); nil for anything else (help, version,
+/// a completion script, a usage error), which the full parse below then handles and reports.
+func parseQuickly() -> PortalShellCommand? {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    guard !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) else { return nil }
+    PortalShellCommand.skipsCompletionCheck = true
+    defer { PortalShellCommand.skipsCompletionCheck = false }
+    return (try? PortalShellCommand.parseAsRoot(arguments)) as? PortalShellCommand
+}
+
+if let parsed = parseQuickly() { exit(PortalShell.run(parsed.shellConfiguration)) }
 
 // Usage errors exit 2 (ArgumentParser would use 64); --help, --version and completion scripts exit 0.
 do {
