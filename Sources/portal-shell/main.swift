@@ -75,8 +75,10 @@ struct PortalShellCommand: ParsableCommand {
     @Option(help: ArgumentHelp("In scripted runs: stop at the first failing command, or continue.", valueName: "stop|continue"))
     var onError: String = "stop"
 
-    @Option(help: ArgumentHelp("How long to wait for another process's lock (milliseconds).", valueName: "MS"))
-    var busyTimeout: Int = 5000
+    // No default value here: ArgumentParser would describe it on every parse, and an Int's
+    // description goes through the runtime's dynamic casts (1M instructions of each start-up).
+    @Option(help: ArgumentHelp("How long to wait for another process's lock, in milliseconds (default 5000).", valueName: "MS"))
+    var busyTimeout: Int?
 
     @Option(help: ArgumentHelp("auto: colour only on a terminal with NO_COLOR unset or empty.", valueName: "auto|always|never"))
     var color: String = "auto"
@@ -105,7 +107,7 @@ struct PortalShellCommand: ParsableCommand {
         }
         if !["stop", "continue"].contains(onError) { throw ValidationError("--on-error must be 'stop' or 'continue'") }
         if Configuration.ColorMode(rawValue: color) == nil { throw ValidationError("--color must be auto, always or never") }
-        if busyTimeout < 0 { throw ValidationError("--busy-timeout must not be negative") }
+        if let busyTimeout, busyTimeout < 0 { throw ValidationError("--busy-timeout must not be negative") }
         for p in param where !p.contains("=") || p.hasPrefix("=") {
             throw ValidationError("--param '\(p)' must be NAME=VALUE")
         }
@@ -140,7 +142,7 @@ struct PortalShellCommand: ParsableCommand {
         c.readOnly = readOnly
         c.create = create
         c.stopOnError = onError == "stop"
-        c.busyTimeout = busyTimeout
+        if let busyTimeout { c.busyTimeout = busyTimeout }
         c.color = Configuration.ColorMode(rawValue: color) ?? .auto
         c.demoPath = demo
         c.force = force
