@@ -162,7 +162,9 @@ public enum SQLFunctions {
             return sqlite3_result_null(context)
         }
         let flags = arguments[2].map { sqlite3_value_int($0) } ?? 0
-        let options = options(arguments[2])
+        // The flags' bits, read per row rather than the option set's members.
+        let caseInsensitive = flags & 1 != 0, diacriticInsensitive = flags & 2 != 0
+        let options = options(flags)
         let part: UnsafeBufferPointer<UInt8>
         // A part folded in this call, held to the end of it: SQLite may release what it is
         // handed at once (a part that is not a constant).
@@ -180,13 +182,13 @@ public enum SQLFunctions {
         }
         let pointer = sqlite3_value_text(left)
         let bytes = UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_value_bytes(left)))
-        let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
+        let folds = caseInsensitive || diacriticInsensitive
         let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { scratch -> Bool in
             // Whether folding changed the bytes (folded into `scratch`); nil when a Swift string is
             // needed (Foundation's fold, or invalid UTF-8, which reads as U+FFFD as everywhere else).
             let changes = folds
-                ? TextMatching.simpleFold(bytes, into: scratch, caseInsensitive: options.contains(.caseInsensitive),
-                                          diacriticInsensitive: options.contains(.diacriticInsensitive))
+                ? TextMatching.simpleFold(bytes, into: scratch, caseInsensitive: caseInsensitive,
+                                          diacriticInsensitive: diacriticInsensitive)
                 : (bytes.allSatisfy { $0 < 0x80 } ? false : nil)
             switch changes {
             case false?: return test(bytes, part)
@@ -265,7 +267,10 @@ public enum SQLFunctions {
 
     /// The fold flags argument (1 = `[c]`, 2 = `[d]`) as comparison options.
     private static func options(_ value: OpaquePointer?) -> ComparisonOptions {
-        let flags = value.map { sqlite3_value_int($0) } ?? 0
+        options(value.map { sqlite3_value_int($0) } ?? 0)
+    }
+
+    private static func options(_ flags: Int32) -> ComparisonOptions {
         var options: ComparisonOptions = []
         if flags & 1 != 0 { options.insert(.caseInsensitive) }
         if flags & 2 != 0 { options.insert(.diacriticInsensitive) }
