@@ -28,6 +28,9 @@ import Testing
     /// as the evaluator's fold for every ASCII character and for mixed text, with every flag.
     @Test func foldingASCIIBytesAgreesWithTheEvaluator() throws {
         let samples = (0..<128).map { String(UnicodeScalar(UInt8($0))) } + ["MiXeD 123", "ZÜRICH", "", "Ab\u{0}C"]
+            // Eight bytes and more: the word-at-a-time path, every byte of ASCII in it, and its ends.
+            + [String((0..<128).map { Character(UnicodeScalar(UInt8($0))) }), "@ABCDEFGHIJKLMNOPQRSTUVWXYZ[`abcz{",
+               "ZURICH ZÜRICH zürich ABCDEFGH", "ÀBCDEFGHIJ", "ABCDEFGHÀ", "ABCDEFG\u{7F}H\u{80}"]
         for text in samples {
             for flags in 1...3 {
                 let expected = TextMatching.fold(text, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0)
