@@ -1,5 +1,8 @@
 import CSQLite
 import PortalPredicate
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // The engine calls `register` on every connection it opens, reader and writer alike, before any
 // compiled predicate runs there. Each function delegates to PortalPredicate's TextMatching, the
@@ -11,7 +14,6 @@ public enum SQLFunctions {
     /// Defines the functions on the connection `db`; throws `SQLFunctionError` when SQLite refuses one.
     public static func register(on db: OpaquePointer) throws {
         try define(db, "portal_fold", 2, fold)
-        try define(db, "portal_fold_equals", 3, foldEquals)
         try define(db, "portal_lower", 1, lower)
         try define(db, "portal_upper", 1, upper)
         try define(db, "portal_length", 1, length)
@@ -23,6 +25,95 @@ public enum SQLFunctions {
         guard sqlite3_create_collation_v2(db, "portal_locale", SQLITE_UTF8, nil, localeOrder, nil) == SQLITE_OK else {
             throw SQLFunctionError(message: "cannot register portal_locale: " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
         }
+        for flags in Int32(1)...3 {
+            let state = Unmanaged.passRetained(FoldOrder(flags: flags)).toOpaque()
+            guard sqlite3_create_collation_v2(db, "portal_fold\(flags)", SQLITE_UTF8, state, foldOrder, releaseFoldOrder) == SQLITE_OK else {
+                Unmanaged<FoldOrder>.fromOpaque(state).release()
+                throw SQLFunctionError(message: "cannot register portal_fold\(flags): " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
+            }
+        }
+    }
+
+    /// The `portal_fold1` … `portal_fold3` collations (`==[c]`, `[d]`, `[cd]` against a text
+    /// literal): texts in the byte order of their folds, so equal exactly when
+    /// `portal_fold(a, flags) = portal_fold(b, flags)`. The right side (the literal, in what the
+    /// compiler writes) keeps its fold from call to call while its bytes stay the same; the left
+    /// folds into scratch memory. One state per connection, used by one thread at a time.
+    private final class FoldOrder {
+        let caseInsensitive: Bool
+        let diacriticInsensitive: Bool
+        /// The last right side and its fold, in memory of their own (read with no retain).
+        private var right = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        private var foldedRight = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+
+        init(flags: Int32) {
+            caseInsensitive = flags & 1 != 0
+            diacriticInsensitive = flags & 2 != 0
+        }
+
+        deinit {
+            right.deallocate()
+            foldedRight.deallocate()
+        }
+
+        func compare(_ left: UnsafeBufferPointer<UInt8>, _ rightBytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            if !Self.same(rightBytes, UnsafeBufferPointer(right)) { keep(rightBytes) }
+            let folded = UnsafeBufferPointer(foldedRight)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(left.count, 1)) { scratch in
+                switch TextMatching.simpleFold(left, into: scratch, caseInsensitive: caseInsensitive,
+                                               diacriticInsensitive: diacriticInsensitive) {
+                case false?: return Self.order(left, folded)
+                case true?: return Self.order(UnsafeBufferPointer(rebasing: scratch[..<left.count]), folded)
+                case nil: return Array(foldedSlowly(left).utf8).withUnsafeBufferPointer { Self.order($0, folded) }
+                }
+            }
+        }
+
+        /// Keeps a new right side and its fold.
+        private func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
+            right.deallocate()
+            foldedRight.deallocate()
+            right = .allocate(capacity: bytes.count)
+            _ = right.initialize(from: bytes)
+            let folded = Array(TextMatching.fold(String(decoding: bytes, as: UTF8.self), caseInsensitive: caseInsensitive,
+                                                 diacriticInsensitive: diacriticInsensitive).utf8)
+            foldedRight = .allocate(capacity: folded.count)
+            _ = foldedRight.initialize(from: folded)
+        }
+
+        /// Foundation's fold, for text the byte-by-byte fold cannot take (as portal_fold).
+        private func foldedSlowly(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            TextMatching.fold(String(decoding: bytes, as: UTF8.self), caseInsensitive: caseInsensitive,
+                              diacriticInsensitive: diacriticInsensitive)
+        }
+
+        private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard a.count == b.count else { return false }
+            guard a.count > 0, let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 && b.baseAddress != nil }
+            return memcmp(x, y, a.count) == 0
+        }
+
+        /// Byte order (a prefix first).
+        private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+            let common = min(a.count, b.count)
+            if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+                let c = memcmp(x, y, common)
+                if c != 0 { return c < 0 ? -1 : 1 }
+            }
+            return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+        }
+    }
+
+    private static let foldOrder: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32,
+                                                  UnsafeRawPointer?) -> Int32 = { state, leftCount, left, rightCount, right in
+        guard let state else { return 0 }
+        let l = UnsafeBufferPointer(start: left?.assumingMemoryBound(to: UInt8.self), count: left == nil ? 0 : Int(leftCount))
+        let r = UnsafeBufferPointer(start: right?.assumingMemoryBound(to: UInt8.self), count: right == nil ? 0 : Int(rightCount))
+        return Unmanaged<FoldOrder>.fromOpaque(state)._withUnsafeGuaranteedRef { $0.compare(l, r) }
+    }
+
+    private static let releaseFoldOrder: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
+        if let state { Unmanaged<FoldOrder>.fromOpaque(state).release() }
     }
 
     /// The `portal_locale` collation of `[l]`: Unicode collation order, as the evaluator has it.
@@ -51,20 +142,6 @@ public enum SQLFunctions {
         let options = options(arguments[1])
         if foldSimply(context, value, options) { return }
         resultText(context, TextMatching.fold(text(value), options: options))
-    }
-
-    /// `portal_fold_equals(x, text, flags)`: `portal_fold(x, flags) = portal_fold(text, flags)`
-    /// for the text literal `text`, the compiler's only use (NULL when either is NULL; a number or
-    /// a blob, which portal_fold leaves as it is, is never equal to text). The literal is folded
-    /// once per statement and each row's text into scratch memory: no folded text per row.
-    private static let foldEquals: Function = { context, _, arguments in
-        guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
-        let leftType = sqlite3_value_type(left), rightType = sqlite3_value_type(right)
-        if leftType == SQLITE_NULL || rightType == SQLITE_NULL { return sqlite3_result_null(context) }
-        guard leftType == SQLITE_TEXT && rightType == SQLITE_TEXT else { return sqlite3_result_int(context, 0) }
-        foldedTest(context, arguments) { text, part in
-            text.count == part.count && text.elementsEqual(part)
-        }
     }
 
     /// Most text (ASCII, and text whose other characters fold to themselves) folds byte by byte
