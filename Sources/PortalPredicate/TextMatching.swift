@@ -46,6 +46,21 @@ public enum TextMatching {
                                   caseInsensitive: Bool, diacriticInsensitive: Bool) -> Bool? {
         var changed = false
         var i = 0
+        // The ASCII start of the text eight bytes at a time (all of most text): an upper-case
+        // letter (0x41…0x5A) is the byte whose high bit `+ 0x3F` sets and `+ 0x25` does not (no
+        // carry crosses bytes below 0x80). The rest, from the first word that is not all
+        // ASCII, a byte or a scalar at a time.
+        if bytes.count >= 8, let base = bytes.baseAddress, let target = out.baseAddress {
+            let highBits: UInt64 = 0x8080_8080_8080_8080
+            while i + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                guard word & highBits == 0 else { break }
+                let upper = caseInsensitive ? (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & highBits : 0
+                changed = changed || upper != 0
+                UnsafeMutableRawPointer(target + i).storeBytes(of: word | upper >> 2, as: UInt64.self)
+                i += 8
+            }
+        }
         while i < bytes.count {
             let byte = bytes[i]
             if byte < 0x80 {
@@ -102,6 +117,9 @@ public enum TextMatching {
 
     private static let twoByteFoldsToItself: [Bool] = (0..<0x800).map { propertyFoldsToItself(UInt32($0)) }
 
+    /// Out of line: inlined, its Unicode property look-up made every fold fetch that type's
+    /// metadata and reserve stack for it, even for ASCII.
+    @inline(never)
     private static func propertyFoldsToItself(_ value: UInt32) -> Bool {
         if value < 0x80 { return !(value &- 0x41 < 26) }
         if value == 0x1F0 || (0x370...0x3FF).contains(value) || (0x13A0...0x13FF).contains(value)

@@ -7,7 +7,18 @@ import Glibc
 
 /// The command line of SPEC section 1. It only parses: `PortalShell.run` does the work.
 struct PortalShellCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    /// True while `parseQuickly` parses: ArgumentParser then skips its two trial parses looking
+    /// for `--generate-completion-script` (a third of the start-up of a one-command run), which
+    /// it skips for a command that names a super-command. Nothing else it prints is made then.
+    nonisolated(unsafe) static var skipsCompletionCheck = false
+
+    static var configuration: CommandConfiguration {
+        var configuration = fullConfiguration
+        if skipsCompletionCheck { configuration._superCommandName = configuration.commandName }
+        return configuration
+    }
+
+    private static let fullConfiguration = CommandConfiguration(
         commandName: "portal-shell",
         abstract: "A terminal database browser and shell for SQLite, with NSPredicate queries.",
         discussion: """
@@ -64,8 +75,10 @@ struct PortalShellCommand: ParsableCommand {
     @Option(help: ArgumentHelp("In scripted runs: stop at the first failing command, or continue.", valueName: "stop|continue"))
     var onError: String = "stop"
 
-    @Option(help: ArgumentHelp("How long to wait for another process's lock (milliseconds).", valueName: "MS"))
-    var busyTimeout: Int = 5000
+    // No default value here: ArgumentParser would describe it on every parse, and an Int's
+    // description goes through the runtime's dynamic casts (1M instructions of each start-up).
+    @Option(help: ArgumentHelp("How long to wait for another process's lock, in milliseconds (default 5000).", valueName: "MS"))
+    var busyTimeout: Int?
 
     @Option(help: ArgumentHelp("auto: colour only on a terminal with NO_COLOR unset or empty.", valueName: "auto|always|never"))
     var color: String = "auto"
@@ -94,7 +107,7 @@ struct PortalShellCommand: ParsableCommand {
         }
         if !["stop", "continue"].contains(onError) { throw ValidationError("--on-error must be 'stop' or 'continue'") }
         if Configuration.ColorMode(rawValue: color) == nil { throw ValidationError("--color must be auto, always or never") }
-        if busyTimeout < 0 { throw ValidationError("--busy-timeout must not be negative") }
+        if let busyTimeout, busyTimeout < 0 { throw ValidationError("--busy-timeout must not be negative") }
         for p in param where !p.contains("=") || p.hasPrefix("=") {
             throw ValidationError("--param '\(p)' must be NAME=VALUE")
         }
@@ -129,7 +142,7 @@ struct PortalShellCommand: ParsableCommand {
         c.readOnly = readOnly
         c.create = create
         c.stopOnError = onError == "stop"
-        c.busyTimeout = busyTimeout
+        if let busyTimeout { c.busyTimeout = busyTimeout }
         c.color = Configuration.ColorMode(rawValue: color) ?? .auto
         c.demoPath = demo
         c.force = force
@@ -139,6 +152,19 @@ struct PortalShellCommand: ParsableCommand {
         return c
     }
 }
+
+/// The command line when it parses as a plain run of the shell, with ArgumentParser's look for a
+/// completion-script request skipped (none can be there); nil for anything else (help, version,
+/// a completion script, a usage error), which the full parse below then handles and reports.
+func parseQuickly() -> PortalShellCommand? {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    guard !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) else { return nil }
+    PortalShellCommand.skipsCompletionCheck = true
+    defer { PortalShellCommand.skipsCompletionCheck = false }
+    return (try? PortalShellCommand.parseAsRoot(arguments)) as? PortalShellCommand
+}
+
+if let parsed = parseQuickly() { exit(PortalShell.run(parsed.shellConfiguration)) }
 
 // Usage errors exit 2 (ArgumentParser would use 64); --help, --version and completion scripts exit 0.
 do {

@@ -28,10 +28,33 @@ import Testing
     /// as the evaluator's fold for every ASCII character and for mixed text, with every flag.
     @Test func foldingASCIIBytesAgreesWithTheEvaluator() throws {
         let samples = (0..<128).map { String(UnicodeScalar(UInt8($0))) } + ["MiXeD 123", "ZÜRICH", "", "Ab\u{0}C"]
+            // Eight bytes and more: the word-at-a-time path, every byte of ASCII in it, and its ends.
+            + [String((0..<128).map { Character(UnicodeScalar(UInt8($0))) }), "@ABCDEFGHIJKLMNOPQRSTUVWXYZ[`abcz{",
+               "ZURICH ZÜRICH zürich ABCDEFGH", "ÀBCDEFGHIJ", "ABCDEFGHÀ", "ABCDEFG\u{7F}H\u{80}"]
         for text in samples {
             for flags in 1...3 {
                 let expected = TextMatching.fold(text, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0)
                 #expect(try value("portal_fold(?, \(flags))", [.text(text)]) == .text(expected), "\(text.debugDescription) \(flags)")
+            }
+        }
+    }
+
+    /// `+(x) = text COLLATE portal_fold<flags>` (what `==[c]`/`[d]` with a text literal compiles
+    /// to) answers what `portal_fold(x, flags) = portal_fold(text, flags)` answers, for text on
+    /// the ASCII path and on Foundation's (ß, Cherokee, decomposed letters), numbers, blobs, NULL;
+    /// the literal's kept fold follows a literal that changes.
+    @Test func foldEqualsAgreesWithComparingTheFolds() throws {
+        let texts: [Value] = ["Zürich", "ZÜRICH", "zürich", "zurich", "", "A\u{0}b", "a\u{0}B", "STRASSE", "straße",
+                              "\u{13A0}", "\u{AB70}", "e\u{301}cole", "École", "東京", "K", "\u{212A}", "12", 12, .real(12.5),
+                              .blob([0x31, 0x32]), .null]
+        let literals: [Value] = ["zürich", "ZURICH", "", "a\u{0}b", "strasse", "Straße", "\u{13A0}", "ecole", "東京", "k", "12", .null]
+        for x in texts {
+            for literal in literals {
+                for flags in 1...3 {
+                    let expected = try value("portal_fold(?, \(flags)) = portal_fold(?, \(flags))", [x, literal])
+                    #expect(try value("+(?) = ? COLLATE portal_fold\(flags)", [x, literal]) == expected,
+                            "\(x) \(literal) \(flags)")
+                }
             }
         }
     }
@@ -50,6 +73,22 @@ import Testing
         #expect(try value("portal_beginswith(?, ?, 0)", ["a\u{0}b", "a\u{0}"]) == 1)
         #expect(try value("portal_endswith(?, ?, 0)", [123, "23"]) == 1)
         #expect(throws: TestFailure.self) { try value("portal_matches(?, ?, 0)", ["x", "("]) }
+    }
+
+    /// The collation keeps the right side's fold while its bytes stay the same: rows whose
+    /// right side changes from row to row, and back, answer as comparing the folds does.
+    @Test func foldCollationFollowsARightSideThatChanges() throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE t (x, y);
+            INSERT INTO t VALUES ('Zürich', 'zürich'), ('ZÜRICH', 'zurich'), ('Oslo', 'zürich'), ('STRASSE', 'straße'),
+                                 ('oslo', 'OSLO'), ('Zürich', 'ZÜRICH'), (12, '12'), (NULL, 'x'), ('x', NULL), ('东京', '东京');
+            """)
+        for flags in 1...3 {
+            let expected = try database.column("SELECT portal_fold(x, \(flags)) = portal_fold(y, \(flags)) FROM t ORDER BY rowid")
+            #expect(try database.column("SELECT +(x) = y COLLATE portal_fold\(flags) FROM t ORDER BY rowid") == expected)
+            #expect(expected.contains(1) && expected.contains(0))
+        }
     }
 
     /// The pattern kept for the statement: a constant pattern over many rows, a pattern that

@@ -146,6 +146,11 @@ extension SQLCompiler {
     private func equality(_ left: Operand, _ l: SQLFragment, _ rule: TextRule, _ right: Operand,
                           _ r: SQLFragment) throws -> SQLFragment {
         let literal = isLiteral(left) || isLiteral(right)
+        // Folded text against a text literal: compared fold to fold without the folded text.
+        if rule.fold != 0 && !rule.locale {
+            if isTextLiteral(right) { return dialect.foldedEqual(l, r, flags: rule.fold) }
+            if isTextLiteral(left) { return dialect.foldedEqual(r, l, flags: rule.fold) }
+        }
         return literal ? rule.left(l) + " = " + rule.right(r) : dialect.nullSafeEqual(rule.left(l), rule.right(r), negated: false)
     }
 
@@ -276,6 +281,11 @@ extension SQLCompiler {
             }
         }
         return harmless ? sql : dialect.withoutAffinity(sql)
+    }
+
+    private func isTextLiteral(_ operand: Operand) -> Bool {
+        if case .scalar(_, let info) = operand, case .text? = info.literal { return true }
+        return false
     }
 
     private func isLiteral(_ operand: Operand) -> Bool {

@@ -25,6 +25,13 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
         try tableNames(connection).isSuperset(of: ["Z_PRIMARYKEY", "Z_METADATA"])
     }
 
+    /// True when the database `context` reads has the tables only Core Data makes, asked in
+    /// that read (a caller that reads anyway, such as an open that touches the file, needs no
+    /// connection of its own for it).
+    public static func isCoreDataStore(_ context: ReadContext) throws -> Bool {
+        try isCoreDataStore(context.connection)
+    }
+
     /// Reads `Z_PRIMARYKEY` and the model cache of the store on `connection`.
     public init(_ connection: Connection) throws {
         let tables = try Self.tableNames(connection)

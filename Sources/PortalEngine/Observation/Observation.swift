@@ -202,7 +202,11 @@ final class ObservationCenter: @unchecked Sendable {
         lock.lock()
         isStopped = true
         observers.removeAll()
+        // No observer ever added: nothing was ever polled, and no worker thread need start
+        // only to find that out (a one-command run would start one as it exits).
+        let everObserved = nextID > 0
         lock.unlock()
+        guard everObserved else { return }
         // Asynchronously: the store may be deinitialized on this very queue.
         queue.async {
             self.timer?.cancel()

@@ -35,6 +35,9 @@ public protocol SQLDialect: Sendable {
     func nullSafeEqual(_ left: SQLFragment, _ right: SQLFragment, negated: Bool) -> SQLFragment
     /// `value` with its text folded as `[c]` (flag 1) and `[d]` (flag 2) ask; other values unchanged.
     func folded(_ value: SQLFragment, _ flags: Int) -> SQLFragment
+    /// `folded(value, flags) = folded(text, flags)` for a text literal `text`: a dialect may
+    /// compare the folds without making the folded text of every row.
+    func foldedEqual(_ value: SQLFragment, _ text: SQLFragment, flags: Int) -> SQLFragment
     /// `value` compared in Unicode collation order (`[l]`).
     func localeOrdered(_ value: SQLFragment) -> SQLFragment
     /// `value` compared by its bytes, the order a plain index of a text column keeps.
@@ -126,6 +129,13 @@ public struct SQLiteDialect: SQLDialect {
 
     /// `?` as it is.
     public func parameters(in statement: SQLFragment) -> SQLFragment { statement }
+}
+
+extension SQLDialect {
+    /// Both sides folded, then `=`.
+    public func foldedEqual(_ value: SQLFragment, _ text: SQLFragment, flags: Int) -> SQLFragment {
+        folded(value, flags) + " = " + folded(text, flags)
+    }
 }
 
 extension SQLDialect where Self == SQLiteDialect {

@@ -21,6 +21,14 @@ extension SQLiteDialect {
         flags == 0 ? value : "portal_fold(" + value + ", \(flags))"
     }
 
+    /// `+(value) = text COLLATE portal_fold<flags>`: SQLite compares the two texts through the
+    /// collation, which folds each row's text into scratch memory and keeps the literal's fold
+    /// (no function call and no folded text per row). The `+` drops the column's affinity, as
+    /// `portal_fold(value)` does: a number stays a number, never equal to text.
+    public func foldedEqual(_ value: SQLFragment, _ text: SQLFragment, flags: Int) -> SQLFragment {
+        flags == 0 ? value + " = " + text : "+(" + value + ") = " + text + " COLLATE portal_fold\(flags)"
+    }
+
     /// `value COLLATE portal_locale`: SQLite uses the explicit collation of the left side for
     /// `=`, `<`, `BETWEEN` and `IN`, so the compiler puts it there.
     public func localeOrdered(_ value: SQLFragment) -> SQLFragment { value + " COLLATE portal_locale" }

@@ -1,5 +1,8 @@
 import CSQLite
 import PortalPredicate
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // The engine calls `register` on every connection it opens, reader and writer alike, before any
 // compiled predicate runs there. Each function delegates to PortalPredicate's TextMatching, the
@@ -22,6 +25,95 @@ public enum SQLFunctions {
         guard sqlite3_create_collation_v2(db, "portal_locale", SQLITE_UTF8, nil, localeOrder, nil) == SQLITE_OK else {
             throw SQLFunctionError(message: "cannot register portal_locale: " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
         }
+        for flags in Int32(1)...3 {
+            let state = Unmanaged.passRetained(FoldOrder(flags: flags)).toOpaque()
+            guard sqlite3_create_collation_v2(db, "portal_fold\(flags)", SQLITE_UTF8, state, foldOrder, releaseFoldOrder) == SQLITE_OK else {
+                Unmanaged<FoldOrder>.fromOpaque(state).release()
+                throw SQLFunctionError(message: "cannot register portal_fold\(flags): " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
+            }
+        }
+    }
+
+    /// The `portal_fold1` … `portal_fold3` collations (`==[c]`, `[d]`, `[cd]` against a text
+    /// literal): texts in the byte order of their folds, so equal exactly when
+    /// `portal_fold(a, flags) = portal_fold(b, flags)`. The right side (the literal, in what the
+    /// compiler writes) keeps its fold from call to call while its bytes stay the same; the left
+    /// folds into scratch memory. One state per connection, used by one thread at a time.
+    private final class FoldOrder {
+        let caseInsensitive: Bool
+        let diacriticInsensitive: Bool
+        /// The last right side and its fold, in memory of their own (read with no retain).
+        private var right = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        private var foldedRight = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+
+        init(flags: Int32) {
+            caseInsensitive = flags & 1 != 0
+            diacriticInsensitive = flags & 2 != 0
+        }
+
+        deinit {
+            right.deallocate()
+            foldedRight.deallocate()
+        }
+
+        func compare(_ left: UnsafeBufferPointer<UInt8>, _ rightBytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            if !Self.same(rightBytes, UnsafeBufferPointer(right)) { keep(rightBytes) }
+            let folded = UnsafeBufferPointer(foldedRight)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(left.count, 1)) { scratch in
+                switch TextMatching.simpleFold(left, into: scratch, caseInsensitive: caseInsensitive,
+                                               diacriticInsensitive: diacriticInsensitive) {
+                case false?: return Self.order(left, folded)
+                case true?: return Self.order(UnsafeBufferPointer(rebasing: scratch[..<left.count]), folded)
+                case nil: return Array(foldedSlowly(left).utf8).withUnsafeBufferPointer { Self.order($0, folded) }
+                }
+            }
+        }
+
+        /// Keeps a new right side and its fold.
+        private func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
+            right.deallocate()
+            foldedRight.deallocate()
+            right = .allocate(capacity: bytes.count)
+            _ = right.initialize(from: bytes)
+            let folded = Array(TextMatching.fold(String(decoding: bytes, as: UTF8.self), caseInsensitive: caseInsensitive,
+                                                 diacriticInsensitive: diacriticInsensitive).utf8)
+            foldedRight = .allocate(capacity: folded.count)
+            _ = foldedRight.initialize(from: folded)
+        }
+
+        /// Foundation's fold, for text the byte-by-byte fold cannot take (as portal_fold).
+        private func foldedSlowly(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            TextMatching.fold(String(decoding: bytes, as: UTF8.self), caseInsensitive: caseInsensitive,
+                              diacriticInsensitive: diacriticInsensitive)
+        }
+
+        private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard a.count == b.count else { return false }
+            guard a.count > 0, let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 && b.baseAddress != nil }
+            return memcmp(x, y, a.count) == 0
+        }
+
+        /// Byte order (a prefix first).
+        private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+            let common = min(a.count, b.count)
+            if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+                let c = memcmp(x, y, common)
+                if c != 0 { return c < 0 ? -1 : 1 }
+            }
+            return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+        }
+    }
+
+    private static let foldOrder: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32,
+                                                  UnsafeRawPointer?) -> Int32 = { state, leftCount, left, rightCount, right in
+        guard let state else { return 0 }
+        let l = UnsafeBufferPointer(start: left?.assumingMemoryBound(to: UInt8.self), count: left == nil ? 0 : Int(leftCount))
+        let r = UnsafeBufferPointer(start: right?.assumingMemoryBound(to: UInt8.self), count: right == nil ? 0 : Int(rightCount))
+        return Unmanaged<FoldOrder>.fromOpaque(state)._withUnsafeGuaranteedRef { $0.compare(l, r) }
+    }
+
+    private static let releaseFoldOrder: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
+        if let state { Unmanaged<FoldOrder>.fromOpaque(state).release() }
     }
 
     /// The `portal_locale` collation of `[l]`: Unicode collation order, as the evaluator has it.
@@ -123,14 +215,17 @@ public enum SQLFunctions {
         }
     }
 
-    /// The folded second argument of a string test, kept for the statement.
+    /// The folded second argument of a string test, kept for the statement: its bytes in memory
+    /// of its own, read every row without a retain of an array.
     private final class FoldedPart {
         let flags: Int32
-        let bytes: [UInt8]
+        let bytes: UnsafeMutableBufferPointer<UInt8>
         init(flags: Int32, bytes: [UInt8]) {
             self.flags = flags
-            self.bytes = bytes
+            self.bytes = .allocate(capacity: bytes.count)
+            _ = self.bytes.initialize(from: bytes)
         }
+        deinit { bytes.deallocate() }
     }
 
     /// A string test on the folded UTF-8 of two values (numbers by their text, as the evaluator
@@ -138,30 +233,39 @@ public enum SQLFunctions {
     /// writes) is folded once per statement; each row's text folds into scratch memory, byte
     /// by byte when it can (see `TextMatching.simpleFold`), else through Foundation.
     private static func foldedTest(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
-                                   _ test: (UnsafeBufferPointer<UInt8>, [UInt8]) -> Bool) {
+                                   _ test: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
         guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
         guard sqlite3_value_type(left) != SQLITE_NULL, sqlite3_value_type(right) != SQLITE_NULL else {
             return sqlite3_result_null(context)
         }
         let flags = arguments[2].map { sqlite3_value_int($0) } ?? 0
-        let options = options(arguments[2])
-        let part: [UInt8]
-        if let kept = sqlite3_get_auxdata(context, 1).map({ Unmanaged<FoldedPart>.fromOpaque($0).takeUnretainedValue() }),
-           kept.flags == flags {
-            part = kept.bytes
+        // The flags' bits, read per row rather than the option set's members.
+        let caseInsensitive = flags & 1 != 0, diacriticInsensitive = flags & 2 != 0
+        let options = options(flags)
+        let part: UnsafeBufferPointer<UInt8>
+        // A part folded in this call, held to the end of it: SQLite may release what it is
+        // handed at once (a part that is not a constant).
+        var fresh: FoldedPart?
+        defer { withExtendedLifetime(fresh) {} }
+        if let kept = sqlite3_get_auxdata(context, 1).map({ Unmanaged<FoldedPart>.fromOpaque($0) }),
+           kept._withUnsafeGuaranteedRef({ $0.flags == flags }) {
+            // SQLite holds the part for the statement: read without a retain.
+            part = kept._withUnsafeGuaranteedRef { UnsafeBufferPointer($0.bytes) }
         } else {
-            part = Array(TextMatching.fold(text(right), options: options).utf8)
-            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(FoldedPart(flags: flags, bytes: part)).toOpaque(), releasePart)
+            let folded = FoldedPart(flags: flags, bytes: Array(TextMatching.fold(text(right), options: options).utf8))
+            fresh = folded
+            part = UnsafeBufferPointer(folded.bytes)
+            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(folded).toOpaque(), releasePart)
         }
         let pointer = sqlite3_value_text(left)
         let bytes = UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_value_bytes(left)))
-        let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
+        let folds = caseInsensitive || diacriticInsensitive
         let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { scratch -> Bool in
             // Whether folding changed the bytes (folded into `scratch`); nil when a Swift string is
             // needed (Foundation's fold, or invalid UTF-8, which reads as U+FFFD as everywhere else).
             let changes = folds
-                ? TextMatching.simpleFold(bytes, into: scratch, caseInsensitive: options.contains(.caseInsensitive),
-                                          diacriticInsensitive: options.contains(.diacriticInsensitive))
+                ? TextMatching.simpleFold(bytes, into: scratch, caseInsensitive: caseInsensitive,
+                                          diacriticInsensitive: diacriticInsensitive)
                 : (bytes.allSatisfy { $0 < 0x80 } ? false : nil)
             switch changes {
             case false?: return test(bytes, part)
@@ -240,7 +344,10 @@ public enum SQLFunctions {
 
     /// The fold flags argument (1 = `[c]`, 2 = `[d]`) as comparison options.
     private static func options(_ value: OpaquePointer?) -> ComparisonOptions {
-        let flags = value.map { sqlite3_value_int($0) } ?? 0
+        options(value.map { sqlite3_value_int($0) } ?? 0)
+    }
+
+    private static func options(_ flags: Int32) -> ComparisonOptions {
         var options: ComparisonOptions = []
         if flags & 1 != 0 { options.insert(.caseInsensitive) }
         if flags & 2 != 0 { options.insert(.diacriticInsensitive) }

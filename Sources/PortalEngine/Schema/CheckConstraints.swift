@@ -3,6 +3,7 @@
 /// parenthesised expression (nested parentheses, strings and comments inside it are skipped).
 enum CheckConstraints {
     static func find(in sql: String) -> [String] {
+        guard mentionsCheck(sql) else { return [] }
         let text = Array(sql.unicodeScalars)
         var found: [String] = []
         var i = 0
@@ -20,6 +21,16 @@ enum CheckConstraints {
             }
         }
         return found
+    }
+
+    /// Whether `check` appears anywhere, in any case: a byte scan that lets most tables (which
+    /// have no CHECK) skip the scalar-by-scalar parse when a database opens.
+    private static func mentionsCheck(_ sql: String) -> Bool {
+        let bytes = Array(sql.utf8), word = Array("check".utf8)
+        guard bytes.count >= word.count else { return false }
+        return (0...(bytes.count - word.count)).contains { start in
+            (0..<word.count).allSatisfy { bytes[start + $0] | 0x20 == word[$0] }
+        }
     }
 
     /// The index after a string, quoted name or comment starting at `i`; nil when none starts there.
@@ -62,10 +73,16 @@ enum CheckConstraints {
         c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" || c == "$"
     }
 
+    /// `CHECK` in any case at `i`, as a whole word. Compared scalar by scalar in ASCII: no other
+    /// scalar upper-cases to one of its letters, and a String per word start made reading a
+    /// schema cost more than its queries.
     private static func matchesCheck(_ text: [Unicode.Scalar], _ i: Int) -> Bool {
         guard i + 5 <= text.count else { return false }
-        let word = String(String.UnicodeScalarView(text[i..<(i + 5)])).uppercased()
-        return word == "CHECK" && (i + 5 == text.count || !isWordCharacter(text[i + 5]))
+        for (k, letter) in "CHECK".unicodeScalars.enumerated() {
+            let c = text[i + k].value
+            guard c == letter.value || c == letter.value | 0x20 else { return false }
+        }
+        return i + 5 == text.count || !isWordCharacter(text[i + 5])
     }
 
     /// The index of the parenthesis closing the one at `open`.

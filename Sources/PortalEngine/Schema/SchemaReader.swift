@@ -10,6 +10,7 @@ public enum SchemaReader {
     /// relationships its foreign keys imply, named as the man page says (DESCRIPTION).
     public static func read(_ db: OpaquePointer) throws -> Schema {
         let pragma = PragmaReader(db: db)
+        defer { pragma.finalize() }
         var entities: [EntityDescription] = []
         var foreignKeys: [ForeignKey] = []
         for (name, kind, withoutRowid) in try pragma.entityList() {
@@ -73,9 +74,18 @@ extension Schema {
     }
 }
 
-/// The PRAGMA queries, each prepared, stepped and finalized here.
-private struct PragmaReader {
+/// The PRAGMA queries, stepped here. Each text is prepared once per read of the schema and
+/// reused for every table (parsing them per table was most of the cost of opening a database).
+private final class PragmaReader {
     let db: OpaquePointer
+    private var prepared: [String: OpaquePointer] = [:]
+
+    init(db: OpaquePointer) { self.db = db }
+
+    func finalize() {
+        for statement in prepared.values { sqlite3_finalize(statement) }
+        prepared = [:]
+    }
 
     func entityList() throws -> [(String, EntityDescription.Kind, Bool)] {
         // sqlite_schema keeps creation order, which is what users see in the CLI's .tables.
@@ -155,10 +165,11 @@ private struct PragmaReader {
     }
 
     func query(_ sql: String, _ arguments: [String] = []) throws -> [[Value]] {
-        var statement: OpaquePointer?
-        let prepared = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
-        guard prepared == SQLITE_OK, let statement else { throw schemaError(prepared, sql) }
-        defer { sqlite3_finalize(statement) }
+        let statement = try statement(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (index, argument) in arguments.enumerated() {
             sqlite3_bind_text(statement, Int32(index + 1), argument, -1, portal_sqlite_transient())
         }
@@ -169,6 +180,15 @@ private struct PragmaReader {
             guard rc == SQLITE_ROW else { throw schemaError(rc, sql) }
             rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
         }
+    }
+
+    private func statement(_ sql: String) throws -> OpaquePointer {
+        if let statement = prepared[sql] { return statement }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw schemaError(code, sql) }
+        prepared[sql] = statement
+        return statement
     }
 
     private func column(_ statement: OpaquePointer, _ index: Int32) -> Value {

@@ -11,24 +11,12 @@ struct CoreDataBanner {
     var writeRefusal: String?
 
     /// The catalog and banner for the file at `storePath` when it is a Core Data store to open
-    /// by a model; nil for a plain database or `--raw`. Throws when the store's model cannot be
-    /// read or does not match its tables.
-    static func opening(_ storePath: String, _ choice: CoreDataOpening, displayPath: String) throws(OpenError)
-        -> (catalog: CoreDataStoreCatalog, banner: CoreDataBanner)? {
+    /// by a model; nil for a plain database or `--raw`. `isCoreData` comes from the store's own
+    /// first read (which also tells a file that cannot be read). Throws when the store's model
+    /// cannot be read or does not match its tables.
+    static func opening(_ storePath: String, _ choice: CoreDataOpening, isCoreData: Bool, displayPath: String)
+        throws(OpenError) -> (catalog: CoreDataStoreCatalog, banner: CoreDataBanner)? {
         if choice == .raw || storePath == ":memory:" { return nil }
-        // A file that cannot be opened is not for this check to report: the store's own open says why.
-        guard let connection = try? Connection(path: storePath, readOnly: true, create: false) else { return nil }
-        defer { connection.close() }
-        let isCoreData: Bool
-        do {
-            isCoreData = try CoreDataStoreInfo.isCoreDataStore(connection)
-        } catch let error as PortalError where error.kind == .busy {
-            // Locked by another process: opened by raw names, a Core Data store would let writes
-            // past its refusal.
-            throw OpenError(message: "cannot open '\(displayPath)': cannot tell whether it is a Core Data store: \(error)")
-        } catch {
-            return nil   // not a database, unreadable, a hot journal: the store's own open says why
-        }
         guard isCoreData else {
             if case .modelFile = choice {
                 throw OpenError(message: "cannot open '\(displayPath)' by a model: it is not a Core Data store "
@@ -36,6 +24,14 @@ struct CoreDataBanner {
             }
             return nil
         }
+        // Only a Core Data store, opened by its model, reads the catalog on a connection of its own.
+        let connection: Connection
+        do {
+            connection = try Connection(path: storePath, readOnly: true, create: false)
+        } catch {
+            throw OpenError(message: "cannot open '\(displayPath)': \(error)")
+        }
+        defer { connection.close() }
         let modelPath: String? = if case .modelFile(let path) = choice { path } else { nil }
         do {
             let catalog = try CoreDataCatalog(connection, modelPath: modelPath)

@@ -60,13 +60,18 @@ final class ShellDatabase {
             var options = StoreOptions(readOnly: readOnly, create: create, busyTimeout: busyTimeout)
             options.switchesToWAL = false
             options.interruptRequested = Interrupts.interruptRequested
-            let opening = try CoreDataBanner.opening(storePath, coreData, displayPath: path)
-            if let opening { options.catalog = opening.catalog }
-            coreDataBanner = opening?.banner
-            store = try Store(path: storePath, options: options)
-            // Touch the file: a file that is not a database fails here, not at the first command.
-            let touch = Select("sqlite_schema", columns: .count).rendered(in: SQLiteDialect()).sql
-            _ = try store.read { try $0.query(touch) }
+            var opened = try Store(path: storePath, options: options)
+            // Touch the file (a file that is not a database fails here, not at the first command)
+            // by reading its table names, which tell a Core Data store.
+            let isCoreData = try opened.read { try CoreDataStoreInfo.isCoreDataStore($0) }
+            if let opening = try CoreDataBanner.opening(storePath, coreData, isCoreData: isCoreData, displayPath: path) {
+                // A Core Data store opens again, by its model's names.
+                try? opened.close()
+                options.catalog = opening.catalog
+                coreDataBanner = opening.banner
+                opened = try Store(path: storePath, options: options)
+            }
+            store = opened
         } catch let error as OpenError {
             throw error
         } catch let error as PortalError {
