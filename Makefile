@@ -11,10 +11,7 @@ DEBUG_BIN := .build/debug/portal-shell
 BIN ?= $(RELEASE_BIN)
 # The release build links the Swift runtime and Foundation statically: start-up no longer loads
 # and relocates a dozen shared libraries (measured: `count Track` on Chinook, 12.1 ms → 6.8 ms).
-# Linked as a plain (not position-independent) executable: the loader then has no 77,000 relative
-# relocations to apply to the Swift metadata at every start (measured: 1.0M instructions and 240
-# of 800 page faults fewer for the same command).
-RELEASE_FLAGS := --static-swift-stdlib -Xlinker -no-pie
+RELEASE_FLAGS := --static-swift-stdlib
 # ThreadSanitizer builds go to their own folder so they don't throw away the debug build.
 TSAN_SCRATCH := .build-tsan
 FUZZ_SECONDS ?= 60
