@@ -42,6 +42,7 @@ static void load(void) {
     LOAD(getResult, PQgetResult)
     LOAD(sendQueryPrepared, PQsendQueryPrepared)
     LOAD(setSingleRowMode, PQsetSingleRowMode)
+    LOAD(describePrepared, PQdescribePrepared)
 #undef LOAD
 }
 

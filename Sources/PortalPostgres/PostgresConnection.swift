@@ -47,22 +47,61 @@ public final class PostgresConnection: DatabaseConnection {
         pq.finish(connection)
     }
 
-    /// `sql` prepared on the server once; later calls with the same text reuse it. The statement
-    /// keeps its connection alive.
+    /// A statement of `sql`, prepared on the server when it first runs, with the parameter types
+    /// of its values (errors surface then); later runs with the same text and types reuse it. The
+    /// statement keeps its connection alive.
     public func prepare(_ sql: String) throws -> PostgresStatement {
-        if let name = prepared[sql] { return PostgresStatement(connection: self, name: name, sql: sql) }
-        try makeReady()
+        PostgresStatement(connection: self, sql: sql)
+    }
+
+    /// The server-side statement for `sql` with these parameter types (libpq's type ids, 0 for
+    /// "infer"), prepared on first use.
+    private func serverName(_ sql: String, types: [UInt32]) throws -> String {
+        let key = types.allSatisfy { $0 == 0 } ? sql : sql + "\u{0}" + types.map(String.init).joined(separator: ",")
+        if let name = prepared[key] { return name }
+        makeReady()
         let name = "portal_\(prepared.count + 1)"
-        let result = pq.prepare(connection, name, sql, 0, nil)
+        let result = types.allSatisfy { $0 == 0 } ? pq.prepare(connection, name, sql, 0, nil)
+            : pq.prepare(connection, name, sql, Int32(types.count), types)
         defer { pq.clear(result) }
         try check(result, sql: sql)
-        prepared[sql] = name
-        return PostgresStatement(connection: self, name: name, sql: sql)
+        prepared[key] = name
+        return name
+    }
+
+    /// The parameter types a run with `values` is prepared with. PostgreSQL infers a
+    /// parameter's type from the other side of its comparison; a real is typed `float8` (else
+    /// `bigint_column > $1` would refuse 2.5), and a parameter tested alone (`$1 IS NULL`), which
+    /// has no other side, by its value. The rest are inferred, so that a number column compared
+    /// with "300000" compares with 300000 (as SQLite's affinity does) and 1 goes into a boolean.
+    static func parameterTypes(_ sql: String, _ values: [Value]) -> [UInt32] {
+        var types = values.map { value -> UInt32 in if case .real = value { 701 } else { 0 } }
+        for match in sql.matches(of: /\$([0-9]+) IS (NOT )?NULL/) {
+            guard let number = Int(match.output.1), values.indices.contains(number - 1) else { continue }
+            types[number - 1] = switch values[number - 1] {
+            case .integer: 20
+            case .real: 701
+            case .blob: 17
+            case .text, .null: 25
+            }
+        }
+        return types
+    }
+
+    /// The columns `sql` returns, asked of the server before it runs.
+    func columns(of sql: String) throws -> [String] {
+        let name = try serverName(sql, types: [])
+        makeReady()
+        let result = pq.describePrepared(connection, name)
+        defer { pq.clear(result) }
+        try check(result, sql: sql)
+        guard let result else { return [] }
+        return (0..<pq.nfields(result)).map { Self.text(pq.fname(result, $0)) }
     }
 
     /// One or more statements without parameters.
     public func execute(_ sql: String) throws {
-        try makeReady()
+        makeReady()
         let result = pq.exec(connection, sql)
         defer { pq.clear(result) }
         try check(result, sql: sql)
@@ -99,7 +138,7 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// Starts `COPY … FROM STDIN`; the rows follow with `putCopyData`, then `endCopy`.
     func startCopy(_ sql: String) throws {
-        try makeReady()
+        makeReady()
         let result = pq.exec(connection, sql)
         defer { pq.clear(result) }
         guard let result, pq.resultStatus(result) == PGRES_COPY_IN else {
@@ -138,19 +177,25 @@ public final class PostgresConnection: DatabaseConnection {
     /// True from sending a statement until its last result is in (also when the statement is gone).
     private var resultsPending = false
 
-    /// Lets the connection run another command: a statement still streaming rows takes the rest;
-    /// the rows of one that is gone are dropped.
-    func makeReady() throws {
-        if let streaming { try streaming.takeRemainingRows() }
+    /// Lets the connection run another command: a statement still streaming rows takes the rest
+    /// (keeping any failure for itself); the rows of one that is gone are dropped.
+    func makeReady() {
+        streaming?.takeRemainingRows()
+        discardRemaining()
+    }
+
+    /// Drops whatever results of the statement sent are still to come.
+    func discardRemaining() {
         if resultsPending { while let rest = pq.getResult(connection) { pq.clear(rest) } }
         resultsPending = false
         streaming = nil
     }
 
-    /// Sends a prepared statement with text parameters (blobs in binary), its rows to arrive one
-    /// at a time (libpq's single-row mode: memory for one row, whatever the result's size).
-    func send(_ name: String, _ values: [Value], for statement: PostgresStatement) throws {
-        try makeReady()
+    /// Sends `sql` with text parameters (blobs in binary), its rows to arrive one at a time
+    /// (libpq's single-row mode: memory for one row, whatever the result's size).
+    func send(_ sql: String, _ values: [Value], for statement: PostgresStatement) throws {
+        let name = try serverName(sql, types: Self.parameterTypes(sql, values))
+        makeReady()
         var pointers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -186,30 +231,37 @@ public final class PostgresConnection: DatabaseConnection {
             }
         }
         guard sent == 1 else { throw PortalError(.cannotOpen, "cannot send to PostgreSQL: " + Self.text(pq.errorMessage(connection))) }
-        _ = pq.setSingleRowMode(connection)
-        streaming = statement
         resultsPending = true
+        guard pq.setSingleRowMode(connection) == 1 else {
+            discardRemaining()
+            throw PortalError(.sqlite, "PostgreSQL would not send the rows one at a time: \(sql)")
+        }
+        streaming = statement
     }
 
-    /// The next result of the statement sent: one row (`PGRES_SINGLE_TUPLE`), the end of its rows
-    /// or the outcome of a command (then nil, after the connection is ready again). A failure is
-    /// thrown once every result of the statement is in.
-    func nextRow(sql: String) throws -> OpaquePointer? {
+    /// What arrives next for the statement sent.
+    enum Arrival {
+        /// One row (a single-row result, for the caller to clear).
+        case row(OpaquePointer)
+        /// The end: no more rows, or the outcome of a command; the connection is ready again.
+        case end
+    }
+
+    /// The next arrival of the statement sent. A failure is thrown once every result of the
+    /// statement is in (the connection is then ready again).
+    func next(sql: String) throws -> Arrival {
         guard let result = pq.getResult(connection) else {
-            streaming = nil
-            resultsPending = false
-            return nil
+            discardRemaining()
+            return .end
         }
-        if pq.resultStatus(result) == PGRES_SINGLE_TUPLE { return result }
+        if pq.resultStatus(result) == PGRES_SINGLE_TUPLE { return .row(result) }
         defer { pq.clear(result) }
         var failure: Error?
         do { try check(result, sql: sql) } catch { failure = error }
         lastCommandChanges = changes(of: result)
-        while let rest = pq.getResult(connection) { pq.clear(rest) }
-        streaming = nil
-        resultsPending = false
+        discardRemaining()
         if let failure { throw failure }
-        return nil
+        return .end
     }
 
     /// A parameter's text: what PostgreSQL parses for the type it infers at that place.

@@ -37,35 +37,10 @@ public struct PostgresDialect: SQLDialect {
 
     public var returningAll: String { " RETURNING *" }
 
-    /// `$1, $2, …`; a real is typed `float8`, else PostgreSQL would infer the type of the other
-    /// side (`bigint_column > $1` would refuse 2.5); NULL is written in place, and a value tested
-    /// alone (`$1 IS NULL`) is typed by its value, as there is no other side to infer from. Other
-    /// values keep the inferred type, so that a number column compared with "300000" compares
-    /// with 300000 (as SQLite's affinity does) and 1 goes into a boolean column.
-    public func parameters(in statement: SQLFragment) -> SQLFragment {
-        var kept: [Value] = []
-        let spellings = statement.bindings.map { value -> String in
-            if value == .null { return "NULL" }
-            kept.append(value)
-            if case .real = value { return "$\(kept.count)::float8" }
-            return "$\(kept.count)"
-        }
-        var numbered = statement.numberingParameters { number in
-            number <= spellings.count ? spellings[number - 1] : "$\(number)"
-        }
-        numbered.bindings = kept
-        numbered.sql = numbered.sql.replacing(/\$([0-9]+) IS (NOT )?NULL/) { match in
-            let index = Int(match.output.1).map { $0 - 1 } ?? -1
-            guard kept.indices.contains(index) else { return match.output.0 }
-            let type = switch kept[index] {
-            case .integer: "int8"
-            case .blob: "bytea"
-            default: "text"
-            }
-            return "$\(match.output.1)::\(type) IS \(match.output.2 ?? "")NULL"
-        }
-        return numbered
-    }
+    /// `$1, $2, …`, whatever the values (callers keep rendered statements and bind new values);
+    /// the connection gives a parameter a type where PostgreSQL could not infer the right one
+    /// (`PostgresConnection.parameterTypes`).
+    public func parameters(in statement: SQLFragment) -> SQLFragment { statement.numberingParameters { "$\($0)" } }
 
     public func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 

@@ -4,22 +4,26 @@ import PortalPredicate
 
 /// A statement prepared on the server: bound, sent on the first `step`, its rows read one at a
 /// time as they arrive (memory for one row). Another command on the connection while rows are
-/// still arriving makes this statement take the rest first (`takeRemainingRows`).
+/// still arriving makes this statement take the rest first, as values (`takeRemainingRows`).
 public final class PostgresStatement: DatabaseStatement {
     private let connection: PostgresConnection
-    private let name: String
     private let sql: String
     private var values: [Value] = []
     private var isSent = false
-    /// The current row: a single-row result.
+    /// The current row, when it came from the server: a single-row result.
     private var result: OpaquePointer?
-    /// Rows taken in before they were asked for, when the connection had to run something else.
-    private var waiting: [OpaquePointer] = []
-    private var waitingIndex = 0
+    /// The current row, when it was taken in before it was asked for.
+    private var takenRow: [Value]?
+    /// Rows taken in before they were asked for, and how many of them were handed out.
+    private var taken: [[Value]] = []
+    private var takenIndex = 0
+    /// A failure that came while the rows were taken in early: thrown after those rows.
+    private var takenFailure: Error?
+    /// The names of the columns, once known (from a row, or asked of the server).
+    private var names: [String]?
 
-    init(connection: PostgresConnection, name: String, sql: String) {
+    init(connection: PostgresConnection, sql: String) {
         self.connection = connection
-        self.name = name
         self.sql = sql
     }
 
@@ -33,61 +37,102 @@ public final class PostgresStatement: DatabaseStatement {
 
     public func step() throws -> Bool {
         if !isSent {
-            try connection.send(name, values, for: self)
+            try connection.send(sql, values, for: self)
             isSent = true
         }
-        if let result { connection.pq.clear(result) }
-        result = nil
-        if waitingIndex < waiting.count {
-            result = waiting[waitingIndex]
-            waitingIndex += 1
+        clearRow()
+        if takenIndex < taken.count {
+            takenRow = taken[takenIndex]
+            takenIndex += 1
             return true
         }
+        if let failure = takenFailure {
+            takenFailure = nil
+            throw failure
+        }
         guard connection.streaming === self else { return false }
-        result = try connection.nextRow(sql: sql)
-        return result != nil
+        switch try connection.next(sql: sql) {
+        case .row(let row):
+            result = row
+            if names == nil { names = Self.names(of: row, connection.pq) }
+            return true
+        case .end:
+            return false
+        }
     }
 
-    /// Takes the rows still to come, so that the connection can run another command.
-    func takeRemainingRows() throws {
-        while connection.streaming === self, let row = try connection.nextRow(sql: sql) { waiting.append(row) }
+    /// Takes the rows still to come as values, so that the connection can run another command;
+    /// a failure among them is kept, to be thrown by `step` after the rows before it.
+    func takeRemainingRows() {
+        while connection.streaming === self {
+            do {
+                guard case .row(let row) = try connection.next(sql: sql) else { return }
+                if names == nil { names = Self.names(of: row, connection.pq) }
+                taken.append((0..<connection.pq.nfields(row)).map { Self.value(in: row, $0, connection.pq) })
+                connection.pq.clear(row)
+            } catch {
+                takenFailure = error
+                return
+            }
+        }
     }
 
-    public var columnCount: Int { result.map { Int(connection.pq.nfields($0)) } ?? 0 }
+    /// The number of columns (asked of the server before the first run, when needed).
+    public var columnCount: Int { columnNames.count }
 
     public func columnName(_ index: Int) -> String {
-        guard let result, let name = connection.pq.fname(result, Int32(index)) else { return "" }
-        return String(cString: name)
+        columnNames.indices.contains(index) ? columnNames[index] : ""
+    }
+
+    private var columnNames: [String] {
+        if let names { return names }
+        let described = (try? connection.columns(of: sql)) ?? []
+        names = described
+        return described
     }
 
     /// The value by the column's type: integers, floating point, numeric (whole numbers as
-    /// integers), booleans as 1/0,
-    /// bytea as a blob, everything else as its text.
+    /// integers), booleans as 1/0, bytea as a blob, everything else as its text.
     public func value(at index: Int32) -> Value {
-        guard let result, connection.pq.getisnull(result, 0, index) == 0,
-              let pointer = connection.pq.getvalue(result, 0, index) else { return .null }
+        if let takenRow { return takenRow.indices.contains(Int(index)) ? takenRow[Int(index)] : .null }
+        guard let result else { return .null }
+        return Self.value(in: result, index, connection.pq)
+    }
+
+    /// Ends the run: rows not read are dropped as they arrive, none kept (the connection is free
+    /// again).
+    public func reset() {
+        if connection.streaming === self { connection.discardRemaining() }
+        clearRow()
+        taken = []
+        takenIndex = 0
+        takenFailure = nil
+        isSent = false
+        values = []
+    }
+
+    private func clearRow() {
+        if let result { connection.pq.clear(result) }
+        result = nil
+        takenRow = nil
+    }
+
+    private static func names(of result: OpaquePointer, _ pq: portal_libpq) -> [String] {
+        (0..<pq.nfields(result)).map { PostgresConnection.text(pq.fname(result, $0)) }
+    }
+
+    private static func value(in result: OpaquePointer, _ index: Int32, _ pq: portal_libpq) -> Value {
+        guard pq.getisnull(result, 0, index) == 0, let pointer = pq.getvalue(result, 0, index) else { return .null }
         let text = String(cString: pointer)
-        switch connection.pq.ftype(result, index) {
+        switch pq.ftype(result, index) {
         case 20, 21, 23, 26: return Int64(text).map(Value.integer) ?? .text(text)
         case 700, 701: return Double(text).map(Value.real) ?? .text(text)
         // numeric: whole numbers as integers (sum() of bigint is numeric), as SQLite's NUMERIC affinity.
         case 1700: return Int64(text).map(Value.integer) ?? Double(text).map(Value.real) ?? .text(text)
         case 16: return .integer(text == "t" ? 1 : 0)
-        case 17: return Self.bytea(text)
+        case 17: return bytea(text)
         default: return .text(text)
         }
-    }
-
-    /// Ends the run: rows not read are taken in and dropped (the connection is free again).
-    public func reset() {
-        if connection.streaming === self { try? takeRemainingRows() }
-        if let result { connection.pq.clear(result) }
-        for row in waiting[waitingIndex...] { connection.pq.clear(row) }
-        result = nil
-        waiting = []
-        waitingIndex = 0
-        isSent = false
-        values = []
     }
 
     /// bytea's hex text form (`\x0aff`) as bytes.

@@ -95,9 +95,10 @@ final class ScratchDatabase {
     }
 
     /// Rows arrive one at a time (single-row mode): 300,000 of them stream through; a query run
-    /// while another's rows are still coming gets its answer and the first goes on where it was;
-    /// a statement left half-read, or dropped, leaves the connection usable; a failure half-way
-    /// through the rows is thrown at that row.
+    /// while another's rows are still coming gets its answer and the first goes on where it was
+    /// (also when it fails later: the failure is its own); a statement left half-read, or
+    /// dropped, leaves the connection usable; a failure half-way through the rows is thrown at
+    /// that row; column names are known before the first row and without any.
     @Test func rowsStreamOneAtATimeAndStatementsInterleave() throws {
         let db = try ScratchDatabase()
         let connection = db.connection
@@ -146,6 +147,27 @@ final class ScratchDatabase {
         }
         #expect(before > 0 && before < 50000)
         #expect(try db.rows(SQLFragment("SELECT 4")) == [[.integer(4)]])
+
+        // Another command while a failing statement is half-read: it gets its answer, and the
+        // failure stays with the statement, thrown after the rows before it.
+        try failing.bind([])
+        #expect(try failing.step())
+        #expect(try db.rows(SQLFragment("SELECT 5")) == [[.integer(5)]])
+        var after = 1
+        do {
+            while try failing.step() { after += 1 }
+            Issue.record("the division by zero was lost")
+        } catch let error as PortalError {
+            #expect(error.message.contains("division by zero"))
+        }
+        #expect(after == before)
+
+        // Column names without a row: before the first step, and for an empty result.
+        let empty = try connection.prepare("SELECT g AS number, 'x' AS letter FROM generate_series(1, 0) AS g")
+        try empty.bind([])
+        #expect((0..<empty.columnCount).map(empty.columnName) == ["number", "letter"])
+        #expect(try !empty.step())
+        #expect((0..<empty.columnCount).map(empty.columnName) == ["number", "letter"])
     }
 
     /// A reader refuses writes and sees one snapshot through its transaction, whatever another

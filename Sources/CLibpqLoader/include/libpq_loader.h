@@ -36,6 +36,7 @@ struct portal_libpq {
     __typeof__(PQgetResult) * _Nonnull getResult;
     __typeof__(PQsendQueryPrepared) * _Nonnull sendQueryPrepared;
     __typeof__(PQsetSingleRowMode) * _Nonnull setSingleRowMode;
+    __typeof__(PQdescribePrepared) * _Nonnull describePrepared;
 };
 
 /// libpq's functions, loaded on the first call (thread-safe); NULL when libpq.so.5 or one of its
