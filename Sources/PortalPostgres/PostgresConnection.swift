@@ -39,7 +39,8 @@ public final class PostgresConnection: DatabaseConnection {
         }
         self.connection = connection
         cancel = pq.getCancel(connection)
-        if readOnly { try execute("SET default_transaction_read_only = on") }
+        // Dates in UTC, as the engine keeps them everywhere.
+        try execute("SET TimeZone = 'UTC'" + (readOnly ? "; SET default_transaction_read_only = on" : ""))
     }
 
     deinit {

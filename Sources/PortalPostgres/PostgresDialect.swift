@@ -52,17 +52,12 @@ public struct PostgresDialect: SQLDialect {
 
     /// For `[c]`, `lower(…)` after `ß` and `ẞ` become `ss` (Unicode's full case folding, which
     /// SQLite's fold applies; `lower` alone keeps `ß`); for `[d]`, NFD then the combining marks
-    /// (U+0300–U+036F) removed.
-    public func folded(_ value: SQLFragment, _ flags: Int) -> SQLFragment { folded(value, flags, fully: true) }
-
-    /// `fully: false` keeps `ß`, as `MATCHES[c]` does: a regular expression ignores case
-    /// character by character (`ß` is no `[a-z]`).
-    private func folded(_ value: SQLFragment, _ flags: Int, fully: Bool) -> SQLFragment {
+    /// (U+0300–U+036F) removed. `lower` folds by the database's locale: under `C` it folds ASCII
+    /// only. (A `COLLATE` here would also decide how the folded texts compare.)
+    public func folded(_ value: SQLFragment, _ flags: Int) -> SQLFragment {
         var result = value
         if flags & 2 != 0 { result = "regexp_replace(normalize((" + result + ")::text, NFD), '[\u{0300}-\u{036F}]', '', 'g')" }
-        if flags & 1 != 0 {
-            result = fully ? "lower(replace(replace((" + result + ")::text, 'ß', 'ss'), 'ẞ', 'ss'))" : "lower((" + result + ")::text)"
-        }
+        if flags & 1 != 0 { result = "lower(replace(replace((" + result + ")::text, 'ß', 'ss'), 'ẞ', 'ss'))" }
         return result
     }
 
@@ -74,22 +69,24 @@ public struct PostgresDialect: SQLDialect {
     /// `strpos`, `starts_with`, `right`, `LIKE` with NSPredicate's `*`/`?` turned into `%`/`_`
     /// (and `\ % _` escaped), and `~` anchored for MATCHES; both sides folded first.
     public func textTest(_ test: ComparisonOperator, _ text: SQLFragment, _ pattern: SQLFragment, flags: Int) -> SQLFragment {
-        let fully = test != .matches
-        let t = folded("(" + text + ")::text", flags, fully: fully), p = folded("(" + pattern + ")::text", flags, fully: fully)
+        if test == .matches {
+            // `[c]` is `~*`, not a folded pattern: lowercasing `\D` would make it `\d`. Like
+            // ICU's case-insensitive matching, it keeps `ß` apart from `ss`. Anchored to match
+            // the whole text; leading `(?i)`-style flags stay in front, where PostgreSQL takes them.
+            let t = folded("(" + text + ")::text", flags & 2), p = folded("(" + pattern + ")::text", flags & 2)
+            return t + (flags & 1 != 0 ? " ~* " : " ~ ") + "regexp_replace(" + p + ", '^(\\(\\?[a-zA-Z]+\\))?(.*)$', '\\1^(?:\\2)$')"
+        }
+        let t = folded("(" + text + ")::text", flags), p = folded("(" + pattern + ")::text", flags)
         // An empty text is in no text, as in the language (PostgreSQL's functions would say yes).
         let nonEmpty = p + " <> '' AND "
         switch test {
         case .contains: return "(" + nonEmpty + "strpos(" + t + ", " + p + ") > 0)"
         case .beginsWith: return "(" + nonEmpty + "starts_with(" + t + ", " + p + "))"
         case .endsWith: return "(" + nonEmpty + "right(" + t + ", length(" + p + ")) = " + p + ")"
-        case .like:
+        default:
             let escaped: SQLFragment = "replace(replace(replace(replace(replace(" + p
                 + ", '\\', '\\\\'), '%', '\\%'), '_', '\\_'), '*', '%'), '?', '_')"
             return t + " LIKE " + escaped
-        default:
-            // Anchored to match the whole text; ICU's leading `(?i)`-style flags stay in front,
-            // the only place PostgreSQL takes them.
-            return t + " ~ regexp_replace(" + p + ", '^(\\(\\?[a-zA-Z]+\\))?(.*)$', '\\1^(?:\\2)$')"
         }
     }
 
@@ -104,9 +101,20 @@ public struct PostgresDialect: SQLDialect {
     /// Columns have types, not affinities: the value as it is.
     public func withoutAffinity(_ value: SQLFragment) -> SQLFragment { value }
 
-    /// As float8: the CASE must have one type, also for a text column (where it is always NULL).
+    /// As float8 through text: the CASE must have one type whatever the column's (a boolean,
+    /// uuid or timestamp has no cast to float8, though the branch never runs for one).
     public func numberOrNull(_ value: SQLFragment) -> SQLFragment {
-        "CASE WHEN " + isNumber(value) + " THEN (" + value + ")::float8 END"
+        "CASE WHEN " + isNumber(value) + " THEN (" + value + ")::text::float8 END"
+    }
+
+    /// A boolean as 1 or 0 (as `PostgresStatement` reads it) and a UUID as text: PostgreSQL has
+    /// no `min` or `max` of either.
+    public func comparable(_ column: String, declaredType: String) -> String {
+        switch declaredType.lowercased() {
+        case "boolean": return "(\(column))::int"
+        case "uuid": return "(\(column))::text"
+        default: return column
+        }
     }
 
     /// `least(a, b)`.
@@ -118,8 +126,12 @@ public struct PostgresDialect: SQLDialect {
     /// `char_length` of the value as text (a number has no length of its own there).
     public func textLength(_ value: SQLFragment) -> SQLFragment { "char_length((" + value + ")::text)" }
 
-    /// PostgreSQL puts NULL last in ascending order unless told otherwise.
-    public func direction(ascending: Bool) -> String { ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST" }
+    /// PostgreSQL puts NULL last in ascending order unless told otherwise; told only where the
+    /// value may be NULL, since `NULLS FIRST` keeps it from reading a plain index in order.
+    public func direction(ascending: Bool, nullable: Bool) -> String {
+        guard nullable else { return ascending ? " ASC" : " DESC" }
+        return ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
+    }
 
     /// NULLIF makes a division by zero NULL, as in SQLite (PostgreSQL would fail the query).
     public func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment {
@@ -163,13 +175,16 @@ public struct PostgresDialect: SQLDialect {
         "to_char(to_timestamp(\(column)) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
     }
 
-    /// Days since the Julian epoch (noon, 4714 BC), as SQLite's `julianday`; numbers are Unix seconds.
-    /// Text is a date when it has the engine's date form (`yyyy-MM-dd[ HH:mm[:ss[.SSS]]]`, `T`
-    /// allowed, a final `Z`); other text is NULL, as SQLite's `julianday` gives (a cast would
-    /// fail the query). Offsets such as `+02:00` are not read: such text is NULL here.
+    /// Days since the Julian epoch (noon, 4714 BC), as SQLite's `julianday`; numbers are Unix
+    /// seconds, PostgreSQL's dates and timestamps are read as such (the session's time zone is
+    /// UTC). Text is a date when it has the engine's date form (`yyyy-MM-dd[ HH:mm[:ss[.SSS]]]`,
+    /// `T` allowed, a final `Z`); other text is NULL, as `julianday` gives (a cast would fail
+    /// the query). Offsets such as `+02:00` in text are not read: such text is NULL here.
     public func dayNumber(_ column: String) -> String {
         let text = "(\(column))::text"
-        return "(CASE WHEN " + isNumber(SQLFragment(column)).sql + " THEN (\(column))::float8 / 86400.0 + 2440587.5 "
+        let temporal = "pg_typeof(\(column)) IN ('date'::regtype, 'timestamp'::regtype, 'timestamptz'::regtype)"
+        return "(CASE WHEN " + isNumber(SQLFragment(column)).sql + " THEN \(text)::float8 / 86400.0 + 2440587.5 "
+            + "WHEN \(temporal) THEN extract(epoch from \(text)::timestamptz) / 86400.0 + 2440587.5 "
             + "WHEN \(text) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?Z?$' "
             + "THEN extract(epoch from rtrim(\(text), 'Z')::timestamp) / 86400.0 + 2440587.5 END)"
     }

@@ -35,10 +35,11 @@ struct StandardSpellingDialect: SQLDialect {
     func withoutAffinity(_ value: SQLFragment) -> SQLFragment { "(CASE WHEN 1 THEN " + value + " END)" }
     func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment { sqlite.realDivision(left, right) }
     func numberOrNull(_ value: SQLFragment) -> SQLFragment { sqlite.numberOrNull(value) }
+    func comparable(_ column: String, declaredType: String) -> String { sqlite.comparable(column, declaredType: declaredType) }
     func least(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment { sqlite.least(a, b) }
     func integerPart(_ value: SQLFragment) -> SQLFragment { sqlite.integerPart(value) }
     func textLength(_ value: SQLFragment) -> SQLFragment { sqlite.textLength(value) }
-    func direction(ascending: Bool) -> String { ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST" }
+    func direction(ascending: Bool, nullable: Bool) -> String { ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST" }
     func bitwise(_ left: SQLFragment, _ op: ArithmeticOperator, _ right: SQLFragment) -> SQLFragment {
         sqlite.bitwise(left, op, right)
     }

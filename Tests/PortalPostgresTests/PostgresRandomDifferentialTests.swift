@@ -130,6 +130,39 @@ import PortalEngine
             try both("longest") { e, a, d in ColumnQueries.shortest(e, a, condition: nil, longest: true, dialect: d) }
         }
     }
+
+    /// PostgreSQL's own types, which a copy from SQLite never makes: the same questions run, and
+    /// dates and timestamps count as the days they are.
+    @Test func nativeTypesGetAnswersToo() throws {
+        let db = try ScratchDatabase()
+        try db.connection.execute("""
+            CREATE TABLE t (id bigint PRIMARY KEY, ok boolean, at timestamp, atz timestamptz, day date, u uuid, n numeric);
+            INSERT INTO t VALUES (1, true, '2021-01-01 12:00', '2021-01-01 12:00+00', '2021-01-01',
+                                  'e621e1f8-c36c-495a-93fc-0c247a3e6e5f', 2.5),
+                                 (2, false, '2021-01-03 00:00', '2021-01-03 00:00+00', '2021-01-03', NULL, 7)
+            """)
+        let schema = try PostgresCatalog().schema(of: db.connection)
+        let entity = try #require(schema.entity(named: "t"))
+        let dialect = PostgresDialect()
+        for name in ["ok", "at", "atz", "day", "u", "n"] {
+            let attribute = try #require(entity.attribute(named: name))
+            let dates = ["at", "atz", "day"].contains(name)
+            let summary = try db.rows(ColumnQueries.summary(entity, attribute, condition: nil, dates: dates, dialect: dialect)
+                .rendered(in: dialect))
+            #expect(summary.first?[0] == .integer(2), "\(name)")
+            if dates {
+                // 2021-01-01 is Julian day 2459215.5 at midnight.
+                let first = name == "day" ? 2_459_215.5 : 2_459_216.0
+                #expect(summary.first?[6] == .real(first), "\(name): \(summary)")
+                let bins = try db.rows(ColumnQueries.histogram(entity, attribute, condition: nil, dates: true, lower: 2_459_215.5,
+                                                               width: 1, bins: 3, dialect: dialect).rendered(in: dialect))
+                #expect(bins.map { $0[1] } == [.integer(1), .integer(1)], "\(name): \(bins)")
+            }
+            let frequencies = try db.rows(ColumnQueries.frequencies(entity, attribute, condition: nil, anchor: .first, limit: 5,
+                                                                    dialect: dialect).rendered(in: dialect))
+            #expect(frequencies.count == 2, "\(name)")
+        }
+    }
 }
 
 /// An SQLite database and its copy in a scratch PostgreSQL database.

@@ -75,7 +75,7 @@ public enum PredicateCompiler {
         let scope = Scope(entity: entity, alias: alias)
         let terms = try keys.map { key in
             try compiler.sortTerm(key.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init),
-                                  in: scope) + dialect.direction(ascending: key.ascending)
+                                  in: scope) + dialect.direction(ascending: key.ascending, nullable: true)
         }
         return .joined(terms, separator: ", ")
     }

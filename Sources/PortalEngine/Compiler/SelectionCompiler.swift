@@ -114,7 +114,7 @@ extension SQLCompiler {
         var order: [SQLFragment] = []
         for (index, key) in sort.enumerated() {
             let (sql, _) = try part(.sortKey(index), key.keyPath) { try scalarItem($0, in: scope, named: true) }
-            order.append(sql + dialect.direction(ascending: key.ascending))
+            order.append(sql + dialect.direction(ascending: key.ascending, nullable: true))
         }
         return CompiledSelection(columns: columns, names: names, groupBy: groupBy, having: having,
                                  order: order.isEmpty ? nil : .joined(order, separator: ", "), distinct: selection.distinct)

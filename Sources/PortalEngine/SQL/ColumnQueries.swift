@@ -125,11 +125,12 @@ public enum ColumnQueries {
     }
 
     /// The attribute's values as `find` shows them: Core Data's dates (seconds since 2001) as
-    /// date text, which sorts by time; its UUID blobs as UUID text; other columns as stored.
+    /// date text, which sorts by time; its UUID blobs as UUID text; other columns as stored, in a
+    /// type that has `min` and `max` (`SQLDialect.comparable`).
     static func shown(_ attribute: AttributeDescription, alias: String, dialect: any SQLDialect) -> String {
         let value = column(alias, attribute.column)
         return switch attribute.storage {
-        case .natural: value
+        case .natural: dialect.comparable(value, declaredType: attribute.declaredType)
         case .secondsSinceReferenceDate: dialect.dateText(unixSeconds: attribute.storage.languageValue(of: value))
         case .uuidBlob: dialect.uuidText(value)
         }

@@ -22,7 +22,7 @@ public enum Keyset {
 
         /// `expression ASC` or `DESC` (the other way when `reversed`), NULL first in ascending order.
         public func ordering(reversed: Bool, in dialect: any SQLDialect) -> String {
-            expression + dialect.direction(ascending: ascending != reversed)
+            expression + dialect.direction(ascending: ascending != reversed, nullable: nullable)
         }
     }
 

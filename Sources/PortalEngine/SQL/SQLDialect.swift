@@ -56,14 +56,18 @@ public protocol SQLDialect: Sendable {
     /// The value where it is a number (integer or real) in this row, else NULL; a number to
     /// compute with whatever the column's type.
     func numberOrNull(_ value: SQLFragment) -> SQLFragment
+    /// `column` (of the declared type) as a value `min`, `max` and grouping take, as the engine
+    /// reads it back: a boolean as 1 or 0, a UUID as its text.
+    func comparable(_ column: String, declaredType: String) -> String
     /// The smaller of two values (SQLite's two-argument `min`).
     func least(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment
     /// A number's integer part (towards zero), as an integer.
     func integerPart(_ value: SQLFragment) -> SQLFragment
     /// The number of characters of a value's text.
     func textLength(_ value: SQLFragment) -> SQLFragment
-    /// ` ASC` or ` DESC`, with NULL first in ascending order (SQLite's order).
-    func direction(ascending: Bool) -> String
+    /// ` ASC` or ` DESC`, with NULL first in ascending order (SQLite's order) where the value may
+    /// be NULL (saying so of a NOT NULL key can keep a server from reading it by its index).
+    func direction(ascending: Bool, nullable: Bool) -> String
     /// `left / right` in floating point; NULL when `right` is 0 (as SQLite gives).
     func realDivision(_ left: SQLFragment, _ right: SQLFragment) -> SQLFragment
     /// `&`, `|`, `^`, `<<` or `>>` as SQLite computes them: on the operands truncated to 64-bit

@@ -76,6 +76,9 @@ extension SQLiteDialect {
     /// `CASE WHEN typeof(value) IN ('integer','real') THEN value END`.
     public func numberOrNull(_ value: SQLFragment) -> SQLFragment { "CASE WHEN " + isNumber(value) + " THEN " + value + " END" }
 
+    /// The column itself: every SQLite value has `min` and `max`.
+    public func comparable(_ column: String, declaredType: String) -> String { column }
+
     /// SQLite's `min` of two arguments.
     public func least(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment { "min(" + a + ", " + b + ")" }
 
@@ -86,7 +89,7 @@ extension SQLiteDialect {
     public func textLength(_ value: SQLFragment) -> SQLFragment { "length(" + value + ")" }
 
     /// SQLite puts NULL first in ascending order by itself.
-    public func direction(ascending: Bool) -> String { ascending ? " ASC" : " DESC" }
+    public func direction(ascending: Bool, nullable: Bool) -> String { ascending ? " ASC" : " DESC" }
 
     /// SQLite's own operators; it has no XOR: a ^ b is (a | b) - (a & b), exactly (the bits do
     /// not overlap).
