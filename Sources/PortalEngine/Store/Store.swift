@@ -31,6 +31,8 @@ public final class Store: @unchecked Sendable {
     /// The Core Data catalog the store was opened with, if any (looked up once: a dynamic cast of
     /// the options' catalog on every insert of a bulk write costs more than the insert's binding).
     let coreDataCatalog: CoreDataStoreCatalog?
+    /// What Core Data writes read of the model, kept across writes (see `CoreDataModelCache`).
+    let coreDataModels = CoreDataModelCache()
 
     let writer: Connection?
     let gate = WriterGate()
