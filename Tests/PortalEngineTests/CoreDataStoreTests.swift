@@ -34,9 +34,10 @@ import Testing
         }
     }
 
-    @Test func notes_entitiesHierarchyAndKeyPaths() throws {
+    @Test(arguments: CoreDataFixture.notes)
+    func notes_entitiesHierarchyAndKeyPaths(fixture: CoreDataFixture) throws {
         let t = "ZICCLOUDSYNCINGOBJECT"
-        try compare(.monterey, [
+        try compare(fixture, [
             ("ICNote", nil, "SELECT Z_PK FROM \(t) WHERE Z_ENT = 11"),
             ("ICNoteContainer", nil, "SELECT Z_PK FROM \(t) WHERE Z_ENT IN (12, 13, 14)"),
             ("ICCloudSyncingObject", nil, "SELECT Z_PK FROM \(t)"),
@@ -52,21 +53,22 @@ import Testing
              "SELECT f.Z_PK FROM \(t) f WHERE f.Z_ENT = 14 AND EXISTS (SELECT 1 FROM \(t) c WHERE c.Z_ENT = 14 AND c.ZPARENT = f.Z_PK AND c.ZTITLE2 LIKE '%sub%')"),
             ("ICAccount", #"ANY notes.folder.title == "Subsubfolder""#,
              "SELECT a.Z_PK FROM \(t) a WHERE a.Z_ENT = 13 AND EXISTS (SELECT 1 FROM \(t) n JOIN \(t) f ON f.Z_PK = n.ZFOLDER "
-                 + "WHERE n.Z_ENT = 11 AND n.ZACCOUNT4 = a.Z_PK AND f.ZTITLE2 = 'Subsubfolder')"),
+                 + "WHERE n.Z_ENT = 11 AND n.\(fixture.noteAccountColumn) = a.Z_PK AND f.ZTITLE2 = 'Subsubfolder')"),
             ("ICFolder", #"NONE notes.title CONTAINS "folder""#,
-             "SELECT f.Z_PK FROM \(t) f WHERE f.Z_ENT = 14 AND NOT EXISTS (SELECT 1 FROM \(t) n WHERE n.Z_ENT = 11 AND n.ZFOLDER = f.Z_PK AND n.ZTITLE1 LIKE '%folder%')"),
-            ("ICNote", #"creationDate > CAST("2025-08-01 11:43:00", "NSDate")"#,
-             "SELECT Z_PK FROM \(t) WHERE Z_ENT = 11 AND ZCREATIONDATE3 > strftime('%s', '2025-08-01 11:43:00') - 978307200"),
+             "SELECT f.Z_PK FROM \(t) f WHERE f.Z_ENT = 14 AND NOT EXISTS (SELECT 1 FROM \(t) n WHERE n.Z_ENT = 11 AND n.ZFOLDER = f.Z_PK AND instr(n.ZTITLE1, 'folder') > 0)"),
+            ("ICNote", #"creationDate > CAST("2025-08-01 11:36:00", "NSDate")"#,
+             "SELECT Z_PK FROM \(t) WHERE Z_ENT = 11 AND ZCREATIONDATE3 > strftime('%s', '2025-08-01 11:36:00') - 978307200"),
         ])
     }
 
-    @Test func notes_newestStoreMapsTheDriftedColumns() throws {
-        let t = "ZICCLOUDSYNCINGOBJECT"
-        try compare(.sequoia, [
+    @Test(arguments: CoreDataFixture.notes)
+    func notes_driftedColumns(fixture: CoreDataFixture) throws {
+        let t = "ZICCLOUDSYNCINGOBJECT", account = fixture.noteAccountColumn
+        try compare(fixture, [
             ("ICAccount", "notes.@count > 0",
-             "SELECT a.Z_PK FROM \(t) a WHERE a.Z_ENT = 13 AND EXISTS (SELECT 1 FROM \(t) n WHERE n.Z_ENT = 11 AND n.ZACCOUNT7 = a.Z_PK)"),
+             "SELECT a.Z_PK FROM \(t) a WHERE a.Z_ENT = 13 AND EXISTS (SELECT 1 FROM \(t) n WHERE n.Z_ENT = 11 AND n.\(account) = a.Z_PK)"),
             ("ICNote", #"account.name != nil AND creationDate < CAST("2030-01-01", "NSDate")"#,
-             "SELECT n.Z_PK FROM \(t) n JOIN \(t) a ON a.Z_PK = n.ZACCOUNT7 WHERE n.Z_ENT = 11 AND a.ZNAME IS NOT NULL "
+             "SELECT n.Z_PK FROM \(t) n JOIN \(t) a ON a.Z_PK = n.\(account) WHERE n.Z_ENT = 11 AND a.ZNAME IS NOT NULL "
                  + "AND n.ZCREATIONDATE3 < strftime('%s', '2030-01-01') - 978307200"),
         ])
     }
