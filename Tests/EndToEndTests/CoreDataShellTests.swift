@@ -289,10 +289,11 @@ import Testing
                             model: ["--model", model.path])
     }
 
-    @Test func model_uuidBlobsShowAsUUIDTextAndCompareAsBlobs() throws {
+    /// The built store with a UUID attribute `token` on UnrelatedEntity (a 16-byte blob column,
+    /// set on Ada's row to `uuid`), and the model file that declares it.
+    func uuidStore(_ uuid: UUID) throws -> (store: String, model: String) {
         let store = try builtStore()
         let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
-        let uuid = UUID()
         let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
         try raw.write { ctx in
             try ctx.execute("ALTER TABLE ZUNRELATEDENTITY ADD COLUMN ZTOKEN BLOB")
@@ -301,10 +302,16 @@ import Testing
         try raw.close()
         let xml = try String(contentsOfFile: Self.xmlModel, encoding: .utf8).replacingOccurrences(
             of: #"<attribute name="birthday""#, with: #"<attribute name="token" attributeType="UUID"/><attribute name="birthday""#)
-        let model = folder.appendingPathComponent("uuid.xcdatamodel")
+        let model = folder.appendingPathComponent("uuid-\(UUID().uuidString).xcdatamodel")
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
         try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-        let found = try output([store, "--model", model.path, "-e", "find UnrelatedEntity where token != nil"], format: "json")
+        return (store, model.path)
+    }
+
+    @Test func model_uuidBlobsShowAsUUIDTextAndCompareAsBlobs() throws {
+        let uuid = UUID()
+        let (store, model) = try uuidStore(uuid)
+        let found = try output([store, "--model", model, "-e", "find UnrelatedEntity where token != nil"], format: "json")
         #expect(found.contains(#""token":""# + uuid.uuidString + "\""), "\(found)")
         #expect(found.contains(#""name":"Ada""#) && !found.contains("Bo"))
     }

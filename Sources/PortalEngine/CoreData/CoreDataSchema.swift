@@ -25,7 +25,7 @@ extension CoreDataCatalog {
                 return AttributeDescription(
                     name: attribute.name, declaredType: column?.declaredType ?? "", isNullable: column?.isNullable ?? true,
                     defaultValue: column?.defaultValue, primaryKeyPosition: nil, column: column?.name ?? attribute.column,
-                    storage: Self.storage(of: attribute.type))
+                    storage: Self.storage(of: attribute.type), modelType: Self.modelType(attribute.type))
             }
             return EntityDescription(
                 name: entity.name, kind: .table, attributes: attributes, primaryKey: ["Z_PK"], hasRowid: true,
@@ -41,6 +41,12 @@ extension CoreDataCatalog {
         case .uuid: .uuidBlob
         default: .natural
         }
+    }
+
+    /// The type's name in Xcode (`Boolean`), nil when the model gave none (names only).
+    static func modelType(_ type: CoreDataAttribute.AttributeType) -> String? {
+        if case .unknown = type { return nil }
+        return type.displayName
     }
 
     static func relationship(_ relationship: CoreDataMapping.Relationship) -> RelationshipDescription {
