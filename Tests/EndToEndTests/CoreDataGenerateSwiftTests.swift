@@ -60,11 +60,17 @@ import Testing
             + raw(built, "SELECT 'token', ZNAME, coalesce(hex(ZTOKEN), '') FROM ZUNRELATEDENTITY ORDER BY Z_PK")
             + "created token true\ndeleted true\n"
         #expect(expected.contains("\t1\t") && expected.contains(uuid.uuidString.replacingOccurrences(of: "-", with: "")))
+        let oldest = "FROM \(t) WHERE Z_ENT = 11 AND ZTITLE1 IS NOT 'typed note' ORDER BY ZCREATIONDATE3 LIMIT 1"
+        let datesBefore = try raw(notes, "SELECT Z_PK, printf('%.6f|%.6f', ZCREATIONDATE3, ZMODIFICATIONDATE1), Z_OPT + 1 \(oldest)")
+        #expect(datesBefore.contains(".") && !datesBefore.contains(".000000|"), "the fixture's dates have fractions: \(datesBefore)")
         let ran = try GenerateSwiftTests.run(program, [notes, photos, built, model])
         #expect(ran.status == 0, "\(ran.output)")
         #expect(ran.output == expected, "\(ran.output)")
         // The rows it created and updated, read by hand: Core Data's bookkeeping and stored forms.
         #expect(try raw(notes, "SELECT Z_ENT, Z_OPT, ZCREATIONDATE3, ZISPINNED FROM \(t) WHERE ZTITLE1 = 'typed note'") == "11\t2\t700000100\t0\n")
+        // Saved twice, changed once: Z_OPT up by one, the dates untouched.
+        #expect(try raw(notes, "SELECT Z_PK, printf('%.6f|%.6f', ZCREATIONDATE3, ZMODIFICATIONDATE1), Z_OPT \(oldest)") == datesBefore)
+        #expect(try raw(notes, "SELECT ZISPINNED \(oldest)") == "1\n")
         #expect(try raw(photos, "SELECT Z_ENT, Z_OPT, ZCREATIONDATE, ZISPINNED FROM ZGENERICALBUM WHERE ZTITLE = 'typed album'")
                     == "26\t2\t700000100\t0\n")
         #expect(try raw(built, "SELECT Z_ENT, Z_OPT, hex(ZTOKEN) FROM ZUNRELATEDENTITY WHERE ZNAME = 'Cy'")
@@ -119,6 +125,10 @@ print("created note \(note.creationDate == created) \(flag(note.isPinned))")
 note.isPinned = false
 note.creationDate = changed
 try Portal<ICNote>(notes).update([note])
+// An existing note pinned: only isPinned is written (its dates keep their microseconds).
+guard var oldest = try Portal<ICNote>(notes).findFirst(where: "title != 'typed note'", sortedBy: [SortKey("creationDate")]) else { throw Failure(message: "no notes") }
+oldest.isPinned = true
+try Portal<ICNote>(notes).update([oldest, oldest])
 try notes.close()
 
 let photos = try opened(arguments[2])

@@ -159,6 +159,43 @@ extension Row {
         #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 7 AND ZDISPLAYTEXT LIKE 'tag %'") == 4)
     }
 
+    /// A hashtag as `generate swift` would type it (by Codable here, not RowDecodable).
+    struct Hashtag: PortalEntity, Hashable {
+        static let entityName = "ICHashtag"
+        static let idAttribute = "rowid"
+        static let idAttributes = ["rowid"]
+        var rowid: Int64?
+        var displayText: String?
+        var creationDate: Date?
+        var markedForDeletion: Bool?
+    }
+
+    /// Portal<T> on a Core Data store: create takes Core Data's bookkeeping and the store's
+    /// date form, update writes what changed (raising Z_OPT once), delete by id, upsert refused.
+    @Test func typedPortalKeepsTheBookkeeping() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try writable(.sonoma, folder)
+        let portal = Portal<Hashtag>(model)
+        try portal.create([Hashtag(displayText: "typed", creationDate: Date(timeIntervalSinceReferenceDate: 600), markedForDeletion: false)])
+        let key = try #require(try scalar(raw, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2"))
+        let stored = { try raw.read { ctx in
+            try ctx.query("SELECT Z_PK, Z_ENT, Z_OPT, ZCREATIONDATE1, ZMARKEDFORDELETION FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'typed'").rows.map(\.values)
+        } }
+        #expect(try stored() == [[key, 7, 1, 600, 0]])
+        var tag = try #require(try portal.findFirst(where: "displayText == 'typed'"))
+        #expect(tag.rowid.map(Value.integer) == key && tag.creationDate == Date(timeIntervalSinceReferenceDate: 600))
+        tag.markedForDeletion = true
+        #expect(try portal.update([tag, tag]) == 2)
+        #expect(try stored() == [[key, 7, 2, 600, 1]])
+        let missing = portalError { try portal.update([Hashtag(rowid: 999_999, displayText: "x")]) }
+        #expect(missing?.kind == .rowNotFound)
+        let upsert = portalError { try portal.upsert([Hashtag(displayText: "up")]) }
+        #expect(upsert?.message.contains("nothing was written") == true, "\(String(describing: upsert))")
+        #expect(try model.write { ctx in try ctx.delete(tag) })
+        #expect(try stored().isEmpty)
+        #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'up'") == 0)
+    }
+
     @Test func createAndUpdateKeepZPKZENTZOPTAndZMAX() throws {
         let folder = try TemporaryFolder()
         let (model, raw) = try writable(.monterey, folder)

@@ -28,15 +28,7 @@ extension WriteContext {
     public func update<T: PortalEntity>(_ entity: T) throws {
         let (columns, values) = try encoded(entity)
         let id = try idValues(of: T.self, columns: columns, values: values)
-        if isCoreDataStore {
-            let key = try coreDataKey(T.self, id)
-            var set: [String: Value] = [:]
-            for (column, value) in zip(columns, values) where column != T.idAttribute { set[column] = value }
-            guard try update(T.entityName, set: set, where: "SELF == \(key)") > 0 else {
-                throw PortalError(.rowNotFound, "no \(T.entityName) with rowid \(key)", entity: T.entityName, attribute: T.idAttribute)
-            }
-            return
-        }
+        if isCoreDataStore { return try updateCoreData(T.self, key: try coreDataKey(T.self, id), columns: columns, values: values) }
         let key = Set(T.idAttributes)
         let set = zip(columns, values).filter { !key.contains($0.0) }.map { (column: $0.0, value: SQLFragment.bound($0.1)) }
         guard !set.isEmpty else { return }
@@ -80,6 +72,21 @@ extension WriteContext {
         var pairs: [String: Value] = [:]
         for (column, value) in zip(columns, values) where !(column == "rowid" && value == .null) { pairs[column] = value }
         return try create(entity, pairs)
+    }
+
+    /// Saves the attributes of a Core Data row that differ from the stored ones, as Core Data's
+    /// save writes only what changed: a date read and written back as text (to the millisecond)
+    /// leaves the stored seconds as they were, and an unchanged row keeps its `Z_OPT`.
+    private func updateCoreData<T: PortalEntity>(_ type: T.Type, key: Int64, columns: [String], values: [Value]) throws {
+        guard let stored = try fetch(T.self, where: "SELF == \(key)", arguments: [], sortedBy: [], limit: 1).first else {
+            throw PortalError(.rowNotFound, "no \(T.entityName) with rowid \(key)", entity: T.entityName, attribute: T.idAttribute)
+        }
+        let before = try encoded(stored)
+        var set: [String: Value] = [:]
+        for (i, column) in columns.enumerated() where column != T.idAttribute {
+            if before.columns.count != columns.count || before.values[i] != values[i] { set[column] = values[i] }
+        }
+        if !set.isEmpty { try update(T.entityName, set: set, where: "SELF == \(key)") }
     }
 
     /// The `Z_PK` of a Core Data entity's row: its type is identified by the rowid (as
