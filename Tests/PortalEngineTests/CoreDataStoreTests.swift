@@ -139,8 +139,8 @@ extension Row {
         #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT IS NULL OR Z_ENT NOT IN (2,3,4,5,6,7,8,9,10,11,12,13,14)") == 0)
     }
 
-    /// Writes read the model once per schema version: many creates share one read; a schema
-    /// change (here a trigger calling Core Data's functions) is seen by the next write.
+    /// Writes read the model once per schema version, with the schema: many creates share one
+    /// read; a schema change (here a trigger calling Core Data's functions) is seen by the next write.
     @Test func writesReadTheModelOncePerSchemaVersion() throws {
         let folder = try TemporaryFolder()
         let (model, raw) = try writable(.monterey, folder)
@@ -148,14 +148,14 @@ extension Row {
             _ = try model.write { ctx in try ctx.create("ICHashtag", ["displayText": .text("tag \(n)")]) }
         }
         _ = try model.write { ctx in try ctx.update("ICHashtag", set: ["displayText": "x"], where: "displayText == 'tag 0'") }
-        #expect(model.coreDataModels.reads == 1)
+        #expect(model.schemaCache.reads == 1)
         try raw.write { ctx in
             _ = try ctx.execute("CREATE TRIGGER derived AFTER INSERT ON ZICCLOUDSYNCINGOBJECT BEGIN "
                                 + "SELECT NSCoreDataDATriggerInsertUpdatedAffectedObjectValue(NEW.Z_PK); END")
         }
         let refused = portalError { _ = try model.write { ctx in try ctx.create("ICHashtag", ["displayText": "late"]) } }
         #expect(refused?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: refused))")
-        #expect(model.coreDataModels.reads == 2)
+        #expect(model.schemaCache.reads == 2)
         #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 7 AND ZDISPLAYTEXT LIKE 'tag %'") == 4)
     }
 

@@ -8,9 +8,13 @@ public struct CoreDataStoreCatalog: Catalog {
     public init(modelPath: String? = nil) { self.modelPath = modelPath }
 
     /// The model matched to the store's tables (see `CoreDataCatalog`), as a schema.
+    /// The model is read here only, and kept with the schema for the store's writes.
     public func schema(of connection: Connection) throws -> Schema {
-        let catalog = try CoreDataCatalog(connection, modelPath: modelPath)
-        return catalog.schema(raw: try SchemaReader.read(connection.handle))
+        let raw = try SchemaReader.read(connection.handle)
+        let catalog = try CoreDataCatalog(connection, raw: raw, modelPath: modelPath)
+        var schema = catalog.schema(raw: raw)
+        schema.coreDataModel = CoreDataStoreModel(catalog: catalog, raw: raw)
+        return schema
     }
 }
 

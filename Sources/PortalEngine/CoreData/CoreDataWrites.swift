@@ -1,5 +1,3 @@
-import Foundation
-
 // Writes to a Core Data store keep its bookkeeping: a new row takes the root entity's Z_MAX + 1
 // as Z_PK (and Z_MAX is bumped in the same transaction), the concrete entity's Z_ENT and
 // Z_OPT = 1; an update increments Z_OPT; relationships are written by their storage
@@ -10,10 +8,22 @@ import Foundation
 
 /// What a write to a Core Data store reads once: the model matched to the tables, and the
 /// tables whose triggers call Core Data's own SQL functions.
-struct CoreDataStoreModel: Sendable {
+struct CoreDataStoreModel: Sendable, Hashable {
     var catalog: CoreDataCatalog
     /// The first such trigger of each table, by upper-cased table name.
     var coreDataTriggers: [String: String]
+
+    /// The model matched to the tables, with the triggers of `raw` (the tables as SQLite lists them).
+    init(catalog: CoreDataCatalog, raw: Schema) {
+        self.catalog = catalog
+        var triggers: [String: String] = [:]
+        for entity in raw.entities {
+            if let trigger = entity.triggers.first(where: { $0.sql.contains("NSCoreData") }) {
+                triggers[entity.name.uppercased()] = trigger.name
+            }
+        }
+        coreDataTriggers = triggers
+    }
 
     var mapping: CoreDataMapping { catalog.mapping }
 
@@ -70,19 +80,13 @@ extension WriteContext {
     }
 
     /// The store's model and triggers when it is opened by a Core Data model, nil otherwise:
-    /// read once per schema version (inflating and matching the model is most of a write's cost).
+    /// read with the schema, so once per schema version, not once per write.
     func coreDataStoreModel() throws -> CoreDataStoreModel? {
-        guard let catalog = store.coreDataCatalog else { return nil }
-        return try store.coreDataModels.model(on: connection) {
-            let read = try CoreDataCatalog(connection, modelPath: catalog.modelPath)
-            var triggers: [String: String] = [:]
-            for entity in try SchemaReader.read(connection.handle).entities {
-                if let trigger = entity.triggers.first(where: { $0.sql.contains("NSCoreData") }) {
-                    triggers[entity.name.uppercased()] = trigger.name
-                }
-            }
-            return CoreDataStoreModel(catalog: read, coreDataTriggers: triggers)
+        guard store.coreDataCatalog != nil else { return nil }
+        guard let model = try schema.coreDataModel else {
+            throw PortalError(.sqlite, "the store's Core Data model was not read with its schema")
         }
+        return model
     }
 
     /// Refuses a kind of write this version does not make on Core Data stores.
@@ -147,32 +151,3 @@ extension WriteContext {
     func refusal(_ entity: String, _ reason: String) -> PortalError { coreDataRefusal(entity, reason) }
 }
 
-/// A Core Data store's model as its writes need it, read once per `PRAGMA schema_version` (a
-/// migration changes the tables, hence the version) and shared by the store's connections.
-final class CoreDataModelCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var version: Int64?
-    private var cached: CoreDataStoreModel?
-    /// How many times the model was read (the tests' measure of the cache).
-    private(set) var reads = 0
-
-    /// The model for the schema `connection` sees now, read by `read` when it changed.
-    func model(on connection: Connection, read: () throws -> CoreDataStoreModel) throws -> CoreDataStoreModel {
-        guard case .integer(let current)? = try connection.scalar("PRAGMA schema_version") else {
-            throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
-        }
-        lock.lock()
-        if version == current, let cached {
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
-        let model = try read()
-        lock.lock()
-        version = current
-        cached = model
-        reads += 1
-        lock.unlock()
-        return model
-    }
-}

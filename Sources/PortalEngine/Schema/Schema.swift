@@ -10,6 +10,9 @@ import PortalPredicate
 public struct Schema: Sendable, Hashable {
     /// Every table and view, in the order SQLite lists them.
     public var entities: [EntityDescription]
+    /// For a Core Data store: what its writes need of the model, read with the schema (so once
+    /// per schema version); nil for a plain database.
+    var coreDataModel: CoreDataStoreModel?
 
     /// A schema of these entities.
     public init(entities: [EntityDescription]) { self.entities = entities }
