@@ -83,7 +83,8 @@ import Testing
         }
     }
 
-    @Test(arguments: [("NoteStore-macOS-12-Monterey.sqlite", "ZACCOUNT4"), ("NoteStore-macOS-15-Seqoia.sqlite", "ZACCOUNT7")])
+    @Test(arguments: [("NoteStore-macOS-12-Monterey.sqlite", "ZACCOUNT4"), ("NoteStore-macOS-13-Ventura.sqlite", "ZACCOUNT7"),
+                      ("NoteStore-macOS-14-Sonoma.sqlite", "ZACCOUNT7"), ("NoteStore-macOS-15-Seqoia.sqlite", "ZACCOUNT7")])
     func notes_createUpdateDelete(store name: String, accountColumn: String) throws {
         let store = try copy(name)
         let t = "ZICCLOUDSYNCINGOBJECT"

@@ -37,29 +37,44 @@ import Testing
         #expect(raw != "0\n" && !raw.isEmpty, "\(sql) must count something to show anything")
     }
 
-    @Test func notes_entitiesAndCountsByModelNames() throws {
-        let store = try copy("NoteStore-macOS-12-Monterey.sqlite")
+    /// The Notes stores, oldest macOS first (Tests/Fixtures/coredata).
+    static let notesStores = ["NoteStore-macOS-12-Monterey.sqlite", "NoteStore-macOS-13-Ventura.sqlite",
+                              "NoteStore-macOS-14-Sonoma.sqlite", "NoteStore-macOS-15-Seqoia.sqlite"]
+
+    @Test(arguments: notesStores)
+    func notes_entitiesAndCountsByModelNames(name: String) throws {
+        let store = try copy(name)
+        let t = "ZICCLOUDSYNCINGOBJECT"
         let entities = try output([store, "-e", "entities"]).split(separator: "\n").map { $0.split(separator: "\t") }
         #expect(entities.map { String($0[0]) }.contains("ICNote"))
-        #expect(entities.first { $0[0] == "ICNote" }?[2] == "7")
-        let t = "ZICCLOUDSYNCINGOBJECT"
+        let notes = try output(["--raw", store, "-e", "sql SELECT count(*) FROM \(t) WHERE Z_ENT = 11"])
+        #expect(entities.first { $0[0] == "ICNote" }.map { String($0[2]) + "\n" } == notes)
         try expectSameCount(store, "count ICNoteContainer", "SELECT count(*) FROM \(t) WHERE Z_ENT IN (12, 13, 14)")
-        try expectSameCount(store, #"count ICNote where folder.parent.title == "Folder2""#,
+        try expectSameCount(store, #"count ICNote where folder.parent.parent.title == "Folder2""#,
                             "SELECT count(*) FROM \(t) n JOIN \(t) f ON f.Z_PK = n.ZFOLDER JOIN \(t) p ON p.Z_PK = f.ZPARENT "
-                                + "WHERE n.Z_ENT = 11 AND p.ZTITLE2 = 'Folder2'")
+                                + "JOIN \(t) g ON g.Z_PK = p.ZPARENT WHERE n.Z_ENT = 11 AND g.ZTITLE2 = 'Folder2'")
         try expectSameCount(store, #"count ICFolder where ANY notes.title CONTAINS[c] "FOLDER""#,
                             "SELECT count(*) FROM \(t) f WHERE f.Z_ENT = 14 AND EXISTS (SELECT 1 FROM \(t) n "
                                 + "WHERE n.Z_ENT = 11 AND n.ZFOLDER = f.Z_PK AND n.ZTITLE1 LIKE '%folder%')")
-        try expectSameCount(store, #"count ICNote where creationDate >= CAST("2025-08-01 11:43:00", "NSDate")"#,
-                            "SELECT count(*) FROM \(t) WHERE Z_ENT = 11 AND ZCREATIONDATE3 >= strftime('%s', '2025-08-01 11:43:00') - 978307200")
+        try expectSameCount(store, #"count ICNote where creationDate >= CAST("2025-07-01 11:43:00", "NSDate")"#,
+                            "SELECT count(*) FROM \(t) WHERE Z_ENT = 11 AND ZCREATIONDATE3 >= strftime('%s', '2025-07-01 11:43:00') - 978307200")
         let titles = try output([store, "-e", #"find ICFolder where parent.title == "Folder2""#], format: "json")
         #expect(titles.contains(#""title":"Subfolder""#))
         // Dates show as UTC dates: the raw seconds since 2001, as the engine writes a Date.
-        let seconds = try output(["--raw", store, "-e", "sql SELECT ZCREATIONDATE3 FROM \(t) WHERE ZTITLE1 = 'This is a note'"])
+        let title = "This note is password protected"
+        let seconds = try output(["--raw", store, "-e", "sql SELECT ZCREATIONDATE3 FROM \(t) WHERE ZTITLE1 = '\(title)'"])
         let date = Date(timeIntervalSinceReferenceDate: try #require(Double(seconds.trimmingCharacters(in: .newlines))))
         let text = try #require(date.databaseValue.textValue)
-        let note = try output([store, "-e", #"find ICNote where title == "This is a note""#], format: "json")
+        let note = try output([store, "-e", #"find ICNote where title == "\#(title)""#], format: "json")
         #expect(note.contains(#""creationDate":""# + text + "\""), "\(note)")
+        // first and get by the model's names: the same note, its key from the raw table.
+        let key = try output(["--raw", store, "-e", "sql SELECT Z_PK FROM \(t) WHERE Z_ENT = 11 AND ZTITLE1 = '\(title)'"])
+        let first = try output([store, "-e", #"first ICNote select title, folder.title where title == "\#(title)""#])
+        let got = try output([store, "-e", "get ICNote \(key.trimmingCharacters(in: .newlines))"], format: "json")
+        #expect(first == title + "\tNotes\n", "\(first)")
+        #expect(got.contains(#""title":"\#(title)""#), "\(got)")
+        let schema = try output([store, "-e", "schema ICNote"], format: "json")
+        #expect(schema.contains(#""name":"creationDate","column":"ZCREATIONDATE3""#), "\(schema.prefix(300))")
     }
 
     @Test func photos_manyToManyAndOrdered() throws {
@@ -97,34 +112,69 @@ import Testing
         _ = try session.waitFor("\n" + counted.trimmingCharacters(in: .newlines) + "\n")
     }
 
+    /// The relationships of `entity` in the order the record view lists them.
+    func relationships(_ store: String, _ entity: String) throws -> [String] {
+        try output([store, "-e", "schema \(entity)"]).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return fields.count > 2 && fields[1] == "relationships" ? String(fields[2]) : nil
+        }
+    }
+
     /// The browser follows relationships of a Core Data store by the model (its keys are no
     /// attributes): a to-many through its inverse to-one, a to-one through its inverse to-many.
-    @Test func browserFollowsRelationshipsByTheModel() throws {
+    @Test(arguments: notesStores)
+    func browserFollowsRelationshipsByTheModel(name: String) throws {
         let s = try BrowserSession(copyChinook: false)
-        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("NoteStore-macOS-12-Monterey.sqlite").path,
-                                         toPath: s.database)
-        let notes = try output(["--raw", s.database, "-e",
-                                "sql SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 11 AND ZFOLDER = 4"])
-        try s.start(["--entity", "ICFolder"], height: 50)
-        _ = try s.waitFor("ICFolder  6 rows")
-        // The second folder (Z_PK 4, "Notes"); its record view lists notes second to last.
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent(name).path, toPath: s.database)
+        let t = "ZICCLOUDSYNCINGOBJECT"
+        let count = { (sql: String) in try self.output(["--raw", s.database, "-e", "sql " + sql]).trimmingCharacters(in: .newlines) }
+        let folders = try count("SELECT count(*) FROM \(t) WHERE Z_ENT = 14")
+        // The second folder by key, and its notes.
+        let second = try count("SELECT Z_PK FROM \(t) WHERE Z_ENT = 14 ORDER BY Z_PK LIMIT 1 OFFSET 1")
+        let notes = try count("SELECT count(*) FROM \(t) WHERE Z_ENT = 11 AND ZFOLDER = \(second)")
+        // The record view ends with the relationships: G goes to the last, k up one each.
+        let up = { (entity: String, relationship: String) throws -> String in
+            let names = try self.relationships(s.database, entity)
+            let position = try #require(names.lastIndex(of: relationship), "\(entity).\(relationship) in \(names)")
+            return String(repeating: "k", count: names.count - 1 - position)
+        }
+        try s.start(["--entity", "ICFolder"], height: 60)
+        _ = try s.waitFor("ICFolder  \(folders) rows")
         try s.type("j")
         try s.press("Enter")
-        _ = try s.waitFor("→ \(notes.trimmingCharacters(in: .newlines)) ICNote")
-        try s.type("Gkf")
-        _ = try s.waitFor("ICNote  \(notes.trimmingCharacters(in: .newlines)) rows  where folder == 4")
+        _ = try s.waitFor("→ \(notes) ICNote")
+        try s.type("G" + (try up("ICFolder", "notes")) + "f")
+        _ = try s.waitFor("ICNote  \(notes) rows  where folder == \(second)")
         try s.press("BSpace")
-        _ = try s.waitFor("ICFolder  6 rows")
-        // A note's folder: a to-one, found through the folder's to-many `notes`. ICNote's
-        // relationships end with folder, inlineAttachments, noteData, titleSourceAttachment.
+        _ = try s.waitFor("ICFolder  \(folders) rows")
+        // The first note's folder: a to-one, found through the folder's to-many `notes`.
         try s.type("q")
-        let t = try BrowserSession(copyChinook: false)
-        try FileManager.default.copyItem(atPath: s.database, toPath: t.database)
-        try t.start(["--entity", "ICNote"], height: 60)
-        _ = try t.waitFor("ICNote  7 rows")
-        try t.press("Enter")
-        try t.type("Gkkkf")
-        _ = try t.waitFor("ICFolder  1 rows  where SUBQUERY(notes, $x, $x == 5).@count > 0")
+        let first = try count("SELECT Z_PK FROM \(t) WHERE Z_ENT = 11 ORDER BY Z_PK LIMIT 1")
+        let all = try count("SELECT count(*) FROM \(t) WHERE Z_ENT = 11")
+        let u = try BrowserSession(copyChinook: false)
+        try FileManager.default.copyItem(atPath: s.database, toPath: u.database)
+        try u.start(["--entity", "ICNote"], height: 60)
+        _ = try u.waitFor("ICNote  \(all) rows")
+        try u.press("Enter")
+        try u.type("G" + (try up("ICNote", "folder")) + "f")
+        _ = try u.waitFor("ICFolder  1 rows  where SUBQUERY(notes, $x, $x == \(first)).@count > 0")
+    }
+
+    /// `generate swift` for every entity of each store type-checks against the built engine,
+    /// each struct named for its entity, its properties for the model's attributes.
+    @Test(arguments: notesStores + ["Photos-macOS-10.15.sqlite"])
+    func generateSwift_everyEntityTypeChecks(name: String) throws {
+        let store = try copy(name)
+        let generated = try Shell.run([store, "-e", "generate swift"])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let entity = name.hasPrefix("Photos") ? "Album" : "ICNote"
+        #expect(generated.stdout.contains("public struct \(entity): PortalEntity"))
+        #expect(generated.stdout.contains("extension \(entity): RowDecodable, RowEncodable {"))
+        #expect(!generated.stdout.contains("ZTITLE"), "columns are no names of the model")
+        let source = folder.appendingPathComponent("Entities.swift")
+        try generated.stdout.write(to: source, atomically: true, encoding: .utf8)
+        let checked = try GenerateSwiftTests.typecheck(source.path)
+        #expect(checked.status == 0, "swiftc: \(checked.output.prefix(2000))")
     }
 
     @Test func raw_opensThePlainTables() throws {
@@ -239,10 +289,11 @@ import Testing
                             model: ["--model", model.path])
     }
 
-    @Test func model_uuidBlobsShowAsUUIDTextAndCompareAsBlobs() throws {
+    /// The built store with a UUID attribute `token` on UnrelatedEntity (a 16-byte blob column,
+    /// set on Ada's row to `uuid`), and the model file that declares it.
+    func uuidStore(_ uuid: UUID) throws -> (store: String, model: String) {
         let store = try builtStore()
         let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
-        let uuid = UUID()
         let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
         try raw.write { ctx in
             try ctx.execute("ALTER TABLE ZUNRELATEDENTITY ADD COLUMN ZTOKEN BLOB")
@@ -251,10 +302,16 @@ import Testing
         try raw.close()
         let xml = try String(contentsOfFile: Self.xmlModel, encoding: .utf8).replacingOccurrences(
             of: #"<attribute name="birthday""#, with: #"<attribute name="token" attributeType="UUID"/><attribute name="birthday""#)
-        let model = folder.appendingPathComponent("uuid.xcdatamodel")
+        let model = folder.appendingPathComponent("uuid-\(UUID().uuidString).xcdatamodel")
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
         try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-        let found = try output([store, "--model", model.path, "-e", "find UnrelatedEntity where token != nil"], format: "json")
+        return (store, model.path)
+    }
+
+    @Test func model_uuidBlobsShowAsUUIDTextAndCompareAsBlobs() throws {
+        let uuid = UUID()
+        let (store, model) = try uuidStore(uuid)
+        let found = try output([store, "--model", model, "-e", "find UnrelatedEntity where token != nil"], format: "json")
         #expect(found.contains(#""token":""# + uuid.uuidString + "\""), "\(found)")
         #expect(found.contains(#""name":"Ada""#) && !found.contains("Bo"))
     }

@@ -22,15 +22,18 @@ import Testing
         return try #require(Date(timeIntervalSinceReferenceDate: seconds).databaseValue.textValue)
     }
 
-    @Test func selectedDatesShowAsDates() throws {
-        let store = try #require(shell).copy("NoteStore-macOS-12-Monterey.sqlite")
-        let raw = try output(["--raw", store, "-e", "sql SELECT ZCREATIONDATE3 FROM \(t) WHERE ZTITLE1 = 'This is a note'"])
-        let shown = try output([store, "-e", #"find ICNote select title, creationDate, folder.title where title == "This is a note""#])
-        #expect(shown == "This is a note\t\(try dateText(raw))\tNotes\n")
+    @Test(arguments: CoreDataShellTests.notesStores)
+    func selectedDatesShowAsDates(name: String) throws {
+        let store = try #require(shell).copy(name)
+        let title = "This note is password protected"
+        let raw = try output(["--raw", store, "-e", "sql SELECT ZCREATIONDATE3 FROM \(t) WHERE ZTITLE1 = '\(title)'"])
+        let shown = try output([store, "-e", #"find ICNote select title, creationDate, folder.title where title == "\#(title)""#])
+        #expect(shown == "\(title)\t\(try dateText(raw))\tNotes\n")
         let newest = try output(["--raw", store, "-e", "sql SELECT max(ZCREATIONDATE3) FROM \(t) WHERE Z_ENT = 11"])
         #expect(try output([store, "-e", "find ICNote select max(creationDate) as newest"]) == "\(try dateText(newest))\n")
         // A to-many's @max through the key path, per folder.
-        let notes = try output(["--raw", store, "-e", "sql SELECT max(ZCREATIONDATE3) FROM \(t) WHERE Z_ENT = 11 AND ZFOLDER = 4"])
+        let notes = try output(["--raw", store, "-e", "sql SELECT max(ZCREATIONDATE3) FROM \(t) WHERE Z_ENT = 11 "
+                                     + "AND ZFOLDER = (SELECT Z_PK FROM \(t) WHERE Z_ENT = 14 AND ZTITLE2 = 'Notes')"])
         #expect(try output([store, "-e", #"find ICFolder select notes.@max.creationDate as newest where title == "Notes""#])
                     == "\(try dateText(notes))\n")
         // Sorted and compared by the stored value still.
@@ -58,20 +61,8 @@ import Testing
 
     /// The built store with a UUID attribute `token`: Ada's holds `uuid`, Bo's nothing.
     func uuidStore(_ uuid: UUID) throws -> (store: String, model: [String]) {
-        let shell = try #require(shell)
-        let store = try shell.builtStore()
-        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
-        try raw.write { ctx in
-            try ctx.execute("ALTER TABLE ZUNRELATEDENTITY ADD COLUMN ZTOKEN BLOB")
-            try ctx.execute("UPDATE ZUNRELATEDENTITY SET ZTOKEN = ? WHERE Z_PK = 1", [.blob(withUnsafeBytes(of: uuid.uuid) { Array($0) })])
-        }
-        try raw.close()
-        let xml = try String(contentsOfFile: CoreDataShellTests.xmlModel, encoding: .utf8).replacingOccurrences(
-            of: #"<attribute name="birthday""#, with: #"<attribute name="token" attributeType="UUID"/><attribute name="birthday""#)
-        let model = shell.folder.appendingPathComponent("uuid-\(UUID().uuidString).xcdatamodel")
-        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-        try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-        return (store, ["--model", model.path])
+        let (store, model) = try #require(shell).uuidStore(uuid)
+        return (store, ["--model", model])
     }
 
     @Test func uuidTextMatchesTheBlobAndIsStoredAsOne() throws {

@@ -16,19 +16,36 @@ import Testing
         // A use of the typed portal's requirements, so the conformance is really checked.
         try (generated.stdout + "\nlet names = [Track.entityName, Track.idAttribute, PlaylistTrack.entityName]\n")
             .write(to: source, atomically: true, encoding: .utf8)
-        let modules = URL(fileURLWithPath: Shell.binary).deletingLastPathComponent().appendingPathComponent("Modules").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", source.path, "-I", modules,
-                             "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CSQLite/module.modulemap").path)",
-                             "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CZlib/module.modulemap").path)"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "swiftc: \(output)")
+        let checked = try Self.typecheck(source.path)
+        #expect(checked.status == 0, "swiftc: \(checked.output)")
+    }
+
+    /// The flags that find the built engine's modules and its C modules' maps.
+    static var moduleFlags: [String] {
+        let build = URL(fileURLWithPath: Shell.binary).deletingLastPathComponent()
+        return ["-I", build.appendingPathComponent("Modules").path,
+                "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CSQLite/module.modulemap").path)",
+                "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CZlib/module.modulemap").path)"]
+    }
+
+    /// `swiftc -typecheck` of one file against the built engine.
+    static func typecheck(_ source: String) throws -> (status: Int32, output: String) {
+        try run("/usr/bin/env", ["swiftc", "-typecheck", source] + moduleFlags)
+    }
+
+    /// Compiles `sources` with the built engine's objects into the program `program`.
+    static func compile(_ sources: [String], into program: String) throws -> (status: Int32, output: String) {
+        let build = URL(fileURLWithPath: Shell.binary).deletingLastPathComponent()
+        // The objects of the modules' current sources (the build folder may still hold objects
+        // of files since moved or removed), as listed in each module's `sources` file.
+        let objects = try ["PortalEngine.build", "PortalPredicate.build"].flatMap { module in
+            let folder = build.appendingPathComponent(module)
+            let sources = try String(contentsOf: folder.appendingPathComponent("sources"), encoding: .utf8)
+            return sources.split(separator: "\n").map { source in
+                folder.appendingPathComponent(URL(fileURLWithPath: String(source)).lastPathComponent + ".o").path
+            }
+        }
+        return try run("/usr/bin/env", ["swiftc", "-o", program] + sources + moduleFlags + ["-lsqlite3", "-lz"] + objects)
     }
 
     /// Issue 11 point 14: for a database holding each table shape (plain, generated columns,
@@ -48,22 +65,9 @@ import Testing
         #expect(generated.status == 0)
         try generated.stdout.write(to: folder.appendingPathComponent("Entities.swift"), atomically: true, encoding: .utf8)
         try Self.runner.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-        let build = URL(fileURLWithPath: Shell.binary).deletingLastPathComponent()
-        // The objects of the modules' current sources (the build folder may still hold objects
-        // of files since moved or removed), as listed in each module's `sources` file.
-        let objects = try ["PortalEngine.build", "PortalPredicate.build"].flatMap { module in
-            let folder = build.appendingPathComponent(module)
-            let sources = try String(contentsOf: folder.appendingPathComponent("sources"), encoding: .utf8)
-            return sources.split(separator: "\n").map { source in
-                folder.appendingPathComponent(URL(fileURLWithPath: String(source)).lastPathComponent + ".o").path
-            }
-        }
         let program = folder.appendingPathComponent("shapes").path
-        let compiled = try Self.run("/usr/bin/env", ["swiftc", "-o", program, folder.appendingPathComponent("main.swift").path,
-                                    folder.appendingPathComponent("Entities.swift").path, "-I", build.appendingPathComponent("Modules").path,
-                                    "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CSQLite/module.modulemap").path)",
-                                    "-Xcc", "-fmodule-map-file=\(Shell.repository.appendingPathComponent("Sources/CZlib/module.modulemap").path)",
-                                    "-lsqlite3", "-lz"] + objects)
+        let compiled = try Self.compile([folder.appendingPathComponent("main.swift").path,
+                                         folder.appendingPathComponent("Entities.swift").path], into: program)
         #expect(compiled.status == 0, "swiftc: \(compiled.output)")
         guard compiled.status == 0 else { return }
         let ran = try Self.run(program, [database])

@@ -9,7 +9,7 @@ import Testing
         return try CoreDataCatalog(try fixture.connection(in: folder))
     }
 
-    @Test(arguments: [CoreDataFixture.monterey, .sequoia])
+    @Test(arguments: CoreDataFixture.notes)
     func notes_collidingColumnsFollowEntityNumbers(fixture: CoreDataFixture) throws {
         let mapping = try catalog(fixture).mapping
         let note = try #require(mapping.entity(named: "ICNote"))
@@ -28,13 +28,13 @@ import Testing
         #expect(mapping.notes.isEmpty)
     }
 
-    @Test func notes_accountColumnsDriftBetweenVersions() throws {
-        let old = try catalog(.monterey).mapping.entity(named: "ICNote")?.relationships.first { $0.name == "account" }
-        let new = try catalog(.sequoia).mapping.entity(named: "ICNote")?.relationships.first { $0.name == "account" }
-        #expect(old?.storage == .foreignKey(column: "ZACCOUNT4", entityColumn: nil))
-        #expect(new?.storage == .foreignKey(column: "ZACCOUNT7", entityColumn: nil))
-        let notes = try catalog(.sequoia).mapping.entity(named: "ICAccount")?.relationships.first { $0.name == "notes" }
-        #expect(notes?.storage == .inverseForeignKey(column: "ZACCOUNT7", orderColumn: nil))
+    @Test(arguments: CoreDataFixture.notes)
+    func notes_accountColumnsDriftBetweenVersions(fixture: CoreDataFixture) throws {
+        let mapping = try catalog(fixture).mapping
+        let account = mapping.entity(named: "ICNote")?.relationships.first { $0.name == "account" }
+        #expect(account?.storage == .foreignKey(column: fixture.noteAccountColumn, entityColumn: nil))
+        let notes = mapping.entity(named: "ICAccount")?.relationships.first { $0.name == "notes" }
+        #expect(notes?.storage == .inverseForeignKey(column: fixture.noteAccountColumn, orderColumn: nil))
     }
 
     @Test func photos_joinTablesOrderingAndReflexive() throws {

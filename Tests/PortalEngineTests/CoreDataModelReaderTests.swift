@@ -5,8 +5,18 @@ import Testing
 /// The Core Data stores shipped in Tests/Fixtures/coredata (read-only: tests open copies).
 enum CoreDataFixture: String, CaseIterable {
     case monterey = "NoteStore-macOS-12-Monterey.sqlite"
+    case ventura = "NoteStore-macOS-13-Ventura.sqlite"
+    case sonoma = "NoteStore-macOS-14-Sonoma.sqlite"
     case sequoia = "NoteStore-macOS-15-Seqoia.sqlite"
     case photos = "Photos-macOS-10.15.sqlite"
+
+    /// The Notes stores, oldest macOS first.
+    static let notes: [CoreDataFixture] = [.monterey, .ventura, .sonoma, .sequoia]
+
+    /// The column of ICNote's to-one `account` (the drift between versions: `ZACCOUNT4` on
+    /// Monterey, `ZACCOUNT7` once more sub-entities gained an `account`), as read by hand from
+    /// which `ZACCOUNTn` holds the notes' account keys.
+    var noteAccountColumn: String { self == .monterey ? "ZACCOUNT4" : "ZACCOUNT7" }
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/coredata")
@@ -26,9 +36,10 @@ enum CoreDataFixture: String, CaseIterable {
 }
 
 @Suite struct CoreDataModelReaderTests {
-    @Test func monterey_entityNumbersAndHierarchy() throws {
+    @Test(arguments: CoreDataFixture.notes)
+    func notes_entityNumbersAndHierarchy(fixture: CoreDataFixture) throws {
         let folder = try TemporaryFolder()
-        let info = try CoreDataStoreInfo(CoreDataFixture.monterey.connection(in: folder))
+        let info = try CoreDataStoreInfo(fixture.connection(in: folder))
         #expect(info.number(of: "ICNote") == 11)
         #expect(info.entityNumbers.first { $0.name == "ICFolder" }?.parent == 12)
         let model = try #require(info.cachedModel)
@@ -41,9 +52,10 @@ enum CoreDataFixture: String, CaseIterable {
         #expect(model.ignored.isEmpty)
     }
 
-    @Test func monterey_ownAndInheritedProperties() throws {
+    @Test(arguments: CoreDataFixture.notes)
+    func notes_ownAndInheritedProperties(fixture: CoreDataFixture) throws {
         let folder = try TemporaryFolder()
-        let model = try #require(try CoreDataStoreInfo(CoreDataFixture.monterey.connection(in: folder)).cachedModel)
+        let model = try #require(try CoreDataStoreInfo(fixture.connection(in: folder)).cachedModel)
         let note = try #require(model.entity(named: "ICNote"))
         // Declared on ICCloudSyncingObject, inherited by ICNote: listed once, on the parent.
         #expect(!note.attributes.contains { $0.name == "markedForDeletion" })

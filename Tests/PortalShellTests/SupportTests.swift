@@ -319,4 +319,22 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
         #expect(SwiftGenerator.swiftType("NUMERIC(10,2)") == "Double")
         #expect(SwiftGenerator.swiftType("INTEGER") == "Int64")
     }
+
+    /// A Core Data attribute's type comes from its storage or the model before the column's
+    /// declared type; an attribute no model types keeps the column's.
+    @Test func coreDataAttributesByTheModel() {
+        func type(_ declared: String, _ storage: StorageConvention = .natural, _ model: String? = nil) -> String {
+            SwiftGenerator.swiftType(AttributeDescription(name: "a", declaredType: declared, isNullable: true, defaultValue: nil,
+                                                          primaryKeyPosition: nil, column: "ZA", storage: storage, modelType: model))
+        }
+        #expect(type("TIMESTAMP", .secondsSinceReferenceDate, "Date") == "Date")
+        #expect(type("TIMESTAMP") == "String")
+        #expect(type("BLOB", .uuidBlob, "UUID") == "UUID")
+        #expect(type("INTEGER", .natural, "Boolean") == "Bool")
+        #expect(type("INTEGER", .natural, "Integer 16") == "Int64")
+        #expect(type("INTEGER") == "Int64")
+        #expect(type("BLOB", .natural, "Transformable") == "[UInt8]")
+        #expect(type("VARCHAR", .natural, "URI") == "String")
+        #expect(type("DECIMAL", .natural, "Decimal") == "Double")
+    }
 }

@@ -123,6 +123,7 @@ public final class WriteContext: ReadContext {
     @discardableResult
     func upsert(_ entity: EntityDescription, key: [String], columns: [String], values: [Value], returning: Bool) throws -> Row? {
         try checkValid()
+        try refuseOnCoreDataStore(entity.name, "upsert")
         let sql = Upsert(entity, key: key, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         return try runWrite(entity.name, sql, values, returning: returning)
     }

@@ -23,8 +23,12 @@ public struct CoreDataCatalog: Sendable, Hashable {
     /// Reads the Core Data store on `connection`; `modelPath` (a `--model` argument) takes the
     /// place of the store's cached model.
     public init(_ connection: Connection, modelPath: String? = nil) throws {
+        try self.init(connection, raw: try SchemaReader.read(connection.handle), modelPath: modelPath)
+    }
+
+    /// As `init(_:modelPath:)`, the tables already read (`raw`).
+    init(_ connection: Connection, raw: Schema, modelPath: String?) throws {
         info = try CoreDataStoreInfo(connection)
-        let raw = try SchemaReader.read(connection.handle)
         let tables = Dictionary(raw.entities.map { ($0.name, $0.attributes.map(\.name)) }, uniquingKeysWith: { first, _ in first })
         if let modelPath {
             model = try ModelFile.read(modelPath)

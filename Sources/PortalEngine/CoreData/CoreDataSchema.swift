@@ -8,9 +8,13 @@ public struct CoreDataStoreCatalog: Catalog {
     public init(modelPath: String? = nil) { self.modelPath = modelPath }
 
     /// The model matched to the store's tables (see `CoreDataCatalog`), as a schema.
+    /// The model is read here only, and kept with the schema for the store's writes.
     public func schema(of connection: Connection) throws -> Schema {
-        let catalog = try CoreDataCatalog(connection, modelPath: modelPath)
-        return catalog.schema(raw: try SchemaReader.read(connection.handle))
+        let raw = try SchemaReader.read(connection.handle)
+        let catalog = try CoreDataCatalog(connection, raw: raw, modelPath: modelPath)
+        var schema = catalog.schema(raw: raw)
+        schema.coreDataModel = CoreDataStoreModel(catalog: catalog, raw: raw)
+        return schema
     }
 }
 
@@ -25,7 +29,7 @@ extension CoreDataCatalog {
                 return AttributeDescription(
                     name: attribute.name, declaredType: column?.declaredType ?? "", isNullable: column?.isNullable ?? true,
                     defaultValue: column?.defaultValue, primaryKeyPosition: nil, column: column?.name ?? attribute.column,
-                    storage: Self.storage(of: attribute.type))
+                    storage: Self.storage(of: attribute.type), modelType: Self.modelType(attribute.type))
             }
             return EntityDescription(
                 name: entity.name, kind: .table, attributes: attributes, primaryKey: ["Z_PK"], hasRowid: true,
@@ -41,6 +45,12 @@ extension CoreDataCatalog {
         case .uuid: .uuidBlob
         default: .natural
         }
+    }
+
+    /// The type's name in Xcode (`Boolean`), nil when the model gave none (names only).
+    static func modelType(_ type: CoreDataAttribute.AttributeType) -> String? {
+        if case .unknown = type { return nil }
+        return type.displayName
     }
 
     static func relationship(_ relationship: CoreDataMapping.Relationship) -> RelationshipDescription {

@@ -8,10 +8,22 @@
 
 /// What a write to a Core Data store reads once: the model matched to the tables, and the
 /// tables whose triggers call Core Data's own SQL functions.
-struct CoreDataStoreModel {
+struct CoreDataStoreModel: Sendable, Hashable {
     var catalog: CoreDataCatalog
     /// The first such trigger of each table, by upper-cased table name.
     var coreDataTriggers: [String: String]
+
+    /// The model matched to the tables, with the triggers of `raw` (the tables as SQLite lists them).
+    init(catalog: CoreDataCatalog, raw: Schema) {
+        self.catalog = catalog
+        var triggers: [String: String] = [:]
+        for entity in raw.entities {
+            if let trigger = entity.triggers.first(where: { $0.sql.contains("NSCoreData") }) {
+                triggers[entity.name.uppercased()] = trigger.name
+            }
+        }
+        coreDataTriggers = triggers
+    }
 
     var mapping: CoreDataMapping { catalog.mapping }
 
@@ -67,17 +79,14 @@ extension WriteContext {
         return CoreDataWritePlan(number: mapped.number, rootNumber: rootNumber, table: mapped.table)
     }
 
-    /// The store's model and triggers when it is opened by a Core Data model, nil otherwise.
+    /// The store's model and triggers when it is opened by a Core Data model, nil otherwise:
+    /// read with the schema, so once per schema version, not once per write.
     func coreDataStoreModel() throws -> CoreDataStoreModel? {
-        guard let catalog = store.coreDataCatalog else { return nil }
-        let read = try CoreDataCatalog(connection, modelPath: catalog.modelPath)
-        var triggers: [String: String] = [:]
-        for entity in try SchemaReader.read(connection.handle).entities {
-            if let trigger = entity.triggers.first(where: { $0.sql.contains("NSCoreData") }) {
-                triggers[entity.name.uppercased()] = trigger.name
-            }
+        guard store.coreDataCatalog != nil else { return nil }
+        guard let model = try schema.coreDataModel else {
+            throw PortalError(.sqlite, "the store's Core Data model was not read with its schema")
         }
-        return CoreDataStoreModel(catalog: read, coreDataTriggers: triggers)
+        return model
     }
 
     /// Refuses a kind of write this version does not make on Core Data stores.
@@ -141,3 +150,4 @@ extension WriteContext {
 
     func refusal(_ entity: String, _ reason: String) -> PortalError { coreDataRefusal(entity, reason) }
 }
+

@@ -10,6 +10,9 @@ import PortalPredicate
 public struct Schema: Sendable, Hashable {
     /// Every table and view, in the order SQLite lists them.
     public var entities: [EntityDescription]
+    /// For a Core Data store: what its writes need of the model, read with the schema (so once
+    /// per schema version); nil for a plain database.
+    var coreDataModel: CoreDataStoreModel?
 
     /// A schema of these entities.
     public init(entities: [EntityDescription]) { self.entities = entities }
@@ -128,6 +131,9 @@ public struct AttributeDescription: Sendable, Hashable {
     public var storage: StorageConvention
     /// The declared type as written (`NVARCHAR(200)`), empty when none.
     public var declaredType: String
+    /// The type the app's model gives the attribute, where a model says more than the column's
+    /// declared type (Core Data's `Boolean` in an `INTEGER` column); nil when none does.
+    public var modelType: String?
     /// False when the column is declared NOT NULL.
     public var isNullable: Bool
     /// The default value's SQL text, as `PRAGMA table_info` gives it.
@@ -144,11 +150,12 @@ public struct AttributeDescription: Sendable, Hashable {
     /// An attribute described field by field.
     public init(name: String, declaredType: String, isNullable: Bool, defaultValue: String?,
                 primaryKeyPosition: Int?, generated: Generated? = nil, column: String? = nil,
-                storage: StorageConvention = .natural) {
+                storage: StorageConvention = .natural, modelType: String? = nil) {
         self.name = name
         self.column = column ?? name
         self.storage = storage
         self.declaredType = declaredType
+        self.modelType = modelType
         self.isNullable = isNullable
         self.defaultValue = defaultValue
         self.primaryKeyPosition = primaryKeyPosition

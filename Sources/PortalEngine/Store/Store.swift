@@ -36,7 +36,7 @@ public final class Store: @unchecked Sendable {
     let gate = WriterGate()
     private let readers: ReaderPool?
     let changes = ChangeTracker()
-    private let schemaCache: SchemaCache
+    let schemaCache: SchemaCache
     let observation = ObservationCenter()
     /// Serial queue for async writes and `write(_:completion:)`, so async callers never block
     /// the cooperative thread pool on the writer's lock.
@@ -450,6 +450,8 @@ final class SchemaCache: @unchecked Sendable {
     private let lock = NSLock()
     private var version: Int64?
     private var cached: Schema?
+    /// How many times the schema was read (the tests' measure of the cache).
+    private(set) var reads = 0
 
     init(catalog: any Catalog<Connection>) { self.catalog = catalog }
 
@@ -474,6 +476,7 @@ final class SchemaCache: @unchecked Sendable {
         lock.lock()
         version = current
         cached = schema
+        reads += 1
         lock.unlock()
         return schema
     }

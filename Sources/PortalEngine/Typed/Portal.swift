@@ -36,7 +36,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     public func create(_ entities: [Entity]) throws {
         try store.write { ctx in
             try EntityEncoding.each(entities, entity: Entity.entityName) { columns, values in
-                try ctx.insert(Entity.entityName, columns: columns, values: values)
+                try ctx.insertEncoded(Entity.entityName, columns: columns, values: values, returning: false)
             }
         }
     }

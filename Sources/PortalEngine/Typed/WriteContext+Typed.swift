@@ -8,7 +8,16 @@ extension WriteContext {
     @discardableResult
     public func insert<T: PortalEntity>(_ entity: T) throws -> T {
         let (columns, values) = try encodedForInsert(entity)
-        guard let row = try insert(T.entityName, columns: columns, values: values, returning: true) else {
+        if isCoreDataStore {
+            // Read back by its new Z_PK: the row a create returns has no rowid to decode.
+            try insertEncoded(T.entityName, columns: columns, values: values, returning: false)
+            let key = connection.lastInsertRowid
+            guard let stored = try fetch(T.self, where: "SELF == \(key)", arguments: [], sortedBy: [], limit: 1).first else {
+                throw PortalError(.rowNotFound, "the new \(T.entityName) \(key) was not found", entity: T.entityName)
+            }
+            return stored
+        }
+        guard let row = try insertEncoded(T.entityName, columns: columns, values: values, returning: true) else {
             throw PortalError(.readOnly, "nothing was inserted into \(T.entityName) (is it a view?)", entity: T.entityName)
         }
         return try decoded(row, as: T.self)
@@ -19,6 +28,7 @@ extension WriteContext {
     public func update<T: PortalEntity>(_ entity: T) throws {
         let (columns, values) = try encoded(entity)
         let id = try idValues(of: T.self, columns: columns, values: values)
+        if isCoreDataStore { return try updateCoreData(T.self, key: try coreDataKey(T.self, id), columns: columns, values: values) }
         let key = Set(T.idAttributes)
         let set = zip(columns, values).filter { !key.contains($0.0) }.map { (column: $0.0, value: SQLFragment.bound($0.1)) }
         guard !set.isEmpty else { return }
@@ -45,12 +55,49 @@ extension WriteContext {
     public func delete<T: PortalEntity>(_ entity: T) throws -> Bool {
         let (columns, values) = try encoded(entity)
         let id = try idValues(of: T.self, columns: columns, values: values)
+        // A Core Data row goes by the model's delete rules.
+        if isCoreDataStore { return try delete(T.entityName, where: "SELF == \(try coreDataKey(T.self, id))") > 0 }
         let delete = Delete(T.entityName, where: idCondition(T.self, id)).rendered(in: store.dialect)
         try runWrite(T.entityName, delete.sql, delete.bindings, returning: false)
         return changes > 0
     }
 
     // MARK: Helpers
+
+    /// A typed insert by columns: on a Core Data store a `create` (a new Z_PK from Z_MAX, Z_ENT,
+    /// Z_OPT, dates and UUIDs in the store's form), a nil rowid left for it to choose.
+    @discardableResult
+    func insertEncoded(_ entity: String, columns: [String], values: [Value], returning: Bool) throws -> Row? {
+        guard isCoreDataStore else { return try insert(entity, columns: columns, values: values, returning: returning) }
+        var pairs: [String: Value] = [:]
+        for (column, value) in zip(columns, values) where !(column == "rowid" && value == .null) { pairs[column] = value }
+        return try create(entity, pairs)
+    }
+
+    /// Saves the attributes of a Core Data row that differ from the stored ones, as Core Data's
+    /// save writes only what changed: a date read and written back as text (to the millisecond)
+    /// leaves the stored seconds as they were, and an unchanged row keeps its `Z_OPT`.
+    private func updateCoreData<T: PortalEntity>(_ type: T.Type, key: Int64, columns: [String], values: [Value]) throws {
+        guard let stored = try fetch(T.self, where: "SELF == \(key)", arguments: [], sortedBy: [], limit: 1).first else {
+            throw PortalError(.rowNotFound, "no \(T.entityName) with rowid \(key)", entity: T.entityName, attribute: T.idAttribute)
+        }
+        let before = try encoded(stored)
+        var set: [String: Value] = [:]
+        for (i, column) in columns.enumerated() where column != T.idAttribute {
+            if before.columns.count != columns.count || before.values[i] != values[i] { set[column] = values[i] }
+        }
+        if !set.isEmpty { try update(T.entityName, set: set, where: "SELF == \(key)") }
+    }
+
+    /// The `Z_PK` of a Core Data entity's row: its type is identified by the rowid (as
+    /// `generate swift` writes it), which is `Z_PK`.
+    private func coreDataKey<T: PortalEntity>(_ type: T.Type, _ id: [Value]) throws -> Int64 {
+        guard T.idAttributes == ["rowid"], id.count == 1, case .integer(let key) = id[0] else {
+            throw PortalError(.conversion, "\(T.self) is no Core Data entity's type: it needs an integer rowid as its only id",
+                              entity: T.entityName, attribute: T.idAttribute)
+        }
+        return key
+    }
 
     func encoded<T: PortalEntity>(_ entity: T) throws -> (columns: [String], values: [Value]) {
         var encoded: (columns: [String], values: [Value]) = ([], [])

@@ -5,7 +5,9 @@ import PortalTUI
 /// its `RowDecodable`/`RowEncodable` conformance beside it (rows read and written without Codable).
 enum SwiftGenerator {
     static func source(for entities: [EntityDescription]) -> String {
-        var text = "import PortalEngine\n"
+        // Date and UUID (a Core Data store's dates and UUIDs) are Foundation's.
+        let foundation = entities.contains { $0.attributes.contains { ["Date", "UUID"].contains(swiftType($0)) } }
+        var text = (foundation ? "import Foundation\n" : "") + "import PortalEngine\n"
         for entity in entities {
             text += "\n" + source(for: entity)
         }
@@ -21,7 +23,9 @@ enum SwiftGenerator {
         text += identity(of: entity)
         var properties: [(attribute: String, name: String, optional: Bool, generated: Bool)] = []
         if usesRowid(entity) {
-            text += "    /// SQLite's rowid, the id of a table that declares none: nil for a row not yet stored.\n"
+            text += entity.primaryKey.isEmpty
+                ? "    /// SQLite's rowid, the id of a table that declares none: nil for a row not yet stored.\n"
+                : "    /// The row's \(entity.primaryKey.joined(separator: ", ")) (its rowid): nil for a row not yet stored.\n"
             text += "    public var rowid: Int64?\n"
             properties.append(("rowid", "rowid", true, false))
         }
@@ -35,7 +39,7 @@ enum SwiftGenerator {
             } else if KeyName.written(attribute.name) != attribute.name {
                 text += "    /// The attribute \(TerminalText.escaped(KeyName.written(attribute.name))).\n"
             }
-            text += "    public var \(name): \(swiftType(attribute.declaredType))\(optional ? "?" : "")\n"
+            text += "    public var \(name): \(swiftType(attribute))\(optional ? "?" : "")\n"
             properties.append((attribute.name, name, optional, attribute.isGenerated))
         }
         text += "\n    public enum CodingKeys: String, CodingKey {\n"
@@ -79,9 +83,11 @@ enum SwiftGenerator {
         return text + "    }\n}\n"
     }
 
-    /// A table without a declared primary key is identified by its rowid.
+    /// A table without a declared primary key is identified by its rowid; so is one whose key
+    /// is no attribute (a Core Data entity: its key `Z_PK` is the rowid, chosen by the store).
     private static func usesRowid(_ entity: EntityDescription) -> Bool {
-        entity.kind == .table && entity.primaryKey.isEmpty && entity.hasRowid
+        let hiddenKey = !entity.primaryKey.isEmpty && entity.primaryKey.allSatisfy { entity.attribute(named: $0) == nil }
+        return entity.kind == .table && (entity.primaryKey.isEmpty || hiddenKey) && entity.hasRowid
             && entity.attribute(named: "rowid") == nil
     }
 
@@ -94,6 +100,22 @@ enum SwiftGenerator {
             text += "    public static let idAttributes = [\(key.map(stringLiteral).joined(separator: ", "))]\n"
         }
         return text
+    }
+
+    /// The Swift type of an attribute: by how its values are kept (Core Data's dates and UUIDs)
+    /// or the model's type where they say more than the column, else by the declared type.
+    static func swiftType(_ attribute: AttributeDescription) -> String {
+        switch attribute.storage {
+        case .secondsSinceReferenceDate: return "Date"
+        case .uuidBlob: return "UUID"
+        case .natural: break
+        }
+        // Core Data's names (Xcode's): the column of a Boolean is an INTEGER.
+        switch attribute.modelType {
+        case "Boolean": return "Bool"
+        case "Binary", "Transformable": return "[UInt8]"
+        default: return swiftType(attribute.declaredType)
+        }
     }
 
     /// SQLite's affinity rules (section 3.1 of its datatype page) mapped to Swift types.
