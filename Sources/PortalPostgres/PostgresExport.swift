@@ -23,16 +23,13 @@ public struct PostgresExport {
     /// table and its row count. `interrupted` is asked between batches of rows. When the copy
     /// fails, the new file is removed.
     public func copy(to path: String, progress: Progress, interrupted: () -> Bool) throws -> [(String, Int)] {
-        guard access(path, F_OK) != 0 else {
-            throw PortalError(.misuse, "'\(path)' exists: a copy is written to a new file", path: path)
-        }
-        let schema = try PostgresCatalog().schema(of: source)
-        let tables = schema.entities.filter { $0.kind == .table }
+        let file = try NewDatabaseFile(path)
         do {
-            return try copy(tables, to: path, progress: progress, interrupted: interrupted)
+            let schema = try PostgresCatalog().schema(of: source)
+            return try copy(schema.entities.filter { $0.kind == .table }, to: path, progress: progress, interrupted: interrupted)
         } catch {
-            // The file is new: a copy that failed leaves nothing behind, not half the tables.
-            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+            // A copy that failed leaves nothing behind, not half the tables.
+            file.remove()
             throw error
         }
     }

@@ -146,6 +146,8 @@ import Testing
             (#"create ICNote set title = "x", folder = 999999"#, "there is no ICFolder with id 999999"),
             (#"create ICNote set title = "x", folder = 3"#, "there is no ICFolder with id 3"),
             (#"create ICNote set folder = 4, folder = 12"#, "folder is set twice"),
+            // A note belongs to one folder: given to every folder, it would end with the last.
+            (#"update ICFolder set notes = {9} where TRUEPREDICATE"#, "each ICNote belongs to one ICFolder only"),
         ]
         for (command, message) in cases {
             let result = try Shell.run([store, "-e", command])

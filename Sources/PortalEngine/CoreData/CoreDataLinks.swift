@@ -52,7 +52,7 @@ extension WriteContext {
         var attributes: [(key: String, value: Value)] = []
         var links: [(name: String, targets: [Int64])] = []
         for pair in pairs {
-            guard entity.attribute(named: pair.key) == nil, let relationship = entity.relationship(named: pair.key) else {
+            guard let relationship = entity.settableRelationship(named: pair.key) else {
                 attributes.append(pair)
                 continue
             }
@@ -102,6 +102,12 @@ extension WriteContext {
             throw PortalError(.misuse, "\(entityName).\(name) is a to-one relationship: give one id or nil", entity: entityName,
                               attribute: name)
         }
+        // A row that holds the key of the one it belongs to belongs to one only: given to several
+        // rows at once, it would end up with the last of them.
+        if keys.count > 1, !rows.isEmpty, Self.isExclusive(relationship, model) {
+            throw PortalError(.misuse, "\(entityName).\(name): each \(destination.name) belongs to one \(entityName) only; "
+                              + "set it on one \(entityName) at a time", entity: entityName, attribute: name)
+        }
         for key in keys {
             guard let own = try rowNumber(key, in: mapped.table), mapped.numbers.contains(own) else {
                 throw PortalError(.rowNotFound, "there is no \(entityName) with id \(key)", entity: entityName)
@@ -118,6 +124,16 @@ extension WriteContext {
                                    to: rows, model)
             }
             if marksRow { try markChanged(row.table, entityName, key: row.key) }
+        }
+    }
+
+    /// True when a target can be linked to one row only: a to-many kept by the targets' own key
+    /// column, or a one-to-one.
+    private static func isExclusive(_ relationship: CoreDataMapping.Relationship, _ model: CoreDataStoreModel) -> Bool {
+        switch relationship.storage {
+        case .inverseForeignKey: return true
+        case .foreignKey: return model.inverse(of: relationship).map { !$0.isToMany } ?? false
+        case .joinTable: return false
         }
     }
 

@@ -88,6 +88,12 @@ public struct EntityDescription: Sendable, Hashable {
         relationships.first { $0.name == name } ?? uniqueCaseInsensitive(relationships, name, \.name)
     }
 
+    /// The relationship a write sets by `name` (a Core Data store's `set folder = 4`): one of
+    /// that name when no attribute has it (an attribute of the name is what the write sets).
+    public func settableRelationship(named name: String) -> RelationshipDescription? {
+        attribute(named: name) == nil ? relationship(named: name) : nil
+    }
+
     /// The attribute stored in this column, if one is.
     public func attribute(column: String) -> AttributeDescription? {
         attributes.first { $0.column == column } ?? uniqueCaseInsensitive(attributes, column, \.column)

@@ -10,20 +10,17 @@ extension Store {
     /// writer). Refuses an existing file; stops when `StoreOptions.interruptRequested` says so,
     /// and then (or on any failure) removes the new file. Returns each table and its row count.
     public func copy(to path: String) throws -> [(String, Int)] {
-        guard access(path, F_OK) != 0 else {
-            throw PortalError(.misuse, "'\(path)' exists: a copy is written to a new file", path: path)
-        }
         guard !isInMemory else { throw PortalError(.misuse, "an in-memory database cannot be copied from another connection") }
         let source = try Connection(path: self.path, readOnly: true, create: false,
                                     busyTimeout: Int32(clamping: options.busyTimeout),
                                     interruptRequested: options.interruptRequested)
         defer { source.close() }
+        let file = try NewDatabaseFile(path)
         do {
             let vacuum = { try source.run("VACUUM INTO ?", [.text(path)]) }
             if let stop = options.interruptRequested { try source.stopping(when: stop, vacuum) } else { try vacuum() }
         } catch {
-            // The file is new: a copy that failed or was interrupted leaves nothing behind.
-            for suffix in ["", "-journal", "-wal"] { unlink(path + suffix) }
+            file.remove()
             guard var error = error as? PortalError else { throw error }
             error.path = path
             throw error

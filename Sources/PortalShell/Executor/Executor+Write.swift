@@ -103,8 +103,7 @@ extension Executor {
         var attributes: [Assignment] = []
         var links: [(assignment: Assignment, targets: [Int64])] = []
         for assignment in assignments {
-            guard entity.attribute(named: assignment.key.value) == nil,
-                  entity.relationships.contains(where: { $0.name == assignment.key.value }) else {
+            guard entity.settableRelationship(named: assignment.key.value) != nil else {
                 attributes.append(assignment)
                 continue
             }
@@ -125,8 +124,8 @@ extension Executor {
                           keys: [Int64], _ context: WriteContext) throws {
         guard !keys.isEmpty else { return }
         for link in links {
-            try context.setCoreDataRelationship(entity.name, keys: keys, link.assignment.key.value, to: link.targets,
-                                                marksRow: false)
+            let name = entity.settableRelationship(named: link.assignment.key.value)?.name ?? link.assignment.key.value
+            try context.setCoreDataRelationship(entity.name, keys: keys, name, to: link.targets, marksRow: false)
         }
     }
 
