@@ -62,8 +62,9 @@ public struct PostgresCatalog: Catalog {
 
     /// A value that changes whenever the current schema's tables, views, columns, indexes or
     /// constraints do (each catalog row's id and the transaction that last wrote it), and not
-    /// when rows are written or statistics gathered (those update the catalog in place). Cheap:
-    /// one query on the catalog, for callers that keep what they derived from the schema.
+    /// when rows are written or statistics gathered (those update the catalog in place); also,
+    /// needlessly, after a TRUNCATE, VACUUM FULL, CLUSTER or GRANT, which rewrite catalog rows.
+    /// Cheap: one query on the catalog, for callers that keep what they derived from the schema.
     public func fingerprint(of connection: PostgresConnection) throws -> String {
         let statement = try connection.prepare("""
             SELECT md5(

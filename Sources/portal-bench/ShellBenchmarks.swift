@@ -246,7 +246,7 @@ func shellBenchmarks() throws -> [Figure] {
         figures.append(try figure(name, [big, "-r", "--exec", command], [big, sql], runs: 3, goal: "ratio<=2 (issue 16)"))
     }
     // Issue 16's imports: 1,000,000 rows × 5 columns into an empty T, in one transaction.
-    let files = wanted("shell.import") ? try importFiles(from: big) : (csv: "", ndjson: "")
+    let files = wanted("shell.import.csv") || wanted("shell.import.ndjson") ? try importFiles(from: big) : (csv: "", ndjson: "")
     figures.append(try importFigure("shell.import.csv", ours: ours, oursArguments: { [$0, "-e", "import T from \(files.csv)"] },
                                     baselineArguments: { [$0, ".import --csv --skip 1 \(files.csv) T"] }, runs: 3,
                                     goal: "ratio<=1.5,peak<=50MB", baselineNote: "sqlite3 .import --csv"))

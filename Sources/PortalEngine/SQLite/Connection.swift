@@ -51,7 +51,7 @@ public final class Connection {
     /// Runs `body` with a progress handler that stops the running statement (`.interrupted`)
     /// once `stop` says so, asked every few hundred of SQLite's instructions: for a stop that
     /// may come at any moment, also just before a statement starts, when `sqlite3_interrupt`
-    /// would be lost.
+    /// would be lost. Not nested: an inner call replaces the outer one's handler until it returns.
     public func stopping<T>(when stop: @escaping @Sendable () -> Bool, _ body: () throws -> T) rethrows -> T {
         let condition = Unmanaged.passRetained(StopCondition(stop))
         sqlite3_progress_handler(handle, 256, { context in
