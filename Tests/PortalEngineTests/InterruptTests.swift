@@ -41,7 +41,7 @@ private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (St
                 try ctx.query("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n")
             }
         }
-        #expect(error?.kind == .interrupted)
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
         #expect(try store.read { ctx in try ctx.count("User") } == 0)
     }
 
@@ -57,7 +57,7 @@ private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (St
                     """)
             }
         }
-        #expect(error?.kind == .interrupted)
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
         #expect(try store.read { ctx in try ctx.count("User") } == 0)
         try store.write { ctx in try ctx.create("User", ["name": "after"]) }
     }
@@ -71,7 +71,7 @@ private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (St
         let waiting = try Store(path: folder.path("users.sqlite"), options: StoreOptions(busyTimeout: 60_000))
         try holder.beginTransaction()   // BEGIN IMMEDIATE: holds the write lock
         let error = errorWhileInterrupting(waiting) { try waiting.write { ctx in try ctx.create("User", ["name": "late"]) } }
-        #expect(error?.kind == .interrupted)
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
         try holder.commit()
         try waiting.write { ctx in try ctx.create("User", ["name": "after"]) }   // the store is still usable
         #expect(try waiting.read { ctx in try ctx.count("User") } == 1)
@@ -91,7 +91,7 @@ private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (St
                 }
             }
         }
-        #expect(error?.kind == .interrupted)
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
         requested.set(false)
         #expect(try store.read { ctx in try ctx.count("User") } == 0)
     }
@@ -106,7 +106,7 @@ private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (St
                 requested.set(true)
             }
         }
-        #expect(error?.kind == .interrupted)
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
         // The commit of an explicit transaction asks too; the transaction then stays open.
         requested.set(false)
         try store.beginTransaction()
@@ -129,7 +129,7 @@ private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (St
         options.switchesToWAL = false
         options.interruptRequested = { true }
         let error = portalError { _ = try Store(path: path, options: options) }
-        #expect(error?.kind == .interrupted)
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
         try holder.execute("ROLLBACK")
     }
 
@@ -152,7 +152,7 @@ private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (St
         try await Task.sleep(for: .milliseconds(200))
         endless.cancel()
         let error = await #expect(throws: PortalError.self) { try await endless.value }
-        #expect(error?.kind == .interrupted)
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
         #expect(try await finite.value == .integer(3_000_000))
     }
 
@@ -172,7 +172,7 @@ private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (St
         try await Task.sleep(for: .milliseconds(200))
         endless.cancel()
         let error = await #expect(throws: PortalError.self) { try await endless.value }
-        #expect(error?.kind == .interrupted)
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
         #expect(try await store.read { ctx in try ctx.count("User") } == 0)
     }
 }
