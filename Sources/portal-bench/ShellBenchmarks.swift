@@ -281,7 +281,7 @@ private func copyToPostgresFigure(_ big: String, ours: String) throws -> Figure?
         FileHandle.standardError.write(Data("portal-bench: \(name) left out: no PostgreSQL server (PGHOST is not set)\n".utf8))
         return nil
     }
-    let csv = benchDirectory().appendingPathComponent("shell-1m.csv").path
+    let csv = benchDirectory().appendingPathComponent("shell-1m-for-psql.csv").path
     if !FileManager.default.fileExists(atPath: csv) {
         guard try runShellChild(["/usr/bin/sqlite3", "-csv", "-noheader", big, ".output \(csv)", "SELECT * FROM T"]).status == 0 else {
             throw ShellBenchError("sqlite3 could not write \(csv)")
