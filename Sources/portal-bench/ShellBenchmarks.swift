@@ -148,8 +148,11 @@ private func importFiles(from database: String) throws -> (csv: String, ndjson: 
         fputs("{\"id\": \(id), \"score\": \(score), \"name\": \"\(name)\", \"city\": \"\(city)\", \"note\": \(jsonNote)}\n", ndjsonFile)
     }
     guard fclose(csvFile) == 0, fclose(ndjsonFile) == 0 else { throw ShellBenchError("cannot write \(csv)") }
-    try FileManager.default.moveItem(atPath: csv + ".tmp", toPath: csv)
-    try FileManager.default.moveItem(atPath: ndjson + ".tmp", toPath: ndjson)
+    // Both anew: one of the pair may be left from a run that stopped between the two moves.
+    for file in [csv, ndjson] {
+        try? FileManager.default.removeItem(atPath: file)
+        try FileManager.default.moveItem(atPath: file + ".tmp", toPath: file)
+    }
     return (csv, ndjson)
 }
 
