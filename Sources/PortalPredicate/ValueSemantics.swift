@@ -299,17 +299,20 @@ public enum DateSemantics {
     }
 
     /// `YYYY-MM-DD HH:MM:SS` (with `.SSS` when there is a fraction), UTC; nil outside years 1–9999.
+    /// The time is first rounded to the nearest millisecond, half up, as SQLite's date functions
+    /// keep it: 0.9996 s is the next second, not this one's `.999` (nor, as before, its `.000`).
     public static func text(_ seconds: Double) -> String? {
         guard seconds >= -62_135_596_800, seconds < 253_402_300_800 else { return nil }
-        let whole = seconds.rounded(.down)
+        let milliseconds = (seconds * 1_000 + 0.5).rounded(.down)
+        let whole = (milliseconds / 1_000).rounded(.down)
         let days = Int((whole / 86_400).rounded(.down))
         let secondOfDay = Int(whole - Double(days) * 86_400)
         let (y, m, d) = civilFromDays(days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let year = y < 1_000 ? String(repeating: "0", count: y < 10 ? 3 : y < 100 ? 2 : 1) + "\(y)" : "\(y)"
         var s = "\(year)-\(two(m))-\(two(d)) \(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-        let millis = Int(((seconds - whole) * 1_000).rounded())
-        if millis > 0 && millis < 1_000 { s += String(format: ".%03d", millis) }
+        let millis = Int(milliseconds - whole * 1_000)
+        if millis > 0 { s += String(format: ".%03d", millis) }
         return s
     }
 

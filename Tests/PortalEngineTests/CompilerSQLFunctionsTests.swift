@@ -175,6 +175,27 @@ import Testing
         #expect(abs(Double(seconds) - Dates.now()) < 5)
     }
 
+    /// The date text of a number of seconds, against SQLite's own (`strftime` with `%f`, whose
+    /// `.000` the engine leaves out), on random times with fractions, also just short of the
+    /// next second.
+    @Test func dateTextAgreesWithSQLitesOnFractions() throws {
+        var random = SeededRandom(seed: 0xDA7E)
+        var times: [Double] = [0.9994, 0.9996, 59.9997, 86_399.9996, -0.0004, -0.9996, 1_609_459_199.9999]
+        for _ in 0..<2_000 {
+            // Tenths of a millisecond, never a tie at half of one (where float rounding may differ).
+            var tenths = random.int(0...9_999)
+            if tenths % 10 == 5 { tenths += 1 }
+            times.append(Double(random.int(-2_000_000_000...4_000_000_000)) + Double(tenths) / 10_000)
+        }
+        let database = try TestDatabase()
+        for time in times {
+            let sqlite = try database.column("SELECT strftime('%Y-%m-%d %H:%M:%f', ?, 'unixepoch')", [.real(time)])
+            guard case .text(let text)? = sqlite.first else { throw TestFailure("no text for \(time)") }
+            let expected = text.hasSuffix(".000") ? String(text.dropLast(4)) : text
+            #expect(DateSemantics.text(time) == expected, "\(time)")
+        }
+    }
+
     @Test func argumentsAndVariables() throws {
         let database = try TestDatabase.chinook()
         let schema = try database.schema()
