@@ -13,6 +13,9 @@ public struct Schema: Sendable, Hashable {
     /// For a Core Data store: what its writes need of the model, read with the schema (so once
     /// per schema version); nil for a plain database.
     var coreDataModel: CoreDataStoreModel?
+    /// The Core Data model matched to the store's tables (its source, mapping and what it left
+    /// out), on a schema read by `CoreDataStoreCatalog`; nil otherwise.
+    public var coreDataCatalog: CoreDataCatalog? { coreDataModel?.catalog }
 
     /// A schema of these entities.
     public init(entities: [EntityDescription]) { self.entities = entities }

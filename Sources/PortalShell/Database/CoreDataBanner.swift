@@ -10,12 +10,11 @@ struct CoreDataBanner {
     /// Why the writes other than `create`, `update` and `delete` are refused (nil when they are allowed).
     var writeRefusal: String?
 
-    /// The catalog and banner for the file at `storePath` when it is a Core Data store to open
-    /// by a model; nil for a plain database or `--raw`. `isCoreData` comes from the store's own
-    /// first read (which also tells a file that cannot be read). Throws when the store's model
-    /// cannot be read or does not match its tables.
-    static func opening(_ storePath: String, _ choice: CoreDataOpening, isCoreData: Bool, displayPath: String)
-        throws(OpenError) -> (catalog: CoreDataStoreCatalog, banner: CoreDataBanner)? {
+    /// The catalog for the file at `storePath` when it is a Core Data store to open by a model;
+    /// nil for a plain database or `--raw`. `isCoreData` comes from the store's own first read
+    /// (which also tells a file that cannot be read).
+    static func catalog(_ choice: CoreDataOpening, storePath: String, isCoreData: Bool, displayPath: String)
+        throws(OpenError) -> CoreDataStoreCatalog? {
         if choice == .raw || storePath == ":memory:" { return nil }
         guard isCoreData else {
             if case .modelFile = choice {
@@ -24,18 +23,19 @@ struct CoreDataBanner {
             }
             return nil
         }
-        // Only a Core Data store, opened by its model, reads the catalog on a connection of its own.
-        let connection: Connection
-        do {
-            connection = try Connection(path: storePath, readOnly: true, create: false)
-        } catch {
-            throw OpenError(message: "cannot open '\(displayPath)': \(error)")
-        }
-        defer { connection.close() }
         let modelPath: String? = if case .modelFile(let path) = choice { path } else { nil }
+        return CoreDataStoreCatalog(modelPath: modelPath)
+    }
+
+    /// The banner of `store`, opened with a Core Data catalog: its first read of the schema reads
+    /// the model, once, for the banner and the session alike. Throws when the store's model
+    /// cannot be read or does not match its tables.
+    static func of(_ store: Store, displayPath: String) throws(OpenError) -> CoreDataBanner {
         do {
-            let catalog = try CoreDataCatalog(connection, modelPath: modelPath)
-            return (CoreDataStoreCatalog(modelPath: modelPath), banner(catalog))
+            guard let catalog = try store.read({ try $0.schema }).coreDataCatalog else {
+                throw PortalError(.coreDataModel, "the store's schema has no Core Data model")
+            }
+            return banner(catalog)
         } catch {
             let reason = (error as? PortalError)?.message ?? "\(error)"
             throw OpenError(message: "cannot open '\(displayPath)' by its Core Data model: \(reason) "

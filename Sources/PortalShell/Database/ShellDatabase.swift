@@ -64,12 +64,13 @@ final class ShellDatabase {
             // Touch the file (a file that is not a database fails here, not at the first command)
             // by reading its table names, which tell a Core Data store.
             let isCoreData = try opened.read { try CoreDataStoreInfo.isCoreDataStore($0) }
-            if let opening = try CoreDataBanner.opening(storePath, coreData, isCoreData: isCoreData, displayPath: path) {
+            if let catalog = try CoreDataBanner.catalog(coreData, storePath: storePath, isCoreData: isCoreData,
+                                                        displayPath: path) {
                 // A Core Data store opens again, by its model's names.
                 try? opened.close()
-                options.catalog = opening.catalog
-                coreDataBanner = opening.banner
+                options.catalog = catalog
                 opened = try Store(path: storePath, options: options)
+                coreDataBanner = try CoreDataBanner.of(opened, displayPath: path)
             }
             store = opened
         } catch let error as OpenError {
