@@ -14,6 +14,8 @@ public final class PostgresConnection: DatabaseConnection {
     private let cancel: OpaquePointer?
     /// The server-side name of each statement prepared so far, by its text.
     private var prepared: [String: String] = [:]
+    /// `loneParameters` of each text run so far.
+    private var loneParameterIndexes: [String: [Int]] = [:]
     /// The outcome of the last command, for `changes`.
     var lastCommandChanges = 0
 
@@ -75,11 +77,10 @@ public final class PostgresConnection: DatabaseConnection {
     /// `bigint_column > $1` would refuse 2.5), and a parameter tested alone (`$1 IS NULL`), which
     /// has no other side, by its value. The rest are inferred, so that a number column compared
     /// with "300000" compares with 300000 (as SQLite's affinity does) and 1 goes into a boolean.
-    static func parameterTypes(_ sql: String, _ values: [Value]) -> [UInt32] {
+    func parameterTypes(_ sql: String, _ values: [Value]) -> [UInt32] {
         var types = values.map { value -> UInt32 in if case .real = value { 701 } else { 0 } }
-        for match in sql.matches(of: /\$([0-9]+) IS (NOT )?NULL/) {
-            guard let number = Int(match.output.1), values.indices.contains(number - 1) else { continue }
-            types[number - 1] = switch values[number - 1] {
+        for index in loneParameters(sql) where values.indices.contains(index) {
+            types[index] = switch values[index] {
             case .integer: 20
             case .real: 701
             case .blob: 17
@@ -87,6 +88,15 @@ public final class PostgresConnection: DatabaseConnection {
             }
         }
         return types
+    }
+
+    /// The indexes of the parameters `sql` tests alone, found once per text (a statement run
+    /// again and again, such as a page query, is not searched again).
+    private func loneParameters(_ sql: String) -> [Int] {
+        if let known = loneParameterIndexes[sql] { return known }
+        let found = sql.matches(of: /\$([0-9]+) IS (NOT )?NULL/).compactMap { Int($0.output.1).map { $0 - 1 } }
+        loneParameterIndexes[sql] = found
+        return found
     }
 
     /// The columns `sql` returns, asked of the server before it runs.
@@ -195,7 +205,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// Sends `sql` with text parameters (blobs in binary), its rows to arrive one at a time
     /// (libpq's single-row mode: memory for one row, whatever the result's size).
     func send(_ sql: String, _ values: [Value], for statement: PostgresStatement) throws {
-        let name = try serverName(sql, types: Self.parameterTypes(sql, values))
+        let name = try serverName(sql, types: parameterTypes(sql, values))
         makeReady()
         var pointers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
