@@ -5,6 +5,7 @@ let package = Package(
     name: "portal-shell",
     products: [
         .library(name: "PortalEngine", targets: ["PortalEngine"]),
+        .library(name: "PortalPostgres", targets: ["PortalPostgres"]),
         .library(name: "PortalPredicate", targets: ["PortalPredicate"]),
         .executable(name: "portal-shell", targets: ["portal-shell"]),
         .executable(name: "portal-bench", targets: ["portal-bench"]),
@@ -53,11 +54,13 @@ let package = Package(
         // What the SQLite and PostgreSQL differential tests share: the seeded random predicate
         // generator and docs/predicates.md's cases with their hand-written SQL.
         .target(name: "DifferentialSupport", dependencies: ["PortalPredicate"], path: "Tests/DifferentialSupport"),
-        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite", "DifferentialSupport"]),
+        .target(name: "ReadmeExample", dependencies: ["PortalEngine"], path: "Tests/ReadmeExample"),
+        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite", "DifferentialSupport", "ReadmeExample"]),
         .testTarget(name: "PortalShellTests", dependencies: ["PortalShell"]),
         .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI"]),
         // Needs a PostgreSQL server: `make test` starts a throwaway one (scripts/postgres-test-server).
-        .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite", "DifferentialSupport"]),
+        .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite", "DifferentialSupport",
+                                                             "ReadmeExample"]),
         // PortalTUI: the docs tests find the keys the browser handles by driving its model.
         .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine", "PortalPostgres"], exclude: ["Expected"]),
     ],

@@ -56,9 +56,12 @@ public struct Migrator {
     /// The names of the migrations recorded in the store, in the order they were applied.
     public func appliedMigrations(_ store: Store) throws -> [String] {
         try store.read { ctx in
-            let exists = try ctx.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(Self.table)])
-            guard !exists.rows.isEmpty else { return [] }
-            return try ctx.query("SELECT name FROM \(Self.table) ORDER BY rowid").rows.compactMap { row in
+            guard let table = try ctx.schema.entity(named: Self.table) else { return [] }
+            // SQLite's rowid is the order of insertion; a server's table has none, but each
+            // migration commits on its own, so its time stamp is later than the one before.
+            let order = store.dialect.rowidColumn ?? "applied_at"
+            let dialect = store.dialect
+            return try ctx.query("SELECT name FROM \(dialect.quoted(table.name)) ORDER BY \(order)").rows.compactMap { row in
                 if case .text(let name) = row.value(at: 0) { return name }
                 return nil
             }

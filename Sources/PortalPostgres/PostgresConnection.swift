@@ -17,7 +17,12 @@ public final class PostgresConnection: DatabaseConnection {
     /// `loneParameters` of each text run so far.
     private var loneParameterIndexes: [String: [Int]] = [:]
     /// The outcome of the last command, for `changes`.
-    var lastCommandChanges = 0
+    var lastCommandChanges = 0 {
+        didSet { totalChanges += lastCommandChanges }
+    }
+    /// Rows changed by every command since the connection opened.
+    public private(set) var totalChanges = 0
+    private var isClosed = false
 
     /// True for a reader: every transaction is read-only, and a read sees one snapshot.
     public let isReadOnly: Bool
@@ -42,10 +47,17 @@ public final class PostgresConnection: DatabaseConnection {
         self.connection = connection
         cancel = pq.getCancel(connection)
         // Dates in UTC, as the engine keeps them everywhere.
-        try execute("SET TimeZone = 'UTC'" + (readOnly ? "; SET default_transaction_read_only = on" : ""))
+        // Notices ("relation already exists, skipping") are not errors: libpq would print them.
+        try execute("SET TimeZone = 'UTC'; SET client_min_messages = warning"
+                        + (readOnly ? "; SET default_transaction_read_only = on" : ""))
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Ends the session (idempotent).
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         if let cancel { pq.freeCancel(cancel) }
         pq.finish(connection)
     }

@@ -36,6 +36,8 @@ public struct PostgresDialect: SQLDialect {
     }
 
     public var returningAll: String { " RETURNING *" }
+    /// `EXPLAIN`: one text column, a line of the plan per row, already indented.
+    public var queryPlanPrefix: String { "EXPLAIN " }
 
     /// `$1, $2, …`, whatever the values (callers keep rendered statements and bind new values);
     /// the connection gives a parameter a type where PostgreSQL could not infer the right one

@@ -7,7 +7,8 @@ import PortalPredicate
 /// still arriving makes this statement take the rest first, as values (`takeRemainingRows`).
 public final class PostgresStatement: DatabaseStatement {
     private let connection: PostgresConnection
-    private let sql: String
+    /// The SQL text.
+    public let sql: String
     private var values: [Value] = []
     private var isSent = false
     /// The current row, when it came from the server: a single-row result.
@@ -74,6 +75,18 @@ public final class PostgresStatement: DatabaseStatement {
                 takenFailure = error
                 return
             }
+        }
+    }
+
+    /// True for the statements that only read: a query, `SHOW`, `EXPLAIN` (without `ANALYZE`).
+    /// Readers' transactions are read-only on the server, which refuses any write anyway.
+    public var isReadOnly: Bool {
+        let words = sql.split(whereSeparator: { $0.isWhitespace || $0 == "(" }).prefix(2).map { $0.uppercased() }
+        switch words.first {
+        case "SELECT", "VALUES", "TABLE", "SHOW": return true
+        case "EXPLAIN": return words.dropFirst().first != "ANALYZE"
+        case "WITH": return !["INSERT", "UPDATE", "DELETE", "MERGE"].contains { sql.uppercased().contains($0) }
+        default: return false
         }
     }
 

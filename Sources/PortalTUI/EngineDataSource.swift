@@ -12,7 +12,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     private let lock = NSLock()
     private var localWrites: UInt64 = 0
     /// What was derived from the schema as of `schemaVersion` (guarded by `lock`).
-    private var schemaVersion: Int64?
+    private var schemaVersion: Value?
     private var filters: [FilterKey: (EntityDescription, SQLFragment?)] = [:]
     private var pageSQLs: [PageKey: String] = [:]
     /// A bounded count stops here and reports `≥ N`; the exact count then runs in the background.
@@ -125,7 +125,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     private enum PageShape: Hashable { case first, last, after, atOrAfter, before }
 
     private struct PageKey: Hashable {
-        var version: Int64
+        var version: Value
         var entity: String
         var filter: String
         var sort: BrowserSort?
@@ -135,7 +135,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     /// The text of a page query, built once per key while the schema stays the same.
     private func pageSQL(_ entity: EntityDescription, _ filter: SQLFragment?, _ keyParts: [Keyset.Part],
-                         _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest, version: Int64) -> String {
+                         _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest, version: Value) -> String {
         let key = PageKey(version: version, entity: entity.name, filter: request.filter, sort: request.sort, shape: shape,
                           keyset: keyset?.sql ?? "")
         lock.lock()
@@ -200,7 +200,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// (entity, filter) while `PRAGMA schema_version` stays the same: validating as you type,
     /// applying with Enter, counting and every page then share one compilation.
     func compiled(_ context: ReadContext, _ name: String, _ filter: String) throws
-        -> (entity: EntityDescription, filter: SQLFragment?, version: Int64) {
+        -> (entity: EntityDescription, filter: SQLFragment?, version: Value) {
         let version = try context.schemaVersion
         let key = FilterKey(entity: name, filter: filter)
         lock.lock()

@@ -12,7 +12,7 @@ import Testing
         let stop = try #require(source.range(of: Self.end, range: start.upperBound..<source.endIndex))
         let tested = String(source[start.upperBound..<stop.lowerBound])
         #expect(tested.contains("Portal<"))
-        let shown = try #require(try Docs.readmeBlock(after: "<!-- swift example: Tests/PortalEngineTests/ReadmeExample.swift -->"))
+        let shown = try #require(try Docs.readmeBlock(after: "<!-- swift example: Tests/ReadmeExample/ReadmeExample.swift -->"))
         #expect(shown == tested, "README's Swift block differs from ReadmeExample.swift (copy the file's block into the README)")
     }
 

@@ -9,7 +9,7 @@ import Glibc
 enum Docs {
     static let manPage = Shell.repository.appendingPathComponent("man/portal-shell.1")
     static let readme = Shell.repository.appendingPathComponent("README.md")
-    static let readmeExample = Shell.repository.appendingPathComponent("Tests/PortalEngineTests/ReadmeExample.swift")
+    static let readmeExample = Shell.repository.appendingPathComponent("Tests/ReadmeExample/ReadmeExample.swift")
 
     static func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 

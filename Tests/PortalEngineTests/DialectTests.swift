@@ -15,6 +15,7 @@ struct StandardSpellingDialect: SQLDialect {
     func limit(_ limit: Int?, offset: Int?) -> SQLFragment { sqlite.limit(limit, offset: offset) }
     func onConflict(key: [String], update columns: [String]) -> String { sqlite.onConflict(key: key, update: columns) }
     var returningAll: String { sqlite.returningAll }
+    var queryPlanPrefix: String { sqlite.queryPlanPrefix }
     /// SQLite takes numbered parameters too (`?1`), as a server takes `$1`.
     func parameters(in statement: SQLFragment) -> SQLFragment { statement.numberingParameters { "?\($0)" } }
     func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }

@@ -11,8 +11,10 @@ extension ReadContext {
         try checkValid()
         let statement = try connection.prepare(sql)
         // sqlite3_sql is the text of the statement prepared: anything after it but spaces and
-        // semicolons is a second statement, which would be silently ignored.
-        let prepared = sqlite3_sql(statement.handle).map { String(cString: $0).utf8.count } ?? 0
+        // semicolons is a second statement, which would be silently ignored. (A server refuses
+        // two commands in one prepared statement itself.)
+        let prepared = (statement as? Statement).flatMap { sqlite3_sql($0.handle) }.map { String(cString: $0).utf8.count }
+            ?? sql.utf8.count
         if sql.utf8.dropFirst(prepared).contains(where: { !($0 == UInt8(ascii: ";") || $0 == 32 || (9...13).contains($0)) }) {
             throw PortalError(.misuse, "prepare takes one SQL statement; run several with query or execute")
         }
@@ -29,13 +31,13 @@ extension ReadContext {
 public final class PreparedStatement {
     /// The connection's cached statement, or one of its own once the cached one was found
     /// running for another user of the same text (a loop inside a loop).
-    private(set) var statement: Statement
+    private(set) var statement: any DatabaseStatement
     /// True while one of this statement's runs reads its rows.
     private var running = false
     private let context: ReadContext
     private let writes: Bool
 
-    init(_ statement: Statement, context: ReadContext, writes: Bool) {
+    init(_ statement: any DatabaseStatement, context: ReadContext, writes: Bool) {
         self.statement = statement
         self.context = context
         self.writes = writes
@@ -87,14 +89,14 @@ public final class PreparedStatement {
     }
 
     /// Runs `body` on the statement bound to `arguments`, leaving the statement reset.
-    private func run<T>(_ arguments: [Value], _ body: (Statement) throws -> T) throws -> T {
+    private func run<T>(_ arguments: [Value], _ body: (any DatabaseStatement) throws -> T) throws -> T {
         try start()
         defer { finish() }
         try statement.bind(arguments)
         return try body(statement)
     }
 
-    private func run<T>(named arguments: [String: Value], _ body: (Statement) throws -> T) throws -> T {
+    private func run<T>(named arguments: [String: Value], _ body: (any DatabaseStatement) throws -> T) throws -> T {
         try start()
         defer { finish() }
         try statement.bind(named: arguments)
@@ -109,7 +111,9 @@ public final class PreparedStatement {
         if running {
             throw PortalError(.misuse, "this prepared statement is still running (inside its own forEach): prepare it again for a nested run")
         }
-        if sqlite3_stmt_busy(statement.handle) != 0 { statement = try context.connection.prepareUncached(statement.sql) }
+        if let sqlite = statement as? Statement, sqlite3_stmt_busy(sqlite.handle) != 0 {
+            statement = try context.connection.prepareUncached(statement.sql)
+        }
         running = true
         statement.reset()
         if writes { context.store.changes.noteUnknown() }

@@ -11,12 +11,12 @@ enum Projection: Equatable {
 /// after it returned throws `.misuse`. Not `Sendable`: it cannot leave its thread either.
 public class ReadContext {
     let store: Store
-    let connection: Connection
+    let connection: any DatabaseConnection
     private(set) var isValid = true
     /// False for read contexts: raw SQL that writes is refused.
     var allowsWrites: Bool { false }
 
-    init(store: Store, connection: Connection) {
+    init(store: Store, connection: any DatabaseConnection) {
         self.store = store
         self.connection = connection
     }
@@ -96,7 +96,7 @@ public class ReadContext {
 
     /// Prepares and binds the select of a `find`, and hands the statement to `body`.
     private func run<T>(_ entity: String, where predicate: String?, arguments: [Argument], sortedBy: [SortKey],
-                        limit: Int?, offset: Int?, includeRowid: Bool, _ body: (Statement) throws -> T) throws -> T {
+                        limit: Int?, offset: Int?, includeRowid: Bool, _ body: (any DatabaseStatement) throws -> T) throws -> T {
         let fragment = try select(entity, .rows(includeRowid: includeRowid), predicate, arguments, sortedBy, limit, offset)
         return try withContext(entity) {
             let statement = try connection.prepare(fragment.sql)
@@ -118,7 +118,7 @@ public class ReadContext {
     public func explain(_ entity: String, where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
                         sortedBy: [SortKey] = [], limit: Int? = nil, offset: Int? = nil) throws -> Explanation {
         let fragment = try compiledSQL(entity, where: predicate, arguments, sortedBy: sortedBy, limit: limit, offset: offset)
-        let plan = try query("EXPLAIN QUERY PLAN " + fragment.sql, fragment.bindings)
+        let plan = try query(store.dialect.queryPlanPrefix + fragment.sql, fragment.bindings)
         return Explanation(sql: fragment.sql, bindings: fragment.bindings, plan: plan.rows)
     }
 
@@ -152,7 +152,7 @@ public class ReadContext {
     /// Runs one statement through the connection's statement cache (prepared once per SQL
     /// text, then only re-bound), handing `body` the statement on each row in turn: for SQL a
     /// caller runs again and again with new values, such as the browser's page queries.
-    public func forEachRow(cached sql: String, _ bindings: [Value], _ body: (Statement) throws -> Void) throws {
+    public func forEachRow(cached sql: String, _ bindings: [Value], _ body: (any DatabaseStatement) throws -> Void) throws {
         try checkValid()
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
@@ -169,7 +169,7 @@ public class ReadContext {
     /// its columns in place without building rows. In a read, a statement that writes is refused.
     /// With `named`, parameters are bound by name (`Statement.bind(named:)`), not `bindings`.
     public func forEachRow(_ sql: String, _ bindings: [Value], named: [String: Value]? = nil,
-                           columns: ([String]) throws -> Void, _ body: (Statement) throws -> Void) throws {
+                           columns: ([String]) throws -> Void, _ body: (any DatabaseStatement) throws -> Void) throws {
         try checkValid()
         let statement = try connection.prepareUncached(sql)
         if !statement.isReadOnly {
@@ -188,20 +188,18 @@ public class ReadContext {
         return try connection.prepareUncached(sql).isReadOnly
     }
 
-    /// `PRAGMA schema_version` as of this transaction: it changes whenever the schema does, so
-    /// callers may keep what they derived from the schema while it stays the same.
-    public var schemaVersion: Int64 {
+    /// The schema's version as of this transaction (SQLite's `PRAGMA schema_version`, a
+    /// server's catalog fingerprint): it changes whenever the schema does, so callers may keep
+    /// what they derived from the schema while it stays the same.
+    public var schemaVersion: Value {
         get throws {
             try checkValid()
-            guard case .integer(let version)? = try connection.scalar("PRAGMA schema_version") else {
-                throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
-            }
-            return version
+            return try store.schemaCache.version(on: connection)
         }
     }
 
     /// Prepares each statement of `sql` in turn; bindings go to the first.
-    private func eachStatement(_ sql: String, _ bindings: [Value], _ body: (Statement) throws -> Void) throws {
+    private func eachStatement(_ sql: String, _ bindings: [Value], _ body: (any DatabaseStatement) throws -> Void) throws {
         try checkValid()
         var first = true
         try connection.forEachStatement(sql) { statement in

@@ -62,7 +62,7 @@ public final class WriteContext: ReadContext {
         var entity = ""
         var columns: [String] = []
         var returning = false
-        var statement: Statement?
+        var statement: (any DatabaseStatement)?
     }
 
     /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many.
@@ -189,9 +189,11 @@ public final class WriteContext: ReadContext {
         return try runWrite(entity, statement, bindings, returning: returning)
     }
 
-    private func runWrite(_ entity: String, _ statement: Statement, _ bindings: [Value], returning: Bool) throws -> Row? {
+    private func runWrite(_ entity: String, _ statement: any DatabaseStatement, _ bindings: [Value],
+                          returning: Bool) throws -> Row? {
         try withContext(entity) {
-            defer { sqlite3_reset(statement.handle) }
+            // SQLite's statement is reset only: every run binds all its parameters again.
+            defer { if let sqlite = statement as? Statement { sqlite3_reset(sqlite.handle) } else { statement.reset() } }
             try statement.bind(bindings)
             store.changes.note(entity: entity)
             guard returning else {

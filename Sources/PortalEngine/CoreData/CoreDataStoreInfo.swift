@@ -29,7 +29,8 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
     /// that read (a caller that reads anyway, such as an open that touches the file, needs no
     /// connection of its own for it).
     public static func isCoreDataStore(_ context: ReadContext) throws -> Bool {
-        try isCoreDataStore(context.connection)
+        guard let sqlite = context.connection as? Connection else { return false }   // a server
+        return try isCoreDataStore(sqlite)
     }
 
     /// Reads `Z_PRIMARYKEY` and the model cache of the store on `connection`.

@@ -84,8 +84,10 @@ final class ObservationCenter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "portal.observation")
     /// Polling state, only touched on the queue.
     private var timer: DispatchSourceTimer?
-    private var pollConnection: Connection?
-    private var lastDataVersion: Int64?
+    private var pollConnection: (any DatabaseConnection)?
+    private var lastDataVersion: Value?
+    /// The server polled, nil for a SQLite file (set on the queue with the poll connection).
+    private var server: (any DatabaseServer)?
 
     func attach(_ store: Store) { self.store = store }
 
@@ -167,8 +169,14 @@ final class ObservationCenter: @unchecked Sendable {
 
     private func startPolling() {
         guard timer == nil, let store, !store.isInMemory, !currentObservers.isEmpty else { return }
-        guard let connection = try? Connection(path: store.path, readOnly: true, create: false,
-                                               busyTimeout: Int32(clamping: store.options.busyTimeout)) else { return }
+        let connection: (any DatabaseConnection)? = if let server = store.server {
+            try? server.connect(readOnly: true)
+        } else {
+            try? Connection(path: store.path, readOnly: true, create: false,
+                            busyTimeout: Int32(clamping: store.options.busyTimeout))
+        }
+        guard let connection else { return }
+        server = store.server
         pollConnection = connection
         lastDataVersion = dataVersion()
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -186,9 +194,12 @@ final class ObservationCenter: @unchecked Sendable {
         pollConnection = nil
     }
 
-    private func dataVersion() -> Int64? {
-        guard case .integer(let version)? = try? pollConnection?.scalar("PRAGMA data_version") else { return nil }
-        return version
+    /// SQLite's `PRAGMA data_version` (it changes when another connection commits), or the
+    /// server's change marker.
+    private func dataVersion() -> Value? {
+        guard let pollConnection else { return nil }
+        if let server { return try? server.changeMarker(on: pollConnection) }
+        return try? pollConnection.scalar("PRAGMA data_version")
     }
 
     private func poll() {

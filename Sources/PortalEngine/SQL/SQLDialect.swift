@@ -20,6 +20,8 @@ public protocol SQLDialect: Sendable {
     func onConflict(key: [String], update columns: [String]) -> String
     /// What ends a write statement that returns the rows it wrote.
     var returningAll: String { get }
+    /// What precedes a query to have the database describe its plan instead of running it.
+    var queryPlanPrefix: String { get }
     /// The finished statement's parameters as the database takes them: the engine writes `?`
     /// for each; SQLite keeps them, a dialect that numbers parameters (`$1`) renumbers here.
     func parameters(in statement: SQLFragment) -> SQLFragment
@@ -130,6 +132,7 @@ public struct SQLiteDialect: SQLDialect {
 
     /// ` RETURNING *`.
     public var returningAll: String { " RETURNING *" }
+    public var queryPlanPrefix: String { "EXPLAIN QUERY PLAN " }
 
     /// `?` as it is.
     public func parameters(in statement: SQLFragment) -> SQLFragment { statement }

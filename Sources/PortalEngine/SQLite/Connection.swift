@@ -88,7 +88,7 @@ public final class Connection {
     }
 
     /// Prepares each statement of `sql` in turn (uncached) and hands it to `body`.
-    public func forEachStatement(_ sql: String, _ body: (Statement) throws -> Void) throws {
+    public func forEachStatement(_ sql: String, _ body: (any DatabaseStatement) throws -> Void) throws {
         var utf8 = Array(sql.utf8CString)
         try utf8.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -116,22 +116,6 @@ public final class Connection {
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         sqlite3_free(errorMessage)
         guard rc == SQLITE_OK else { throw error(rc, sql: sql) }
-    }
-
-    /// Runs one cached statement with bindings, discarding rows.
-    public func run(_ sql: String, _ bindings: [Value] = []) throws {
-        let statement = try prepare(sql)
-        try statement.bind(bindings)
-        while try statement.step() {}
-        statement.reset()
-    }
-
-    /// The first column of the first row of `sql`, or nil when there is no row.
-    public func scalar(_ sql: String, _ bindings: [Value] = []) throws -> Value? {
-        let statement = try prepare(sql)
-        defer { statement.reset() }
-        try statement.bind(bindings)
-        return try statement.step() ? statement.value(at: 0) : nil
     }
 
     /// The rowid of the row the last successful INSERT on this connection inserted.

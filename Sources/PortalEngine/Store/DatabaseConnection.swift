@@ -39,6 +39,41 @@ public protocol DatabaseConnection: AnyObject {
     var changes: Int { get }
     /// The id of the row the last INSERT inserted.
     var lastInsertRowid: Int64 { get }
+    /// How many rows every write since the connection opened changed.
+    var totalChanges: Int { get }
+
+    /// `sql` prepared for one use (user-typed text), not kept in a cache.
+    func prepareUncached(_ sql: String) throws -> PreparedStatement
+    /// Prepares each statement of `sql` (separated by `;`) in turn and hands it to `body`.
+    func forEachStatement(_ sql: String, _ body: (any DatabaseStatement) throws -> Void) throws
+    /// Closes the connection (idempotent).
+    func close()
+}
+
+extension DatabaseConnection {
+    /// The first column of the first row of `sql`, or nil when there is no row.
+    public func scalar(_ sql: String, _ bindings: [Value] = []) throws -> Value? {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    /// Runs one statement with bindings, discarding rows.
+    public func run(_ sql: String, _ bindings: [Value] = []) throws {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        while try statement.step() {}
+    }
+
+    /// A server prepares each text once per connection anyway: the same as `prepare`.
+    public func prepareUncached(_ sql: String) throws -> PreparedStatement { try prepare(sql) }
+
+    /// The statements cut where SQLite's rule ends one (`SQLStatements.split`).
+    public func forEachStatement(_ sql: String, _ body: (any DatabaseStatement) throws -> Void) throws {
+        for text in SQLStatements.split(sql) { try body(try prepareUncached(text)) }
+    }
 }
 
 /// A prepared statement: bound, stepped row by row, its columns read, reset for another run.
@@ -55,4 +90,67 @@ public protocol DatabaseStatement: AnyObject {
     func value(at index: Int32) -> Value
     /// Makes the statement ready to run again (bindings cleared).
     func reset()
+
+    /// The SQL text.
+    var sql: String { get }
+    /// True when running the statement cannot change the database.
+    var isReadOnly: Bool { get }
+    /// The result's column names.
+    var columns: ColumnNames { get }
+    /// Binds each `$name` (`:name`, `@name`) parameter to `values[name]`.
+    func bind(named values: [String: Value]) throws
+    /// Column `index` of the current row as an integer (0 for NULL or text that is no number).
+    func int64(at index: Int32) -> Int64
+    /// The current row.
+    func row() -> Row
+    /// Steps through every remaining row and returns them.
+    func rows() throws -> [Row]
+    /// Steps through every remaining row, handing each to `body`.
+    func forEachRow(_ body: (Row) throws -> Void) throws
+}
+
+// What a server's statement does with nothing but `step` and `value(at:)`; SQLite's statement
+// has faster forms of its own (rows sharing one storage, values read in place).
+extension DatabaseStatement {
+    /// The result's column names (asked of the statement each time).
+    public var columns: ColumnNames { ColumnNames((0..<columnCount).map(columnName)) }
+
+    /// Only SQLite names its parameters: a server's are numbered (`$1`). SQL that names one of
+    /// `values` (`$name`) is refused; other SQL runs without parameters (a `$tag$` quote stays).
+    public func bind(named values: [String: Value]) throws {
+        for name in values.keys where sql.contains("$" + name) && !sql.contains("$" + name + "$") {
+            throw PortalError(.misuse, "named SQL parameters ($\(name)) are SQLite's: on this database write $1, $2, …")
+        }
+        try bind([])
+    }
+
+    /// The column converted to an integer as SQLite would (0 for NULL, blobs and other text).
+    public func int64(at index: Int32) -> Int64 {
+        switch value(at: index) {
+        case .integer(let n): n
+        case .real(let r): Int64(exactly: r.rounded(.towardZero)) ?? 0
+        case .text(let t): Int64(t.trimmingWhitespace()) ?? 0
+        case .null, .blob: 0
+        }
+    }
+
+    /// The current row's values.
+    public func row() -> Row { Row(columns: columns, values: (0..<columnCount).map { value(at: Int32($0)) }) }
+
+    /// Every remaining row, each with its own values.
+    public func rows() throws -> [Row] {
+        var rows: [Row] = []
+        try forEachRow { rows.append($0) }
+        return rows
+    }
+
+    /// Every remaining row, one at a time.
+    public func forEachRow(_ body: (Row) throws -> Void) throws {
+        var names: ColumnNames?
+        while try step() {
+            let columns = names ?? self.columns
+            names = columns
+            try body(Row(columns: columns, values: (0..<columns.names.count).map { value(at: Int32($0)) }))
+        }
+    }
 }

@@ -4,30 +4,30 @@ import Foundation
 /// for the duration of its transaction.
 final class ReaderPool: @unchecked Sendable {
     private let condition = NSCondition()
-    private var idle: [Connection] = []
-    private var all: [Connection] = []
+    private var idle: [any DatabaseConnection] = []
+    private var all: [any DatabaseConnection] = []
     private var isClosed = false
     private let maximum: Int
-    private let open: () throws -> Connection
+    private let open: () throws -> any DatabaseConnection
 
-    init(maximum: Int, open: @escaping () throws -> Connection) {
+    init(maximum: Int, open: @escaping () throws -> any DatabaseConnection) {
         self.maximum = maximum
         self.open = open
     }
 
     /// The connection each thread is using now: a read nested in a read on the same thread
     /// reuses it (same snapshot, and no second connection that a full pool could never give).
-    private var borrowed: [pthread_t: Connection] = [:]
+    private var borrowed: [pthread_t: any DatabaseConnection] = [:]
 
     /// Runs `body` with a connection of its own, returning the connection to the pool after.
     /// `nested` is true when the thread was already reading on that connection.
-    func withConnection<T>(_ body: (_ connection: Connection, _ nested: Bool) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (_ connection: any DatabaseConnection, _ nested: Bool) throws -> T) throws -> T {
         let (connection, nested) = try borrow()
         defer { if !nested { giveBack(connection) } }
         return try body(connection, nested)
     }
 
-    private func borrow() throws -> (Connection, Bool) {
+    private func borrow() throws -> (any DatabaseConnection, Bool) {
         condition.lock()
         defer { condition.unlock() }
         let thread = pthread_self()
@@ -38,7 +38,7 @@ final class ReaderPool: @unchecked Sendable {
     }
 
     /// An idle connection, or a new one, waiting when the pool is at its maximum (lock held).
-    private func take() throws -> Connection {
+    private func take() throws -> any DatabaseConnection {
         while true {
             if isClosed { throw PortalError.misuse("the store is closed") }
             if let connection = idle.popLast() { return connection }
@@ -51,7 +51,7 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
-    private func giveBack(_ connection: Connection) {
+    private func giveBack(_ connection: any DatabaseConnection) {
         condition.lock()
         defer { condition.unlock() }
         borrowed[pthread_self()] = nil

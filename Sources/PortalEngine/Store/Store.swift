@@ -24,15 +24,19 @@ public final class Store: @unchecked Sendable {
     /// True when every write is refused.
     public var isReadOnly: Bool { options.readOnly }
     /// How statements are spelled for this store's database.
-    public let dialect = SQLiteDialect()
-    /// True when the catalog names entities otherwise than their tables (a Core Data store):
-    /// every statement then needs the schema to find its table and columns.
+    public let dialect: any SQLDialect
+    /// The server the store is open on, nil for a SQLite file.
+    public let server: (any DatabaseServer)?
+    /// True when the catalog names entities otherwise than their tables (a Core Data store), or
+    /// the database resolves names otherwise than the engine (a server folds unquoted names to
+    /// lower case, where SQLite ignores case): every statement then needs the schema to find its
+    /// table and columns.
     let catalogMapsNames: Bool
     /// The Core Data catalog the store was opened with, if any (looked up once: a dynamic cast of
     /// the options' catalog on every insert of a bulk write costs more than the insert's binding).
     let coreDataCatalog: CoreDataStoreCatalog?
 
-    let writer: Connection?
+    let writer: (any DatabaseConnection)?
     let gate = WriterGate()
     private let readers: ReaderPool?
     let changes = ChangeTracker()
@@ -50,6 +54,8 @@ public final class Store: @unchecked Sendable {
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
         self.path = path
         self.options = options
+        dialect = SQLiteDialect()
+        server = nil
         schemaCache = SchemaCache(catalog: options.catalog)
         catalogMapsNames = !(options.catalog is SQLiteCatalog)
         coreDataCatalog = options.catalog as? CoreDataStoreCatalog
@@ -73,7 +79,25 @@ public final class Store: @unchecked Sendable {
             // A read-only store checks the file now, so that a bad file fails at open time.
             if options.readOnly { try readers?.withConnection { _, _ in } }
         }
-        if let writer { changes.install(on: writer) }
+        if let writer = writer as? Connection { changes.install(on: writer) }
+        observation.attach(self)
+    }
+
+    /// Opens the database on `server`: a writer connection, and readers as reads need them.
+    /// Writes are noted by entity for observers (a server has no update hook); raw SQL that
+    /// writes tells them anything may have changed.
+    public init(server: any DatabaseServer, options: StoreOptions = StoreOptions()) throws {
+        path = server.displayName
+        self.options = options
+        dialect = server.dialect
+        self.server = server
+        schemaCache = SchemaCache(server: server)
+        catalogMapsNames = true
+        coreDataCatalog = nil
+        isInMemory = false
+        writer = options.readOnly ? nil : try server.connect(readOnly: false)
+        readers = ReaderPool(maximum: options.maximumReaders) { try server.connect(readOnly: true) }
+        if options.readOnly { try readers?.withConnection { _, _ in } }
         observation.attach(self)
     }
 
@@ -85,7 +109,7 @@ public final class Store: @unchecked Sendable {
     deinit {
         observation.stop()
         readers?.close()
-        if let writer, !isInMemory { Store.checkpointWithoutWaiting(writer) }
+        if let writer = writer as? Connection, !isInMemory { Store.checkpointWithoutWaiting(writer) }
         writer?.close()
     }
 
@@ -162,7 +186,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Runs `body` with the writer, holding the writer gate.
-    private func onWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+    private func onWriter<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
         guard let writer else { throw readOnlyError() }
         gate.enter()
         defer { gate.leave() }
@@ -236,7 +260,7 @@ public final class Store: @unchecked Sendable {
 
     /// One immediate transaction, with the entities it touched recorded for observers. An
     /// interrupt requested before the commit rolls it all back.
-    private func writeTransaction<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
+    private func writeTransaction<T>(on writer: any DatabaseConnection, _ body: () throws -> T) throws -> T {
         changes.begin()
         do {
             let result = try transaction(.immediate, on: writer) {
@@ -252,7 +276,7 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    func savepoint<T>(on writer: Connection, _ body: () throws -> T) throws -> T {
+    func savepoint<T>(on writer: any DatabaseConnection, _ body: () throws -> T) throws -> T {
         try writer.savepoint("portal_nested")
         do {
             let result = try body()
@@ -268,7 +292,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction opened as `start` says, committed after (rolled back on error).
-    private func transaction<T>(_ start: TransactionStart, on connection: Connection, _ body: () throws -> T) throws -> T {
+    private func transaction<T>(_ start: TransactionStart, on connection: any DatabaseConnection, _ body: () throws -> T) throws -> T {
         try connection.begin(start)
         do {
             let result = try body()
@@ -347,7 +371,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Runs `body` on the writer for `transaction`, one caller at a time.
-    func onTransaction<T>(_ transaction: Transaction, _ body: (Connection) throws -> T) throws -> T {
+    func onTransaction<T>(_ transaction: Transaction, _ body: (any DatabaseConnection) throws -> T) throws -> T {
         guard let writer else { throw readOnlyError() }
         gate.enterLeased()
         defer { gate.leave() }
@@ -390,7 +414,7 @@ public final class Store: @unchecked Sendable {
         get throws { try read { try $0.schema } }
     }
 
-    func schema(on connection: Connection) throws -> Schema {
+    func schema(on connection: any DatabaseConnection) throws -> Schema {
         try schemaCache.schema(on: connection)
     }
 
@@ -416,7 +440,7 @@ public final class Store: @unchecked Sendable {
         guard !wasClosed else { return }
         readers?.close()
         guard let writer else { return }
-        if !isInMemory { Store.checkpointWithoutWaiting(writer) }
+        if let sqlite = writer as? Connection, !isInMemory { Store.checkpointWithoutWaiting(sqlite) }
         writer.close()
     }
 
@@ -444,21 +468,38 @@ public final class Store: @unchecked Sendable {
     }
 }
 
-/// The schema, read once per `PRAGMA schema_version` and shared by the store's connections.
+/// The schema, read once per version (SQLite's `PRAGMA schema_version`, a server's fingerprint)
+/// and shared by the store's connections.
 final class SchemaCache: @unchecked Sendable {
-    private let catalog: any Catalog<Connection>
+    private let catalog: (any Catalog<Connection>)?
+    private let server: (any DatabaseServer)?
     private let lock = NSLock()
-    private var version: Int64?
+    private var version: Value?
     private var cached: Schema?
     /// How many times the schema was read (the tests' measure of the cache).
     private(set) var reads = 0
 
-    init(catalog: any Catalog<Connection>) { self.catalog = catalog }
+    init(catalog: any Catalog<Connection>) {
+        self.catalog = catalog
+        server = nil
+    }
 
-    func schema(on connection: Connection) throws -> Schema {
-        guard case .integer(let current)? = try connection.scalar("PRAGMA schema_version") else {
+    init(server: any DatabaseServer) {
+        catalog = nil
+        self.server = server
+    }
+
+    /// The schema's version as of `connection`'s transaction.
+    func version(on connection: any DatabaseConnection) throws -> Value {
+        if let server { return .text(try server.schemaFingerprint(on: connection)) }
+        guard let current = try connection.scalar("PRAGMA schema_version") else {
             throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
         }
+        return current
+    }
+
+    func schema(on connection: any DatabaseConnection) throws -> Schema {
+        let current = try version(on: connection)
         lock.lock()
         if version == current, let cached {
             lock.unlock()
@@ -467,7 +508,7 @@ final class SchemaCache: @unchecked Sendable {
         lock.unlock()
         let schema: Schema
         do {
-            schema = try catalog.schema(of: connection)
+            schema = try read(on: connection)
         } catch let error as PortalPredicate.PredicateError {
             var wrapped = PortalError(.sqlite, "cannot read the schema: \(error.message)")
             wrapped.predicateError = error
@@ -479,5 +520,13 @@ final class SchemaCache: @unchecked Sendable {
         reads += 1
         lock.unlock()
         return schema
+    }
+
+    private func read(on connection: any DatabaseConnection) throws -> Schema {
+        if let server { return try server.schema(on: connection) }
+        guard let catalog, let sqlite = connection as? Connection else {
+            throw PortalError.misuse("a SQLite catalog read over another kind of connection")
+        }
+        return try catalog.schema(of: sqlite)
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// running statement or a wait for a lock at once.
 final class TaskRun: @unchecked Sendable {
     private let lock = NSLock()
-    private var connection: Connection?
+    private var connection: (any DatabaseConnection)?
     private var cancelled = false
 
     private var isCancelled: Bool {
@@ -21,7 +21,7 @@ final class TaskRun: @unchecked Sendable {
 
     /// Runs `body` while a cancel stops `connection`'s statements. A task cancelled before it got
     /// a connection does not start.
-    func during<T>(_ connection: Connection, _ body: () throws -> T) throws -> T {
+    func during<T>(_ connection: any DatabaseConnection, _ body: () throws -> T) throws -> T {
         lock.lock()
         let alreadyCancelled = cancelled
         if !alreadyCancelled { self.connection = connection }
@@ -32,7 +32,10 @@ final class TaskRun: @unchecked Sendable {
             self.connection = nil
             lock.unlock()
         }
-        return try connection.stopping(when: { [self] in isCancelled }, body)
+        // SQLite's progress handler also catches a cancel that comes just before a statement
+        // starts; a server's statement is cancelled by `interrupt` (PQcancel) alone.
+        guard let sqlite = connection as? Connection else { return try body() }
+        return try sqlite.stopping(when: { [self] in isCancelled }, body)
     }
 
     func cancel() {

@@ -36,6 +36,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     public func create(_ entities: [Entity]) throws {
         try store.write { ctx in
             try EntityEncoding.each(entities, entity: Entity.entityName) { columns, values in
+                let (columns, values) = WriteContext.withoutNilId(columns, values, id: Entity.idAttribute)
                 try ctx.insertEncoded(Entity.entityName, columns: columns, values: values, returning: false)
             }
         }
@@ -139,7 +140,7 @@ extension ReadContext {
     /// into its module, so specialized for it) when `T` conforms. Else by Codable, the entities
     /// going to a buffer grown by hand and moved into the array once at the end: `Array.append`
     /// in this unspecialized generic code would look up `Array<T>`'s metadata for every row.
-    func decodeRows<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
+    func decodeRows<T: Decodable>(_ type: T.Type, named name: String, of statement: any DatabaseStatement,
                                   from source: ColumnSource) throws -> [T] {
         if let decodable = T.self as? any RowDecodable.Type {
             return try decodable.allRows(as: T.self, RowReader(decodable, source: source, entity: name))
@@ -175,7 +176,7 @@ extension ReadContext {
     /// Steps `statement` to its end, decoding each row as `T` (by `RowDecodable` when `T`
     /// conforms) and handing it to `body`. One decoder serves every row: it only points at the
     /// source, which reads the current row.
-    private func forEachDecoded<T: Decodable>(_ type: T.Type, named name: String, of statement: Statement,
+    private func forEachDecoded<T: Decodable>(_ type: T.Type, named name: String, of statement: any DatabaseStatement,
                                               from source: ColumnSource, _ body: (T) throws -> Void) throws {
         if let decodable = T.self as? any RowDecodable.Type {
             return try decodable.forEachRow(as: T.self, RowReader(decodable, source: source, entity: name), body)

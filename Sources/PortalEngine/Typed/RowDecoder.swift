@@ -10,8 +10,10 @@ final class ColumnSource {
     /// The statement stepping over the rows, or nil when decoding a `Row`.
     let handle: OpaquePointer?
     private let row: Row?
-    /// Keeps the statement alive while its handle is read.
-    private let statement: Statement?
+    /// The statement (kept alive while its handle is read); a server's is read through it.
+    private let statement: (any DatabaseStatement)?
+    /// A server's statement, whose values are read by `value(at:)` (no handle).
+    private let server: (any DatabaseStatement)?
     /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
     /// declaration order, usually the column order, so a guess checked with one string
     /// comparison replaces a hash lookup.
@@ -23,9 +25,11 @@ final class ColumnSource {
 
     func finish() { containerHolder = nil }
 
-    init(statement: Statement) {
+    init(statement: any DatabaseStatement) {
         self.statement = statement
-        self.handle = statement.handle
+        let sqlite = statement as? Statement
+        self.handle = sqlite?.handle
+        self.server = sqlite == nil ? statement : nil
         self.columns = statement.columns
         self.names = columns.names
         self.row = nil
@@ -34,6 +38,7 @@ final class ColumnSource {
     init(row: Row) {
         self.statement = nil
         self.handle = nil
+        self.server = nil
         self.columns = row.columns
         self.names = columns.names
         self.row = row
@@ -45,6 +50,7 @@ final class ColumnSource {
     @inline(__always)
     func value(at index: Int) -> Value {
         if let handle { return Statement.value(of: handle, at: Int32(index)) }
+        if let server { return server.value(at: Int32(index)) }
         guard let row, index < row.count else { return .null }
         return row.value(at: index)
     }
@@ -58,6 +64,7 @@ final class ColumnSource {
             }
             return sqlite3_value_int64(value)
         }
+        if let server, case .integer(let i) = server.value(at: Int32(index)) { return i }
         if let row, index < row.count, case .integer(let i) = row.value(at: index) { return i }
         return nil
     }

@@ -107,11 +107,17 @@ extension WriteContext {
 
     /// The columns to insert: all, but an id that is nil (the database then chooses it).
     private func encodedForInsert<T: PortalEntity>(_ entity: T) throws -> (columns: [String], values: [Value]) {
-        var (columns, values) = try encoded(entity)
-        if let i = columns.firstIndex(of: T.idAttribute), values[i] == .null {
-            columns.remove(at: i)
-            values.remove(at: i)
-        }
+        let (columns, values) = try encoded(entity)
+        return Self.withoutNilId(columns, values, id: T.idAttribute)
+    }
+
+    /// The columns and values of an insert without the id when it is nil: the database chooses
+    /// it (SQLite's rowid, a server's serial or identity column, which refuses an explicit NULL).
+    static func withoutNilId(_ columns: [String], _ values: [Value], id: String) -> (columns: [String], values: [Value]) {
+        guard let i = columns.firstIndex(of: id), values[i] == .null else { return (columns, values) }
+        var (columns, values) = (columns, values)
+        columns.remove(at: i)
+        values.remove(at: i)
         return (columns, values)
     }
 

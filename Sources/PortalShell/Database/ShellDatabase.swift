@@ -1,5 +1,6 @@
 import CSQLite
 import PortalEngine
+import PortalPostgres
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,6 +41,34 @@ final class ShellDatabase {
 
     init(path: String, readOnly: Bool, create: Bool, busyTimeout: Int,
          coreData: CoreDataOpening = .byModel) throws(OpenError) {
+        if CopyTo.isPostgresURL(path) {
+            let shown = PostgresServer(path).displayName
+            do {
+                var options = StoreOptions(readOnly: readOnly, create: false)
+                options.interruptRequested = Interrupts.interruptRequested
+                store = try Store(url: path, options: options)
+            } catch {
+                throw OpenError(message: "cannot open '\(shown)': \(error)")
+            }
+            self.path = shown
+            storePath = path
+        } else {
+            (store, storePath, coreDataBanner) = try Self.openFile(path, readOnly: readOnly, create: create,
+                                                                    busyTimeout: busyTimeout, coreData: coreData)
+            self.path = path
+        }
+        self.isReadOnly = readOnly
+        self.schema = Schema(entities: [])
+        do {
+            try refreshSchema()
+        } catch {
+            throw OpenError(message: "cannot read the schema of '\(self.path)': \(error)")
+        }
+    }
+
+    /// Opens the SQLite file (a Core Data store by its model's names, unless told otherwise).
+    private static func openFile(_ path: String, readOnly: Bool, create: Bool, busyTimeout: Int,
+                                 coreData: CoreDataOpening) throws(OpenError) -> (Store, String, CoreDataBanner?) {
         if path != ":memory:" && !path.hasPrefix("file:") {
             var info = stat()
             if stat(path, &info) != 0 {
@@ -61,6 +90,7 @@ final class ShellDatabase {
             options.switchesToWAL = false
             options.interruptRequested = Interrupts.interruptRequested
             var opened = try Store(path: storePath, options: options)
+            var banner: CoreDataBanner?
             // Touch the file (a file that is not a database fails here, not at the first command)
             // by reading its table names, which tell a Core Data store.
             let isCoreData = try opened.read { try CoreDataStoreInfo.isCoreDataStore($0) }
@@ -70,9 +100,9 @@ final class ShellDatabase {
                 try? opened.close()
                 options.catalog = catalog
                 opened = try Store(path: storePath, options: options)
-                coreDataBanner = try CoreDataBanner.of(opened, displayPath: path)
+                banner = try CoreDataBanner.of(opened, displayPath: path)
             }
-            store = opened
+            return (opened, storePath, banner)
         } catch let error as OpenError {
             throw error
         } catch let error as PortalError {
@@ -81,15 +111,6 @@ final class ShellDatabase {
             throw OpenError(message: "cannot open '\(path)': \(Self.openReason(error))")
         } catch {
             throw OpenError(message: "cannot open '\(path)': \(error)")
-        }
-        self.path = path
-        self.storePath = storePath
-        self.isReadOnly = readOnly
-        self.schema = Schema(entities: [])
-        do {
-            try refreshSchema()
-        } catch {
-            throw OpenError(message: "cannot read the schema of '\(path)': \(error)")
         }
     }
 
@@ -133,7 +154,12 @@ final class ShellDatabase {
             try context.forEachRow(sql, bindings, named: named, columns: { names in
                 count = Int32(names.count)
                 try columns(names)
-            }) { statement in try body(statement.handle, count) }
+            }) { statement in
+                guard let sqlite = statement as? Statement else {
+                    throw PortalError(.misuse, "the in-place renderers read SQLite statements only")
+                }
+                try body(sqlite.handle, count)
+            }
         }
     }
 

@@ -125,7 +125,8 @@ extension Executor {
     func render(_ compiled: CompiledQuery, named: [String: Value]? = nil, to stream: OutputStream,
                 options: OutputOptions) throws {
         let renderer = makeRenderer(options, stream: stream)
-        if let fast = renderer as? StatementRowRenderer {
+        // The fast renderers read SQLite's statement in place; a server's rows come as values.
+        if let fast = renderer as? StatementRowRenderer, try requireDatabase().store.server == nil {
             try requireDatabase().queryStatement(compiled.sql, compiled.bindings, named: named,
                                                  columns: { fast.begin(columns: $0) },
                                                  row: { fast.row(statement: $0, columnCount: $1) })
@@ -213,7 +214,10 @@ extension Executor {
         }
         var plan: [String] = []
         var depthOfId: [Int64: Int] = [0: 0]
-        try requireDatabase().query("EXPLAIN QUERY PLAN " + query.sql, query.bindings, columns: { _ in }, row: { values in
+        let database = try requireDatabase()
+        try database.query(database.store.dialect.queryPlanPrefix + query.sql, query.bindings, columns: { _ in }, row: { values in
+            // A server's plan: a line per row, indented by the server.
+            if values.count == 1, case .text(let line) = values[0] { return plan.append("  " + line) }
             guard case .integer(let id) = values[0], case .integer(let parent) = values[1], case .text(let detail) = values[3] else { return }
             let depth = (depthOfId[parent] ?? 0) + 1
             depthOfId[id] = depth

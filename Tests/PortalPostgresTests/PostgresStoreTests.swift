@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+import PortalPredicate
+import PortalEngine
+@testable import PortalPostgres
+@testable import ReadmeExample
+
+/// `Store(url:)`: the engine's dynamic API and `Portal<T>` on a PostgreSQL database, the same
+/// calls as on a SQLite file (the README's example runs on both).
+@Suite(.serialized) struct PostgresStoreTests {
+    @Test func theReadmeExampleRunsOnPostgreSQL() throws {
+        let db = try ScratchDatabase()
+        let first = try hikeReport(try Store(url: "dbname=\(db.name)"))
+        #expect(first.longTrails == ["Cotswold Way", "Côte Sauvage"])
+        #expect(first.withNotes == 2)
+        // A second run finds the migration applied and the hikes upserted, not duplicated.
+        let store = try Store(url: "dbname=\(db.name)")
+        let second = try hikeReport(store)
+        #expect(second.longTrails == first.longTrails)
+        #expect(try store.read { try $0.count("Hike") } == 3)
+        #expect(try Migrator().appliedMigrations(store) == ["create Hike"])
+    }
+
+    /// A store with two related tables: bands and their records.
+    private func bands() throws -> (ScratchDatabase, Store) {
+        let db = try ScratchDatabase()
+        try db.connection.execute("""
+            CREATE TABLE band (id serial PRIMARY KEY, name text NOT NULL UNIQUE, formed integer);
+            CREATE TABLE record (id serial PRIMARY KEY, title text NOT NULL, year integer,
+                                 band_id integer NOT NULL REFERENCES band(id));
+            """)
+        return (db, try Store(url: "dbname=\(db.name)"))
+    }
+
+    @Test func theDynamicAPIWritesAndReadsThroughRelationships() throws {
+        let (db, store) = try bands()
+        defer { withExtendedLifetime(db) {} }
+        let (can, kraftwerk) = try store.write { ctx in
+            (try ctx.create("band", ["name": "Can", "formed": 1968]), try ctx.create("band", ["name": "Kraftwerk", "formed": 1970]))
+        }
+        // The server's serial key comes back with the row.
+        let canId = try #require(integer(can["id"]))
+        let kraftwerkId = try #require(integer(kraftwerk["id"]))
+        #expect(canId != kraftwerkId)
+        try store.write { ctx in
+            for (title, year) in [("Tago Mago", 1971), ("Ege Bamyasi", 1972), ("Future Days", 1973)] {
+                try ctx.create("record", ["title": .text(title), "year": .integer(Int64(year)), "band_id": .integer(canId)])
+            }
+            try ctx.create("record", ["title": "Autobahn", "year": 1974, "band_id": .integer(kraftwerkId)])
+        }
+        try store.read { ctx in
+            #expect(try ctx.count("record") == 4)
+            // A to-one path, a to-many aggregate, [cd] and a sort, compiled for PostgreSQL.
+            let early = try ctx.find("record", where: "band.name ==[c] %@ AND year < %@", ["CAN", 1973],
+                                     sortedBy: [SortKey("year", ascending: false)])
+            #expect(early.map { $0["title"] } == [.text("Ege Bamyasi"), .text("Tago Mago")])
+            #expect(try ctx.find("band", where: "records.@count > 1").map { $0["name"] } == [.text("Can")])
+            #expect(try ctx.first("record", where: "title BEGINSWITH[cd] %@", ["futu"])?["year"] == .integer(1973))
+        }
+        let changed = try store.write { try $0.update("record", set: ["year": 1975], where: "title == %@", ["Autobahn"]) }
+        #expect(changed == 1)
+        let upserted = try store.write { try $0.upsert("band", ["id": .integer(kraftwerkId), "name": "Kraftwerk", "formed": 1969]) }
+        #expect(upserted["formed"] == .integer(1969))
+        #expect(try store.write { try $0.delete("record", where: "year >= 1973") } == 2)
+        #expect(try store.read { try $0.count("record") } == 2)
+        // Raw SQL with PostgreSQL's numbered parameters, prepared once and run twice.
+        let titles = try store.read { ctx in
+            let byYear = try ctx.prepare("SELECT title FROM record WHERE year = $1")
+            return try [1971, 1972].flatMap { try byYear.rows([.integer($0)]).map { $0["title"] } }
+        }
+        #expect(titles == [.text("Tago Mago"), .text("Ege Bamyasi")])
+    }
+
+    @Test func aFailedWriteRollsBackAndConstraintsAreClassified() throws {
+        let (db, store) = try bands()
+        defer { withExtendedLifetime(db) {} }
+        try store.write { ctx in _ = try ctx.create("band", ["name": "Neu!"]) }
+        let error = #expect(throws: PortalError.self) {
+            try store.write { ctx in
+                _ = try ctx.create("band", ["name": "Faust"])
+                _ = try ctx.create("band", ["name": "Neu!"])   // unique
+            }
+        }
+        #expect(error?.kind == .constraint(.unique))
+        #expect(try store.read { try $0.count("band") } == 1)
+        // A nested write is a savepoint: its failure leaves the outer write's rows.
+        try store.write { ctx in
+            _ = try ctx.create("band", ["name": "Harmonia"])
+            _ = try? store.write { inner in _ = try inner.create("record", ["title": "x", "band_id": 999_999]) }
+        }
+        #expect(try store.read { try $0.count("band") } == 2)
+        #expect(try store.read { try $0.count("record") } == 0)
+        // Unknown names get the engine's errors, not the server's text.
+        #expect(portalError { try store.read { try $0.find("bands") } }?.kind == .unknownEntity)
+        #expect(portalError { try store.read { try $0.find("band", where: "nmae == 'x'") } }?.suggestion == "name")
+        // A read refuses raw SQL that writes.
+        #expect(portalError { try store.read { try $0.query("DELETE FROM band") } }?.kind == .readOnly)
+    }
+
+    @Test func aReadSeesOneSnapshotWhileAnotherSessionCommits() throws {
+        let (db, store) = try bands()
+        defer { withExtendedLifetime(db) {} }
+        try store.write { ctx in _ = try ctx.create("band", ["name": "Can"]) }
+        try store.read { ctx in
+            #expect(try ctx.count("band") == 1)
+            try db.connection.execute("INSERT INTO band (name) VALUES ('Cluster')")
+            #expect(try ctx.count("band") == 1)
+        }
+        #expect(try store.read { try $0.count("band") } == 2)
+    }
+
+    struct Band: PortalEntity, Equatable {
+        static let entityName = "band"
+        static let idAttribute = "id"
+        var id: Int64?
+        var name: String
+        var formed: Int64?
+    }
+
+    struct Record: PortalEntity, Equatable, RowDecodable {
+        static let entityName = "record"
+        static let idAttribute = "id"
+        var id: Int64?
+        var title: String
+        var year: Int64?
+        var band_id: Int64
+        static let decodedColumns = ["id", "title", "year", "band_id"]
+        init(id: Int64?, title: String, year: Int64?, band_id: Int64) {
+            (self.id, self.title, self.year, self.band_id) = (id, title, year, band_id)
+        }
+        init(row: borrowing RowReader) throws {
+            id = try row[0]; title = try row[1]; year = try row[2]; band_id = try row[3]
+        }
+    }
+
+    @Test func portalsReadAndWriteTypedEntities() throws {
+        let (db, store) = try bands()
+        defer { withExtendedLifetime(db) {} }
+        let bands = Portal<Band>(store)
+        let can = try store.write { try $0.insert(Band(id: nil, name: "Can", formed: 1968)) }
+        let canId = try #require(can.id)
+        try bands.upsert([Band(id: canId, name: "Can", formed: 1967), Band(id: canId + 100, name: "Popol Vuh", formed: 1969)])
+        #expect(try bands.findAll(sortedBy: [SortKey("name")]).map(\.name) == ["Can", "Popol Vuh"])
+        #expect(try bands.findFirst(where: "name == 'Can'")?.formed == 1967)
+        let records = Portal<Record>(store)
+        try records.create([Record(id: nil, title: "Soundtracks", year: 1970, band_id: canId),
+                            Record(id: nil, title: "Landed", year: nil, band_id: canId)])
+        // Decoded by the RowDecodable conformance, by Codable from raw SQL, and by a cursor.
+        #expect(try records.findAll(where: "year == nil").map(\.title) == ["Landed"])
+        let viaSQL = try store.read { try $0.fetch(Band.self, sql: "SELECT * FROM band WHERE formed > $1", arguments: [1968]) }
+        #expect(viaSQL.map(\.name) == ["Popol Vuh"])
+        var streamed: [String] = []
+        try store.read { ctx in try ctx.forEach(Record.self, sortedBy: [SortKey("title")]) { streamed.append($0.title) } }
+        #expect(streamed == ["Landed", "Soundtracks"])
+        var landed = try #require(try records.findFirst(where: "title == 'Landed'"))
+        landed.year = 1975
+        #expect(try records.update([landed]) == 1)
+        #expect(try records.count(where: "year == 1975") == 1)
+        #expect(try bands.deleteAll(where: "name == 'Popol Vuh'") == 1)
+        // A compiled query, run with new values.
+        let query = try records.query(where: "year >= $from")
+        #expect(try records.findAll(query, ["from": 1971]).map(\.title) == ["Landed"])
+    }
+
+    @Test func observersHearThisStoresCommitsAndOtherSessions() async throws {
+        let (db, store) = try bands()
+        defer { withExtendedLifetime(db) {} }
+        let seen = Counts()
+        let token = Portal<Band>(store).observe(where: "formed > 1960") { seen.add($0.count) }
+        defer { token.cancel() }
+        try await seen.wait(for: 0)
+        try await store.write { ctx in _ = try ctx.create("band", ["name": "Can", "formed": 1968]) }
+        try await seen.wait(for: 1)
+        // Another session's commit is noticed by polling the server's change marker.
+        try db.connection.execute("INSERT INTO band (name, formed) VALUES ('Amon Düül', 1967)")
+        try await seen.wait(for: 2)
+    }
+
+    @Test func aRunningReadIsCancelledByInterrupt() throws {
+        let (db, store) = try bands()
+        defer { withExtendedLifetime(db) {} }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { store.interrupt() }
+        let error = portalError { try store.read { try $0.query("SELECT pg_sleep(30)") } }
+        #expect(error?.kind == .interrupted)
+        #expect(try store.read { try $0.count("band") } == 0)
+    }
+
+    @Test func aServerThatIsNotThereIsAClearError() throws {
+        let error = portalError { try Store(url: "postgresql://nobody@127.0.0.1:1/none") }
+        #expect(error?.kind == .cannotOpen)
+        #expect(error?.message.contains("cannot connect to PostgreSQL") == true)
+        #expect(PostgresServer("postgresql://ann:secret@db.example.com/app").displayName == "postgresql://ann@db.example.com/app")
+    }
+}
+
+/// The sizes of the results an observer delivered, awaited by the test.
+private final class Counts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sizes: [Int] = []
+
+    func add(_ size: Int) {
+        lock.lock()
+        sizes.append(size)
+        lock.unlock()
+    }
+
+    private var delivered: [Int] { lock.withLock { sizes } }
+
+    /// Waits (up to 10 s) until a delivery of `size` rows has come.
+    func wait(for size: Int) async throws {
+        for _ in 0..<200 {
+            if delivered.contains(size) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("no delivery of \(size) rows; got \(delivered)")
+    }
+}
+
+private func integer(_ value: Value?) -> Int64? {
+    if case .integer(let n)? = value { return n }
+    return nil
+}
+
+private func portalError(_ body: () throws -> Any) -> PortalError? {
+    do { _ = try body(); return nil } catch let error as PortalError { return error } catch { return nil }
+}
