@@ -38,12 +38,8 @@ public enum PortalShell {
         let interactive = !scripted && !configuration.browse && stdinIsTerminal
         let readsStandardInput = !scripted && !configuration.browse && !stdinIsTerminal
 
-        // A PostgreSQL database is, so far, a source for --copy-to only.
-        if let source = configuration.database, CopyTo.isPostgresURL(source) {
-            guard let target = configuration.copyTo else {
-                return fail("a PostgreSQL database opens only as the source of --copy-to so far "
-                                + "(portal-shell \(source) --copy-to copy.sqlite)", ExitStatus.usage)
-            }
+        // A PostgreSQL database copied into a new SQLite file; else it opens as a file does.
+        if let source = configuration.database, CopyTo.isPostgresURL(source), let target = configuration.copyTo {
             Interrupts.installHandlers()
             return CopyTo.run(from: source, to: target, output: OutputStream(fileDescriptor: 1), errors: errors)
         }

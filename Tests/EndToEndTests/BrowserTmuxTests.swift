@@ -8,7 +8,8 @@ import Glibc
 /// `capture-pane`. Each test has its own tmux server (socket) and its own copy of the database.
 final class BrowserSession {
     let directory: URL
-    let database: String
+    /// The database the browser and `shell` open: the copy's path, or a server URL a test sets.
+    var database: String
     let socket: String
 
     /// A copy of Chinook (or an empty file to be filled by `prepare`) in a temporary folder.

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import PortalEngine
+import PortalPostgres
+
+/// The shell and the browser on a PostgreSQL URL: Chinook copied up with `--copy-to`, the same
+/// commands run on the server and on the SQLite file with the same output; writes, raw SQL and
+/// the browser on the server; and what goes wrong with a server (missing database, refused
+/// table, a cancelled statement, the connection dropped mid-session).
+@Suite(.serialized) struct PostgresShellTests {
+    /// Chinook on the test server, in a database of its own.
+    private func chinookOnServer() throws -> CopyToTests.TargetDatabase {
+        let target = try CopyToTests.TargetDatabase()
+        let copy = try Shell.run([Shell.chinook, "--copy-to", target.url])
+        #expect(copy.status == 0, "\(copy.stderr)")
+        return target
+    }
+
+    @Test func readCommandsPrintWhatTheyPrintOnTheSQLiteFile() throws {
+        let target = try chinookOnServer()
+        let commands = [
+            "count Track where Milliseconds > 300000",
+            "find Artist where Name BEGINSWITH[c] 'ac' sort by ArtistId",
+            "find Track select Name, Album.Title as album where Album.Artist.Name == 'Queen' sort by Name limit 5",
+            "count Track group by MediaTypeId",
+            "find Track select GenreId, count(), max(Milliseconds) where Milliseconds > 200000 group by GenreId sort by GenreId",
+            "first Album where tracks.@count > 20 sort by Title",
+            "get Customer 7",
+            "find Invoice where Total > 20 sort by InvoiceId desc limit 3",
+            "entities",
+            "export Album select Title, Artist.Name where Artist.Name BEGINSWITH 'AC' sort by Title to - as json",
+        ]
+        for command in commands {
+            let onServer = try Shell.run([target.url, "-e", command])
+            let onFile = try Shell.run([Shell.chinook, "-r", "-e", command])
+            #expect(onServer.status == 0, "\(command): \(onServer.stderr)")
+            #expect(onServer.stdout == onFile.stdout, "\(command)")
+            #expect(!onServer.stdout.isEmpty, "\(command)")
+        }
+        // explain shows the server's own plan.
+        let explain = try Shell.run([target.url, "-e", "mode line", "-e", "explain find Track where Milliseconds > 1000000"])
+        #expect(explain.status == 0, "\(explain.stderr)")
+        #expect(explain.stdout.contains("$1") && explain.stdout.contains("Scan"), "\(explain.stdout)")
+    }
+
+    @Test func writesAndRawSQLGoThroughTheServer() throws {
+        let target = try chinookOnServer()
+        let run = try Shell.run([target.url,
+                                 "-e", "create Genre set GenreId = 100, Name = 'Krautrock'",
+                                 "-e", "update Genre set Name = 'Kosmische' where GenreId == 100",
+                                 "-e", "begin", "-e", "delete Genre where GenreId == 100", "-e", "rollback",
+                                 "-e", "sql INSERT INTO \"MediaType\" VALUES (6, 'Tape')",
+                                 "-e", "sql SELECT \"Name\" FROM \"MediaType\" WHERE \"MediaTypeId\" > 5"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Tape"))
+        #expect(try target.rows("SELECT \"Name\" FROM \"Genre\" WHERE \"GenreId\" = 100") == [[.text("Kosmische")]])
+        // A constraint the server enforces: a clear error, nothing written, status 1.
+        let refused = try Shell.run([target.url, "-e", "create Album set AlbumId = 9999, Title = 'x', ArtistId = 123456"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("foreign key"), "\(refused.stderr)")
+        #expect(try target.rows("SELECT count(*) FROM \"Album\" WHERE \"AlbumId\" = 9999") == [[.integer(0)]])
+    }
+
+    @Test func aMissingDatabaseOrServerAndARefusedTableAreClearErrors() throws {
+        let host = try #require(ProcessInfo.processInfo.environment["PGHOST"])
+        let missing = try Shell.run(["postgresql:///no_such_database_here?host=\(host)", "-e", "entities"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("does not exist"), "\(missing.stderr)")
+        let down = try Shell.run(["postgresql://nobody:secret@127.0.0.1:1/none", "-e", "entities"])
+        #expect(down.status == 3)
+        #expect(down.stderr.contains("cannot connect to PostgreSQL"), "\(down.stderr)")
+        #expect(!down.stderr.contains("secret"), "the password is not shown: \(down.stderr)")
+
+        let target = try chinookOnServer()
+        let admin = try PostgresConnection("dbname=\(target.name)")
+        try admin.execute("""
+            DROP ROLE IF EXISTS portal_reader_\(target.name); CREATE ROLE portal_reader_\(target.name) LOGIN;
+            GRANT SELECT ON "Artist" TO portal_reader_\(target.name);
+            """)
+        defer { try? admin.execute("DROP OWNED BY portal_reader_\(target.name); DROP ROLE portal_reader_\(target.name)") }
+        let url = "postgresql://portal_reader_\(target.name)@/\(target.name)?host=\(host)"
+        let allowed = try Shell.run([url, "-e", "count Artist"])
+        #expect(allowed.stdout == "275\n", "\(allowed.stderr)")
+        let denied = try Shell.run([url, "-e", "count Album"])
+        #expect(denied.status == 1)
+        #expect(denied.stderr.contains("permission denied"), "\(denied.stderr)")
+    }
+
+    @Test func aStatementIsCancelledByCtrlCAndADroppedConnectionIsAnError() throws {
+        let target = try chinookOnServer()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pg-cancel-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let pid = try Spawn.start(Shell.binary, [target.url, "-e", "sql SELECT pg_sleep(30)"], stdout: out, stderr: out)
+        try waitForQuery("pg_sleep", in: target)
+        kill(pid, SIGINT)
+        #expect(Spawn.wait(pid) == 130)
+
+        // The server ends the session's connections while a statement runs.
+        let dropped = try Spawn.start(Shell.binary, [target.url, "-e", "sql SELECT pg_sleep(30)"], stdout: out, stderr: out)
+        try waitForQuery("pg_sleep", in: target)
+        _ = try target.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid()")
+        #expect(Spawn.wait(dropped) == 1)
+        let said = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        #expect(said.contains("terminating connection"), "\(said)")
+    }
+
+    /// Waits (at most 10 s) until the server runs a statement containing `text`.
+    private func waitForQuery(_ text: String, in target: CopyToTests.TargetDatabase) throws {
+        for _ in 0..<200 {
+            let running = try target.rows("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%\(text)%' AND pid <> pg_backend_pid()")
+            if running != [[.integer(0)]] { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("the server never ran \(text)")
+    }
+
+    @Test func theBrowserPagesFiltersAndEditsOnTheServer() throws {
+        let target = try chinookOnServer()
+        let s = try BrowserSession(copyChinook: false)
+        s.database = target.url
+        try s.start(["--entity", "Track"])
+        try s.waitFor("Track  3503 rows")
+        try s.waitFor("For Those About To Rock")
+        try s.type("G")
+        try s.waitFor("Koyaanisqatsi")
+        try s.type("g")
+        try s.waitFor("For Those About To Rock")
+        try s.type("/Composer BEGINSWITH[c] \"ang\"")
+        try s.press("Enter")
+        try s.waitFor("Track  10 rows")
+        // The first row is track 1: its name, edited in place.
+        try s.editCell(moving: "l", to: "Rock Salute", saying: "updated Track.Name")
+        #expect(try target.rows("SELECT \"Name\" FROM \"Track\" WHERE \"TrackId\" = 1") == [[.text("Rock Salute")]])
+        try s.type("q")
+        try s.waitFor("BROWSER-EXITED-0")
+    }
+}
