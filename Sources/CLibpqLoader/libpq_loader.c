@@ -43,6 +43,7 @@ static void load(void) {
     LOAD(sendQueryPrepared, PQsendQueryPrepared)
     LOAD(setSingleRowMode, PQsetSingleRowMode)
     LOAD(describePrepared, PQdescribePrepared)
+    LOAD(sendQuery, PQsendQuery)
 #undef LOAD
 }
 

@@ -74,7 +74,7 @@ public final class PostgresConnection: DatabaseConnection {
     private func serverName(_ sql: String, types: [UInt32]) throws -> String {
         let key = types.allSatisfy { $0 == 0 } ? sql : sql + "\u{0}" + types.map(String.init).joined(separator: ",")
         if let name = prepared[key] { return name }
-        makeReady()
+        try ready()
         let name = "portal_\(prepared.count + 1)"
         let result = types.allSatisfy { $0 == 0 } ? pq.prepare(connection, name, sql, 0, nil)
             : pq.prepare(connection, name, sql, Int32(types.count), types)
@@ -114,7 +114,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// The columns `sql` returns, asked of the server before it runs.
     func columns(of sql: String) throws -> [String] {
         let name = try serverName(sql, types: [])
-        makeReady()
+        try ready()
         let result = pq.describePrepared(connection, name)
         defer { pq.clear(result) }
         try check(result, sql: sql)
@@ -124,7 +124,7 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// One or more statements without parameters.
     public func execute(_ sql: String) throws {
-        makeReady()
+        try ready()
         let result = pq.exec(connection, sql)
         defer { pq.clear(result) }
         try check(result, sql: sql)
@@ -141,18 +141,39 @@ public final class PostgresConnection: DatabaseConnection {
     /// `BEGIN`: PostgreSQL takes its locks row by row, so both starts are the same.
     /// A reader's transaction is `REPEATABLE READ READ ONLY`: its statements see one snapshot,
     /// as a read transaction does on SQLite. A writer's is READ COMMITTED, the server's default.
+    /// Sent with the transaction's first command (`ready`): a read that finds all it needs in
+    /// the engine's caches costs no round trip to the server.
     public func begin(_ start: TransactionStart) throws {
-        try execute(isReadOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
+        pendingBegin = isReadOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN"
     }
-    public func commit() throws { try execute("COMMIT") }
-    public func rollback() throws { try execute("ROLLBACK") }
+    public func commit() throws { try end("COMMIT") }
+    public func rollback() throws { try end("ROLLBACK") }
+
+    /// `COMMIT` or `ROLLBACK`, unless the transaction never reached the server. A reader's
+    /// transaction wrote nothing, so its end cannot fail but with the connection, which the next
+    /// command reports: it is sent without waiting for the reply (one round trip less a read).
+    private func end(_ sql: String) throws {
+        if pendingBegin != nil {
+            pendingBegin = nil
+            return
+        }
+        guard isReadOnly else { return try execute(sql) }
+        makeReady()
+        guard pq.sendQuery(connection, sql) == 1 else {
+            throw PortalError(.cannotOpen, "cannot send to PostgreSQL: " + Self.text(pq.errorMessage(connection)))
+        }
+        resultsPending = true
+        endInFlight = true
+    }
     public func savepoint(_ name: String) throws { try execute("SAVEPOINT " + PostgresDialect().quoted(name)) }
     public func release(savepoint name: String) throws { try execute("RELEASE SAVEPOINT " + PostgresDialect().quoted(name)) }
     public func rollback(toSavepoint name: String) throws {
         try execute("ROLLBACK TO SAVEPOINT " + PostgresDialect().quoted(name))
     }
 
-    public var isInTransaction: Bool { pq.transactionStatus(connection) != PQTRANS_IDLE }
+    public var isInTransaction: Bool {
+        pendingBegin != nil || (!endInFlight && pq.transactionStatus(connection) != PQTRANS_IDLE)
+    }
     public var changes: Int { lastCommandChanges }
     /// PostgreSQL has no row id: a write that needs its new key returns it (`RETURNING`).
     public var lastInsertRowid: Int64 { 0 }
@@ -161,7 +182,7 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// Starts `COPY … FROM STDIN`; the rows follow with `putCopyData`, then `endCopy`.
     func startCopy(_ sql: String) throws {
-        makeReady()
+        try ready()
         let result = pq.exec(connection, sql)
         defer { pq.clear(result) }
         guard let result, pq.resultStatus(result) == PGRES_COPY_IN else {
@@ -200,6 +221,22 @@ public final class PostgresConnection: DatabaseConnection {
     /// True from sending a statement until its last result is in (also when the statement is gone).
     private var resultsPending = false
 
+    /// The `BEGIN` of a transaction begun but not yet sent.
+    private var pendingBegin: String?
+    /// True while a reader's `COMMIT` or `ROLLBACK` is sent and its reply not yet read.
+    private var endInFlight = false
+
+    /// Makes the connection ready for a command (`makeReady`), and sends the `BEGIN` of a
+    /// transaction begun since the last one.
+    private func ready() throws {
+        makeReady()
+        guard let begin = pendingBegin else { return }
+        pendingBegin = nil
+        let result = pq.exec(connection, begin)
+        defer { pq.clear(result) }
+        try check(result, sql: begin)
+    }
+
     /// Lets the connection run another command: a statement still streaming rows takes the rest
     /// (keeping any failure for itself); the rows of one that is gone are dropped.
     func makeReady() {
@@ -211,6 +248,7 @@ public final class PostgresConnection: DatabaseConnection {
     func discardRemaining() {
         if resultsPending { while let rest = pq.getResult(connection) { pq.clear(rest) } }
         resultsPending = false
+        endInFlight = false
         streaming = nil
     }
 
@@ -218,7 +256,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// (libpq's single-row mode: memory for one row, whatever the result's size).
     func send(_ sql: String, _ values: [Value], for statement: PostgresStatement) throws {
         let name = try serverName(sql, types: parameterTypes(sql, values))
-        makeReady()
+        try ready()
         var pointers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []

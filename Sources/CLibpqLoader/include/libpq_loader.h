@@ -37,6 +37,7 @@ struct portal_libpq {
     __typeof__(PQsendQueryPrepared) * _Nonnull sendQueryPrepared;
     __typeof__(PQsetSingleRowMode) * _Nonnull setSingleRowMode;
     __typeof__(PQdescribePrepared) * _Nonnull describePrepared;
+    __typeof__(PQsendQuery) * _Nonnull sendQuery;
 };
 
 /// libpq's functions, loaded on the first call (thread-safe); NULL when libpq.so.5 or one of its

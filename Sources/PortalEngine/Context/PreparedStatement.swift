@@ -116,7 +116,7 @@ public final class PreparedStatement {
         }
         running = true
         statement.reset()
-        if writes { context.store.changes.noteUnknown() }
+        if writes { context.store.noteRawWrite() }
     }
 
     private func finish() {

@@ -174,7 +174,7 @@ public class ReadContext {
         let statement = try connection.prepareUncached(sql)
         if !statement.isReadOnly {
             guard allowsWrites else { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
-            store.changes.noteUnknown()
+            store.noteRawWrite()
         }
         if let named { try statement.bind(named: named) } else { try statement.bind(bindings) }
         try columns((0..<statement.columnCount).map(statement.columnName))
@@ -208,7 +208,7 @@ public class ReadContext {
             }
             if !first || !bindings.isEmpty { try statement.bind(first ? bindings : []) }
             first = false
-            if allowsWrites && !statement.isReadOnly { store.changes.noteUnknown() }
+            if allowsWrites && !statement.isReadOnly { store.noteRawWrite() }
             try body(statement)
         }
     }

@@ -133,7 +133,7 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func execute(_ sql: String, _ bindings: [Value] = []) throws -> Int {
         try checkValid()
-        store.changes.noteUnknown()
+        store.noteRawWrite()
         if bindings.isEmpty {
             try connection.execute(sql)
         } else {

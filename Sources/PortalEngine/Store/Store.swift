@@ -452,6 +452,13 @@ public final class Store: @unchecked Sendable {
         try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
+    /// Raw SQL that writes may have changed any table, or the schema: observers hear that
+    /// anything may have changed, and the schema's version is asked again at the next read.
+    func noteRawWrite() {
+        changes.noteUnknown()
+        schemaCache.expire()
+    }
+
     /// Throws `.interrupted` while `options.interruptRequested` says so.
     func checkInterruptRequest() throws {
         if options.interruptRequested?() == true { throw PortalError(.interrupted, "interrupted") }
@@ -478,6 +485,11 @@ final class SchemaCache: @unchecked Sendable {
     private var cached: Schema?
     /// How many times the schema was read (the tests' measure of the cache).
     private(set) var reads = 0
+    /// When a server's fingerprint was last asked (and what it was): asking costs more than a
+    /// page of rows, so it is asked again only after `serverRecheck`, or after this store's own
+    /// raw SQL wrote (`expire`). Another session's schema change is seen within that second.
+    private var serverChecked: (at: UInt64, version: Value)?
+    static let serverRecheck: UInt64 = 1_000_000_000
 
     init(catalog: any Catalog<Connection>) {
         self.catalog = catalog
@@ -491,7 +503,18 @@ final class SchemaCache: @unchecked Sendable {
 
     /// The schema's version as of `connection`'s transaction.
     func version(on connection: any DatabaseConnection) throws -> Value {
-        if let server { return .text(try server.schemaFingerprint(on: connection)) }
+        if let server {
+            let now = DispatchTime.now().uptimeNanoseconds
+            lock.lock()
+            let checked = serverChecked
+            lock.unlock()
+            if let checked, now - checked.at < Self.serverRecheck { return checked.version }
+            let version = Value.text(try server.schemaFingerprint(on: connection))
+            lock.lock()
+            serverChecked = (now, version)
+            lock.unlock()
+            return version
+        }
         guard let current = try connection.scalar("PRAGMA schema_version") else {
             throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
         }
@@ -520,6 +543,14 @@ final class SchemaCache: @unchecked Sendable {
         reads += 1
         lock.unlock()
         return schema
+    }
+
+    /// Makes the next `version` ask the server again (a file's version is always asked).
+    func expire() {
+        guard server != nil else { return }
+        lock.lock()
+        serverChecked = nil
+        lock.unlock()
     }
 
     private func read(on connection: any DatabaseConnection) throws -> Schema {
