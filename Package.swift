@@ -46,7 +46,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "portal-bench",
-            dependencies: ["PortalEngine", "PortalShell", "PortalTUI", "CBaseline", "CSQLite"]
+            dependencies: ["PortalEngine", "PortalPostgres", "PortalShell", "PortalTUI", "CBaseline", "CSQLite"]
         ),
 
         // Fixtures/ holds test data read by path (the corpus of real predicate strings).

@@ -21,6 +21,7 @@ func wanted(_ name: String) -> Bool {
 nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] = [
     ("tui", tuiBenchmarks),
     ("tui.frequency", tuiFrequencyBenchmarks),
+    ("tui.pg", tuiPostgresBenchmarks),
     ("shell.", shellBenchmarks),
     ("engine", engineBenchmarks),
     ("predicate", predicateBenchmarks),
