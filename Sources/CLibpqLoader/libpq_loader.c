@@ -44,6 +44,8 @@ static void load(void) {
     LOAD(setSingleRowMode, PQsetSingleRowMode)
     LOAD(describePrepared, PQdescribePrepared)
     LOAD(sendQuery, PQsendQuery)
+    LOAD(reset, PQreset)
+    LOAD(setNoticeProcessor, PQsetNoticeProcessor)
 #undef LOAD
 }
 

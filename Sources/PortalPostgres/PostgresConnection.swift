@@ -1,4 +1,5 @@
 import CLibpqLoader
+import Foundation
 import Glibc
 import PortalEngine
 import PortalPredicate
@@ -11,7 +12,10 @@ public final class PostgresConnection: DatabaseConnection {
     /// libpq's functions (loaded on first use).
     let pq: portal_libpq
     private let connection: OpaquePointer
-    private let cancel: OpaquePointer?
+    /// The cancel request's target, replaced when the connection is made again (`reconnect`);
+    /// `interrupt` reads it from other threads, under `cancelLock`.
+    private var cancel: OpaquePointer?
+    private let cancelLock = NSLock()
     /// The server-side name of each statement prepared so far, by its text.
     private var prepared: [String: String] = [:]
     /// `loneParameters` of each text run so far.
@@ -45,11 +49,35 @@ public final class PostgresConnection: DatabaseConnection {
             throw PortalError(.cannotOpen, "cannot connect to PostgreSQL: " + message)
         }
         self.connection = connection
+        // libpq prints notices, and a server's farewell that arrives while idle ("terminating
+        // connection"), on standard error, over the browser's screen; the error that matters
+        // comes with the next command.
+        _ = pq.setNoticeProcessor(connection, { _, _ in }, nil)
         cancel = pq.getCancel(connection)
-        // Dates in UTC, as the engine keeps them everywhere.
-        // Notices ("relation already exists, skipping") are not errors: libpq would print them.
-        try execute("SET TimeZone = 'UTC'; SET client_min_messages = warning"
-                        + (readOnly ? "; SET default_transaction_read_only = on" : ""))
+        try execute(sessionSettings)
+    }
+
+    /// Dates in UTC, as the engine keeps them everywhere; notices ("relation already exists,
+    /// skipping") are not errors; a reader's transactions read only.
+    private var sessionSettings: String {
+        "SET TimeZone = 'UTC'; SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
+    }
+
+    /// Connects again after the server dropped the session (a restart, an administrator's
+    /// terminate): the settings are made again, and statements prepared again on first use.
+    private func reconnect() throws {
+        pq.reset(connection)
+        guard pq.status(connection) == CONNECTION_OK else {
+            throw PortalError(.cannotOpen, "cannot connect to PostgreSQL again: " + Self.text(pq.errorMessage(connection)))
+        }
+        prepared = [:]
+        cancelLock.withLock {
+            if let cancel { pq.freeCancel(cancel) }
+            cancel = pq.getCancel(connection)
+        }
+        let result = pq.exec(connection, sessionSettings)
+        defer { pq.clear(result) }
+        try check(result, sql: sessionSettings)
     }
 
     deinit { close() }
@@ -58,7 +86,10 @@ public final class PostgresConnection: DatabaseConnection {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        if let cancel { pq.freeCancel(cancel) }
+        cancelLock.withLock {
+            if let cancel { pq.freeCancel(cancel) }
+            cancel = nil
+        }
         pq.finish(connection)
     }
 
@@ -113,8 +144,8 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// The columns `sql` returns, asked of the server before it runs.
     func columns(of sql: String) throws -> [String] {
-        let name = try serverName(sql, types: [])
         try ready()
+        let name = try serverName(sql, types: [])
         let result = pq.describePrepared(connection, name)
         defer { pq.clear(result) }
         try check(result, sql: sql)
@@ -133,9 +164,11 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// Asks the server to cancel the running statement, which then fails with `.interrupted`.
     public func interrupt() {
-        guard let cancel else { return }
-        var buffer = [CChar](repeating: 0, count: 256)
-        _ = pq.cancel(cancel, &buffer, Int32(buffer.count))
+        cancelLock.withLock {
+            guard let cancel else { return }
+            var buffer = [CChar](repeating: 0, count: 256)
+            _ = pq.cancel(cancel, &buffer, Int32(buffer.count))
+        }
     }
 
     /// `BEGIN`: PostgreSQL takes its locks row by row, so both starts are the same.
@@ -232,7 +265,14 @@ public final class PostgresConnection: DatabaseConnection {
         makeReady()
         guard let begin = pendingBegin else { return }
         pendingBegin = nil
-        let result = pq.exec(connection, begin)
+        var result = pq.exec(connection, begin)
+        if pq.status(connection) != CONNECTION_OK {
+            // The session was dropped since the last transaction: nothing of this one has run
+            // yet, so it starts on a new connection.
+            pq.clear(result)
+            try reconnect()
+            result = pq.exec(connection, begin)
+        }
         defer { pq.clear(result) }
         try check(result, sql: begin)
     }
@@ -255,8 +295,10 @@ public final class PostgresConnection: DatabaseConnection {
     /// Sends `sql` with text parameters (blobs in binary), its rows to arrive one at a time
     /// (libpq's single-row mode: memory for one row, whatever the result's size).
     func send(_ sql: String, _ values: [Value], for statement: PostgresStatement) throws {
-        let name = try serverName(sql, types: parameterTypes(sql, values))
+        // Ready first: a transaction's BEGIN may find the session dropped and connect again,
+        // which forgets what was prepared.
         try ready()
+        let name = try serverName(sql, types: parameterTypes(sql, values))
         var pointers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []

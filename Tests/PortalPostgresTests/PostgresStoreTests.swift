@@ -185,6 +185,36 @@ import PortalEngine
         #expect(try store.read { try $0.count("band") } == 0)
     }
 
+    @Test func aDroppedConnectionFailsItsStatementAndTheNextTransactionConnectsAgain() throws {
+        let (db, store) = try bands()
+        defer { withExtendedLifetime(db) {} }
+        try store.write { ctx in _ = try ctx.create("band", ["name": "Can"]) }
+        #expect(try store.read { try $0.count("band") } == 1)
+        let name = db.name
+        @Sendable func terminate() throws {
+            try PostgresConnection("dbname=\(name)").execute("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid()
+                """)
+        }
+        // Dropped between transactions: the next ones reconnect, reader and writer alike.
+        try terminate()
+        #expect(try store.read { try $0.count("band") } == 1)
+        try store.write { ctx in _ = try ctx.create("band", ["name": "Faust"]) }
+        // Dropped while a statement runs: that statement fails with the server's reason, the
+        // write is not half-done, and the next transaction works.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { try? terminate() }
+        let error = portalError {
+            try store.write { ctx in
+                _ = try ctx.create("band", ["name": "Cluster"])
+                return try ctx.query("SELECT pg_sleep(10)")
+            }
+        }
+        #expect(error != nil)
+        #expect(error?.message.contains("terminating connection") == true, "\(String(describing: error))")
+        #expect(try store.read { try $0.find("band", sortedBy: [SortKey("name")]).map { $0["name"] } } == [.text("Can"), .text("Faust")])
+    }
+
     @Test func aServerThatIsNotThereIsAClearError() throws {
         let error = portalError { try Store(url: "postgresql://nobody@127.0.0.1:1/none") }
         #expect(error?.kind == .cannotOpen)

@@ -38,6 +38,8 @@ struct portal_libpq {
     __typeof__(PQsetSingleRowMode) * _Nonnull setSingleRowMode;
     __typeof__(PQdescribePrepared) * _Nonnull describePrepared;
     __typeof__(PQsendQuery) * _Nonnull sendQuery;
+    __typeof__(PQreset) * _Nonnull reset;
+    __typeof__(PQsetNoticeProcessor) * _Nonnull setNoticeProcessor;
 };
 
 /// libpq's functions, loaded on the first call (thread-safe); NULL when libpq.so.5 or one of its
