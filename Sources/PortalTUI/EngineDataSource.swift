@@ -427,6 +427,11 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         var token = localWrites
         lock.unlock()
         guard !store.isInMemory else { return token }
+        if store.server != nil {
+            // A server's commits show in its change marker (one small read), not in a file.
+            guard let marker = try? store.read({ try $0.serverChangeMarker }) else { return token }
+            return token &* 31 &+ UInt64(bitPattern: Int64(marker.hashValue))
+        }
         var info = stat()
         guard stat(store.path + "-wal", &info) == 0 || stat(store.path, &info) == 0 else { return token }
         token = token &* 31 &+ UInt64(bitPattern: Int64(info.st_ino))

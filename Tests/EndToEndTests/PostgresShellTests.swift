@@ -135,6 +135,13 @@ import PortalPostgres
         try s.type("/Composer BEGINSWITH[c] \"ang\"")
         try s.press("Enter")
         try s.waitFor("Track  10 rows")
+        // Another session's commit shows without a key pressed (the server's marker, polled).
+        _ = try target.rows("""
+            INSERT INTO "Track" ("TrackId", "Name", "MediaTypeId", "Composer", "Milliseconds", "UnitPrice")
+            VALUES (9001, 'Angel Zero', 1, 'Angela Outside', 1000, 0.99)
+            """)
+        try s.waitFor("Track  11 rows")
+        try s.waitFor("Angel Zero")
         // The first row is track 1: its name, edited in place.
         try s.editCell(moving: "l", to: "Rock Salute", saying: "updated Track.Name")
         #expect(try target.rows("SELECT \"Name\" FROM \"Track\" WHERE \"TrackId\" = 1") == [[.text("Rock Salute")]])

@@ -198,6 +198,16 @@ public class ReadContext {
         }
     }
 
+    /// On a server, a value that changes whenever anyone commits a change to the database (it
+    /// may also change when nothing this store reads did: `DatabaseServer.changeMarker`); nil
+    /// for a SQLite file, whose changes show in the file itself.
+    public var serverChangeMarker: Value? {
+        get throws {
+            try checkValid()
+            return try store.server?.changeMarker(on: connection)
+        }
+    }
+
     /// Prepares each statement of `sql` in turn; bindings go to the first.
     private func eachStatement(_ sql: String, _ bindings: [Value], _ body: (any DatabaseStatement) throws -> Void) throws {
         try checkValid()
