@@ -105,7 +105,8 @@ public final class PostgresStatement: DatabaseStatement {
     }
 
     /// The value by the column's type: integers, floating point, numeric (whole numbers as
-    /// integers), booleans as 1/0, bytea as a blob, everything else as its text.
+    /// integers), booleans as 1/0, bytea as a blob, timestamps in UTC without their offset,
+    /// everything else as its text.
     public func value(at index: Int32) -> Value {
         if let takenRow { return takenRow.indices.contains(Int(index)) ? takenRow[Int(index)] : .null }
         guard let result else { return .null }
@@ -143,6 +144,10 @@ public final class PostgresStatement: DatabaseStatement {
         // numeric: whole numbers as integers (sum() of bigint is numeric), as SQLite's NUMERIC affinity.
         case 1700: return Int64(text).map(Value.integer) ?? Double(text).map(Value.real) ?? .text(text)
         case 16: return .integer(text == "t" ? 1 : 0)
+        // timestamptz: the session is in UTC, so its text ends in "+00"; without it, it is the
+        // engine's date text (`YYYY-MM-DD HH:MM:SS.fff`), which SQLite's date functions and
+        // typed `Date`s read.
+        case 1184 where text.hasSuffix("+00"): return .text(String(text.dropLast(3)))
         case 17: return bytea(text)
         default: return .text(text)
         }

@@ -162,6 +162,33 @@ import PortalEngine
         #expect(try records.findAll(query, ["from": 1971]).map(\.title) == ["Landed"])
     }
 
+    struct Gig: PortalEntity, Equatable {
+        static let entityName = "gig"
+        static let idAttribute = "id"
+        var id: UUID
+        var at: Date
+        var soldOut: Bool
+        var fee: Double
+        var note: String?
+    }
+
+    @Test func datesBooleansUUIDsAndNumbersRoundTripThroughPostgresTypes() throws {
+        let db = try ScratchDatabase()
+        try db.connection.execute("""
+            CREATE TABLE gig (id uuid PRIMARY KEY, at timestamptz NOT NULL, "soldOut" boolean NOT NULL,
+                              fee numeric(10, 2) NOT NULL, note text)
+            """)
+        let store = try Store(url: "dbname=\(db.name)")
+        let gigs = Portal<Gig>(store)
+        let at = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let gig = Gig(id: UUID(), at: at, soldOut: true, fee: 1250.5, note: nil)
+        try gigs.create([gig, Gig(id: UUID(), at: at.addingTimeInterval(86_400), soldOut: false, fee: 99, note: "matinée")])
+        #expect(try gigs.findFirst(where: "soldOut == true") == gig)
+        #expect(try gigs.count(where: "at > %@", ["2023-11-15"]) == 1)   // the first is 2023-11-14 22:13:20.25 UTC
+        #expect(try gigs.findAll(where: "fee < 100").map(\.note) == ["matinée"])
+        #expect(try gigs.findFirst(where: "id == %@", [gig.id.uuidString])?.fee == 1250.5)
+    }
+
     @Test func observersHearThisStoresCommitsAndOtherSessions() async throws {
         let (db, store) = try bands()
         defer { withExtendedLifetime(db) {} }
