@@ -62,7 +62,8 @@ let package = Package(
         .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite", "DifferentialSupport",
                                                              "ReadmeExample"]),
         // PortalTUI: the docs tests find the keys the browser handles by driving its model.
-        .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine", "PortalPostgres"], exclude: ["Expected"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine", "PortalPostgres", "DifferentialSupport"],
+                    exclude: ["Expected"]),
     ],
     swiftLanguageModes: [.v6]
 )

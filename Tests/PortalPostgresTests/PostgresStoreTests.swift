@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PortalPredicate
+import DifferentialSupport
 import PortalEngine
 @testable import PortalPostgres
 @testable import ReadmeExample
@@ -242,12 +243,47 @@ import PortalEngine
         #expect(try store.read { try $0.find("band", sortedBy: [SortKey("name")]).map { $0["name"] } } == [.text("Can"), .text("Faust")])
     }
 
+    @Test func aStoreOutlivesARestartOfItsServer() throws {
+        // A server of its own (scripts/postgres-test-server): restarting the shared one would
+        // drop the sessions of the suites running beside this one.
+        let server = try OwnServer()
+        defer { server.stop() }
+        let store = try Store(url: server.conninfo)
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE band (id serial PRIMARY KEY, name text NOT NULL)")
+            _ = try ctx.create("band", ["name": "Can"])
+        }
+        #expect(try store.read { try $0.count("band") } == 1)
+        try server.run("restart")
+        // Both the reader and the writer find their sessions gone and connect again.
+        #expect(try store.read { try $0.count("band") } == 1)
+        try store.write { ctx in _ = try ctx.create("band", ["name": "Neu!"]) }
+        #expect(try store.read { try $0.count("band") } == 2)
+    }
+
     @Test func aServerThatIsNotThereIsAClearError() throws {
         let error = portalError { try Store(url: "postgresql://nobody@127.0.0.1:1/none") }
         #expect(error?.kind == .cannotOpen)
         #expect(error?.message.contains("cannot connect to PostgreSQL") == true)
         #expect(PostgresServer("postgresql://ann:secret@db.example.com/app").displayName == "postgresql://ann@db.example.com/app")
     }
+}
+
+/// A throwaway server of the test's own, in a temporary folder.
+private final class OwnServer {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-own-\(UUID().uuidString.prefix(8))").path
+    var conninfo: String { "host=\(folder) dbname=postgres user=postgres" }
+
+    init() throws { try run("start") }
+
+    func run(_ command: String) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/postgres-test-server").path
+        let status = Spawn.wait(try Spawn.start("/bin/sh", [script, command, folder], stdout: "/dev/null"))
+        guard status == 0 else { throw PortalError(.cannotOpen, "scripts/postgres-test-server \(command) failed (\(status))") }
+    }
+
+    func stop() { try? run("stop") }
 }
 
 /// The sizes of the results an observer delivered, awaited by the test.

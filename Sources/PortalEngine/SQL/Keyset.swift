@@ -80,7 +80,7 @@ public enum Keyset {
             }
             disjuncts.append(terms.joined(separator: " AND "))
         }
-        if disjuncts.isEmpty { return SQLFragment("0") }
+        if disjuncts.isEmpty { return SQLFragment("1 = 0") }   // false, spelled for every dialect
         return SQLFragment(disjuncts.map { "(\($0))" }.joined(separator: " OR "), bindings)
     }
 
