@@ -340,7 +340,10 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
-    @inline(__always)
+    // Not inlined into its witness: that witness and `Int64`'s would then compile to the same
+    // code, which the optimizer merges into one function behind a thunk for each: one more call
+    // per attribute for both.
+    @inline(never)
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
         if let integer = knownInteger(key), let exact = Int(exactly: integer) { return exact }
         return try converted(key) { try $0.decode(type) }
