@@ -20,9 +20,9 @@ final class ColumnSource {
     /// `finish()` lets it go.
     var containerKeyType: ObjectIdentifier?
     var containerHolder: AnyObject?
-    /// The container of every key type asked for so far, so that a type decoding with two
-    /// (its own and its superclass's, say) alternates between two containers rather than
-    /// making one per row.
+    /// The containers of the other key types asked for so far, so that a type decoding with
+    /// two (its own and its superclass's, say) alternates between two containers rather than
+    /// making one per row. Empty while there is only one key type.
     var containerHolders: [ObjectIdentifier: AnyObject] = [:]
 
     func finish() {
@@ -202,14 +202,17 @@ struct RowDecoder: Decoder {
     /// The container for a key type other than the last one's: the one kept for it, else a new one.
     private func newContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
         let keyType = ObjectIdentifier(type)
+        if let current = source.containerKeyType, let holder = source.containerHolder {
+            source.containerHolders[current] = holder
+        }
         let holder: ContainerHolder<KeyedDecodingContainer<Key>>
         if let kept = source.containerHolders[keyType] as? ContainerHolder<KeyedDecodingContainer<Key>> {
             holder = kept
         } else {
-            let keyColumns = RowKeyedContainer<Key>.makeKeyColumns()
+            // A lone row asks for each key once: no table worth filling.
+            let keyColumns = source.handle == nil ? nil : RowKeyedContainer<Key>.makeKeyColumns()
             holder = ContainerHolder(KeyedDecodingContainer(RowKeyedContainer<Key>(source: source, keyColumns: keyColumns)),
                                      keyColumns: keyColumns)
-            source.containerHolders[keyType] = holder
         }
         source.containerKeyType = keyType
         source.containerHolder = holder
