@@ -81,11 +81,12 @@ struct Gadget: PortalEntity, Equatable {
         #expect(user == User(id: 4, name: "Bruce", age: nil))
     }
 
-    /// Enough rows to grow the decoding buffer several times; text fields are moved, not lost.
+    /// Enough rows to fill several of the chunks the decoded entities are collected in; text
+    /// fields are moved, not lost.
     @Test func manyRowsDecodeInOrderWithTheirText() throws {
         let folder = try TemporaryFolder()
         let store = try makeUserStore(in: folder)
-        let all = (1...1000).map { User(id: Int64($0), name: "user \($0)", age: $0 % 3 == 0 ? nil : $0) }
+        let all = (1...5000).map { User(id: Int64($0), name: "user \($0)", age: $0 % 3 == 0 ? nil : $0) }
         try Portal<User>(store).create(all)
         #expect(try Portal<User>(store).findAll(sortedBy: [SortKey("id")]) == all)
         #expect(try Portal<User>(store).findAll(where: "id > 5000") == [])

@@ -138,39 +138,13 @@ extension ReadContext {
 
     /// Decodes every remaining row of `statement`: by the `RowDecodable` type's own loop (inlined
     /// into its module, so specialized for it) when `T` conforms. Else by Codable, the entities
-    /// going to a buffer grown by hand and moved into the array once at the end: `Array.append`
-    /// in this unspecialized generic code would look up `Array<T>`'s metadata for every row.
+    /// decoded by `ColumnSource.decodeAll`.
     func decodeRows<T: Decodable>(_ type: T.Type, named name: String, of statement: any DatabaseStatement,
                                   from source: ColumnSource) throws -> [T] {
         if let decodable = T.self as? any RowDecodable.Type {
             return try decodable.allRows(as: T.self, RowReader(decodable, source: source, entity: name))
         }
-        var capacity = 64
-        var buffer = UnsafeMutablePointer<T>.allocate(capacity: capacity)
-        var count = 0
-        defer {
-            buffer.deinitialize(count: count)
-            buffer.deallocate()
-        }
-        try forEachDecoded(T.self, named: name, of: statement, from: source) { entity in
-            if count == capacity {
-                let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity * 2)
-                grown.moveInitialize(from: buffer, count: count)
-                buffer.deallocate()
-                buffer = grown
-                capacity *= 2
-            }
-            (buffer + count).initialize(to: entity)
-            count += 1
-        }
-        let result = [T](unsafeUninitializedCapacity: count) { destination, initialized in
-            guard let base = destination.baseAddress else { return }
-            base.moveInitialize(from: buffer, count: count)
-            initialized = count
-        }
-        // Moved out: nothing left for the deferred deinitialize.
-        count = 0
-        return result
+        return try source.decodeAll(T.self, entity: name)
     }
 
     /// Steps `statement` to its end, decoding each row as `T` (by `RowDecodable` when `T`
@@ -183,14 +157,7 @@ extension ReadContext {
         }
         let decoder: any Decoder = RowDecoder(source: source)
         while try statement.step() {
-            source.next = 0
-            let entity: T
-            do {
-                entity = try T(from: decoder)
-            } catch let error as DecodingError {
-                throw PortalError.conversion(error, entity: name)
-            }
-            try body(entity)
+            try body(source.decodeRow(T.self, with: decoder, entity: name))
         }
     }
 }

@@ -386,14 +386,7 @@ extension ColumnSource {
             return decodable.rowDecoder(as: T.self, reader: RowReader(decodable, source: self, entity: entity))
         }
         let decoder: any Decoder = RowDecoder(source: self)
-        return {
-            self.next = 0
-            do {
-                return try T(from: decoder)
-            } catch let error as DecodingError {
-                throw PortalError.conversion(error, entity: entity)
-            }
-        }
+        return { try self.decodeRow(T.self, with: decoder, entity: entity) }
     }
 }
 

@@ -22,8 +22,15 @@ final class ColumnSource {
     /// `finish()` lets it go.
     var containerKeyType: ObjectIdentifier?
     var containerHolder: AnyObject?
+    /// The containers of the other key types asked for so far, so that a type decoding with
+    /// two (its own and its superclass's, say) alternates between two containers rather than
+    /// making one per row. Empty while there is only one key type.
+    var containerHolders: [ObjectIdentifier: AnyObject] = [:]
 
-    func finish() { containerHolder = nil }
+    func finish() {
+        containerHolder = nil
+        containerHolders = [:]
+    }
 
     init(statement: any DatabaseStatement) {
         self.statement = statement
@@ -69,6 +76,14 @@ final class ColumnSource {
         return nil
     }
 
+    /// The column as an integer, for `RowKeyedContainer`'s hot path: nil when `column` is not
+    /// a column (a key not looked up yet, or missing) or the column holds something else. Out
+    /// of line, so that the generic caller keeps nothing live across the SQLite calls.
+    @inline(never)
+    func integer(atKnown column: Int32) -> Int64? {
+        column >= 0 ? integer(at: Int(column)) : nil
+    }
+
     @inline(__always)
     func index(of name: String) -> Int? {
         let guess = next
@@ -82,6 +97,67 @@ final class ColumnSource {
     }
 }
 
+extension ColumnSource {
+    /// The current row as `T`, by Codable (`decoder` is this source's `RowDecoder`, made once
+    /// per fetch). A failure is `.conversion`, naming the attribute.
+    @inline(__always)
+    func decodeRow<T: Decodable>(_ type: T.Type, with decoder: any Decoder, entity: String) throws -> T {
+        next = 0
+        do {
+            return try T(from: decoder)
+        } catch let error as DecodingError {
+            throw PortalError.conversion(error, entity: entity)
+        }
+    }
+
+    /// Every remaining row as `T`, by Codable, the way `RowDecodable._allRows` collects them in
+    /// specialized code: in chunks small enough for the allocator to reuse from one fetch to
+    /// the next, then one array of the exact count. (Growing one buffer by doubling touched
+    /// fresh memory at every step and faulted it in: a third of the time of a large fetch went
+    /// to the kernel. `Array.append` in this unspecialized code would look up `Array<T>`'s
+    /// metadata for every row.) Each entity is decoded straight into its chunk.
+    func decodeAll<T: Decodable>(_ type: T.Type, entity: String) throws -> [T] {
+        let decoder: any Decoder = RowDecoder(source: self)
+        let chunkCapacity = max(16, 65_536 / MemoryLayout<T>.stride)
+        var full: [UnsafeMutablePointer<T>] = []
+        var chunk = UnsafeMutablePointer<T>.allocate(capacity: chunkCapacity)
+        var count = 0
+        defer {
+            // What is still here was not moved to the result: a fetch that threw.
+            for filled in full {
+                filled.deinitialize(count: chunkCapacity)
+                filled.deallocate()
+            }
+            chunk.deinitialize(count: count)
+            chunk.deallocate()
+        }
+        while try step() {
+            if count == chunkCapacity {
+                full.append(chunk)
+                chunk = .allocate(capacity: chunkCapacity)
+                count = 0
+            }
+            (chunk + count).initialize(to: try decodeRow(T.self, with: decoder, entity: entity))
+            count += 1
+        }
+        let total = full.count * chunkCapacity + count
+        let result = [T](unsafeUninitializedCapacity: total) { destination, initialized in
+            guard var next = destination.baseAddress else { return }
+            for filled in full {
+                next.moveInitialize(from: filled, count: chunkCapacity)
+                filled.deallocate()
+                next += chunkCapacity
+            }
+            next.moveInitialize(from: chunk, count: count)
+            initialized = total
+        }
+        // Moved out: nothing left for the deferred clean-up.
+        full = []
+        count = 0
+        return result
+    }
+}
+
 extension Row {
     /// Decodes the row as `T` (attributes by name, as the synthesized `Decodable` asks for them).
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
@@ -91,9 +167,25 @@ extension Row {
     }
 }
 
-final class ContainerHolder<Key: CodingKey> {
-    let container: KeyedDecodingContainer<Key>
-    init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+/// A keyed container kept for reuse, with the table of columns it reads through (see
+/// `RowKeyedContainer`), which lives as long as the holder.
+final class ContainerHolder<Container> {
+    let container: Container
+    private let keyColumns: UnsafeMutablePointer<Int32>?
+
+    init(_ container: Container, keyColumns: UnsafeMutablePointer<Int32>?) {
+        self.container = container
+        self.keyColumns = keyColumns
+    }
+
+    deinit { keyColumns?.deallocate() }
+
+    /// The kept container. Not inlined, and generic over the container type rather than its
+    /// key: the container's type metadata is then read from the holder's own, where a copy
+    /// made in `RowDecoder.container(keyedBy:)` would look up `KeyedDecodingContainer<Key>`'s
+    /// metadata (a hashed global cache) for every row.
+    @inline(never)
+    func reused() -> Container { container }
 }
 
 struct RowDecoder: Decoder {
@@ -105,16 +197,33 @@ struct RowDecoder: Decoder {
         // The container only points at the shared source, so one serves every row of a fetch
         // (no box allocated per row).
         let keyType = ObjectIdentifier(type)
-        if source.containerKeyType == keyType, let holder = source.containerHolder {
-            // Same key type, so the holder is a ContainerHolder<Key>: a bit cast rather than a
-            // dynamic cast (which would look up the generic class's metadata for every row).
-            return Unmanaged<ContainerHolder<Key>>.fromOpaque(Unmanaged.passUnretained(holder).toOpaque())
-                .takeUnretainedValue().container
+        guard source.containerKeyType == keyType, let holder = source.containerHolder else {
+            return newContainer(keyedBy: type)
         }
-        let container = KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
+        // Same key type, so the holder is a ContainerHolder<KeyedDecodingContainer<Key>>: a bit
+        // cast rather than a dynamic cast (which would look up the generic class's metadata).
+        return Unmanaged<ContainerHolder<KeyedDecodingContainer<Key>>>.fromOpaque(Unmanaged.passUnretained(holder).toOpaque())
+            ._withUnsafeGuaranteedRef { $0.reused() }
+    }
+
+    /// The container for a key type other than the last one's: the one kept for it, else a new one.
+    private func newContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        let keyType = ObjectIdentifier(type)
+        if let current = source.containerKeyType, let holder = source.containerHolder {
+            source.containerHolders[current] = holder
+        }
+        let holder: ContainerHolder<KeyedDecodingContainer<Key>>
+        if let kept = source.containerHolders[keyType] as? ContainerHolder<KeyedDecodingContainer<Key>> {
+            holder = kept
+        } else {
+            // A lone row asks for each key once: no table worth filling.
+            let keyColumns = source.handle == nil ? nil : RowKeyedContainer<Key>.makeKeyColumns()
+            holder = ContainerHolder(KeyedDecodingContainer(RowKeyedContainer<Key>(source: source, keyColumns: keyColumns)),
+                                     keyColumns: keyColumns)
+        }
         source.containerKeyType = keyType
-        source.containerHolder = ContainerHolder(container)
-        return container
+        source.containerHolder = holder
+        return holder.container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -137,8 +246,29 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// whole decoding, and a container, like any decoder state, is valid only inside the
     /// `init(from:)` it was handed to.
     private let unmanagedSource: Unmanaged<ColumnSource>
+    /// The column of each key, found by name once per fetch rather than for every row: indexed
+    /// by the key's one byte (a synthesized `CodingKeys` enum is one byte, its case number;
+    /// one with a single case, none), `unresolved` until the key is first asked for, then its
+    /// column or `missing`. Nil for other key types, which are looked up by name each time.
+    /// Owned by the `ContainerHolder` that keeps this container.
+    private let keyColumns: UnsafeMutablePointer<Int32>?
 
-    init(source: ColumnSource) { unmanagedSource = Unmanaged.passUnretained(source) }
+    private static var unresolved: Int32 { -2 }
+    private static var missing: Int32 { -1 }
+
+    init(source: ColumnSource, keyColumns: UnsafeMutablePointer<Int32>?) {
+        unmanagedSource = Unmanaged.passUnretained(source)
+        self.keyColumns = keyColumns
+    }
+
+    /// The table for `keyColumns`, when `Key` is a plain value of at most one byte (two keys
+    /// with the same byte are the same key, so have the same name).
+    static func makeKeyColumns() -> UnsafeMutablePointer<Int32>? {
+        guard _isPOD(Key.self), MemoryLayout<Key>.size <= 1 else { return nil }
+        let table = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+        table.initialize(repeating: unresolved, count: 256)
+        return table
+    }
 
     /// The source, for the less common paths.
     private var source: ColumnSource { unmanagedSource.takeUnretainedValue() }
@@ -151,28 +281,63 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { source.columns.names.compactMap { Key(stringValue: $0) } }
 
+    /// Where `key` is in `keyColumns`: its byte (0 for a key of no bytes).
     @inline(__always)
-    private func index(_ key: Key) -> Int? { source.index(of: key.stringValue) }
+    private func slot(_ key: Key) -> Int {
+        MemoryLayout<Key>.size == 0 ? 0 : Int(unsafeBitCast(key, to: UInt8.self))
+    }
 
-    @inline(__always)
+    /// The column of `key`; nil when the row has none.
+    private func index(_ key: Key) -> Int? {
+        guard let keyColumns else { return withSource { $0.index(of: key.stringValue) } }
+        let slot = slot(key)
+        let column = keyColumns[slot]
+        if column >= 0 { return Int(column) }
+        if column == Self.missing { return nil }
+        let found = withSource { $0.index(of: key.stringValue) }
+        keyColumns[slot] = found.map { Int32($0) } ?? Self.missing
+        return found
+    }
+
     private func value(_ key: Key) throws -> Value {
         guard let i = index(key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: [key], debugDescription: "no attribute '\(key.stringValue)' in the row"))
         }
-        return source.value(at: i)
+        return withSource { $0.value(at: i) }
+    }
+
+    /// The column of `key` as an integer when the column is known already and holds one: the
+    /// hot path, kept small (no lookup by name, no `Value`).
+    @inline(__always)
+    private func knownInteger(_ key: Key) -> Int64? {
+        guard let keyColumns else { return nil }
+        let column = keyColumns[slot(key)]
+        return withSource { $0.integer(atKnown: column) }
+    }
+
+    /// The general path: `key`'s value converted by the Codable rules (or the error), out of
+    /// line so that the hot paths stay small.
+    @inline(never)
+    private func converted<T>(_ key: Key, _ decode: (ValueDecoder) throws -> T) throws -> T {
+        try decode(ValueDecoder(value: value(key), codingPath: [key]))
     }
 
     func contains(_ key: Key) -> Bool { source.columns.index(of: key.stringValue) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         guard let i = index(key) else { return true }
-        return source.value(at: i).isNull
+        return withSource { $0.value(at: i).isNull }
     }
 
+    // The integer types the synthesized code asks for most read the column directly when it
+    // holds an integer; anything else (missing, NULL, another type) takes the general path,
+    // which converts or throws. Inlined into the protocol witness the container box calls,
+    // which would otherwise be one more call per attribute.
+
+    @inline(__always)
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        let v = try value(key)
-        if case .integer(let i) = v { return i != 0 }
-        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+        if let integer = knownInteger(key) { return integer != 0 }
+        return try converted(key) { try $0.decode(type) }
     }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         let v = try value(key)
@@ -185,21 +350,21 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    // Not inlined into its witness: that witness and `Int64`'s would then compile to the same
+    // code, which the optimizer merges into one function behind a thunk for each: one more call
+    // per attribute for both.
+    @inline(never)
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        let v = try value(key)
-        if case .integer(let i) = v { return Int(i) }
-        return try ValueDecoder(value: v, codingPath: [key]).decode(type)
+        if let integer = knownInteger(key), let exact = Int(exactly: integer) { return exact }
+        return try converted(key) { try $0.decode(type) }
     }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
+    @inline(__always)
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        let name = key.stringValue
-        if let integer = withSource({ source in source.index(of: name).flatMap { source.integer(at: $0) } }) {
-            return integer
-        }
-        // Missing (keyNotFound) or not an integer: the general path.
-        return try ValueDecoder(value: value(key), codingPath: [key]).decode(type)
+        if let integer = knownInteger(key) { return integer }
+        return try converted(key) { try $0.decode(type) }
     }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try ValueDecoder(value: value(key), codingPath: [key]).decode(type) }
@@ -212,25 +377,25 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         guard let index = index(key) else { return nil }
-        let v = source.value(at: index)
-        if case .integer(let i) = v { return i }
+        if let integer = withSource({ $0.integer(at: index) }) { return integer }
+        let v = withSource { $0.value(at: index) }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         guard let index = index(key) else { return nil }
-        let v = source.value(at: index)
-        if case .integer(let i) = v { return Int(i) }
+        if let integer = withSource({ $0.integer(at: index) }), let exact = Int(exactly: integer) { return exact }
+        let v = withSource { $0.value(at: index) }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         guard let index = index(key) else { return nil }
-        let v = source.value(at: index)
+        let v = withSource { $0.value(at: index) }
         if case .text(let s) = v { return s }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         guard let index = index(key) else { return nil }
-        let v = source.value(at: index)
+        let v = withSource { $0.value(at: index) }
         if case .real(let d) = v { return d }
         return v.isNull ? nil : try ValueDecoder(value: v, codingPath: [key]).decode(type)
     }
