@@ -15,7 +15,7 @@ BIN ?= $(RELEASE_BIN)
 # holds only libstdc++.a comes on the library path before the compiler's own, where -lstdc++
 # would find libstdc++.so (measured: `count Track` on Chinook, 13.5M → 11.2M instructions: the
 # loader no longer maps libstdc++ and libgcc_s and looks up libstdc++'s 1,700 symbols).
-# No $$ORIGIN run path either: the binary loads no library of its own, and the loader looked for
+# No $ORIGIN run path either: the binary loads no library of its own, and the loader looked for
 # each system library in the build folder first (count Track: 34 of 321 system calls).
 STATIC_CXX := .build/static-libstdc++
 RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath -Xlinker -L$(CURDIR)/$(STATIC_CXX) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
