@@ -11,19 +11,18 @@ DEBUG_BIN := .build/debug/portal-shell
 BIN ?= $(RELEASE_BIN)
 # The release build links the Swift runtime and Foundation statically: start-up no longer loads
 # and relocates a dozen shared libraries (measured: `count Track` on Chinook, 12.1 ms → 6.8 ms).
-# The C++ library under the Swift runtime is linked statically too (with libgcc): a folder that
-# holds only libstdc++.a comes on the library path before the compiler's own, where -lstdc++
-# would find libstdc++.so (measured: `count Track` on Chinook, 13.5M → 11.2M instructions: the
-# loader no longer maps libstdc++ and libgcc_s and looks up libstdc++'s 1,700 symbols).
-# No $ORIGIN run path either: the binary loads no library of its own, and the loader looked for
-# each system library in the build folder first (count Track: 34 of 321 system calls).
-STATIC_CXX := .build/static-libstdc++
-RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath -Xlinker -L$(CURDIR)/$(STATIC_CXX) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+# The C and C++ libraries are linked statically too (libstdc++, libgcc, SQLite, libedit, ncurses,
+# zlib): see scripts/static-libs, which makes the folder whose sqlite3.pc (PKG_CONFIG_PATH) puts
+# it first on the library path. No $ORIGIN run path either: the binary loads no library of its
+# own, and the loader looked for each system library in the build folder first.
+STATIC_LIBS := .build/static-libs
+RELEASE_ENV := PKG_CONFIG_PATH=$(CURDIR)/$(STATIC_LIBS)
+RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 # ThreadSanitizer builds go to their own folder so they don't throw away the debug build.
 TSAN_SCRATCH := .build-tsan
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release static-cxx test unit-test tsan-test lint-man demo bench bench-peers docs install uninstall fuzz clean
+.PHONY: all deps build release static-libs test unit-test tsan-test lint-man demo bench bench-peers docs install uninstall fuzz clean
 
 all: build
 
@@ -39,14 +38,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
-release: deps static-cxx
-	$(SWIFT) build -c release $(RELEASE_FLAGS)
+release: deps static-libs
+	$(RELEASE_ENV) $(SWIFT) build -c release $(RELEASE_FLAGS)
 
-# The folder of RELEASE_FLAGS. Where the compiler knows no libstdc++.a it stays empty, and the
-# release build links libstdc++.so as before.
-static-cxx:
-	@mkdir -p $(STATIC_CXX); archive=$$(clang -print-file-name=libstdc++.a 2>/dev/null); \
-	if [ -f "$$archive" ]; then ln -sf "$$archive" $(STATIC_CXX)/libstdc++.a; fi
+static-libs:
+	@scripts/static-libs $(STATIC_LIBS)
 
 # Every test of the project: unit, end-to-end (the real binary, tmux), the concurrency stress
 # test under ThreadSanitizer, the man page lint and the DocC catalog (every link resolves).
@@ -68,9 +64,9 @@ lint-man:
 demo: release
 	$(RELEASE_BIN) --browse
 
-bench: deps static-cxx
+bench: deps static-libs
 	$(SWIFT) build -c release --product portal-bench
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product portal-shell
+	$(RELEASE_ENV) $(SWIFT) build -c release $(RELEASE_FLAGS) --product portal-shell
 	@dir=$$(mktemp -d); trap 'scripts/postgres-test-server stop "$$dir"' EXIT; \
 	env=$$(scripts/postgres-test-server start "$$dir") && eval "$$env"; \
 	.build/release/portal-bench
