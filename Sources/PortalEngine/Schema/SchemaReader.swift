@@ -125,13 +125,23 @@ private final class PragmaReader {
 
     /// The entity's own CREATE statement first, then its indexes' and triggers', in creation order.
     func definitions(of entity: String) throws -> [SchemaDefinition] {
-        try query("SELECT type, name, sql FROM main.sqlite_schema WHERE tbl_name = ? AND sql IS NOT NULL "
-                    + "ORDER BY type NOT IN ('table', 'view'), rowid", [entity])
-            .compactMap { row in
-                guard let type = row[0].textValue.flatMap(SchemaDefinition.Kind.init(rawValue:)),
-                      let name = row[1].textValue, let sql = row[2].textValue else { return nil }
-                return SchemaDefinition(type: type, name: name, sql: sql)
-            }
+        if definitionsByEntity == nil { definitionsByEntity = try readDefinitions() }
+        return definitionsByEntity?[entity] ?? []
+    }
+
+    /// Every entity's definitions, by entity, from one scan of sqlite_schema (one scan per entity
+    /// took 0.45M instructions of opening Chinook).
+    private var definitionsByEntity: [String: [SchemaDefinition]]?
+
+    private func readDefinitions() throws -> [String: [SchemaDefinition]] {
+        var definitions: [String: [SchemaDefinition]] = [:]
+        for row in try query("SELECT type, name, sql, tbl_name FROM main.sqlite_schema WHERE sql IS NOT NULL "
+                                + "ORDER BY type NOT IN ('table', 'view'), rowid") {
+            guard let type = row[0].textValue.flatMap(SchemaDefinition.Kind.init(rawValue:)),
+                  let name = row[1].textValue, let sql = row[2].textValue, let entity = row[3].textValue else { continue }
+            definitions[entity, default: []].append(SchemaDefinition(type: type, name: name, sql: sql))
+        }
+        return definitions
     }
 
     func indexes(of table: String) throws -> [IndexDescription] {
