@@ -11,12 +11,18 @@ DEBUG_BIN := .build/debug/portal-shell
 BIN ?= $(RELEASE_BIN)
 # The release build links the Swift runtime and Foundation statically: start-up no longer loads
 # and relocates a dozen shared libraries (measured: `count Track` on Chinook, 12.1 ms → 6.8 ms).
-RELEASE_FLAGS := --static-swift-stdlib
+# The C and C++ libraries are linked statically too (libstdc++, libgcc, SQLite, libedit, ncurses,
+# zlib): see scripts/static-libs, which makes the folder whose sqlite3.pc (PKG_CONFIG_PATH) puts
+# it first on the library path. No $ORIGIN run path either: the binary loads no library of its
+# own, and the loader looked for each system library in the build folder first.
+STATIC_LIBS := .build/static-libs
+RELEASE_ENV := PKG_CONFIG_PATH=$(CURDIR)/$(STATIC_LIBS)
+RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 # ThreadSanitizer builds go to their own folder so they don't throw away the debug build.
 TSAN_SCRATCH := .build-tsan
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release test unit-test tsan-test lint-man demo bench bench-peers docs install uninstall fuzz clean
+.PHONY: all deps build release static-libs test unit-test tsan-test lint-man demo bench bench-peers docs install uninstall fuzz clean
 
 all: build
 
@@ -32,8 +38,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
-release: deps
-	$(SWIFT) build -c release $(RELEASE_FLAGS)
+release: deps static-libs
+	$(RELEASE_ENV) $(SWIFT) build -c release $(RELEASE_FLAGS)
+
+static-libs:
+	@scripts/static-libs $(STATIC_LIBS)
 
 # Every test of the project: unit, end-to-end (the real binary, tmux), the concurrency stress
 # test under ThreadSanitizer, the man page lint and the DocC catalog (every link resolves).
@@ -55,9 +64,9 @@ lint-man:
 demo: release
 	$(RELEASE_BIN) --browse
 
-bench: deps
+bench: deps static-libs
 	$(SWIFT) build -c release --product portal-bench
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product portal-shell
+	$(RELEASE_ENV) $(SWIFT) build -c release $(RELEASE_FLAGS) --product portal-shell
 	@dir=$$(mktemp -d); trap 'scripts/postgres-test-server stop "$$dir"' EXIT; \
 	env=$$(scripts/postgres-test-server start "$$dir") && eval "$$env"; \
 	.build/release/portal-bench

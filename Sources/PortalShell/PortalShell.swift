@@ -10,7 +10,6 @@ public enum PortalShell {
     public static let version = "portal-shell 0.1.0"
 
     public static func run(_ configuration: Configuration) -> Int32 {
-        setlocale(LC_ALL, "")
         let errors = OutputStream(fileDescriptor: 2, capacity: 4096)
         func fail(_ message: String, _ status: Int32) -> Int32 {
             errors.write("error: \(TerminalText.escaped(message))\n")

@@ -5,20 +5,11 @@ import PortalTUI
 import Glibc
 #endif
 
-/// The command line of SPEC section 1. It only parses: `PortalShell.run` does the work.
+/// The command line of SPEC section 1, as ArgumentParser reads it: for help, version, completion
+/// scripts, usage errors, and any command line `CommandLineOptions.quickParse` leaves to it.
+/// `validate` and the configuration are `CommandLineOptions`' (one implementation for both parses).
 struct PortalShellCommand: ParsableCommand {
-    /// True while `parseQuickly` parses: ArgumentParser then skips its two trial parses looking
-    /// for `--generate-completion-script` (a third of the start-up of a one-command run), which
-    /// it skips for a command that names a super-command. Nothing else it prints is made then.
-    nonisolated(unsafe) static var skipsCompletionCheck = false
-
-    static var configuration: CommandConfiguration {
-        var configuration = fullConfiguration
-        if skipsCompletionCheck { configuration._superCommandName = configuration.commandName }
-        return configuration
-    }
-
-    private static let fullConfiguration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "portal-shell",
         abstract: "A terminal database browser and shell for SQLite, with NSPredicate queries.",
         discussion: """
@@ -73,7 +64,7 @@ struct PortalShellCommand: ParsableCommand {
     var create = false
 
     @Option(help: ArgumentHelp("In scripted runs: stop at the first failing command, or continue.", valueName: "stop|continue"))
-    var onError: String = "stop"
+    var onError: String = CommandLineOptions().onError
 
     // No default value here: ArgumentParser would describe it on every parse, and an Int's
     // description goes through the runtime's dynamic casts (1M instructions of each start-up).
@@ -81,7 +72,7 @@ struct PortalShellCommand: ParsableCommand {
     var busyTimeout: Int?
 
     @Option(help: ArgumentHelp("auto: colour only on a terminal with NO_COLOR unset or empty.", valueName: "auto|always|never"))
-    var color: String = "auto"
+    var color: String = CommandLineOptions().color
 
     @Option(help: ArgumentHelp("Write the demo database to PATH and exit.", valueName: "PATH"))
     var demo: String?
@@ -101,70 +92,21 @@ struct PortalShellCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Copy every table of DATABASE (schema, rows, keys, indexes) into TARGET, a PostgreSQL URL (postgres://…) or a new SQLite file, and exit.", valueName: "TARGET"))
     var copyTo: String?
 
-    mutating func validate() throws {
-        if format.map({ OutputFormat(rawValue: $0.lowercased()) == nil }) ?? false {
-            throw ValidationError("unknown format '\(format ?? "")' (expected \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        if !["stop", "continue"].contains(onError) { throw ValidationError("--on-error must be 'stop' or 'continue'") }
-        if Configuration.ColorMode(rawValue: color) == nil { throw ValidationError("--color must be auto, always or never") }
-        if let busyTimeout, busyTimeout < 0 { throw ValidationError("--busy-timeout must not be negative") }
-        for p in param where !p.contains("=") || p.hasPrefix("=") {
-            throw ValidationError("--param '\(p)' must be NAME=VALUE")
-        }
-        if database == nil && demo == nil && (!exec.isEmpty || file != nil) {
-            throw ValidationError("--exec and --file need a DATABASE")
-        }
-        if force && demo == nil { throw ValidationError("--force goes with --demo") }
-        if raw && model != nil { throw ValidationError("--raw and --model cannot go together") }
-        if copyTo != nil && (database == nil || browse || !exec.isEmpty || file != nil) {
-            throw ValidationError("--copy-to needs a DATABASE and goes alone (no --browse, --exec or --file)")
-        }
-        if (entity != nil || wherePredicate != nil) && !browse {
-            throw ValidationError("--entity and --where go with --browse")
-        }
-    }
+    mutating func validate() throws { try options.validate() }
 
-    var shellConfiguration: Configuration {
-        var c = Configuration()
-        c.database = database
-        c.exec = exec
-        c.file = file
-        c.browse = browse
-        c.browseEntity = entity
-        c.browseWhere = wherePredicate
-        c.format = format.flatMap { OutputFormat(rawValue: $0.lowercased()) }
-        c.header = !noHeader
-        c.nullText = nullText
-        c.parameters = param.compactMap { p in
-            guard let eq = p.firstIndex(of: "=") else { return nil }
-            return (String(p[..<eq]), String(p[p.index(after: eq)...]))
-        }
-        c.readOnly = readOnly
-        c.create = create
-        c.stopOnError = onError == "stop"
-        if let busyTimeout { c.busyTimeout = busyTimeout }
-        c.color = Configuration.ColorMode(rawValue: color) ?? .auto
-        c.demoPath = demo
-        c.force = force
-        c.noInit = noInit
-        c.coreData = raw ? .raw : model.map { .modelFile($0) } ?? .byModel
-        c.copyTo = copyTo
-        return c
+    /// The values parsed, for `CommandLineOptions` to check and turn into the configuration.
+    var options: CommandLineOptions {
+        CommandLineOptions(database: database, exec: exec, file: file, browse: browse, entity: entity,
+                           wherePredicate: wherePredicate, format: format, noHeader: noHeader, nullText: nullText,
+                           param: param, readOnly: readOnly, create: create, onError: onError,
+                           busyTimeout: busyTimeout, color: color, demo: demo, force: force, noInit: noInit,
+                           raw: raw, model: model, copyTo: copyTo)
     }
 }
 
-/// The command line when it parses as a plain run of the shell, with ArgumentParser's look for a
-/// completion-script request skipped (none can be there); nil for anything else (help, version,
-/// a completion script, a usage error), which the full parse below then handles and reports.
-func parseQuickly() -> PortalShellCommand? {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    guard !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) else { return nil }
-    PortalShellCommand.skipsCompletionCheck = true
-    defer { PortalShellCommand.skipsCompletionCheck = false }
-    return (try? PortalShellCommand.parseAsRoot(arguments)) as? PortalShellCommand
+if let options = CommandLineOptions.quickParse(Array(CommandLine.arguments.dropFirst())) {
+    exit(PortalShell.run(options.shellConfiguration))
 }
-
-if let parsed = parseQuickly() { exit(PortalShell.run(parsed.shellConfiguration)) }
 
 // Usage errors exit 2 (ArgumentParser would use 64); --help, --version and completion scripts exit 0.
 do {
@@ -174,7 +116,7 @@ do {
         try command.run()
         exit(ExitStatus.success)
     }
-    exit(PortalShell.run(parsed.shellConfiguration))
+    exit(PortalShell.run(parsed.options.shellConfiguration))
 } catch {
     let code = PortalShellCommand.exitCode(for: error)
     let message = PortalShellCommand.fullMessage(for: error)

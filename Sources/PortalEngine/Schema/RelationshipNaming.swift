@@ -45,7 +45,9 @@ enum RelationshipNaming {
     /// attribute `region` exists, `ReportsTo` with no suffix to strip), `Ref` is added
     /// (`regionRef`, `ReportsToRef`): never the column's own name, which an attribute has.
     static func toOneName(_ key: ForeignKey, parentName: String, taken: Set<String>) -> String {
-        let column = key.fromColumns.joined(separator: "_")
+        // One column (most keys) is not joined: `joined(separator:)` is a generic call whose first
+        // use looks up the array's conformances at run time (0.25M instructions of every start).
+        let column = key.fromColumns.count == 1 ? key.fromColumns[0] : key.fromColumns.joined(separator: "_")
         var name = key.fromColumns.count == 1 ? strippingIdentifierSuffix(column) : parentName
         if name.isEmpty { name = column }
         if !taken.contains(name.lowercased()) { return name }
@@ -65,7 +67,9 @@ enum RelationshipNaming {
     /// taken as a plural and kept (`cities` → `cities`, not `citiess`).
     static func inverseName(of entity: String) -> String {
         guard let first = entity.first else { return "s" }
-        let lowered = first.lowercased() + entity.dropFirst()
+        // A String, not the Substring: appending a Substring is a generic call whose first use
+        // looks up the Substring's conformances at run time (0.25M instructions of every start).
+        let lowered = first.lowercased() + String(entity.dropFirst())
         return entity.last == "s" || entity.last == "S" ? lowered : lowered + "s"
     }
 }

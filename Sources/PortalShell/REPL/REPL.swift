@@ -138,6 +138,10 @@ final class REPL {
     // MARK: libedit
 
     private func setUpLineEditor() {
+        // libedit reads and shows multi-byte text by the user's locale. Only the prompt needs it
+        // (the browser sets its own): loading the locale's files took 40 system calls and ten
+        // mappings from the start of every scripted run, whose output depends on no C locale.
+        setlocale(LC_ALL, "")
         rl_readline_name = UnsafePointer(strdup("portal-shell"))
         using_history()
         stifle_history(2000)

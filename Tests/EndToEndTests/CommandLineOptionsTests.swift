@@ -1,0 +1,73 @@
+import ArgumentParser
+import PortalPredicate
+import Testing
+@testable import portal_shell
+
+/// The command line's quick parse (`CommandLineOptions.quickParse`) against ArgumentParser's:
+/// where the quick one gives options they are the same, and a plain run takes the quick path.
+@Suite struct CommandLineOptionsTests {
+    /// What ArgumentParser makes of `arguments`: nil where it reports an error, help or version.
+    private func full(_ arguments: [String]) -> CommandLineOptions? {
+        (try? PortalShellCommand.parseAsRoot(arguments) as? PortalShellCommand)?.options
+    }
+
+    @Test func plainRunsTakeTheQuickPath() {
+        let runs: [[String]] = [
+            ["db.sqlite", "-r", "--exec", "count Track"],
+            [],
+            ["db.sqlite"],
+            ["db.sqlite", "-e", "find Track", "-e", "count Track", "--format", "json", "--no-header"],
+            ["--demo", "fit.sqlite", "--force"],
+            ["db.sqlite", "--browse", "--entity", "Track", "--where", "Composer == nil"],
+            ["db.sqlite", "-f", "-", "--on-error", "continue", "--null=∅"],
+            ["db.sqlite", "-p", "name=AC/DC", "--param", "n=1", "-e", "find Artist where Name == $name"],
+            ["--busy-timeout", "100", "db.sqlite", "--color", "never", "--no-init", "--raw", "--create"],
+            ["db.sqlite", "--model", "m.momd", "--read-only"],
+            ["db.sqlite", "--copy-to", "copy.sqlite"],
+            ["db.sqlite", "-e", ""],
+        ]
+        for arguments in runs {
+            let quick = CommandLineOptions.quickParse(arguments)
+            #expect(quick != nil, "\(arguments)")
+            #expect(quick == full(arguments), "\(arguments)")
+        }
+    }
+
+    @Test func whatItLeavesToArgumentParser() {
+        let left: [[String]] = [
+            ["--help"], ["-h"], ["--version"], ["--generate-completion-script", "bash"],
+            ["db.sqlite", "-e"], ["db.sqlite", "-e", "-x"], ["db.sqlite", "--", "-e"],
+            ["a.sqlite", "b.sqlite"], ["db.sqlite", "-rc"], ["db.sqlite", "--format", "xml"],
+            ["db.sqlite", "-f", "a", "-f", "b"], ["db.sqlite", "-r", "-r"], ["db.sqlite", "--browse=yes"],
+            ["db.sqlite", "-e=count t"], ["db.sqlite", "--busy-timeout", "soon"], ["-e", "count t"],
+            ["db.sqlite", "--unknown"], ["-"], ["db.sqlite", "--entity", "T"], ["db.sqlite", "--null=", "x"],
+        ]
+        for arguments in left { #expect(CommandLineOptions.quickParse(arguments) == nil, "\(arguments)") }
+    }
+
+    /// Random command lines from the options' names, values (some that look like options, some
+    /// invalid) and positionals: the quick parse, where it answers, answers as ArgumentParser.
+    @Test func randomCommandLinesAgreeWithArgumentParser() {
+        let names = ["-e", "--exec", "-p", "--param", "-f", "--file", "--browse", "--entity", "--where",
+                     "--format", "--no-header", "--null", "-r", "--read-only", "--create", "--on-error",
+                     "--busy-timeout", "--color", "--demo", "--force", "--no-init", "--raw", "--model",
+                     "--copy-to", "--help", "--version", "-h", "--", "--exec=count t", "--format=csv",
+                     "--null=", "--busy-timeout=-1", "--no-header=1", "-rf"]
+        let values = ["db.sqlite", "count t", "-", "json", "table", "never", "continue", "stop", "a=1", "=1",
+                      "x", "10", "-3", "", "help", "-e", "--format", "always", "JSON"]
+        var random = SplitMix64(seed: 16)
+        var quickCount = 0
+        for _ in 0..<3000 {
+            var arguments: [String] = []
+            for _ in 0..<Int(random.next() % 7) {
+                let pool = random.next() % 2 == 0 ? names : values
+                arguments.append(pool[Int(random.next() % UInt64(pool.count))])
+            }
+            guard let quick = CommandLineOptions.quickParse(arguments) else { continue }
+            quickCount += 1
+            #expect(quick == full(arguments), "\(arguments)")
+        }
+        // The comparison must have had something to compare.
+        #expect(quickCount > 300)
+    }
+}
