@@ -15,9 +15,12 @@ BIN ?= $(RELEASE_BIN)
 # zlib): see scripts/static-libs, which makes the folder whose sqlite3.pc (PKG_CONFIG_PATH) puts
 # it first on the library path. No $ORIGIN run path either: the binary loads no library of its
 # own, and the loader looked for each system library in the build folder first.
+# Linked as a plain (not position-independent) executable: the loader has no relative
+# relocations to apply to the Swift metadata at every start (measured with hyperfine, `count
+# Track` on Chinook: 4.0 → 3.2 ms, sqlite3 2.0 ms).
 STATIC_LIBS := .build/static-libs
 RELEASE_ENV := PKG_CONFIG_PATH=$(CURDIR)/$(STATIC_LIBS)
-RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -no-pie
 # ThreadSanitizer builds go to their own folder so they don't throw away the debug build.
 TSAN_SCRATCH := .build-tsan
 FUZZ_SECONDS ?= 60
