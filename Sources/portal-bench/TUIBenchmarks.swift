@@ -9,9 +9,9 @@ import PortalTUI
 // followed by one of the baseline, after a warm-up; wall-clock.
 
 private let rowCount = 10_000_000
-private let width = 160
-private let height = 40
-private var pageSize: Int { height - 3 }
+private let width = BrowserSteps.width
+private let height = BrowserSteps.height
+private let pageSize = BrowserSteps.pageRows
 
 func tuiBenchmarks() throws -> [Figure] {
     let path = try tuiDatabase()
@@ -32,20 +32,10 @@ func tuiBenchmarks() throws -> [Figure] {
         { var checksum: Int64 = 0; _ = baseline_fetch_integers(db, sql, 4, &checksum) }
     }
 
-    // tui.open: a new session on the entity, first screen rendered.
-    let (open, openSQL) = try pairedMedians(runs: runs, ours: {
-        let model = BrowserModel(source: EngineDataSource(store: store), width: width, height: height, readOnly: true)
-        try model.start(entity: "Big", filter: nil)
-        _ = Renderer.render(model)
-    }, baseline: baseline(firstPage))
-
-    // tui.end: G on an open session (from its first screen), last screen rendered.
-    let session = BrowserModel(source: EngineDataSource(store: store), width: width, height: height, readOnly: true)
-    try session.start(entity: "Big", filter: nil)
-    let (end, endSQL) = pairedMedians(runs: runs, prepare: { session.handle(.home) }, ours: {
-        session.handle(.end)
-        _ = Renderer.render(session)
-    }, baseline: baseline(lastPage))
+    let steps = try BrowserSteps(store: store)
+    let session = steps.session
+    let (open, openSQL) = try pairedMedians(runs: runs, ours: steps.open, baseline: baseline(firstPage))
+    let (end, endSQL) = pairedMedians(runs: runs, prepare: steps.home, ours: steps.end, baseline: baseline(lastPage))
 
     // Where a screen's time goes: drawing it, and the same SQL through the engine's raw query.
     let renderOnly = medianMilliseconds(runs: runs) { _ = Renderer.render(session) }
@@ -54,12 +44,7 @@ func tuiBenchmarks() throws -> [Figure] {
     }
 
     // tui.pagedown: 100 PgDn from the top, each rendered, against the same 100 keyset queries.
-    let (pageDown, pageDownSQL) = pairedMedians(runs: 21, prepare: { session.handle(.home) }, ours: {
-        for _ in 0..<100 {
-            session.handle(.pageDown)
-            _ = Renderer.render(session)
-        }
-    }, baseline: {
+    let (pageDown, pageDownSQL) = pairedMedians(runs: 21, prepare: steps.home, ours: steps.pageDown, baseline: {
         var checksum: Int64 = 0
         for page in 0..<100 {
             let last = (page + 1) * pageSize
@@ -71,17 +56,8 @@ func tuiBenchmarks() throws -> [Figure] {
     // tui.filter: `a == 4242` applied (Enter on the filter line) and the first screen rendered.
     // Typing it (each keystroke checks the predicate, compiling it) is set up untimed and
     // measured on its own below, per keystroke.
-    let (filter, filterSQL) = pairedMedians(runs: runs, prepare: {
-        session.handle(.character("/"))   // clear the last run's filter
-        session.handle(.control("u"))
-        session.handle(.enter)
-        session.handle(.home)
-        session.handle(.character("/"))
-        for c in "a == 4242" { session.handle(.character(c)) }
-    }, ours: {
-        session.handle(.enter)
-        _ = Renderer.render(session)
-    }, baseline: baseline(filtered))
+    let (filter, filterSQL) = pairedMedians(runs: runs, prepare: { steps.typeFilter("a == 4242") }, ours: steps.applyFilter,
+                                            baseline: baseline(filtered))
     // A new value each run (`a == 1111`, `a == 2222`, …) so that its four prefixes with digits
     // were never checked before; `a`, `a `, `a =`, `a ==`, `a == ` are, as after the first filter.
     var typed = 1111

@@ -13,54 +13,29 @@ func tuiPostgresBenchmarks() throws -> [Figure] {
         FileHandle.standardError.write(Data("portal-bench: tui.pg left out: no PostgreSQL server (PGHOST is not set)\n".utf8))
         return []
     }
-    let (width, height) = (160, 40)
-    let pageSize = height - 3
     let conninfo = try postgresTUIDatabase()
     let store = try Store(url: conninfo, options: StoreOptions(readOnly: true))
     defer { try? store.close() }
     let plain = try PostgresConnection(conninfo, readOnly: true)
     let columns = "id, a, b, c"
+    let pageSize = BrowserSteps.pageRows
     func baseline(_ sql: String) -> () throws -> Void { { try plain.execute(sql) } }
     let firstPage = "SELECT \(columns) FROM \"Big\" ORDER BY id LIMIT \(pageSize)"
     let lastPage = "SELECT \(columns) FROM \"Big\" ORDER BY id DESC LIMIT \(pageSize)"
     let filtered = "SELECT \(columns) FROM \"Big\" WHERE a = 4242 ORDER BY id LIMIT \(pageSize)"
     let runs = 51
 
-    let (open, openSQL) = try pairedMedians(runs: runs, ours: {
-        let model = BrowserModel(source: EngineDataSource(store: store), width: width, height: height, readOnly: true)
-        try model.start(entity: "Big", filter: nil)
-        _ = Renderer.render(model)
-    }, baseline: baseline(firstPage))
-
-    let session = BrowserModel(source: EngineDataSource(store: store), width: width, height: height, readOnly: true)
-    try session.start(entity: "Big", filter: nil)
-    let (end, endSQL) = try pairedMedians(runs: runs, prepare: { session.handle(.home) }, ours: {
-        session.handle(.end)
-        _ = Renderer.render(session)
-    }, baseline: baseline(lastPage))
-
-    let (pageDown, pageDownSQL) = try pairedMedians(runs: 11, prepare: { session.handle(.home) }, ours: {
-        for _ in 0..<100 {
-            session.handle(.pageDown)
-            _ = Renderer.render(session)
-        }
-    }, baseline: {
+    let steps = try BrowserSteps(store: store)
+    let (open, openSQL) = try pairedMedians(runs: runs, ours: steps.open, baseline: baseline(firstPage))
+    let (end, endSQL) = try pairedMedians(runs: runs, prepare: steps.home, ours: steps.end, baseline: baseline(lastPage))
+    let (pageDown, pageDownSQL) = try pairedMedians(runs: 11, prepare: steps.home, ours: steps.pageDown, baseline: {
         for page in 0..<100 {
             try plain.execute("SELECT \(columns) FROM \"Big\" WHERE id > \((page + 1) * pageSize) ORDER BY id LIMIT \(pageSize)")
         }
     })
-
-    let (filter, filterSQL) = try pairedMedians(runs: runs, prepare: {
-        session.handle(.character("/"))   // clear the last run's filter
-        session.handle(.control("u"))
-        session.handle(.enter)
-        session.handle(.home)
-        session.handle(.character("/"))
-        for c in "a == 4242" { session.handle(.character(c)) }
-    }, ours: {
-        session.handle(.enter)
-        _ = Renderer.render(session)
-    }, baseline: baseline(filtered))
+    let (filter, filterSQL) = try pairedMedians(runs: runs, prepare: { steps.typeFilter("a == 4242") }, ours: steps.applyFilter,
+                                                baseline: baseline(filtered))
+    let session = steps.session
     // The screen must show what the figure claims: a failed page would be fast and empty.
     guard session.rows.count == pageSize, !session.statusIsError else {
         throw BrowserError("the filtered page on PostgreSQL showed \(session.rows.count) rows: \(session.status)")
