@@ -100,7 +100,11 @@ import PortalPostgres
         // The server ends the session's connections while a statement runs.
         let dropped = try Spawn.start(Shell.binary, [target.url, "-e", "sql SELECT pg_sleep(30)"], stdout: out, stderr: out)
         try waitForQuery("pg_sleep", in: target)
-        _ = try target.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid()")
+        _ = try target.rows("""
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND state = 'active' AND query LIKE '%pg_sleep(30)%'
+              AND pid <> pg_backend_pid()
+            """)
         #expect(Spawn.wait(dropped) == 1)
         let said = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
         #expect(said.contains("terminating connection"), "\(said)")
@@ -109,7 +113,11 @@ import PortalPostgres
     /// Waits (at most 10 s) until the server runs a statement containing `text`.
     private func waitForQuery(_ text: String, in target: CopyToTests.TargetDatabase) throws {
         for _ in 0..<200 {
-            let running = try target.rows("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%\(text)%' AND pid <> pg_backend_pid()")
+            let running = try target.rows("""
+                SELECT count(*) FROM pg_stat_activity
+                WHERE datname = current_database() AND state = 'active' AND query LIKE '%\(text)%'
+                  AND pid <> pg_backend_pid()
+                """)
             if running != [[.integer(0)]] { return }
             Thread.sleep(forTimeInterval: 0.05)
         }

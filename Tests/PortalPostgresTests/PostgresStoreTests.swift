@@ -207,9 +207,23 @@ import PortalEngine
     @Test func aRunningReadIsCancelledByInterrupt() throws {
         let (db, store) = try bands()
         defer { withExtendedLifetime(db) {} }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { store.interrupt() }
+        // Interrupted once the server runs the statement (a fixed delay raced the connection's
+        // opening on a loaded machine).
+        let name = db.name
+        DispatchQueue.global().async {
+            guard let watcher = try? PostgresConnection("dbname=\(name)") else { return }
+            for _ in 0..<400 {
+                let running = try? watcher.scalar("""
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE datname = current_database() AND state = 'active' AND query = 'SELECT pg_sleep(30)'
+                      AND pid <> pg_backend_pid()
+                    """)
+                if running == .integer(1) { return store.interrupt() }
+                Thread.sleep(forTimeInterval: 0.025)
+            }
+        }
         let error = portalError { try store.read { try $0.query("SELECT pg_sleep(30)") } }
-        #expect(error?.kind == .interrupted)
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
         #expect(try store.read { try $0.count("band") } == 0)
     }
 
