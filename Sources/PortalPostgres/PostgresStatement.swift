@@ -85,7 +85,11 @@ public final class PostgresStatement: DatabaseStatement {
         switch words.first {
         case "SELECT", "VALUES", "TABLE", "SHOW": return true
         case "EXPLAIN": return words.dropFirst().first != "ANALYZE"
-        case "WITH": return !["INSERT", "UPDATE", "DELETE", "MERGE"].contains { sql.uppercased().contains($0) }
+        // A common table expression may write (`WITH d AS (DELETE … RETURNING *) SELECT …`).
+        case "WITH":
+            let writes: Set<String> = ["INSERT", "UPDATE", "DELETE", "MERGE"]
+            return !sql.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+                .contains { writes.contains($0.uppercased()) }
         default: return false
         }
     }

@@ -94,8 +94,14 @@ import PortalEngine
         // Unknown names get the engine's errors, not the server's text.
         #expect(portalError { try store.read { try $0.find("bands") } }?.kind == .unknownEntity)
         #expect(portalError { try store.read { try $0.find("band", where: "nmae == 'x'") } }?.suggestion == "name")
-        // A read refuses raw SQL that writes.
+        // A read refuses raw SQL that writes, also inside a common table expression, and runs
+        // one that only reads whatever its names contain.
         #expect(portalError { try store.read { try $0.query("DELETE FROM band") } }?.kind == .readOnly)
+        #expect(portalError {
+            try store.read { try $0.query("WITH d AS (DELETE FROM band RETURNING *) SELECT * FROM d") }
+        }?.kind == .readOnly)
+        let names = try store.read { try $0.query("WITH t AS (SELECT name AS updated_name FROM band) SELECT count(*) FROM t") }
+        #expect(names.rows.first?.value(at: 0) == .integer(2))
     }
 
     @Test func aReadSeesOneSnapshotWhileAnotherSessionCommits() throws {

@@ -338,3 +338,14 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
         #expect(type("DECIMAL", .natural, "Decimal") == "Double")
     }
 }
+
+@Suite struct DatabaseNameTests {
+    /// The prompt's name for the database: a file's name, or a server database's own name.
+    @Test func shortNamesOfFilesAndServerURLs() {
+        #expect(ShellDatabase.shortName(of: "/data/music.sqlite") == "music.sqlite")
+        #expect(ShellDatabase.shortName(of: ":memory:") == ":memory:")
+        #expect(ShellDatabase.shortName(of: "postgresql:///music?host=/run/postgresql") == "music")
+        #expect(ShellDatabase.shortName(of: "postgres://ann@db.example.com:5432/shop") == "shop")
+        #expect(ShellDatabase.shortName(of: "postgresql://db.example.com") == "db.example.com")
+    }
+}

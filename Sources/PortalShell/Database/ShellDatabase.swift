@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import PortalEngine
 import PortalPostgres
 #if canImport(Glibc)
@@ -32,8 +33,15 @@ final class ShellDatabase {
     private var activeWrite: WriteContext?
 
     /// The file name shown in the prompt.
-    var displayName: String {
-        path == ":memory:" ? ":memory:" : String(path.split(separator: "/").last ?? Substring(path))
+    var displayName: String { Self.shortName(of: path) }
+
+    /// The name of a file without its folder; a server database's name without its URL's
+    /// host and query (`postgresql:///music?host=/run/postgresql` is `music`, not `postgresql`).
+    static func shortName(of path: String) -> String {
+        if CopyTo.isPostgresURL(path), let url = URLComponents(string: path) {
+            return url.path.split(separator: "/").last.map(String.init) ?? url.host ?? "postgres"
+        }
+        return path == ":memory:" ? ":memory:" : String(path.split(separator: "/").last ?? Substring(path))
     }
 
     /// What the session says on opening a Core Data store; nil for a plain database.
