@@ -46,6 +46,7 @@ static void load(void) {
     LOAD(sendQuery, PQsendQuery)
     LOAD(reset, PQreset)
     LOAD(setNoticeProcessor, PQsetNoticeProcessor)
+    LOAD(socket, PQsocket)
 #undef LOAD
 }
 

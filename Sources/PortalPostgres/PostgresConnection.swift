@@ -150,7 +150,12 @@ public final class PostgresConnection: DatabaseConnection {
         defer { pq.clear(result) }
         try check(result, sql: sql)
         guard let result else { return [] }
-        return (0..<pq.nfields(result)).map { Self.text(pq.fname(result, $0)) }
+        return columnNames(of: result)
+    }
+
+    /// The names of a result's columns, as the server spelled them.
+    func columnNames(of result: OpaquePointer) -> [String] {
+        (0..<pq.nfields(result)).map { pq.fname(result, $0).map { String(cString: $0) } ?? "" }
     }
 
     /// One or more statements without parameters.
@@ -177,14 +182,18 @@ public final class PostgresConnection: DatabaseConnection {
     /// Sent with the transaction's first command (`ready`): a read that finds all it needs in
     /// the engine's caches costs no round trip to the server.
     public func begin(_ start: TransactionStart) throws {
-        pendingBegin = isReadOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN"
+        pendingBegin = isReadOnly ? Self.readerBegin : "BEGIN"
     }
     public func commit() throws { try end("COMMIT") }
     public func rollback() throws { try end("ROLLBACK") }
 
+    private static let readerBegin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+
     /// `COMMIT` or `ROLLBACK`, unless the transaction never reached the server. A reader's
     /// transaction wrote nothing, so its end cannot fail but with the connection, which the next
-    /// command reports: it is sent without waiting for the reply (one round trip less a read).
+    /// command reports: it is sent without waiting for the reply, in one message with the
+    /// `BEGIN` of the reader's next transaction (`preBegun`): a read then costs the server one
+    /// round trip, its statement's, as the statement alone would.
     private func end(_ sql: String) throws {
         if pendingBegin != nil {
             pendingBegin = nil
@@ -192,11 +201,12 @@ public final class PostgresConnection: DatabaseConnection {
         }
         guard isReadOnly else { return try execute(sql) }
         makeReady()
-        guard pq.sendQuery(connection, sql) == 1 else {
+        guard pq.sendQuery(connection, sql + "; " + Self.readerBegin) == 1 else {
             throw PortalError(.cannotOpen, "cannot send to PostgreSQL: " + Self.text(pq.errorMessage(connection)))
         }
         resultsPending = true
         endInFlight = true
+        preBegun = true
     }
     public func savepoint(_ name: String) throws { try execute("SAVEPOINT " + PostgresDialect().quoted(name)) }
     public func release(savepoint name: String) throws { try execute("RELEASE SAVEPOINT " + PostgresDialect().quoted(name)) }
@@ -205,7 +215,7 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     public var isInTransaction: Bool {
-        pendingBegin != nil || (!endInFlight && pq.transactionStatus(connection) != PQTRANS_IDLE)
+        pendingBegin != nil || (!endInFlight && !preBegun && pq.transactionStatus(connection) != PQTRANS_IDLE)
     }
     public var changes: Int { lastCommandChanges }
     /// PostgreSQL has no row id: a write that needs its new key returns it (`RETURNING`).
@@ -258,11 +268,17 @@ public final class PostgresConnection: DatabaseConnection {
     private var pendingBegin: String?
     /// True while a reader's `COMMIT` or `ROLLBACK` is sent and its reply not yet read.
     private var endInFlight = false
+    /// True when a reader's next transaction is begun on the server, sent with the last one's end.
+    /// PostgreSQL takes a transaction's snapshot at its first statement, not at `BEGIN`, so the
+    /// next read still sees everything committed before it starts; and a transaction without a
+    /// snapshot holds back no vacuum, and no lock.
+    private var preBegun = false
 
     /// Makes the connection ready for a command (`makeReady`), and sends the `BEGIN` of a
     /// transaction begun since the last one.
     private func ready() throws {
         makeReady()
+        if try takePreBegun() { return }
         guard let begin = pendingBegin else { return }
         pendingBegin = nil
         var result = pq.exec(connection, begin)
@@ -275,6 +291,30 @@ public final class PostgresConnection: DatabaseConnection {
         }
         defer { pq.clear(result) }
         try check(result, sql: begin)
+    }
+
+    /// True when the transaction begun (`pendingBegin`) is the one already begun on the server
+    /// (`preBegun`), alive. A command outside any transaction ends the one begun, lest it take
+    /// its snapshot there.
+    private func takePreBegun() throws -> Bool {
+        guard preBegun else { return false }
+        preBegun = false
+        guard pendingBegin != nil else {
+            try execute("COMMIT")
+            return false
+        }
+        guard pq.status(connection) == CONNECTION_OK, pq.transactionStatus(connection) == PQTRANS_INTRANS,
+              !serverSpokeUnasked() else { return false }
+        pendingBegin = nil
+        return true
+    }
+
+    /// True when something came from the server while nothing was asked: only ever its farewell
+    /// before it drops the session (a restart, an administrator's terminate), which `ready`'s
+    /// `BEGIN` then finds out for certain and connects again.
+    private func serverSpokeUnasked() -> Bool {
+        var socket = pollfd(fd: pq.socket(connection), events: Int16(POLLIN), revents: 0)
+        return poll(&socket, 1, 0) != 0
     }
 
     /// Lets the connection run another command: a statement still streaming rows takes the rest

@@ -55,7 +55,7 @@ public final class PostgresStatement: DatabaseStatement {
         switch try connection.next(sql: sql) {
         case .row(let row):
             result = row
-            if names == nil { names = Self.names(of: row, connection.pq) }
+            if names == nil { names = connection.columnNames(of: row) }
             return true
         case .end:
             return false
@@ -68,7 +68,7 @@ public final class PostgresStatement: DatabaseStatement {
         while connection.streaming === self {
             do {
                 guard case .row(let row) = try connection.next(sql: sql) else { return }
-                if names == nil { names = Self.names(of: row, connection.pq) }
+                if names == nil { names = connection.columnNames(of: row) }
                 taken.append((0..<connection.pq.nfields(row)).map { Self.value(in: row, $0, connection.pq) })
                 connection.pq.clear(row)
             } catch {
@@ -81,7 +81,7 @@ public final class PostgresStatement: DatabaseStatement {
     /// True for the statements that only read: a query, `SHOW`, `EXPLAIN` (without `ANALYZE`).
     /// Readers' transactions are read-only on the server, which refuses any write anyway.
     public var isReadOnly: Bool {
-        let words = sql.split(whereSeparator: { $0.isWhitespace || $0 == "(" }).prefix(2).map { $0.uppercased() }
+        let words = Self.leadingWords(sql, 2).map { $0.uppercased() }
         switch words.first {
         case "SELECT", "VALUES", "TABLE", "SHOW": return true
         case "EXPLAIN": return words.dropFirst().first != "ANALYZE"
@@ -92,6 +92,19 @@ public final class PostgresStatement: DatabaseStatement {
                 .contains { writes.contains($0.uppercased()) }
         default: return false
         }
+    }
+
+    /// The first `count` words of `sql`, read no further (a page's statement is asked each run).
+    private static func leadingWords(_ sql: String, _ count: Int) -> [Substring] {
+        func isSeparator(_ c: Character) -> Bool { c.isWhitespace || c == "(" }
+        var words: [Substring] = []
+        var rest = sql[...].drop(while: isSeparator)
+        while words.count < count, !rest.isEmpty {
+            let word = rest.prefix(while: { !isSeparator($0) })
+            words.append(word)
+            rest = rest[word.endIndex...].drop(while: isSeparator)
+        }
+        return words
     }
 
     /// The number of columns (asked of the server before the first run, when needed).
@@ -133,10 +146,6 @@ public final class PostgresStatement: DatabaseStatement {
         if let result { connection.pq.clear(result) }
         result = nil
         takenRow = nil
-    }
-
-    private static func names(of result: OpaquePointer, _ pq: portal_libpq) -> [String] {
-        (0..<pq.nfields(result)).map { PostgresConnection.text(pq.fname(result, $0)) }
     }
 
     private static func value(in result: OpaquePointer, _ index: Int32, _ pq: portal_libpq) -> Value {

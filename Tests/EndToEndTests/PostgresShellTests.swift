@@ -131,9 +131,10 @@ import PortalPostgres
         try s.start(["--entity", "Track"])
         try s.waitFor("Track  3503 rows")
         try s.waitFor("For Those About To Rock")
-        // The server drops the browser's connections: the next page connects again.
+        // The server drops the browser's connections (waiting for them to end): the next page
+        // connects again.
         _ = try target.rows("""
-            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
             WHERE datname = current_database() AND pid <> pg_backend_pid()
             """)
         try s.type("G")

@@ -239,9 +239,11 @@ import PortalEngine
         try store.write { ctx in _ = try ctx.create("band", ["name": "Can"]) }
         #expect(try store.read { try $0.count("band") } == 1)
         let name = db.name
+        // Waits (up to 5 s) for the sessions to end: a read begun while one is still ending
+        // would race the server's farewell.
         @Sendable func terminate() throws {
             try PostgresConnection("dbname=\(name)").execute("""
-                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
                 WHERE datname = current_database() AND pid <> pg_backend_pid()
                 """)
         }

@@ -194,6 +194,28 @@ final class ScratchDatabase {
         #expect(try count() == .integer(0))
         try reader.commit()
         #expect(try count() == .integer(2))
+
+        // A read's end begins the next transaction on the server; its snapshot is still taken
+        // at its first statement, so it sees what was committed in between.
+        try reader.begin(.deferred)
+        #expect(try count() == .integer(2))
+        try reader.commit()
+        #expect(!reader.isInTransaction)
+        try db.connection.execute("INSERT INTO t VALUES (3)")
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(!reader.isInTransaction)
+        try reader.begin(.deferred)
+        #expect(try count() == .integer(3))
+        try db.connection.execute("INSERT INTO t VALUES (4)")
+        #expect(try count() == .integer(3))
+        try reader.rollback()
+        // A statement outside any transaction does not run in the one begun (where it would fix
+        // the next read's snapshot).
+        #expect(try count() == .integer(4))
+        try db.connection.execute("INSERT INTO t VALUES (5)")
+        try reader.begin(.deferred)
+        #expect(try count() == .integer(5))
+        try reader.commit()
     }
 
     /// The schema fingerprint changes with tables, columns, renames, indexes, constraints and

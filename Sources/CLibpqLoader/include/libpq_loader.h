@@ -40,6 +40,7 @@ struct portal_libpq {
     __typeof__(PQsendQuery) * _Nonnull sendQuery;
     __typeof__(PQreset) * _Nonnull reset;
     __typeof__(PQsetNoticeProcessor) * _Nonnull setNoticeProcessor;
+    __typeof__(PQsocket) * _Nonnull socket;
 };
 
 /// libpq's functions, loaded on the first call (thread-safe); NULL when libpq.so.5 or one of its
