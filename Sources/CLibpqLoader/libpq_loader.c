@@ -46,7 +46,12 @@ static void load(void) {
     LOAD(sendQuery, PQsendQuery)
     LOAD(reset, PQreset)
     LOAD(setNoticeProcessor, PQsetNoticeProcessor)
-    LOAD(socket, PQsocket)
+    LOAD(enterPipelineMode, PQenterPipelineMode)
+    LOAD(exitPipelineMode, PQexitPipelineMode)
+    LOAD(pipelineSync, PQpipelineSync)
+    LOAD(sendFlushRequest, PQsendFlushRequest)
+    LOAD(flush, PQflush)
+    LOAD(sendQueryParams, PQsendQueryParams)
 #undef LOAD
 }
 

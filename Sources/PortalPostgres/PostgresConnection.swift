@@ -58,10 +58,22 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     /// Dates in UTC, as the engine keeps them everywhere; notices ("relation already exists,
-    /// skipping") are not errors; a reader's transactions read only.
+    /// skipping") are not errors; a reader's transactions read only, each learning its change
+    /// marker with its first statement (`snapshotChangeMarker`).
     private var sessionSettings: String {
-        "SET TimeZone = 'UTC'; SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
+        "SET TimeZone = 'UTC'; SET client_min_messages = warning"
+            + (isReadOnly ? "; SET default_transaction_read_only = on; PREPARE \(Self.changeMarkerName) AS \(Self.changeMarkerSQL)" : "")
     }
+
+    /// The server's next transaction id, as text: it moves whenever any session of the cluster
+    /// starts a transaction that writes (reading it takes none).
+    static let changeMarkerSQL = "SELECT pg_snapshot_xmax(pg_current_snapshot())::text"
+    private static let changeMarkerName = "portal_change_marker"
+
+    /// The change marker (`changeMarkerSQL`) of the read transaction's snapshot, when it came with
+    /// the transaction's first statement (`sendBehindReadBegunAhead`): the browser asks it with
+    /// each page it opens, and it then costs no round trip of its own.
+    public private(set) var snapshotChangeMarker: Value?
 
     /// Connects again after the server dropped the session (a restart, an administrator's
     /// terminate): the settings are made again, and statements prepared again on first use.
@@ -71,6 +83,9 @@ public final class PostgresConnection: DatabaseConnection {
             throw PortalError(.cannotOpen, "cannot connect to PostgreSQL again: " + Self.text(pq.errorMessage(connection)))
         }
         prepared = [:]
+        readBegunAhead = false
+        resultsPending = false
+        syncPending = false
         cancelLock.withLock {
             if let cancel { pq.freeCancel(cancel) }
             cancel = pq.getCancel(connection)
@@ -84,13 +99,15 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// Ends the session (idempotent).
     public func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        cancelLock.withLock {
-            if let cancel { pq.freeCancel(cancel) }
-            cancel = nil
+        endLock.withLock {
+            guard !isClosed else { return }
+            isClosed = true
+            cancelLock.withLock {
+                if let cancel { pq.freeCancel(cancel) }
+                cancel = nil
+            }
+            pq.finish(connection)
         }
-        pq.finish(connection)
     }
 
     /// A statement of `sql`, prepared on the server when it first runs, with the parameter types
@@ -103,7 +120,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// The server-side statement for `sql` with these parameter types (libpq's type ids, 0 for
     /// "infer"), prepared on first use.
     private func serverName(_ sql: String, types: [UInt32]) throws -> String {
-        let key = types.allSatisfy { $0 == 0 } ? sql : sql + "\u{0}" + types.map(String.init).joined(separator: ",")
+        let key = Self.preparedKey(sql, types)
         if let name = prepared[key] { return name }
         try ready()
         let name = "portal_\(prepared.count + 1)"
@@ -113,6 +130,11 @@ public final class PostgresConnection: DatabaseConnection {
         try check(result, sql: sql)
         prepared[key] = name
         return name
+    }
+
+    /// The key of `prepared`: the text, and the parameter types when any is not inferred.
+    private static func preparedKey(_ sql: String, _ types: [UInt32]) -> String {
+        types.allSatisfy { $0 == 0 } ? sql : sql + "\u{0}" + types.map(String.init).joined(separator: ",")
     }
 
     /// The parameter types a run with `values` is prepared with. PostgreSQL infers a
@@ -182,6 +204,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// Sent with the transaction's first command (`ready`): a read that finds all it needs in
     /// the engine's caches costs no round trip to the server.
     public func begin(_ start: TransactionStart) throws {
+        snapshotChangeMarker = nil
         pendingBegin = isReadOnly ? Self.readerBegin : "BEGIN"
     }
     public func commit() throws { try end("COMMIT") }
@@ -191,22 +214,17 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// `COMMIT` or `ROLLBACK`, unless the transaction never reached the server. A reader's
     /// transaction wrote nothing, so its end cannot fail but with the connection, which the next
-    /// command reports: it is sent without waiting for the reply, in one message with the
-    /// `BEGIN` of the reader's next transaction (`preBegun`): a read then costs the server one
-    /// round trip, its statement's, as the statement alone would.
+    /// command reports: it is deferred (`deferEnd`), then sent without waiting for the reply,
+    /// with the `BEGIN` of the reader's next transaction (`beginNextRead`).
     private func end(_ sql: String) throws {
+        snapshotChangeMarker = nil
         if pendingBegin != nil {
             pendingBegin = nil
             return
         }
         guard isReadOnly else { return try execute(sql) }
         makeReady()
-        guard pq.sendQuery(connection, sql + "; " + Self.readerBegin) == 1 else {
-            throw PortalError(.cannotOpen, "cannot send to PostgreSQL: " + Self.text(pq.errorMessage(connection)))
-        }
-        resultsPending = true
-        endInFlight = true
-        preBegun = true
+        deferEnd(sql)
     }
     public func savepoint(_ name: String) throws { try execute("SAVEPOINT " + PostgresDialect().quoted(name)) }
     public func release(savepoint name: String) throws { try execute("RELEASE SAVEPOINT " + PostgresDialect().quoted(name)) }
@@ -215,11 +233,171 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     public var isInTransaction: Bool {
-        pendingBegin != nil || (!endInFlight && !preBegun && pq.transactionStatus(connection) != PQTRANS_IDLE)
+        endLock.withLock {
+            pendingBegin != nil
+                || (deferredEnd == nil && !readBegunAhead && pq.transactionStatus(connection) != PQTRANS_IDLE)
+        }
     }
     public var changes: Int { lastCommandChanges }
     /// PostgreSQL has no row id: a write that needs its new key returns it (`RETURNING`).
     public var lastInsertRowid: Int64 { 0 }
+
+    // MARK: A reader's next transaction, begun ahead
+
+    /// True when a reader's last transaction ended with its `COMMIT` (or `ROLLBACK`) and the
+    /// next one's `BEGIN` sent in pipeline mode, their results not yet read. PostgreSQL takes a
+    /// transaction's snapshot at its first statement, not at `BEGIN`, so the next read still sees
+    /// everything committed before it starts, and meanwhile holds back no vacuum and no lock.
+    /// The next read's first statement is sent behind them without waiting: a read costs one
+    /// round trip, as the statement alone would.
+    private var readBegunAhead = false
+
+    /// Ends a reader's transaction with `end` and begins the next (`readBegunAhead`), in
+    /// pipeline mode: sent at once with `flush` (a flush request: no `Sync`, which would end the
+    /// pipeline), else with the next command. A failure to send leaves the session broken, which
+    /// that command finds (`settleReadBegunAhead`).
+    private func beginNextRead(after end: String, flush: Bool) {
+        readBegunAhead = true
+        guard pq.enterPipelineMode(connection) == 1,
+              pq.sendQueryParams(connection, end, 0, nil, nil, nil, nil, 0) == 1,
+              pq.sendQueryParams(connection, Self.readerBegin, 0, nil, nil, nil, nil, 0) == 1,
+              flush else { return }
+        _ = pq.sendFlushRequest(connection)
+        _ = pq.flush(connection)
+    }
+
+    /// A reader's transaction end not yet sent (`COMMIT` or `ROLLBACK`). It goes with the next
+    /// command, in the same message (`takeDeferredEnd`), or by itself `endDelay` after the read
+    /// ended (`sendDeferredEnd`), whichever comes first: a burst of reads sends one message
+    /// each, and no read holds its snapshot and locks for longer than that.
+    private var deferredEnd: String?
+    /// True while a timer is set to send the end deferred: one at a time, not one per read (the
+    /// timer's thread has to be woken to set it).
+    private var endTimerSet = false
+    /// Guards `deferredEnd` and the session while the timer's thread sends it; every command
+    /// takes it first (`takeDeferredEnd`).
+    private let endLock = NSLock()
+    private static let endDelay = DispatchTimeInterval.milliseconds(2)
+
+    private func deferEnd(_ end: String) {
+        let setTimer = endLock.withLock {
+            deferredEnd = end
+            defer { endTimerSet = true }
+            return !endTimerSet
+        }
+        guard setTimer else { return }
+        let target = WeakConnection(connection: self)
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.endDelay) { target.connection?.sendDeferredEnd() }
+    }
+
+    /// Sends the end deferred, if the next command has not taken it (a timer set earlier may
+    /// send one deferred since: sooner than `endDelay`, never later).
+    private func sendDeferredEnd() {
+        endLock.withLock {
+            endTimerSet = false
+            guard let end = deferredEnd, !isClosed else { return }
+            deferredEnd = nil
+            beginNextRead(after: end, flush: true)
+        }
+    }
+
+    /// Queues the end deferred, if any, ahead of the command about to be sent.
+    private func takeDeferredEnd() {
+        endLock.withLock {
+            guard let end = deferredEnd else { return }
+            deferredEnd = nil
+            beginNextRead(after: end, flush: false)
+        }
+    }
+
+    /// Sends a read's first statement (`send`) behind the transaction begun ahead and the
+    /// snapshot's change marker, ends the pipeline, reads the results of the last transaction's
+    /// end, the `BEGIN` and the marker, and waits for the statement's first result (kept in
+    /// `arrived` for `next`). False, with nothing of
+    /// the read run, when the session turns out dropped since (a restart, an administrator's
+    /// terminate): the connection is made again, and the statement goes the usual way.
+    private func sendBehindReadBegunAhead(singleRow: Bool, _ send: () -> Bool) throws -> Bool {
+        // Not sent: the transaction begun ahead is settled the usual way (`ready`).
+        guard pq.sendQueryPrepared(connection, Self.changeMarkerName, 0, nil, nil, nil, 0) == 1, send() else { return false }
+        readBegunAhead = false
+        resultsPending = true
+        syncPending = true
+        guard pq.pipelineSync(connection) == 1, takeResultsOfReadBegunAhead(),
+              !singleRow || pq.setSingleRowMode(connection) == 1 else {
+            return try retryAfterDroppedSession()
+        }
+        let first = pq.getResult(connection)
+        if let first, pq.resultStatus(first) != PGRES_SINGLE_TUPLE && pq.resultStatus(first) != PGRES_TUPLES_OK {
+            // A failure: the statement's own, or the session's end (known once all is read).
+            discardRemaining()
+            guard pq.status(connection) == CONNECTION_OK else {
+                pq.clear(first)
+                return try retryAfterDroppedSession()
+            }
+        }
+        arrived = first
+        pendingBegin = nil
+        return true
+    }
+
+    /// The results of the last transaction's end, the next one's `BEGIN` and its change marker:
+    /// true when all three succeeded.
+    private func takeResultsOfReadBegunAhead() -> Bool {
+        for expected in [PGRES_COMMAND_OK, PGRES_COMMAND_OK, PGRES_TUPLES_OK] {
+            let result = pq.getResult(connection)
+            let succeeded = result.map { pq.resultStatus($0) == expected } ?? false
+            if succeeded, expected == PGRES_TUPLES_OK, let result, let marker = pq.getvalue(result, 0, 0) {
+                snapshotChangeMarker = .text(String(cString: marker))
+            }
+            pq.clear(result)
+            // Each command's results end with a null.
+            let extra = pq.getResult(connection)
+            pq.clear(extra)
+            guard succeeded, extra == nil else { return false }
+        }
+        return true
+    }
+
+    /// Drops what the pipeline still holds and, when the server ended the session, connects again:
+    /// false, for the statement to be sent the usual way.
+    private func retryAfterDroppedSession() throws -> Bool {
+        discardRemaining()
+        if pq.status(connection) != CONNECTION_OK { try reconnect() }
+        return false
+    }
+
+    /// Reads the results of the transaction begun ahead, if any, and ends the pipeline: true when
+    /// the server is in that transaction.
+    private func settleReadBegunAhead() -> Bool {
+        guard readBegunAhead else { return false }
+        readBegunAhead = false
+        guard pq.pipelineSync(connection) == 1 else { return false }
+        return drainPipeline() && pq.transactionStatus(connection) == PQTRANS_INTRANS
+    }
+
+    /// Reads and drops a pipeline's results up to its `Sync` and leaves pipeline mode: false when
+    /// one of them failed.
+    private func drainPipeline() -> Bool {
+        syncPending = false
+        var succeeded = true
+        // Each command's results end with a null: a run of them longer than the pipeline's
+        // commands means the Sync will not come (never here but on a broken connection).
+        var nulls = 0
+        while nulls < 8 {
+            guard let result = pq.getResult(connection) else {
+                if pq.status(connection) != CONNECTION_OK { succeeded = false; break }
+                nulls += 1
+                continue
+            }
+            nulls = 0
+            let status = pq.resultStatus(result)
+            pq.clear(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+            if status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_SINGLE_TUPLE { succeeded = false }
+        }
+        _ = pq.exitPipelineMode(connection)
+        return succeeded
+    }
 
     // MARK: COPY
 
@@ -263,24 +441,29 @@ public final class PostgresConnection: DatabaseConnection {
     weak var streaming: PostgresStatement?
     /// True from sending a statement until its last result is in (also when the statement is gone).
     private var resultsPending = false
+    /// True when the results pending end with a pipeline's `Sync` (`sendBehindReadBegunAhead`).
+    private var syncPending = false
+    /// The statement's first result, when it was read before it was asked for (by
+    /// `sendBehindReadBegunAhead`, a failure already followed by the rest of its results).
+    private var arrived: OpaquePointer?
 
     /// The `BEGIN` of a transaction begun but not yet sent.
     private var pendingBegin: String?
-    /// True while a reader's `COMMIT` or `ROLLBACK` is sent and its reply not yet read.
-    private var endInFlight = false
-    /// True when a reader's next transaction is begun on the server, sent with the last one's end.
-    /// PostgreSQL takes a transaction's snapshot at its first statement, not at `BEGIN`, so the
-    /// next read still sees everything committed before it starts; and a transaction without a
-    /// snapshot holds back no vacuum, and no lock.
-    private var preBegun = false
 
     /// Makes the connection ready for a command (`makeReady`), and sends the `BEGIN` of a
     /// transaction begun since the last one.
     private func ready() throws {
+        takeDeferredEnd()
         makeReady()
-        if try takePreBegun() { return }
-        guard let begin = pendingBegin else { return }
+        let begunAhead = settleReadBegunAhead()
+        guard let begin = pendingBegin else {
+            // A command outside any transaction: not in the one begun ahead, where it would fix
+            // the next read's snapshot.
+            if begunAhead { try execute("COMMIT") }
+            return
+        }
         pendingBegin = nil
+        if begunAhead { return }
         var result = pq.exec(connection, begin)
         if pq.status(connection) != CONNECTION_OK {
             // The session was dropped since the last transaction: nothing of this one has run
@@ -293,30 +476,6 @@ public final class PostgresConnection: DatabaseConnection {
         try check(result, sql: begin)
     }
 
-    /// True when the transaction begun (`pendingBegin`) is the one already begun on the server
-    /// (`preBegun`), alive. A command outside any transaction ends the one begun, lest it take
-    /// its snapshot there.
-    private func takePreBegun() throws -> Bool {
-        guard preBegun else { return false }
-        preBegun = false
-        guard pendingBegin != nil else {
-            try execute("COMMIT")
-            return false
-        }
-        guard pq.status(connection) == CONNECTION_OK, pq.transactionStatus(connection) == PQTRANS_INTRANS,
-              !serverSpokeUnasked() else { return false }
-        pendingBegin = nil
-        return true
-    }
-
-    /// True when something came from the server while nothing was asked: only ever its farewell
-    /// before it drops the session (a restart, an administrator's terminate), which `ready`'s
-    /// `BEGIN` then finds out for certain and connects again.
-    private func serverSpokeUnasked() -> Bool {
-        var socket = pollfd(fd: pq.socket(connection), events: Int16(POLLIN), revents: 0)
-        return poll(&socket, 1, 0) != 0
-    }
-
     /// Lets the connection run another command: a statement still streaming rows takes the rest
     /// (keeping any failure for itself); the rows of one that is gone are dropped.
     func makeReady() {
@@ -326,19 +485,59 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// Drops whatever results of the statement sent are still to come.
     func discardRemaining() {
-        if resultsPending { while let rest = pq.getResult(connection) { pq.clear(rest) } }
+        pq.clear(arrived)
+        arrived = nil
+        if syncPending {
+            _ = drainPipeline()
+        } else if resultsPending {
+            while let rest = pq.getResult(connection) { pq.clear(rest) }
+        }
         resultsPending = false
-        endInFlight = false
         streaming = nil
     }
 
     /// Sends `sql` with text parameters (blobs in binary), its rows to arrive one at a time
-    /// (libpq's single-row mode: memory for one row, whatever the result's size).
+    /// (libpq's single-row mode: memory for one row, whatever the result's size), or all at once
+    /// when they are few (`isBounded`).
     func send(_ sql: String, _ values: [Value], for statement: PostgresStatement) throws {
-        // Ready first: a transaction's BEGIN may find the session dropped and connect again,
-        // which forgets what was prepared.
-        try ready()
-        let name = try serverName(sql, types: parameterTypes(sql, values))
+        let types = parameterTypes(sql, values)
+        let singleRow = !Self.isBounded(sql, values)
+        takeDeferredEnd()
+        try withParameters(values) { parameters, lengths, formats in
+            func sendPrepared(_ name: String) -> Bool {
+                pq.sendQueryPrepared(connection, name, Int32(values.count), parameters, lengths, formats, 0) == 1
+            }
+            if readBegunAhead, pendingBegin != nil, let name = prepared[Self.preparedKey(sql, types)],
+               try sendBehindReadBegunAhead(singleRow: singleRow, { sendPrepared(name) }) {
+                return
+            }
+            // Ready first: a transaction's BEGIN may find the session dropped and connect again,
+            // which forgets what was prepared.
+            try ready()
+            let name = try serverName(sql, types: types)
+            guard sendPrepared(name) else {
+                throw PortalError(.cannotOpen, "cannot send to PostgreSQL: " + Self.text(pq.errorMessage(connection)))
+            }
+            resultsPending = true
+            guard !singleRow || pq.setSingleRowMode(connection) == 1 else {
+                discardRemaining()
+                throw PortalError(.sqlite, "PostgreSQL would not send the rows one at a time: \(sql)")
+            }
+        }
+        streaming = statement
+    }
+
+    /// True when a run of `sql` with `values` returns at most 1,000 rows: its last words are
+    /// `LIMIT $n` (as the engine's pages end) with n no more. Such a result comes in one piece:
+    /// in single-row mode libpq makes a result per row, column descriptions copied into each,
+    /// which costs a page of the browser more than the server's work for it.
+    static func isBounded(_ sql: String, _ values: [Value]) -> Bool {
+        guard case .integer(let limit)? = values.last, limit <= 1000 else { return false }
+        return sql.hasSuffix("LIMIT $\(values.count)")
+    }
+
+    /// Calls `body` with `values` as libpq's parameters: text (blobs in binary), lengths, formats.
+    private func withParameters(_ values: [Value], _ body: (UnsafePointer<UnsafePointer<CChar>?>?, [Int32], [Int32]) throws -> Void) throws {
         var pointers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -368,24 +567,16 @@ public final class PostgresConnection: DatabaseConnection {
                 formats.append(0)
             }
         }
-        let sent = pointers.withUnsafeBufferPointer { params in
-            params.withMemoryRebound(to: UnsafePointer<CChar>?.self) { params in
-                pq.sendQueryPrepared(connection, name, Int32(values.count), params.baseAddress, lengths, formats, 0)
-            }
+        try pointers.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { try body($0.baseAddress, lengths, formats) }
         }
-        guard sent == 1 else { throw PortalError(.cannotOpen, "cannot send to PostgreSQL: " + Self.text(pq.errorMessage(connection))) }
-        resultsPending = true
-        guard pq.setSingleRowMode(connection) == 1 else {
-            discardRemaining()
-            throw PortalError(.sqlite, "PostgreSQL would not send the rows one at a time: \(sql)")
-        }
-        streaming = statement
     }
 
     /// What arrives next for the statement sent.
     enum Arrival {
-        /// One row (a single-row result, for the caller to clear).
-        case row(OpaquePointer)
+        /// Rows, for the caller to clear: a result of one row (single-row mode), or of them all
+        /// (a bounded result, `isBounded`).
+        case rows(OpaquePointer)
         /// The end: no more rows, or the outcome of a command; the connection is ready again.
         case end
     }
@@ -393,11 +584,19 @@ public final class PostgresConnection: DatabaseConnection {
     /// The next arrival of the statement sent. A failure is thrown once every result of the
     /// statement is in (the connection is then ready again).
     func next(sql: String) throws -> Arrival {
-        guard let result = pq.getResult(connection) else {
+        let waiting = arrived
+        arrived = nil
+        guard let result = waiting ?? pq.getResult(connection) else {
             discardRemaining()
             return .end
         }
-        if pq.resultStatus(result) == PGRES_SINGLE_TUPLE { return .row(result) }
+        let status = pq.resultStatus(result)
+        if status == PGRES_SINGLE_TUPLE { return .rows(result) }
+        if status == PGRES_TUPLES_OK && pq.ntuples(result) > 0 {
+            // Every row in one result; the null that ends it comes next.
+            lastCommandChanges = changes(of: result)
+            return .rows(result)
+        }
         defer { pq.clear(result) }
         var failure: Error?
         do { try check(result, sql: sql) } catch { failure = error }
@@ -462,4 +661,10 @@ public final class PostgresConnection: DatabaseConnection {
         while text.last == "\n" { text.removeLast() }
         return text
     }
+}
+
+/// A connection, for the timer that sends its deferred end from another thread (under its
+/// `endLock`); weak, so that a timer keeps no connection open.
+private struct WeakConnection: @unchecked Sendable {
+    weak var connection: PostgresConnection?
 }

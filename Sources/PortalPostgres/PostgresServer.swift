@@ -32,10 +32,11 @@ public struct PostgresServer: DatabaseServer {
         try PostgresCatalog().schema(of: try Self.postgres(connection))
     }
 
-    /// The next transaction id the server will hand out: it moves whenever any session of the
-    /// cluster starts a transaction that writes (reading it takes none).
+    /// The next transaction id the server will hand out (`PostgresConnection.changeMarkerSQL`),
+    /// as the read's snapshot saw it.
     public func changeMarker(on connection: any DatabaseConnection) throws -> Value {
-        try connection.scalar("SELECT pg_snapshot_xmax(pg_current_snapshot())::text") ?? .null
+        if let known = (connection as? PostgresConnection)?.snapshotChangeMarker { return known }
+        return try connection.scalar(PostgresConnection.changeMarkerSQL) ?? .null
     }
 
     private static func postgres(_ connection: any DatabaseConnection) throws -> PostgresConnection {

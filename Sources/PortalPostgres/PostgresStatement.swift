@@ -11,8 +11,10 @@ public final class PostgresStatement: DatabaseStatement {
     public let sql: String
     private var values: [Value] = []
     private var isSent = false
-    /// The current row, when it came from the server: a single-row result.
+    /// The current row, when it came from the server: row `row` of a result of `rowCount`.
     private var result: OpaquePointer?
+    private var row: Int32 = 0
+    private var rowCount: Int32 = 0
     /// The current row, when it was taken in before it was asked for.
     private var takenRow: [Value]?
     /// Rows taken in before they were asked for, and how many of them were handed out.
@@ -41,6 +43,10 @@ public final class PostgresStatement: DatabaseStatement {
             try connection.send(sql, values, for: self)
             isSent = true
         }
+        if result != nil, row + 1 < rowCount {
+            row += 1
+            return true
+        }
         clearRow()
         if takenIndex < taken.count {
             takenRow = taken[takenIndex]
@@ -53,9 +59,11 @@ public final class PostgresStatement: DatabaseStatement {
         }
         guard connection.streaming === self else { return false }
         switch try connection.next(sql: sql) {
-        case .row(let row):
-            result = row
-            if names == nil { names = connection.columnNames(of: row) }
+        case .rows(let rows):
+            result = rows
+            row = 0
+            rowCount = connection.pq.ntuples(rows)
+            if names == nil { names = connection.columnNames(of: rows) }
             return true
         case .end:
             return false
@@ -67,10 +75,13 @@ public final class PostgresStatement: DatabaseStatement {
     func takeRemainingRows() {
         while connection.streaming === self {
             do {
-                guard case .row(let row) = try connection.next(sql: sql) else { return }
-                if names == nil { names = connection.columnNames(of: row) }
-                taken.append((0..<connection.pq.nfields(row)).map { Self.value(in: row, $0, connection.pq) })
-                connection.pq.clear(row)
+                guard case .rows(let rows) = try connection.next(sql: sql) else { return }
+                if names == nil { names = connection.columnNames(of: rows) }
+                let pq = connection.pq
+                for row in 0..<pq.ntuples(rows) {
+                    taken.append((0..<pq.nfields(rows)).map { Self.value(in: rows, row, $0, pq) })
+                }
+                pq.clear(rows)
             } catch {
                 takenFailure = error
                 return
@@ -127,7 +138,7 @@ public final class PostgresStatement: DatabaseStatement {
     public func value(at index: Int32) -> Value {
         if let takenRow { return takenRow.indices.contains(Int(index)) ? takenRow[Int(index)] : .null }
         guard let result else { return .null }
-        return Self.value(in: result, index, connection.pq)
+        return Self.value(in: result, row, index, connection.pq)
     }
 
     /// Ends the run: rows not read are dropped as they arrive, none kept (the connection is free
@@ -148,15 +159,19 @@ public final class PostgresStatement: DatabaseStatement {
         takenRow = nil
     }
 
-    private static func value(in result: OpaquePointer, _ index: Int32, _ pq: portal_libpq) -> Value {
-        guard pq.getisnull(result, 0, index) == 0, let pointer = pq.getvalue(result, 0, index) else { return .null }
+    private static func value(in result: OpaquePointer, _ row: Int32, _ index: Int32, _ pq: portal_libpq) -> Value {
+        guard pq.getisnull(result, row, index) == 0, let pointer = pq.getvalue(result, row, index) else { return .null }
+        let type = pq.ftype(result, index)
+        switch type {
+        // Integers, and numeric's whole numbers (sum() of bigint is numeric, as SQLite's NUMERIC
+        // affinity makes them integers), are read in place: a page of them makes no strings.
+        case 20, 21, 23, 26, 1700: if let integer = integer(at: pointer) { return .integer(integer) }
+        case 16: return .integer(pointer.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0)
+        default: break
+        }
         let text = String(cString: pointer)
-        switch pq.ftype(result, index) {
-        case 20, 21, 23, 26: return Int64(text).map(Value.integer) ?? .text(text)
-        case 700, 701: return Double(text).map(Value.real) ?? .text(text)
-        // numeric: whole numbers as integers (sum() of bigint is numeric), as SQLite's NUMERIC affinity.
-        case 1700: return Int64(text).map(Value.integer) ?? Double(text).map(Value.real) ?? .text(text)
-        case 16: return .integer(text == "t" ? 1 : 0)
+        switch type {
+        case 700, 701, 1700: return Double(text).map(Value.real) ?? .text(text)
         // timestamptz: the session is in UTC, so its text ends in "+00"; without it, it is the
         // engine's date text (`YYYY-MM-DD HH:MM:SS.fff`), which SQLite's date functions and
         // typed `Date`s read.
@@ -164,6 +179,27 @@ public final class PostgresStatement: DatabaseStatement {
         case 17: return bytea(text)
         default: return .text(text)
         }
+    }
+
+    /// The decimal integer at `pointer` (as PostgreSQL writes them: an optional minus, digits),
+    /// or nil when it is something else or beyond Int64.
+    static func integer(at pointer: UnsafePointer<CChar>) -> Int64? {
+        var index = pointer.pointee == CChar(UInt8(ascii: "-")) ? 1 : 0
+        let negative = index == 1
+        var value: Int64 = 0
+        // Summed negatively, so that Int64.min fits.
+        while pointer[index] != 0 {
+            let digit = Int64(pointer[index]) - 48
+            guard (0...9).contains(digit) else { return nil }
+            let (shifted, over) = value.multipliedReportingOverflow(by: 10)
+            let (next, under) = shifted.subtractingReportingOverflow(digit)
+            guard !over, !under else { return nil }
+            value = next
+            index += 1
+        }
+        guard index > (negative ? 1 : 0) else { return nil }
+        if negative { return value }
+        return value == .min ? nil : -value
     }
 
     /// bytea's hex text form (`\x0aff`) as bytes.

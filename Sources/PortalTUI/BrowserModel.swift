@@ -116,10 +116,10 @@ public final class BrowserModel {
     // MARK: - Opening
 
     /// Loads the entity list and opens `entity` (or the first one) with `filter` and `sort`.
-    /// The entity list and the first page come from one state of the database.
+    /// The entity list, the first page and the change token come from one state of the database
+    /// (on a server, one transaction).
     public func start(entity: String?, filter: String?, sort: BrowserSort? = nil) throws {
-        lastToken = source.changeToken()
-        try source.consistently {
+        lastToken = try source.consistently {
             let (index, sort) = try check(entity: entity, filter: filter, sort: sort)
             countEntities()
             guard let index else {
@@ -127,7 +127,7 @@ public final class BrowserModel {
                 return
             }
             open(index, filter: filter ?? "", sort: sort)
-        }
+        }.token
     }
 
     /// Loads the entity list and checks the arguments of `start` without fetching rows: the

@@ -35,13 +35,18 @@ public protocol BrowserDataSource: AnyObject, Sendable {
     /// Interrupts a running count or query, if any.
     func cancel()
     /// Runs `body`, whose calls on this thread then all see one state of the database (one read
-    /// transaction): opening reads the entity list and the first page together.
-    func consistently<T>(_ body: () throws -> T) throws -> T
+    /// transaction): opening reads the entity list and the first page together. Returns, with
+    /// `body`'s result, the change token of that state (or of one before it).
+    func consistently<T>(_ body: () throws -> T) throws -> (T, token: UInt64)
 }
 
 extension BrowserDataSource {
-    /// Sources without transactions (or whose queries run on other threads) just run `body`.
-    public func consistently<T>(_ body: () throws -> T) throws -> T { try body() }
+    /// Sources without transactions (or whose queries run on other threads) just run `body`,
+    /// the token taken first: a change while it runs then shows as one, never goes unseen.
+    public func consistently<T>(_ body: () throws -> T) throws -> (T, token: UInt64) {
+        let token = changeToken()
+        return (try body(), token)
+    }
 
     /// Sources that cannot group say so.
     public func frequencies(_ request: FrequencyRequest) throws -> [FrequencyRow] {

@@ -444,8 +444,18 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func cancel() { store.interrupt() }
 
     /// One read transaction around `body`: the reads it makes on this thread are nested in it.
-    public func consistently<T>(_ body: () throws -> T) throws -> T {
-        try read { _ in try body() }
+    /// A server's token is its change marker as the transaction's snapshot sees it, asked after
+    /// `body` (it comes with the first statement's reply); a file's changes show in the file
+    /// itself, whose token is taken before the transaction reads anything.
+    public func consistently<T>(_ body: () throws -> T) throws -> (T, token: UInt64) {
+        try read { _ in
+            guard store.server != nil else {
+                let token = changeToken()
+                return (try body(), token)
+            }
+            let result = try body()
+            return (result, changeToken())
+        }
     }
 }
 

@@ -62,6 +62,19 @@ final class ScratchDatabase {
         #expect(try db.rows(SQLFragment("SELECT count(*) FROM t")) == [[.integer(1)]])
     }
 
+    /// Integers are read from libpq's text in place; every Int64 reads back, anything else is nil
+    /// (and is then read as text or a real).
+    @Test func integerTextIsReadInPlace() {
+        func read(_ text: String) -> Int64? { text.withCString { PostgresStatement.integer(at: $0) } }
+        var generator = SystemRandomNumberGenerator()
+        let samples = [0, 1, -1, 9, -9, 10, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1]
+            + (0..<2000).map { _ in Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...63, using: &generator) }
+        for value in samples { #expect(read(String(value)) == value, "\(value)") }
+        for text in ["", "-", "+1", "1.5", "12a", " 1", "1e3", "9223372036854775808", "-9223372036854775809", "99999999999999999999"] {
+            #expect(read(text) == nil, "\(text)")
+        }
+    }
+
     @Test func errorsAreClassifiedBySQLState() throws {
         let db = try ScratchDatabase()
         try db.connection.execute("CREATE TABLE u (id integer PRIMARY KEY, name text NOT NULL UNIQUE)")
@@ -216,6 +229,40 @@ final class ScratchDatabase {
         try reader.begin(.deferred)
         #expect(try count() == .integer(5))
         try reader.commit()
+
+        // A read's first statement goes behind the transaction begun ahead: its failure, no
+        // rows, or rows left unread, and the next read still works.
+        func rows(_ sql: String, taking limit: Int = .max) throws -> [Value] {
+            try reader.begin(.deferred)
+            defer { try? reader.commit() }
+            let statement = try reader.prepare(sql)
+            defer { statement.reset() }
+            try statement.bind([])
+            var values: [Value] = []
+            while values.count < limit, try statement.step() { values.append(statement.value(at: 0)) }
+            return values
+        }
+        // The change marker comes with a read's first statement, as its snapshot saw it.
+        func markers() throws -> (known: Value?, asked: Value?) {
+            try reader.begin(.deferred)
+            defer { try? reader.commit() }
+            #expect(try count() == .integer(5))
+            return (reader.snapshotChangeMarker, try reader.scalar(PostgresConnection.changeMarkerSQL))
+        }
+        let before = try markers()
+        #expect(before.known != nil && before.known == before.asked)
+        try db.connection.execute("CREATE TABLE u (id bigint); DROP TABLE u")
+        let changed = try markers()
+        #expect(changed.known != before.known && changed.known == changed.asked)
+        #expect(reader.snapshotChangeMarker == nil)
+
+        for _ in 0..<2 {
+            #expect(try rows("SELECT id FROM t ORDER BY id") == (1...5).map { .integer($0) })
+            #expect(try rows("SELECT id FROM t ORDER BY id", taking: 2) == [.integer(1), .integer(2)])
+            #expect(try rows("SELECT id FROM t WHERE id < 0").isEmpty)
+            #expect { try rows("SELECT 1 / (id - id) FROM t") } throws: { ($0 as? PortalError)?.message.contains("division by zero") == true }
+            #expect(try count() == .integer(5))
+        }
     }
 
     /// The schema fingerprint changes with tables, columns, renames, indexes, constraints and

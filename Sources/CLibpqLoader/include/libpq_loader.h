@@ -40,7 +40,12 @@ struct portal_libpq {
     __typeof__(PQsendQuery) * _Nonnull sendQuery;
     __typeof__(PQreset) * _Nonnull reset;
     __typeof__(PQsetNoticeProcessor) * _Nonnull setNoticeProcessor;
-    __typeof__(PQsocket) * _Nonnull socket;
+    __typeof__(PQenterPipelineMode) * _Nonnull enterPipelineMode;
+    __typeof__(PQexitPipelineMode) * _Nonnull exitPipelineMode;
+    __typeof__(PQpipelineSync) * _Nonnull pipelineSync;
+    __typeof__(PQsendFlushRequest) * _Nonnull sendFlushRequest;
+    __typeof__(PQflush) * _Nonnull flush;
+    __typeof__(PQsendQueryParams) * _Nonnull sendQueryParams;
 };
 
 /// libpq's functions, loaded on the first call (thread-safe); NULL when libpq.so.5 or one of its
