@@ -313,9 +313,9 @@ public final class PostgresConnection: DatabaseConnection {
     /// Sends a read's first statement (`send`) behind the transaction begun ahead and the
     /// snapshot's change marker, ends the pipeline, reads the results of the last transaction's
     /// end, the `BEGIN` and the marker, and waits for the statement's first result (kept in
-    /// `arrived` for `next`). False, with nothing of
-    /// the read run, when the session turns out dropped since (a restart, an administrator's
-    /// terminate): the connection is made again, and the statement goes the usual way.
+    /// `arrived` for `next`). False, with nothing of the read run, when the session turns out
+    /// dropped since (a restart, an administrator's terminate): the connection is made again,
+    /// and the statement goes the usual way.
     private func sendBehindReadBegunAhead(singleRow: Bool, _ send: () -> Bool) throws -> Bool {
         // Not sent: the transaction begun ahead is settled the usual way (`ready`).
         guard pq.sendQueryPrepared(connection, Self.changeMarkerName, 0, nil, nil, nil, 0) == 1, send() else { return false }

@@ -28,7 +28,7 @@ func tuiPostgresBenchmarks() throws -> [Figure] {
     let steps = try BrowserSteps(store: store)
     let (open, openSQL) = try pairedMedians(runs: runs, ours: steps.open, baseline: baseline(firstPage))
     let (end, endSQL) = try pairedMedians(runs: runs, prepare: steps.home, ours: steps.end, baseline: baseline(lastPage))
-    let (pageDown, pageDownSQL) = try pairedMedians(runs: 11, prepare: steps.home, ours: steps.pageDown, baseline: {
+    let (pageDown, pageDownSQL) = try pairedMedians(runs: 31, prepare: steps.home, ours: steps.pageDown, baseline: {
         for page in 0..<100 {
             try plain.execute("SELECT \(columns) FROM \"Big\" WHERE id > \((page + 1) * pageSize) ORDER BY id LIMIT \(pageSize)")
         }
