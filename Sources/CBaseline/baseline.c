@@ -15,8 +15,9 @@ sqlite3 *baseline_open(const char *path) {
 void baseline_close(sqlite3 *db) { sqlite3_close(db); }
 
 /* Steps `stmt` to its end, keeping every row's integer columns in a growing array (as the
- * engine keeps rows) and adding them to `*sum`; the number of rows, or -1 when memory ran out. */
-static int64_t step_rows(sqlite3_stmt *stmt, int columns, size_t capacity, int64_t *sum) {
+ * engine keeps rows) and adding them to `*sum`; the number of rows, or -1 when memory ran out.
+ * The array is handed to `*kept` when `kept` is not NULL (the caller frees it), else freed. */
+static int64_t step_rows(sqlite3_stmt *stmt, int columns, size_t capacity, int64_t *sum, int64_t **kept) {
     size_t count = 0;
     int64_t *rows = malloc(capacity * (size_t)columns * sizeof(int64_t));
     while (rows && sqlite3_step(stmt) == SQLITE_ROW) {
@@ -34,19 +35,30 @@ static int64_t step_rows(sqlite3_stmt *stmt, int columns, size_t capacity, int64
         count++;
     }
     if (!rows) return -1;
-    free(rows);
+    if (kept) *kept = rows; else free(rows);
     return (int64_t)count;
 }
 
-int64_t baseline_fetch_integers(sqlite3 *db, const char *sql, int columns, int64_t *checksum) {
+static int64_t fetch_rows(sqlite3 *db, const char *sql, int columns, int64_t *checksum, int64_t **kept) {
     sqlite3_stmt *stmt = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) return -1;
     int64_t sum = 0;
-    int64_t count = step_rows(stmt, columns, 1024, &sum);
+    int64_t count = step_rows(stmt, columns, 1024, &sum, kept);
     sqlite3_finalize(stmt);
     *checksum = sum;
     return count;
 }
+
+int64_t baseline_fetch_integers(sqlite3 *db, const char *sql, int columns, int64_t *checksum) {
+    return fetch_rows(db, sql, columns, checksum, NULL);
+}
+
+int64_t baseline_fetch_integer_rows(sqlite3 *db, const char *sql, int columns, int64_t **rows, int64_t *checksum) {
+    *rows = NULL;
+    return fetch_rows(db, sql, columns, checksum, rows);
+}
+
+void baseline_free(void *pointer) { free(pointer); }
 
 int baseline_insert_integers(sqlite3 *db, const char *sql, int rows, int columns) {
     sqlite3_stmt *stmt = NULL;
@@ -69,7 +81,7 @@ int64_t baseline_query_repeated(sqlite3 *db, const char *sql, int runs, int64_t 
     int64_t total = 0, sum = 0;
     for (int i = 0; i < runs; i++) {
         sqlite3_bind_int64(stmt, 1, (int64_t)i * 7919 % modulo);
-        int64_t count = step_rows(stmt, columns, 16, &sum);
+        int64_t count = step_rows(stmt, columns, 16, &sum, NULL);
         sqlite3_reset(stmt);
         if (count < 0) { sqlite3_finalize(stmt); return -1; }
         total += count;

@@ -114,6 +114,23 @@ import Testing
         }
     }
 
+    /// Rows whose integer column holds something else on some rows (a whole REAL, a NULL for an
+    /// optional) take the converting path on those rows only: the rows around them still read
+    /// their column from the table found on the first row.
+    @Test func rowsOfOtherTypesBetweenIntegersConvertAndTheNextRowsReadAsBefore() throws {
+        struct Mixed: Decodable, Equatable {
+            var b: Int64
+            var c: Int64?
+        }
+        let store = try Store.inMemory()
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE M (b, c)")
+            try ctx.execute("INSERT INTO M VALUES (1, 10), (2.0, NULL), (3, 30.0), (4, 40)")
+            #expect(try ctx.fetch(Mixed.self, sql: "SELECT * FROM M ORDER BY rowid")
+                    == [Mixed(b: 1, c: 10), Mixed(b: 2, c: nil), Mixed(b: 3, c: 30), Mixed(b: 4, c: 40)])
+        }
+    }
+
     /// A failure after several chunks of entities were collected lets them all go (each holds
     /// text), and the next fetch decodes as before.
     @Test func aFailureAfterManyRowsThrowsAndTheNextFetchDecodes() throws {

@@ -14,6 +14,11 @@ void baseline_close(sqlite3 *db);
 /// error; `*checksum` receives the sum of all values so the work cannot be optimised away.
 int64_t baseline_fetch_integers(sqlite3 *db, const char *sql, int columns, int64_t *checksum);
 
+/// The same, handing the row-major array to `*rows` (free it with `baseline_free`; NULL when
+/// the fetch failed): for a caller that turns the rows into its own values.
+int64_t baseline_fetch_integer_rows(sqlite3 *db, const char *sql, int columns, int64_t **rows, int64_t *checksum);
+void baseline_free(void *pointer);
+
 /// engine.insert.*: in one transaction, inserts `rows` rows of `columns` integers (value = row * column)
 /// with `sql` (an INSERT with `columns` parameters). Returns 0, or the SQLite error code.
 int baseline_insert_integers(sqlite3 *db, const char *sql, int rows, int columns);

@@ -12,6 +12,10 @@ final class ColumnSource {
     private let row: Row?
     /// The statement (kept alive while its handle is read); a server's is read through it.
     private let statement: (any DatabaseStatement)?
+    /// The same statement when it is SQLite's, stepped without going through the protocol's
+    /// witness (once per row of every fetch). Unmanaged: `statement` holds it, and a strong
+    /// copy would cost a retain and a release per row.
+    private let sqlite: Unmanaged<Statement>?
     /// A server's statement, whose values are read by `value(at:)` (no handle).
     private let server: (any DatabaseStatement)?
     /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
@@ -35,6 +39,7 @@ final class ColumnSource {
     init(statement: any DatabaseStatement) {
         self.statement = statement
         let sqlite = statement as? Statement
+        self.sqlite = sqlite.map(Unmanaged.passUnretained)
         self.handle = sqlite?.handle
         self.server = sqlite == nil ? statement : nil
         self.columns = statement.columns
@@ -44,6 +49,7 @@ final class ColumnSource {
 
     init(row: Row) {
         self.statement = nil
+        self.sqlite = nil
         self.handle = nil
         self.server = nil
         self.columns = row.columns
@@ -52,7 +58,10 @@ final class ColumnSource {
     }
 
     /// Moves the statement to its next row: false after the last (and for a lone row).
-    func step() throws -> Bool { try statement?.step() ?? false }
+    func step() throws -> Bool {
+        if let sqlite { return try sqlite._withUnsafeGuaranteedRef { try $0.step() } }
+        return try statement?.step() ?? false
+    }
 
     @inline(__always)
     func value(at index: Int) -> Value {
@@ -74,14 +83,6 @@ final class ColumnSource {
         if let server, case .integer(let i) = server.value(at: Int32(index)) { return i }
         if let row, index < row.count, case .integer(let i) = row.value(at: index) { return i }
         return nil
-    }
-
-    /// The column as an integer, for `RowKeyedContainer`'s hot path: nil when `column` is not
-    /// a column (a key not looked up yet, or missing) or the column holds something else. Out
-    /// of line, so that the generic caller keeps nothing live across the SQLite calls.
-    @inline(never)
-    func integer(atKnown column: Int32) -> Int64? {
-        column >= 0 ? integer(at: Int(column)) : nil
     }
 
     @inline(__always)
@@ -167,18 +168,48 @@ extension Row {
     }
 }
 
+/// The column of each key of one key type, found by name once per fetch rather than for every
+/// row, with the statement they are read from: all that `RowKeyedContainer`'s hot path reads, so
+/// that it loads two fields of one object rather than going through the `ColumnSource`.
+/// Indexed by the key's one byte (a synthesized `CodingKeys` enum is one byte, its case number;
+/// one with a single case, none): `unresolved` until the key is first asked for, then its
+/// column or `missing`.
+final class KeyColumns {
+    let handle: OpaquePointer
+    let columns: UnsafeMutablePointer<Int32>
+
+    static var unresolved: Int32 { -2 }
+    static var missing: Int32 { -1 }
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+        columns = .allocate(capacity: 256)
+        columns.initialize(repeating: Self.unresolved, count: 256)
+    }
+
+    deinit { columns.deallocate() }
+
+    /// The column at `slot` as an integer when it is known already and holds one; nil
+    /// otherwise (the caller takes the general path, which looks the key up or converts).
+    @inline(__always)
+    func integer(slot: Int) -> Int64? {
+        let column = columns[slot]
+        guard column >= 0, let value = sqlite3_column_value(handle, column),
+              sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
+        return sqlite3_value_int64(value)
+    }
+}
+
 /// A keyed container kept for reuse, with the table of columns it reads through (see
 /// `RowKeyedContainer`), which lives as long as the holder.
 final class ContainerHolder<Container> {
     let container: Container
-    private let keyColumns: UnsafeMutablePointer<Int32>?
+    private let keyColumns: KeyColumns?
 
-    init(_ container: Container, keyColumns: UnsafeMutablePointer<Int32>?) {
+    init(_ container: Container, keyColumns: KeyColumns?) {
         self.container = container
         self.keyColumns = keyColumns
     }
-
-    deinit { keyColumns?.deallocate() }
 
     /// The kept container. Not inlined, and generic over the container type rather than its
     /// key: the container's type metadata is then read from the holder's own, where a copy
@@ -189,7 +220,20 @@ final class ContainerHolder<Container> {
 }
 
 struct RowDecoder: Decoder {
-    let source: ColumnSource
+    /// Unmanaged, so that the decoder is a plain value: `init(from:)` takes its decoder owned,
+    /// so a fetch hands every row a copy, which would otherwise cost a retain and a release.
+    /// The source outlives every use, as in `RowKeyedContainer` (a decoder is valid only inside
+    /// the `init(from:)` it is handed to): whoever makes a decoder holds the source until the
+    /// decoding is over.
+    private let unmanagedSource: Unmanaged<ColumnSource>
+
+    init(source: ColumnSource) {
+        unmanagedSource = Unmanaged.passUnretained(source)
+    }
+
+    /// The source, for the less common paths.
+    private var source: ColumnSource { unmanagedSource.takeUnretainedValue() }
+
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -197,12 +241,16 @@ struct RowDecoder: Decoder {
         // The container only points at the shared source, so one serves every row of a fetch
         // (no box allocated per row).
         let keyType = ObjectIdentifier(type)
-        guard source.containerKeyType == keyType, let holder = source.containerHolder else {
+        // Read without retaining the source (once per row).
+        let reusable = unmanagedSource._withUnsafeGuaranteedRef { source in
+            source.containerKeyType == keyType ? source.containerHolder.map(Unmanaged.passUnretained) : nil
+        }
+        guard let holder = reusable else {
             return newContainer(keyedBy: type)
         }
         // Same key type, so the holder is a ContainerHolder<KeyedDecodingContainer<Key>>: a bit
         // cast rather than a dynamic cast (which would look up the generic class's metadata).
-        return Unmanaged<ContainerHolder<KeyedDecodingContainer<Key>>>.fromOpaque(Unmanaged.passUnretained(holder).toOpaque())
+        return Unmanaged<ContainerHolder<KeyedDecodingContainer<Key>>>.fromOpaque(holder.toOpaque())
             ._withUnsafeGuaranteedRef { $0.reused() }
     }
 
@@ -217,7 +265,7 @@ struct RowDecoder: Decoder {
             holder = kept
         } else {
             // A lone row asks for each key once: no table worth filling.
-            let keyColumns = source.handle == nil ? nil : RowKeyedContainer<Key>.makeKeyColumns()
+            let keyColumns = source.handle.flatMap { RowKeyedContainer<Key>.makeKeyColumns(handle: $0) }
             holder = ContainerHolder(KeyedDecodingContainer(RowKeyedContainer<Key>(source: source, keyColumns: keyColumns)),
                                      keyColumns: keyColumns)
         }
@@ -246,28 +294,21 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// whole decoding, and a container, like any decoder state, is valid only inside the
     /// `init(from:)` it was handed to.
     private let unmanagedSource: Unmanaged<ColumnSource>
-    /// The column of each key, found by name once per fetch rather than for every row: indexed
-    /// by the key's one byte (a synthesized `CodingKeys` enum is one byte, its case number;
-    /// one with a single case, none), `unresolved` until the key is first asked for, then its
-    /// column or `missing`. Nil for other key types, which are looked up by name each time.
-    /// Owned by the `ContainerHolder` that keeps this container.
-    private let keyColumns: UnsafeMutablePointer<Int32>?
+    /// The column of each key (see `KeyColumns`); nil for a lone row and for other key types,
+    /// which are looked up by name each time. Unmanaged like the source: owned by the
+    /// `ContainerHolder` that keeps this container, which outlives every use.
+    private let keyColumns: Unmanaged<KeyColumns>?
 
-    private static var unresolved: Int32 { -2 }
-    private static var missing: Int32 { -1 }
-
-    init(source: ColumnSource, keyColumns: UnsafeMutablePointer<Int32>?) {
+    init(source: ColumnSource, keyColumns: KeyColumns?) {
         unmanagedSource = Unmanaged.passUnretained(source)
-        self.keyColumns = keyColumns
+        self.keyColumns = keyColumns.map { Unmanaged.passUnretained($0) }
     }
 
     /// The table for `keyColumns`, when `Key` is a plain value of at most one byte (two keys
     /// with the same byte are the same key, so have the same name).
-    static func makeKeyColumns() -> UnsafeMutablePointer<Int32>? {
+    static func makeKeyColumns(handle: OpaquePointer) -> KeyColumns? {
         guard _isPOD(Key.self), MemoryLayout<Key>.size <= 1 else { return nil }
-        let table = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
-        table.initialize(repeating: unresolved, count: 256)
-        return table
+        return KeyColumns(handle: handle)
     }
 
     /// The source, for the less common paths.
@@ -289,13 +330,15 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The column of `key`; nil when the row has none.
     private func index(_ key: Key) -> Int? {
-        guard let keyColumns else { return withSource { $0.index(of: key.stringValue) } }
+        guard let columns = keyColumns?.takeUnretainedValue().columns else {
+            return withSource { $0.index(of: key.stringValue) }
+        }
         let slot = slot(key)
-        let column = keyColumns[slot]
+        let column = columns[slot]
         if column >= 0 { return Int(column) }
-        if column == Self.missing { return nil }
+        if column == KeyColumns.missing { return nil }
         let found = withSource { $0.index(of: key.stringValue) }
-        keyColumns[slot] = found.map { Int32($0) } ?? Self.missing
+        columns[slot] = found.map { Int32($0) } ?? KeyColumns.missing
         return found
     }
 
@@ -311,8 +354,8 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func knownInteger(_ key: Key) -> Int64? {
         guard let keyColumns else { return nil }
-        let column = keyColumns[slot(key)]
-        return withSource { $0.integer(atKnown: column) }
+        let slot = slot(key)
+        return keyColumns._withUnsafeGuaranteedRef { $0.integer(slot: slot) }
     }
 
     /// The general path: `key`'s value converted by the Codable rules (or the error), out of
