@@ -55,15 +55,25 @@ public final class PostgresConnection: DatabaseConnection {
         _ = pq.setNoticeProcessor(connection, { _, _ in }, nil)
         cancel = pq.getCancel(connection)
         try execute(sessionSettings)
+        prepareChangeMarker()
     }
 
     /// Dates in UTC, as the engine keeps them everywhere; notices ("relation already exists,
-    /// skipping") are not errors; a reader's transactions read only, each learning its change
-    /// marker with its first statement (`snapshotChangeMarker`).
+    /// skipping") are not errors; a reader's transactions read only.
     private var sessionSettings: String {
-        "SET TimeZone = 'UTC'; SET client_min_messages = warning"
-            + (isReadOnly ? "; SET default_transaction_read_only = on; PREPARE \(Self.changeMarkerName) AS \(Self.changeMarkerSQL)" : "")
+        "SET TimeZone = 'UTC'; SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
     }
+
+    /// Prepares a reader's change marker, for each read transaction to learn it with its first
+    /// statement (`snapshotChangeMarker`). A server without `pg_current_snapshot` (before
+    /// PostgreSQL 13, CockroachDB) refuses it: its reads then go without.
+    private func prepareChangeMarker() {
+        guard isReadOnly else { return }
+        let result = pq.exec(connection, "PREPARE \(Self.changeMarkerName) AS \(Self.changeMarkerSQL)")
+        changeMarkerPrepared = result.map { pq.resultStatus($0) == PGRES_COMMAND_OK } ?? false
+        pq.clear(result)
+    }
+    private var changeMarkerPrepared = false
 
     /// The server's next transaction id, as text: it moves whenever any session of the cluster
     /// starts a transaction that writes (reading it takes none).
@@ -73,7 +83,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// The change marker (`changeMarkerSQL`) of the read transaction's snapshot, when it came with
     /// the transaction's first statement (`sendBehindReadBegunAhead`): the browser asks it with
     /// each page it opens, and it then costs no round trip of its own.
-    public private(set) var snapshotChangeMarker: Value?
+    private(set) var snapshotChangeMarker: Value?
 
     /// Connects again after the server dropped the session (a restart, an administrator's
     /// terminate): the settings are made again, and statements prepared again on first use.
@@ -93,6 +103,7 @@ public final class PostgresConnection: DatabaseConnection {
         let result = pq.exec(connection, sessionSettings)
         defer { pq.clear(result) }
         try check(result, sql: sessionSettings)
+        prepareChangeMarker()
     }
 
     deinit { close() }
@@ -314,17 +325,18 @@ public final class PostgresConnection: DatabaseConnection {
     /// snapshot's change marker, ends the pipeline, reads the results of the last transaction's
     /// end, the `BEGIN` and the marker, and waits for the statement's first result (kept in
     /// `arrived` for `next`). False, with nothing of the read run, when the session turns out
-    /// dropped since (a restart, an administrator's terminate): the connection is made again,
-    /// and the statement goes the usual way.
+    /// dropped since (a restart, an administrator's terminate: the connection is made again) or
+    /// the marker fails (`retryUsually`): the statement then goes the usual way.
     private func sendBehindReadBegunAhead(singleRow: Bool, _ send: () -> Bool) throws -> Bool {
         // Not sent: the transaction begun ahead is settled the usual way (`ready`).
-        guard pq.sendQueryPrepared(connection, Self.changeMarkerName, 0, nil, nil, nil, 0) == 1, send() else { return false }
+        guard !changeMarkerPrepared || pq.sendQueryPrepared(connection, Self.changeMarkerName, 0, nil, nil, nil, 0) == 1,
+              send() else { return false }
         readBegunAhead = false
         resultsPending = true
         syncPending = true
         guard pq.pipelineSync(connection) == 1, takeResultsOfReadBegunAhead(),
               !singleRow || pq.setSingleRowMode(connection) == 1 else {
-            return try retryAfterDroppedSession()
+            return try retryUsually()
         }
         let first = pq.getResult(connection)
         if let first, pq.resultStatus(first) != PGRES_SINGLE_TUPLE && pq.resultStatus(first) != PGRES_TUPLES_OK {
@@ -332,7 +344,7 @@ public final class PostgresConnection: DatabaseConnection {
             discardRemaining()
             guard pq.status(connection) == CONNECTION_OK else {
                 pq.clear(first)
-                return try retryAfterDroppedSession()
+                return try retryUsually()
             }
         }
         arrived = first
@@ -340,10 +352,10 @@ public final class PostgresConnection: DatabaseConnection {
         return true
     }
 
-    /// The results of the last transaction's end, the next one's `BEGIN` and its change marker:
-    /// true when all three succeeded.
+    /// The results of the last transaction's end, the next one's `BEGIN` and its change marker
+    /// (when prepared): true when all succeeded.
     private func takeResultsOfReadBegunAhead() -> Bool {
-        for expected in [PGRES_COMMAND_OK, PGRES_COMMAND_OK, PGRES_TUPLES_OK] {
+        for expected in [PGRES_COMMAND_OK, PGRES_COMMAND_OK] + (changeMarkerPrepared ? [PGRES_TUPLES_OK] : []) {
             let result = pq.getResult(connection)
             let succeeded = result.map { pq.resultStatus($0) == expected } ?? false
             if succeeded, expected == PGRES_TUPLES_OK, let result, let marker = pq.getvalue(result, 0, 0) {
@@ -359,10 +371,17 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     /// Drops what the pipeline still holds and, when the server ended the session, connects again:
-    /// false, for the statement to be sent the usual way.
-    private func retryAfterDroppedSession() throws -> Bool {
+    /// false, for the statement to be sent the usual way. On a live session the change marker
+    /// failed (its function refused to the role): it is asked no more, and the transaction it
+    /// broke is rolled back.
+    private func retryUsually() throws -> Bool {
         discardRemaining()
-        if pq.status(connection) != CONNECTION_OK { try reconnect() }
+        guard pq.status(connection) == CONNECTION_OK else {
+            try reconnect()
+            return false
+        }
+        changeMarkerPrepared = false
+        if pq.transactionStatus(connection) != PQTRANS_IDLE { pq.clear(pq.exec(connection, "ROLLBACK")) }
         return false
     }
 

@@ -62,6 +62,32 @@ final class ScratchDatabase {
         #expect(try db.rows(SQLFragment("SELECT count(*) FROM t")) == [[.integer(1)]])
     }
 
+    /// A server that has no `pg_current_snapshot` for the session (here: refused to its role;
+    /// before PostgreSQL 13 and on CockroachDB: missing) still gives readers; their reads learn
+    /// no change marker on the way.
+    @Test func aReaderWorksWithoutTheChangeMarker() throws {
+        let db = try ScratchDatabase()
+        let role = "portal_plain_" + db.name.suffix(8)
+        try db.connection.execute("""
+            DROP ROLE IF EXISTS \(role); CREATE ROLE \(role) LOGIN;
+            CREATE TABLE t (id bigint PRIMARY KEY); INSERT INTO t VALUES (1), (2);
+            GRANT SELECT ON t TO \(role);
+            REVOKE EXECUTE ON FUNCTION pg_current_snapshot() FROM PUBLIC
+            """)
+        defer { try? PostgresConnection("dbname=postgres").execute("DROP ROLE IF EXISTS \(role)") }
+        do {
+            let reader = try PostgresConnection("dbname=\(db.name) user=\(role)", readOnly: true)
+            defer { reader.close() }
+            for _ in 0..<3 {
+                try reader.begin(.deferred)
+                #expect(try reader.scalar("SELECT count(*) FROM t") == .integer(2))
+                #expect(reader.snapshotChangeMarker == nil)
+                try reader.commit()
+            }
+        }
+        try db.connection.execute("DROP OWNED BY \(role)")
+    }
+
     /// Integers are read from libpq's text in place; every Int64 reads back, anything else is nil
     /// (and is then read as text or a real).
     @Test func integerTextIsReadInPlace() {
