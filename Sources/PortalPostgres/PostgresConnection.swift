@@ -547,12 +547,17 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     /// True when a run of `sql` with `values` returns at most 1,000 rows: its last words are
-    /// `LIMIT $n` (as the engine's pages end) with n no more. Such a result comes in one piece:
-    /// in single-row mode libpq makes a result per row, column descriptions copied into each,
-    /// which costs a page of the browser more than the server's work for it.
+    /// `LIMIT n` (as the engine's pages end) or `LIMIT $k` bound to n, with n no more. Such a
+    /// result comes in one piece: in single-row mode libpq makes a result per row, column
+    /// descriptions copied into each, which costs a page of the browser more than the server's
+    /// work for it.
     static func isBounded(_ sql: String, _ values: [Value]) -> Bool {
-        guard case .integer(let limit)? = values.last, limit <= 1000 else { return false }
-        return sql.hasSuffix("LIMIT $\(values.count)")
+        let digits = sql.utf8.reversed().prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+        guard (1...4).contains(digits), let number = Int(sql.suffix(digits)) else { return false }
+        let words = sql.dropLast(digits)
+        if words.hasSuffix(" LIMIT ") { return number <= 1000 }
+        guard words.hasSuffix(" LIMIT $"), number == values.count, case .integer(let limit)? = values.last else { return false }
+        return limit <= 1000
     }
 
     /// Calls `body` with `values` as libpq's parameters: text (blobs in binary), lengths, formats.

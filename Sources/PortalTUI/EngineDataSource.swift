@@ -14,7 +14,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// What was derived from the schema as of `schemaVersion` (guarded by `lock`).
     private var schemaVersion: Value?
     private var filters: [FilterKey: (EntityDescription, SQLFragment?)] = [:]
-    private var pageSQLs: [PageKey: String] = [:]
+    private var pageStatements: [PageKey: SQLFragment] = [:]
     /// A bounded count stops here and reports `≥ N`; the exact count then runs in the background.
     public var countLimit = 100_000
 
@@ -96,9 +96,11 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             case .before(let row):
                 (shape, keyset) = (.before, Keyset.condition(keyParts, values(row, entity, request.sort), .before))
             }
-            let sql = pageSQL(entity, filter, keyParts, keyset, shape, request, version: version)
+            let statement = pageStatement(entity, filter, keyParts, keyset, shape, request, version: version)
+            // This page's filter and keyset values, then the limit's as the dialect renders it
+            // (bound on SQLite, written in on PostgreSQL), in the order `Select` renders them.
             var bindings = (filter?.bindings ?? []) + (keyset?.bindings ?? [])
-            bindings.append(.integer(Int64(max(0, request.limit))))
+            bindings += statement.bindings.dropFirst(bindings.count)
             var rows: [BrowserRow] = []
             rows.reserveCapacity(request.limit)
             let positions = Self.idPositions(entity)
@@ -106,7 +108,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             let k: Int32 = positions == nil ? Int32(Self.keyColumns(entity).count) : 0
             // The same SQL text for every page of one (entity, filter, sort, direction): the
             // connection prepares it once and then only re-binds the edge row's key.
-            try context.forEachRow(cached: sql, bindings) { statement in
+            try context.forEachRow(cached: statement.sql, bindings) { statement in
                 let count = Int32(statement.columnCount)
                 var values: [Value] = []
                 values.reserveCapacity(Int(count - k))
@@ -131,28 +133,28 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         var sort: BrowserSort?
         var shape: PageShape
         var keyset: String
+        var limit: Int
     }
 
-    /// The text of a page query, built once per key while the schema stays the same.
-    private func pageSQL(_ entity: EntityDescription, _ filter: SQLFragment?, _ keyParts: [Keyset.Part],
-                         _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest, version: Value) -> String {
+    /// A page query, rendered once per key while the schema stays the same (the bindings are
+    /// those of the first page rendered: `page` binds each page's own).
+    private func pageStatement(_ entity: EntityDescription, _ filter: SQLFragment?, _ keyParts: [Keyset.Part],
+                               _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest, version: Value) -> SQLFragment {
         let key = PageKey(version: version, entity: entity.name, filter: request.filter, sort: request.sort, shape: shape,
-                          keyset: keyset?.sql ?? "")
+                          keyset: keyset?.sql ?? "", limit: request.limit)
         lock.lock()
-        let known = pageSQLs[key]
+        let known = pageStatements[key]
         lock.unlock()
         if let known { return known }
         let backward = shape == .last || shape == .before
-        // The bindings are those of the filter, then the keyset, then the limit: `page` binds them
-        // in that order on every page, as `Select` renders them.
-        let sql = Self.rowSelect(entity, where: [filter, keyset].compactMap { $0 },
-                                 order: SQLFragment(keyParts.map { $0.ordering(reversed: backward, in: store.dialect) }.joined(separator: ", ")),
-                                 limit: request.limit).rendered(in: store.dialect).sql
+        let statement = Self.rowSelect(entity, where: [filter, keyset].compactMap { $0 },
+                                       order: SQLFragment(keyParts.map { $0.ordering(reversed: backward, in: store.dialect) }.joined(separator: ", ")),
+                                       limit: request.limit).rendered(in: store.dialect)
         lock.lock()
-        if pageSQLs.count >= 256 { pageSQLs = [:] }
-        pageSQLs[key] = sql
+        if pageStatements.count >= 256 { pageStatements = [:] }
+        pageStatements[key] = statement
         lock.unlock()
-        return sql
+        return statement
     }
 
     /// A select of rows as pages return them: the key columns first when the rowid identifies
@@ -207,7 +209,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         if version != schemaVersion {
             schemaVersion = version
             filters = [:]
-            pageSQLs = [:]
+            pageStatements = [:]
         }
         let known = filters[key]
         lock.unlock()

@@ -33,10 +33,14 @@ func tuiPostgresBenchmarks() throws -> [Figure] {
             try plain.execute("SELECT \(columns) FROM \"Big\" WHERE id > \((page + 1) * pageSize) ORDER BY id LIMIT \(pageSize)")
         }
     })
+    // The screen must show what the figure claims: a failed page would be fast and empty.
+    let shown = steps.session.rows
+    guard shown.count == pageSize, shown.first?.values.first == .integer(Int64(100 * pageSize + 1)), !steps.session.statusIsError else {
+        throw BrowserError("the 101st page on PostgreSQL showed \(shown.count) rows from \(shown.first?.values.first ?? .null): \(steps.session.status)")
+    }
     let (filter, filterSQL) = try pairedMedians(runs: runs, prepare: { steps.typeFilter("a == 4242") }, ours: steps.applyFilter,
                                                 baseline: baseline(filtered))
     let session = steps.session
-    // The screen must show what the figure claims: a failed page would be fast and empty.
     guard session.rows.count == pageSize, !session.statusIsError else {
         throw BrowserError("the filtered page on PostgreSQL showed \(session.rows.count) rows: \(session.status)")
     }

@@ -101,6 +101,33 @@ final class ScratchDatabase {
         }
     }
 
+    /// A page's statement (its limit written in) is planned once and kept, not planned afresh at
+    /// every run as with `LIMIT $n`; its few rows come in one result.
+    @Test func aPageStatementKeepsOnePlan() throws {
+        let db = try ScratchDatabase()
+        try db.connection.execute("""
+            CREATE TABLE t (id bigint PRIMARY KEY, a bigint);
+            INSERT INTO t SELECT g, g % 10 FROM generate_series(1, 20000) AS g;
+            ANALYZE t
+            """)
+        let page = SQLFragment("SELECT id, a FROM t WHERE id > ? ORDER BY id", [0]) + PostgresDialect().limit(37, offset: nil)
+        #expect(page.sql.hasSuffix(" LIMIT 37") && page.bindings.count == 1)
+        for start in stride(from: 0, to: 1000, by: 100) {
+            let rows = try db.rows(SQLFragment(page.sql, [.integer(Int64(start))]))
+            #expect(rows.count == 37 && rows.first?.first == .integer(Int64(start + 1)))
+        }
+        let plans = try db.rows(SQLFragment("SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE '%LIMIT 37'"))
+        #expect(plans.count == 1)
+        if case .integer(let generic)? = plans.first?.first { #expect(generic > 0) } else { Issue.record("no plan counts: \(plans)") }
+
+        #expect(PostgresConnection.isBounded(page.sql, [.integer(5)]))
+        #expect(PostgresConnection.isBounded("SELECT g FROM t LIMIT $1", [.integer(1000)]))
+        #expect(!PostgresConnection.isBounded("SELECT g FROM t LIMIT $1", [.integer(1001)]))
+        #expect(!PostgresConnection.isBounded("SELECT g FROM t LIMIT 1001", []))
+        #expect(!PostgresConnection.isBounded("SELECT g FROM t WHERE a > 37", []))
+        #expect(!PostgresConnection.isBounded("SELECT g FROM t LIMIT ALL OFFSET $1", [.integer(3)]))
+    }
+
     @Test func errorsAreClassifiedBySQLState() throws {
         let db = try ScratchDatabase()
         try db.connection.execute("CREATE TABLE u (id integer PRIMARY KEY, name text NOT NULL UNIQUE)")
