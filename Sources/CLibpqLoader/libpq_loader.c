@@ -52,6 +52,9 @@ static void load(void) {
     LOAD(sendFlushRequest, PQsendFlushRequest)
     LOAD(flush, PQflush)
     LOAD(sendQueryParams, PQsendQueryParams)
+    LOAD(consumeInput, PQconsumeInput)
+    LOAD(notifies, PQnotifies)
+    LOAD(freemem, PQfreemem)
 #undef LOAD
 }
 

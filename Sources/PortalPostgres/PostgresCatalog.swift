@@ -89,12 +89,7 @@ public struct PostgresCatalog: Catalog {
         let connection: PostgresConnection
 
         func rows(_ sql: String, _ values: [Value] = []) throws -> [[Value]] {
-            let statement = try connection.prepare(sql)
-            defer { statement.reset() }
-            try statement.bind(values)
-            var rows: [[Value]] = []
-            while try statement.step() { rows.append((0..<statement.columnCount).map { statement.value(at: Int32($0)) }) }
-            return rows
+            try connection.rows(sql, values).map(\.values)
         }
 
         /// The rows by their first column (a relation's oid), each without it, in order.

@@ -85,6 +85,18 @@ public final class PostgresConnection: DatabaseConnection {
     /// each page it opens, and it then costs no round trip of its own.
     private(set) var snapshotChangeMarker: Value?
 
+    /// How many notifications (`LISTEN`) arrived since the last call: what the socket holds is
+    /// read without waiting. Nil when the connection is lost.
+    func takeNotifications() -> Int? {
+        guard pq.consumeInput(connection) == 1, pq.status(connection) == CONNECTION_OK else { return nil }
+        var count = 0
+        while let notification = pq.notifies(connection) {
+            count += 1
+            pq.freemem(notification)
+        }
+        return count
+    }
+
     /// Connects again after the server dropped the session (a restart, an administrator's
     /// terminate): the settings are made again, and statements prepared again on first use.
     private func reconnect() throws {

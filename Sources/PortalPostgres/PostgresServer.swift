@@ -13,7 +13,11 @@ public struct PostgresServer: DatabaseServer {
     /// environment variables fill in what it leaves out).
     public init(_ conninfo: String) {
         self.conninfo = conninfo
+        listener = ChangeListener(conninfo: conninfo)
     }
+
+    /// The listening connection for `notifiedChangeMarker` (shared by the copies of this value).
+    private let listener: ChangeListener
 
     /// The URL without its password.
     public var displayName: String { Self.withoutPassword(conninfo) }
@@ -38,6 +42,10 @@ public struct PostgresServer: DatabaseServer {
         if let known = (connection as? PostgresConnection)?.snapshotChangeMarker { return known }
         return try connection.scalar(PostgresConnection.changeMarkerSQL) ?? .null
     }
+
+    /// The count of change notifications received, while every table notifies
+    /// (`ChangeNotifications`): it costs no round trip.
+    public func notifiedChangeMarker() -> Value? { listener.marker() }
 
     private static func postgres(_ connection: any DatabaseConnection) throws -> PostgresConnection {
         guard let postgres = connection as? PostgresConnection else {

@@ -429,10 +429,10 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         var token = localWrites
         lock.unlock()
         guard !store.isInMemory else { return token }
-        if store.server != nil {
-            // A server's commits show in its change marker (one small read), not in a file.
-            guard let marker = try? store.read({ try $0.serverChangeMarker }) else { return token }
-            return token &* 31 &+ UInt64(bitPattern: Int64(marker.hashValue))
+        if let server = store.server {
+            // A server's commits show in its change marker, not in a file: the count of its
+            // notifications where every table notifies, else one small read.
+            return with(token, server.notifiedChangeMarker() ?? snapshotChangeMarker())
         }
         var info = stat()
         guard stat(store.path + "-wal", &info) == 0 || stat(store.path, &info) == 0 else { return token }
@@ -443,20 +443,32 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         return token
     }
 
+    /// The server's change marker as a read's snapshot sees it (nil if it cannot be read).
+    private func snapshotChangeMarker() -> Value? { try? store.read { try $0.serverChangeMarker } }
+
+    /// The token of this session's writes with a server's change marker.
+    private func with(_ token: UInt64, _ marker: Value?) -> UInt64 {
+        guard let marker else { return token }
+        return token &* 31 &+ UInt64(bitPattern: Int64(marker.hashValue))
+    }
+
     public func cancel() { store.interrupt() }
 
     /// One read transaction around `body`: the reads it makes on this thread are nested in it.
     /// A server's token is its change marker as the transaction's snapshot sees it, asked after
-    /// `body` (it comes with the first statement's reply); a file's changes show in the file
-    /// itself, whose token is taken before the transaction reads anything.
+    /// `body` (it comes with the first statement's reply). A file's changes show in the file
+    /// itself, and a server's notifications arrive whenever they do: those tokens are taken
+    /// before the transaction reads anything (a change after them shows in the next token).
     public func consistently<T>(_ body: () throws -> T) throws -> (T, token: UInt64) {
         try read { _ in
-            guard store.server != nil else {
+            guard let server = store.server else {
                 let token = changeToken()
                 return (try body(), token)
             }
+            let writes = lock.withLock { localWrites }
+            if let notified = server.notifiedChangeMarker() { return (try body(), with(writes, notified)) }
             let result = try body()
-            return (result, changeToken())
+            return (result, with(writes, snapshotChangeMarker()))
         }
     }
 }

@@ -124,6 +124,37 @@ import PortalPostgres
         Issue.record("the server never ran \(text)")
     }
 
+    /// `notify on` gives every table a trigger that notifies its changes, and the browser then
+    /// refreshes by the notification; `notify off` takes them away; a file has no use for it.
+    @Test func notifyOnMakesTheBrowserRefreshByNotification() throws {
+        let target = try chinookOnServer()
+        let triggers = "SELECT count(*) FROM pg_trigger WHERE tgname = 'portal_notify_change'"
+        let on = try Shell.run([target.url, "-e", "notify on"])
+        #expect(on.status == 0, "\(on.stderr)")
+        #expect((on.stdout + on.stderr).contains("ok (11 tables given a trigger that notifies its changes)"), "\(on.stdout)\(on.stderr)")
+        #expect(try target.rows(triggers) == [[.integer(11)]])
+
+        let s = try BrowserSession(copyChinook: false)
+        s.database = target.url
+        try s.start(["--entity", "Genre"])
+        try s.waitFor("Genre  25 rows")
+        _ = try target.rows("INSERT INTO \"Genre\" VALUES (26, 'Krautrock')")
+        try s.waitFor("Genre  26 rows")
+        try s.type("G")
+        try s.waitFor("Krautrock")
+        try s.type("q")
+        try s.waitFor("BROWSER-EXITED-0")
+
+        let off = try Shell.run([target.url, "-e", "notify off"])
+        #expect(off.status == 0, "\(off.stderr)")
+        #expect((off.stdout + off.stderr).contains("ok (11 tables no longer notify)"), "\(off.stdout)\(off.stderr)")
+        #expect(try target.rows(triggers) == [[.integer(0)]])
+
+        let onFile = try Shell.run([Shell.chinook, "-r", "-e", "notify on"])
+        #expect(onFile.status == 1)
+        #expect(onFile.stderr.contains("notify is for PostgreSQL"), "\(onFile.stderr)")
+    }
+
     @Test func theBrowserPagesFiltersAndEditsOnTheServer() throws {
         let target = try chinookOnServer()
         let s = try BrowserSession(copyChinook: false)

@@ -210,6 +210,74 @@ import PortalEngine
         try await seen.wait(for: 2)
     }
 
+    /// With `ChangeNotifications` installed, a store learns of another session's commit to one of
+    /// its tables from a notification, and a write to another database moves nothing (the
+    /// server's change marker, polled otherwise, moves with it); a table without the trigger
+    /// puts the store back to polling. Installing is all or nothing.
+    @Test func changeNotificationsTellThisDatabasesCommitsOnly() async throws {
+        let (db, store) = try bands()
+        defer { withExtendedLifetime(db) {} }
+        let server = try #require(store.server as? PostgresServer)
+        #expect(server.notifiedChangeMarker() == nil)
+        #expect(try await store.write { try ChangeNotifications.install(in: $0) } == 2)
+        #expect(try await store.write { try ChangeNotifications.install(in: $0) } == 0)
+
+        // A new store's listener finds every table notifying.
+        let watching = try Store(url: "dbname=\(db.name)")
+        let notified = try #require(watching.server).notifiedChangeMarker
+        let start = try #require(notified())
+        let elsewhere = try ScratchDatabase()
+        let polled = { try watching.read { try $0.serverChangeMarker } }
+        let polledBefore = try polled()
+        try elsewhere.connection.execute("CREATE TABLE t (n integer); INSERT INTO t VALUES (1)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try polled() != polledBefore)
+        #expect(notified() == start)
+
+        try db.connection.execute("INSERT INTO band (name) VALUES ('Neu!')")
+        try await waitUntil { notified() != start }
+        let afterInsert = notified()
+        try db.connection.execute("TRUNCATE record")
+        try await waitUntil { notified() != afterInsert }
+
+        // An observer of the watching store hears another session's commit through them.
+        let seen = Counts()
+        let token = Portal<Band>(watching).observe(where: "TRUEPREDICATE") { seen.add($0.count) }
+        defer { token.cancel() }
+        try await seen.wait(for: 1)
+        try db.connection.execute("INSERT INTO band (name) VALUES ('Faust')")
+        try await seen.wait(for: 2)
+
+        // A table without the trigger: back to polling (looked at again within a second).
+        try db.connection.execute("CREATE TABLE plain (n integer)")
+        try await waitUntil { notified() == nil }
+        #expect(try await store.write { try ChangeNotifications.remove(in: $0) } == 2)
+        #expect(try db.rows(SQLFragment("SELECT count(*) FROM pg_proc WHERE proname = 'portal_notify_change'")) == [[.integer(0)]])
+
+        // A role that may add a trigger to one table only: nothing is installed, with the
+        // server's reason.
+        let role = "portal_limited_" + db.name.suffix(8)
+        try db.connection.execute("""
+            CREATE ROLE \(role) LOGIN; GRANT CREATE ON SCHEMA public TO \(role); GRANT TRIGGER ON band TO \(role)
+            """)
+        defer { try? db.connection.execute("DROP OWNED BY \(role); DROP ROLE \(role)") }
+        let limited = try Store(url: "dbname=\(db.name) user=\(role)")
+        let refused = portalError { try limited.write { try ChangeNotifications.install(in: $0) } }
+        #expect(refused?.message.contains("permission denied") == true, "\(String(describing: refused))")
+        #expect(try db.rows(SQLFragment("SELECT count(*) FROM pg_trigger WHERE tgname = 'portal_notify_change'")) == [[.integer(0)]])
+        #expect(try db.rows(SQLFragment("SELECT count(*) FROM pg_proc WHERE proname = 'portal_notify_change'")) == [[.integer(0)]])
+        try limited.close()
+    }
+
+    /// Waits up to five seconds for `condition`.
+    private func waitUntil(_ condition: () throws -> Bool) async throws {
+        for _ in 0..<100 {
+            if try condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("still not so after five seconds")
+    }
+
     @Test func aRunningReadIsCancelledByInterrupt() throws {
         let (db, store) = try bands()
         defer { withExtendedLifetime(db) {} }

@@ -46,6 +46,9 @@ struct portal_libpq {
     __typeof__(PQsendFlushRequest) * _Nonnull sendFlushRequest;
     __typeof__(PQflush) * _Nonnull flush;
     __typeof__(PQsendQueryParams) * _Nonnull sendQueryParams;
+    __typeof__(PQconsumeInput) * _Nonnull consumeInput;
+    __typeof__(PQnotifies) * _Nonnull notifies;
+    __typeof__(PQfreemem) * _Nonnull freemem;
 };
 
 /// libpq's functions, loaded on the first call (thread-safe); NULL when libpq.so.5 or one of its

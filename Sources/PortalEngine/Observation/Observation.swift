@@ -195,10 +195,10 @@ final class ObservationCenter: @unchecked Sendable {
     }
 
     /// SQLite's `PRAGMA data_version` (it changes when another connection commits), or the
-    /// server's change marker.
+    /// server's count of change notifications, or its change marker.
     private func dataVersion() -> Value? {
         guard let pollConnection else { return nil }
-        if let server { return try? server.changeMarker(on: pollConnection) }
+        if let server { return server.notifiedChangeMarker() ?? (try? server.changeMarker(on: pollConnection)) }
         return try? pollConnection.scalar("PRAGMA data_version")
     }
 

@@ -59,6 +59,14 @@ extension DatabaseConnection {
         return try statement.step() ? statement.value(at: 0) : nil
     }
 
+    /// Every row of `sql`.
+    public func rows(_ sql: String, _ bindings: [Value] = []) throws -> [Row] {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        return try statement.rows()
+    }
+
     /// Runs one statement with bindings, discarding rows.
     public func run(_ sql: String, _ bindings: [Value] = []) throws {
         let statement = try prepare(sql)

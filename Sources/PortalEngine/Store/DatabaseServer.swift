@@ -15,4 +15,8 @@ public protocol DatabaseServer: Sendable {
     /// A cheap value that changes whenever anyone commits a change to the database (it may also
     /// change when nothing this store reads did): observers poll it for other sessions' writes.
     func changeMarker(on connection: any DatabaseConnection) throws -> Value
+    /// A marker that moves when the server notifies a change, read without a query, when every
+    /// change is notified; else nil, and observers poll `changeMarker`. Unlike that one, it is
+    /// no snapshot's: a reader takes it before its snapshot, not after.
+    func notifiedChangeMarker() -> Value?
 }

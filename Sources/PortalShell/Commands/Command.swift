@@ -95,6 +95,8 @@ public indirect enum Command: Sendable, Equatable {
     case headers(Bool)
     case null(String)
     case timer(Bool)
+    /// `notify on|off`: PostgreSQL's change notifications installed or removed.
+    case notify(Bool)
     /// nil: back to standard output.
     case output(String?)
     case read(String)
@@ -114,5 +116,5 @@ public indirect enum Command: Sendable, Equatable {
 public let commandNames = [
     "find", "first", "count", "get", "explain", "entities", "schema", "create", "update", "upsert", "delete",
     "import", "export", "begin", "commit", "rollback", "let", "vars", "mode", "headers", "null", "timer",
-    "output", "read", "open", "browse", "generate", "sql", "relate", "unrelate", "help", "quit", "exit",
+    "output", "read", "open", "browse", "generate", "sql", "notify", "relate", "unrelate", "help", "quit", "exit",
 ]

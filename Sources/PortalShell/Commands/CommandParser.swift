@@ -87,6 +87,7 @@ public struct CommandParser {
         case "mode": return .mode(try format())
         case "headers", "header": return .headers(try onOff())
         case "timer": return .timer(try onOff())
+        case "notify": return .notify(try onOff())
         case "null", "nullvalue": return .null(try rest(what: "the text to show for NULL", allowEmpty: true))
         case "output", "once":
             let path = try path("a file path or 'stdout'")

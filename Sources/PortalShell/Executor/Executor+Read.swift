@@ -1,5 +1,6 @@
 import CSQLite
 import PortalEngine
+import PortalPostgres
 import PortalTUI
 
 /// An identifier quoted for SQL, by the engine's dialect (the one place quoting is spelled).
@@ -261,6 +262,23 @@ extension Executor {
             renderer.row([.text(entity.name), .text(entity.kind.rawValue), .integer(rows), .integer(Int64(entity.attributes.count))])
         }
         renderer.end()
+    }
+
+    // MARK: notify
+
+    /// Installs or removes PostgreSQL's change notifications (`ChangeNotifications`), in one
+    /// write: all tables or none.
+    func notify(_ on: Bool) throws {
+        let database = try requireDatabase()
+        guard database.store.server is PostgresServer else {
+            throw ShellError("notify is for PostgreSQL: other connections see an SQLite file's changes in the file itself")
+        }
+        let tables = try database.write { context in
+            try on ? ChangeNotifications.install(in: context) : ChangeNotifications.remove(in: context)
+        }
+        try database.refreshSchema()
+        report(on ? "ok (\(tables) table\(tables == 1 ? "" : "s") given a trigger that notifies its changes)"
+                  : "ok (\(tables) table\(tables == 1 ? "" : "s") no longer notif\(tables == 1 ? "ies" : "y"))")
     }
 
     // MARK: sql

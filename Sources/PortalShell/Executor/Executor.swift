@@ -191,6 +191,7 @@ public final class Executor {
         case .browse(let query): try browse(query)
         case .generateSwift(let entities): try generateSwift(entities)
         case .sql(let statement): try sql(statement)
+        case .notify(let on): try notify(on)
         case .relate(let from, let to): try relate(from, to)
         case .relations: try listRelations()
         case .unrelate(let from): try unrelate(from)

@@ -37,6 +37,8 @@ enum Help {
         ("browse", "browse [E] [where P] [sort by …]", "the full-screen browser"),
         ("generate", "generate swift [E …]", "Swift entity types for the engine's typed portal"),
         ("sql", "sql STATEMENT", "raw SQL (writes go through a write transaction)"),
+        ("notify", "notify on|off", "PostgreSQL: add (or drop) a trigger on each table that notifies other sessions "
+             + "of its changes, for their browsers and observers to refresh at once"),
         ("relate", "relate [E.ATTRIBUTE -> F]", "a relationship the database does not declare, saved for it; alone: list them"),
         ("unrelate", "unrelate E.ATTRIBUTE", "forget a relationship made with relate"),
         ("help", "help [COMMAND]", "this text, or one command's"),

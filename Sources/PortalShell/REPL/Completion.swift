@@ -32,7 +32,7 @@ enum Completion {
             let last = previous.last?.lowercased() ?? ""
             if previous.count == 1 && verb == "mode" {
                 all = OutputFormat.allCases.map { ($0.rawValue, $0.rawValue) }
-            } else if previous.count == 1 && ["headers", "timer"].contains(verb) {
+            } else if previous.count == 1 && ["headers", "timer", "notify"].contains(verb) {
                 all = ["on", "off"].map { ($0, $0) }
             } else if previous.count == 1 && verb == "help" {
                 all = commandNames.map { ($0, $0) }

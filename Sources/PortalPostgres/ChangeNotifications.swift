@@ -1,0 +1,140 @@
+import Foundation
+import PortalEngine
+
+/// Live refresh by `LISTEN/NOTIFY`, where the user lets the shell create triggers (`notify on`):
+/// a statement trigger on each table of the schema notifies the channel `portal_change` with the
+/// table's name when a transaction that changed it commits. A store whose every table notifies
+/// learns of other sessions' commits from a listening connection of its own, without a query,
+/// and only of commits to its own tables; elsewhere it polls the server's change marker, which
+/// moves with any write to the cluster.
+public enum ChangeNotifications {
+    /// The channel the triggers notify.
+    static let channel = "portal_change"
+    /// The name of the trigger function and of the trigger on each table.
+    static let name = "portal_notify_change"
+
+    /// The tables and partitions of the connection's schema, by name, each with whether it
+    /// notifies.
+    private static let tablesSQL = """
+        SELECT c.relname, EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t
+                                  WHERE t.tgrelid = c.oid AND t.tgname = '\(name)' AND t.tgenabled <> 'D')
+        FROM pg_catalog.pg_class c
+        WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')
+        ORDER BY c.relname
+        """
+
+    /// Relations whose content changes without a trigger firing (materialized views refreshed,
+    /// foreign tables written elsewhere): where there are any, notifications cannot tell every
+    /// change.
+    private static let untriggerableSQL = """
+        SELECT count(*) FROM pg_catalog.pg_class c
+        WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('m', 'f')
+        """
+
+    /// Creates the trigger function and a trigger on each table that has none, in the write
+    /// (all or nothing: a table the role may not add triggers to fails it, with the server's
+    /// reason). Returns how many tables were given one.
+    @discardableResult
+    public static func install(in context: WriteContext) throws -> Int {
+        try context.execute("""
+            CREATE OR REPLACE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_notify('\(channel)', TG_TABLE_NAME); RETURN NULL; END $$
+            """)
+        let missing = try tables { try context.query($0).rows.map(\.values) }.filter { !$0.notifies }.map(\.name)
+        for table in missing {
+            try context.execute("CREATE TRIGGER \(name) AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "
+                                + PostgresDialect().quoted(table) + " FOR EACH STATEMENT EXECUTE FUNCTION \(name)()")
+        }
+        return missing.count
+    }
+
+    /// Drops every table's trigger and the function, in the write. Returns how many tables had
+    /// one.
+    @discardableResult
+    public static func remove(in context: WriteContext) throws -> Int {
+        let notifying = try tables { try context.query($0).rows.map(\.values) }.filter(\.notifies).map(\.name)
+        for table in notifying {
+            try context.execute("DROP TRIGGER \(name) ON " + PostgresDialect().quoted(table))
+        }
+        try context.execute("DROP FUNCTION IF EXISTS \(name)()")
+        return notifying.count
+    }
+
+    /// True when every change to the schema's tables is notified: there is a table, each
+    /// notifies, and no relation changes without a trigger.
+    static func notifiesEveryChange(on connection: PostgresConnection) throws -> Bool {
+        let all = try tables { try connection.rows($0).map(\.values) }
+        guard !all.isEmpty, all.allSatisfy(\.notifies) else { return false }
+        return try connection.scalar(untriggerableSQL) == .integer(0)
+    }
+
+    /// The tables, read by `rows` (a context's or a connection's).
+    private static func tables(_ rows: (String) throws -> [[Value]]) throws -> [(name: String, notifies: Bool)] {
+        try rows(tablesSQL).compactMap { row in
+            guard case .text(let table)? = row.first else { return nil }
+            return (table, row.last == .integer(1))
+        }
+    }
+}
+
+/// A store's listening connection (its `PostgresServer`'s), opened when a change marker is first
+/// asked, listening while every table notifies (looked at again at most once a second).
+final class ChangeListener: @unchecked Sendable {
+    private let conninfo: String
+    /// Guards everything below; the connection is used under it only.
+    private let lock = NSLock()
+    private var connection: PostgresConnection?
+    private var isListening = false
+    private var lastLook: ContinuousClock.Instant?
+    /// Notifications received, plus one for each connection made (a lost connection may have
+    /// missed some).
+    private var received: UInt64 = 0
+
+    init(conninfo: String) {
+        self.conninfo = conninfo
+    }
+
+    /// The count of notifications received so far, as a marker; nil while not every change is
+    /// notified (or the server cannot be reached), when the change marker must be polled.
+    func marker() -> Value? {
+        lock.withLock {
+            lookAgainIfDue()
+            guard isListening, let connection else { return nil }
+            guard let count = connection.takeNotifications() else {
+                drop()
+                return nil
+            }
+            received &+= UInt64(count)
+            return .text("notified \(received)")
+        }
+    }
+
+    /// Connects, and listens or stops listening as every table does or does not notify.
+    private func lookAgainIfDue() {
+        let now = ContinuousClock.now
+        if let lastLook, now - lastLook < .seconds(1) { return }
+        lastLook = now
+        do {
+            let connection = try self.connection ?? PostgresConnection(conninfo, readOnly: true)
+            if self.connection == nil {
+                self.connection = connection
+                received &+= 1
+            }
+            let notifies = try ChangeNotifications.notifiesEveryChange(on: connection)
+            if notifies != isListening {
+                try connection.execute((notifies ? "LISTEN " : "UNLISTEN ") + ChangeNotifications.channel)
+                isListening = notifies
+            }
+        } catch {
+            drop()
+        }
+    }
+
+    private func drop() {
+        connection?.close()
+        connection = nil
+        isListening = false
+    }
+
+    deinit { connection?.close() }
+}
