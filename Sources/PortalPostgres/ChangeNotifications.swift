@@ -23,12 +23,18 @@ public enum ChangeNotifications {
         ORDER BY c.relname
         """
 
-    /// Relations whose content changes without a trigger firing (materialized views refreshed,
-    /// foreign tables written elsewhere): where there are any, notifications cannot tell every
-    /// change.
+    /// Relations whose content changes without a trigger of the schema firing (materialized
+    /// views refreshed, foreign tables written elsewhere, views reading a relation of another
+    /// schema): where there are any, notifications cannot tell every change.
     private static let untriggerableSQL = """
         SELECT count(*) FROM pg_catalog.pg_class c
-        WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('m', 'f')
+        WHERE c.relnamespace = current_schema()::regnamespace
+          AND (c.relkind IN ('m', 'f')
+               OR (c.relkind = 'v' AND EXISTS (
+                   SELECT 1 FROM pg_catalog.pg_rewrite r
+                   JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND d.objid = r.oid
+                   JOIN pg_catalog.pg_class t ON d.refclassid = 'pg_catalog.pg_class'::regclass AND t.oid = d.refobjid
+                   WHERE r.ev_class = c.oid AND t.relnamespace <> current_schema()::regnamespace)))
         """
 
     /// Creates the trigger function and a trigger on each table that has none, in the write

@@ -248,7 +248,12 @@ import PortalEngine
         try db.connection.execute("INSERT INTO band (name) VALUES ('Faust')")
         try await seen.wait(for: 2)
 
-        // A table without the trigger: back to polling (looked at again within a second).
+        // A view of a table elsewhere, and a table without the trigger: back to polling (looked
+        // at again within a second).
+        try db.connection.execute("CREATE SCHEMA other; CREATE TABLE other.t (n integer); CREATE VIEW v AS SELECT n FROM other.t")
+        try await waitUntil { notified() == nil }
+        try db.connection.execute("DROP VIEW v")
+        try await waitUntil { notified() != nil }
         try db.connection.execute("CREATE TABLE plain (n integer)")
         try await waitUntil { notified() == nil }
         #expect(try await store.write { try ChangeNotifications.remove(in: $0) } == 2)
