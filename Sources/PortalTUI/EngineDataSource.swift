@@ -106,7 +106,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             let positions = Self.idPositions(entity)
             // The rowid, when it identifies the rows, comes first; it is no column.
             let k: Int32 = positions == nil ? Int32(Self.keyColumns(entity).count) : 0
-            // The same SQL text for every page of one (entity, filter, sort, direction): the
+            // The same SQL text for every page of one (entity, filter, sort, direction, size): the
             // connection prepares it once and then only re-binds the edge row's key.
             try context.forEachRow(cached: statement.sql, bindings) { statement in
                 let count = Int32(statement.columnCount)
