@@ -40,14 +40,15 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func insert(_ entity: String, columns: [String], values: [Value], returning: Bool = false) throws -> Row? {
         try checkValid()
-        try refuseOnCoreDataStore(entity, "inserting rows by columns")
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
         if let statement = lastInsert.statement, lastInsert.returning == returning, lastInsert.entity == entity,
            lastInsert.columns == columns {
-            // Already reset: runWrite resets its statement when done.
+            // Already reset: runWrite resets its statement when done. The checks below passed
+            // when it was prepared (a store's catalog, Core Data or not, never changes).
             return try runWrite(entity, statement, values, returning: returning)
         }
+        try refuseOnCoreDataStore(entity, "inserting rows by columns")
         let described = try checkWritable(entity, columns: columns)
         let sql = Insert(described, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         let statement = try withContext(entity) { try connection.prepare(sql) }
@@ -191,7 +192,9 @@ public final class WriteContext: ReadContext {
 
     private func runWrite(_ entity: String, _ statement: any DatabaseStatement, _ bindings: [Value],
                           returning: Bool) throws -> Row? {
-        try withContext(entity) {
+        // `withContext`'s work without its closure, whose captures cost retains and releases on
+        // every row of a bulk insert.
+        do {
             // SQLite's statement is reset only: every run binds all its parameters again.
             defer { if let sqlite = statement as? Statement { sqlite3_reset(sqlite.handle) } else { statement.reset() } }
             try statement.bind(bindings)
@@ -205,6 +208,8 @@ public final class WriteContext: ReadContext {
                 if row == nil { row = statement.row() }
             }
             return row
+        } catch let error as PortalError {
+            throw naming(entity, in: error)
         }
     }
 }
