@@ -42,17 +42,22 @@ public final class WriteContext: ReadContext {
         try checkValid()
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
-        if let statement = lastInsert.statement, lastInsert.returning == returning, lastInsert.entity == entity,
-           lastInsert.columns == columns {
+        if lastInsert.returning == returning, lastInsert.entity == entity, lastInsert.columns == columns {
             // Already reset: runWrite resets its statement when done. The checks below passed
             // when it was prepared (a store's catalog, Core Data or not, never changes).
-            return try runWrite(entity, statement, values, returning: returning)
+            if let sqlite = lastInsert.sqlite {
+                return try sqlite._withUnsafeGuaranteedRef { try runWrite(entity, $0, values, returning: returning) }
+            }
+            if let statement = lastInsert.statement {
+                return try runWrite(entity, statement, values, returning: returning)
+            }
         }
         try refuseOnCoreDataStore(entity, "inserting rows by columns")
         let described = try checkWritable(entity, columns: columns)
         let sql = Insert(described, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         let statement = try withContext(entity) { try connection.prepare(sql) }
-        lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement)
+        lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement,
+                                sqlite: (statement as? Statement).map(Unmanaged.passUnretained))
         return try runWrite(entity, statement, values, returning: returning)
     }
 
@@ -64,6 +69,10 @@ public final class WriteContext: ReadContext {
         var columns: [String] = []
         var returning = false
         var statement: (any DatabaseStatement)?
+        /// The same statement when it is SQLite's, run for each row without the retain and
+        /// release a strong copy costs: `statement` holds it, and only `insert` replaces it,
+        /// which nothing a row runs (binding, stepping, the engine's SQL functions) calls.
+        var sqlite: Unmanaged<Statement>?
     }
 
     /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many.
