@@ -199,10 +199,11 @@ public final class WriteContext: ReadContext {
         return try runWrite(entity, statement, bindings, returning: returning)
     }
 
-    private func runWrite(_ entity: String, _ statement: any DatabaseStatement, _ bindings: [Value],
+    private func runWrite(_ entity: String, _ statement: some DatabaseStatement, _ bindings: [Value],
                           returning: Bool) throws -> Row? {
         // `withContext`'s work without its closure, whose captures cost retains and releases on
-        // every row of a bulk insert.
+        // every row of a bulk insert. Generic, so that SQLite's statement (a bulk insert's, or
+        // any whose type is known) binds and steps through direct calls, not protocol witnesses.
         do {
             // SQLite's statement is reset only: every run binds all its parameters again.
             defer { if let sqlite = statement as? Statement { sqlite3_reset(sqlite.handle) } else { statement.reset() } }
