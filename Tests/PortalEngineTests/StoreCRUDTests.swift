@@ -104,4 +104,19 @@ import Testing
         #expect(error != nil)
         #expect(try store.read { ctx in try ctx.count("T") } == 3)
     }
+
+    /// A row refused while a bulk insert reuses its statement fails with the entity named, and
+    /// the statement is left ready: the next insert of the same write goes in.
+    @Test func aRefusedRowOfABulkInsertNamesItsEntity() throws {
+        let store = try Store.inMemory()
+        try store.write { ctx in try ctx.execute("CREATE TABLE U (a UNIQUE)") }
+        try store.write { ctx in
+            try ctx.insert("U", columns: ["a"], values: [1])
+            let error = portalError { try ctx.insert("U", columns: ["a"], values: [1]) }
+            #expect(error?.kind == .constraint(.unique))
+            #expect(error?.entity == "U")
+            try ctx.insert("U", columns: ["a"], values: [2])
+        }
+        #expect(try store.read { ctx in try ctx.count("U") } == 2)
+    }
 }

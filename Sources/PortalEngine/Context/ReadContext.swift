@@ -303,26 +303,31 @@ public class ReadContext {
 
     /// Names the entity in errors and suggests close names for unknown ones.
     func withContext<T>(_ entity: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch var error as PortalError {
-            if error.entity == nil { error.entity = entity }
-            guard let schema = try? store.schema(on: connection) else { throw error }
-            // SQLite's error for a table that is not there is only English text: ask the schema.
-            if error.kind == .sqlite, schema.entity(named: entity) == nil {
-                error.kind = .unknownEntity
-                error.message = "no entity named '\(entity)'"
-            }
-            if error.suggestion == nil {
-                switch error.kind {
-                case .unknownEntity:
-                    error.suggestion = closestName(to: error.entity ?? entity, among: schema.entities.map(\.name))
-                case .unknownAttribute:
-                    if let attribute = error.attribute, let described = schema.entity(named: error.entity ?? entity) {
-                        error.suggestion = closestName(to: attribute, among: described.attributes.map(\.name))
-                    }
-                default: break
-                }
-            }
-            throw error
+        do { return try body() } catch let error as PortalError { throw naming(entity, in: error) }
+    }
+
+    /// `error` with the entity named and, for an unknown name, the closest existing one (what
+    /// `withContext` throws; called directly where a closure would cost on every row).
+    func naming(_ entity: String, in error: PortalError) -> PortalError {
+        var error = error
+        if error.entity == nil { error.entity = entity }
+        guard let schema = try? store.schema(on: connection) else { return error }
+        // SQLite's error for a table that is not there is only English text: ask the schema.
+        if error.kind == .sqlite, schema.entity(named: entity) == nil {
+            error.kind = .unknownEntity
+            error.message = "no entity named '\(entity)'"
         }
+        if error.suggestion == nil {
+            switch error.kind {
+            case .unknownEntity:
+                error.suggestion = closestName(to: error.entity ?? entity, among: schema.entities.map(\.name))
+            case .unknownAttribute:
+                if let attribute = error.attribute, let described = schema.entity(named: error.entity ?? entity) {
+                    error.suggestion = closestName(to: attribute, among: described.attributes.map(\.name))
+                }
+            default: break
+            }
+        }
+        return error
     }
 }

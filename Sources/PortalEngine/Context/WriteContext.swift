@@ -40,18 +40,24 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func insert(_ entity: String, columns: [String], values: [Value], returning: Bool = false) throws -> Row? {
         try checkValid()
-        try refuseOnCoreDataStore(entity, "inserting rows by columns")
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
-        if let statement = lastInsert.statement, lastInsert.returning == returning, lastInsert.entity == entity,
-           lastInsert.columns == columns {
-            // Already reset: runWrite resets its statement when done.
-            return try runWrite(entity, statement, values, returning: returning)
+        if lastInsert.returning == returning, lastInsert.entity == entity, lastInsert.columns == columns {
+            // Already reset: runWrite resets its statement when done. The checks below passed
+            // when it was prepared (a store's catalog, Core Data or not, never changes).
+            if let sqlite = lastInsert.sqlite {
+                return try sqlite._withUnsafeGuaranteedRef { try runWrite(entity, $0, values, returning: returning) }
+            }
+            if let statement = lastInsert.statement {
+                return try runWrite(entity, statement, values, returning: returning)
+            }
         }
+        try refuseOnCoreDataStore(entity, "inserting rows by columns")
         let described = try checkWritable(entity, columns: columns)
         let sql = Insert(described, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         let statement = try withContext(entity) { try connection.prepare(sql) }
-        lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement)
+        lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement,
+                                sqlite: (statement as? Statement).map(Unmanaged.passUnretained))
         return try runWrite(entity, statement, values, returning: returning)
     }
 
@@ -63,6 +69,10 @@ public final class WriteContext: ReadContext {
         var columns: [String] = []
         var returning = false
         var statement: (any DatabaseStatement)?
+        /// The same statement when it is SQLite's, run for each row without the retain and
+        /// release a strong copy costs: `statement` holds it, and only `insert` replaces it,
+        /// which nothing a row runs (binding, stepping, the engine's SQL functions) calls.
+        var sqlite: Unmanaged<Statement>?
     }
 
     /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many.
@@ -189,9 +199,12 @@ public final class WriteContext: ReadContext {
         return try runWrite(entity, statement, bindings, returning: returning)
     }
 
-    private func runWrite(_ entity: String, _ statement: any DatabaseStatement, _ bindings: [Value],
+    private func runWrite(_ entity: String, _ statement: some DatabaseStatement, _ bindings: [Value],
                           returning: Bool) throws -> Row? {
-        try withContext(entity) {
+        // `withContext`'s work without its closure, whose captures cost retains and releases on
+        // every row of a bulk insert. Generic, so that SQLite's statement (a bulk insert's, or
+        // any whose type is known) binds and steps through direct calls, not protocol witnesses.
+        do {
             // SQLite's statement is reset only: every run binds all its parameters again.
             defer { if let sqlite = statement as? Statement { sqlite3_reset(sqlite.handle) } else { statement.reset() } }
             try statement.bind(bindings)
@@ -205,6 +218,8 @@ public final class WriteContext: ReadContext {
                 if row == nil { row = statement.row() }
             }
             return row
+        } catch let error as PortalError {
+            throw naming(entity, in: error)
         }
     }
 }

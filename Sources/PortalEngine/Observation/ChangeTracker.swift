@@ -23,7 +23,9 @@ final class ChangeTracker: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_update_hook(connection.handle, { context, _, _, table, _ in
             guard let context, let table else { return }
-            Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().noteTable(table)
+            // Called for every row written: no retain and release of the tracker, which the
+            // store holds for as long as the hook is installed.
+            Unmanaged<ChangeTracker>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.noteTable(table) }
         }, context)
         sqlite3_rollback_hook(connection.handle, { context in
             guard let context else { return }

@@ -180,6 +180,8 @@ public final class Statement {
 
     /// Binds `values` to the parameters `?1`, `?2`, … in order.
     public func bind(_ values: [Value]) throws {
+        // Read once: the handle stays in a register across the loop's C calls.
+        let handle = self.handle
         for i in values.indices {
             // Integers (the common case) bound straight from the array, without copying the
             // Value out and destroying it again.
