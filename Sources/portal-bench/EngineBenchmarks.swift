@@ -60,40 +60,6 @@ func engineBenchmarks() throws -> [Figure] {
     return try figures.filter { $0.0.hasPrefix(only) || only.hasPrefix("engine") == false }.map { try $0.1() }
 }
 
-/// Medians of `runs` timings of our work and of the baseline's, run alternately (so both see
-/// the same machine load), each after an untimed `setUp`, with a warm-up round first. Single-
-/// threaded work is timed in CPU time of the calling thread (`cpu: true`), which other processes
-/// on a shared machine cannot inflate; the notes say which clock was used.
-private func compare(runs: Int = 7, cpu: Bool, setUp: () throws -> Void = {},
-                     ours: () throws -> Void, baseline: () throws -> Void) throws -> (ours: Double, baseline: Double) {
-    var oursSamples: [Double] = []
-    var baselineSamples: [Double] = []
-    for run in 0...runs {
-        try setUp()
-        let b = try measure(cpu: cpu, baseline)
-        try setUp()
-        let o = try measure(cpu: cpu, ours)
-        if run > 0 {
-            baselineSamples.append(b)
-            oursSamples.append(o)
-        }
-    }
-    return (median(oursSamples), median(baselineSamples))
-}
-
-private func measure(cpu: Bool, _ body: () throws -> Void) throws -> Double {
-    let start = now(cpu: cpu)
-    try body()
-    return Double(now(cpu: cpu) - start) / 1_000_000
-}
-
-private func now(cpu: Bool) -> UInt64 {
-    guard cpu else { return DispatchTime.now().uptimeNanoseconds }
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-}
-
 private struct BenchError: Error, CustomStringConvertible {
     let description: String
 }
@@ -157,7 +123,7 @@ private func fetchFigure(folder: URL, _ kind: FetchKind) throws -> Figure {
     switch kind {
     case .typed:
         let portal = Portal<BenchRow>(store)
-        times = try compare(cpu: true, ours: {
+        times = try pairedMedians(cpu: true, ours: {
             let fetched = try portal.findAll()
             try check(fetched.reduce(0) { $0 &+ $1.a9 }, count: fetched.count)
         }, baseline: {
@@ -167,7 +133,7 @@ private func fetchFigure(folder: URL, _ kind: FetchKind) throws -> Figure {
         })
     case .codable:
         let portal = Portal<CodableBenchRow>(store)
-        times = try compare(cpu: true, ours: {
+        times = try pairedMedians(cpu: true, ours: {
             let fetched = try portal.findAll()
             try check(fetched.reduce(0) { $0 &+ $1.a9 }, count: fetched.count)
         }, baseline: {
@@ -176,13 +142,13 @@ private func fetchFigure(folder: URL, _ kind: FetchKind) throws -> Figure {
             try check(fetched.reduce(0) { $0 &+ $1.a9 }, count: fetched.count)
         })
     case .cursor:
-        times = try compare(cpu: true, ours: {
+        times = try pairedMedians(cpu: true, ours: {
             var sum: Int64 = 0
             try store.read { ctx in try ctx.forEach(BenchRow.self) { sum &+= $0.a9 } }
             guard sum != 0 else { throw BenchError(description: "cursor") }
         }, baseline: cBaseline)
         // The dynamic cursor: `forEach` over `Row`s.
-        let dynamic = try compare(runs: 5, cpu: true, ours: {
+        let dynamic = try pairedMedians(runs: 5, cpu: true, ours: {
             var count = 0
             try store.read { ctx in try ctx.forEach("Bench") { row in count += row.count } }
             guard count == rows * 10 else { throw BenchError(description: "stream") }
@@ -190,7 +156,7 @@ private func fetchFigure(folder: URL, _ kind: FetchKind) throws -> Figure {
         notes = ["dynamic_ms": String(format: "%.1f", dynamic.ours),
                  "dynamic_ratio": String(format: "%.2f", dynamic.ours / dynamic.baseline)]
     case .dynamic:
-        times = try compare(cpu: true, ours: {
+        times = try pairedMedians(cpu: true, ours: {
             let fetched = try store.read { ctx in try ctx.find("Bench") }
             guard fetched.count == rows, fetched[rows - 1].count == 10 else { throw BenchError(description: "fetch") }
         }, baseline: cBaseline)
@@ -219,7 +185,7 @@ private func insertFigure(folder: URL, typed: Bool) throws -> Figure {
     let times: (ours: Double, baseline: Double)
     if typed {
         let portal = Portal<BenchRow>(store)
-        times = try compare(cpu: true, setUp: empty, ours: {
+        times = try pairedMedians(cpu: true, setUp: empty, ours: {
             var entities: [BenchRow] = []
             entities.reserveCapacity(rows)
             for r in 0..<Int64(rows) {
@@ -231,7 +197,7 @@ private func insertFigure(folder: URL, typed: Bool) throws -> Figure {
     } else {
         // The dynamic API with ordered columns and values (`insert`), and, as a note, `create`
         // with a [String: Value] dictionary returning each stored row.
-        times = try compare(cpu: true, setUp: empty, ours: {
+        times = try pairedMedians(cpu: true, setUp: empty, ours: {
             try store.write { ctx in
                 for r in 0..<Int64(rows) {
                     try ctx.insert("Bench", columns: columnNames, values: [
@@ -240,7 +206,7 @@ private func insertFigure(folder: URL, typed: Bool) throws -> Figure {
                 }
             }
         }, baseline: cBaseline)
-        let create = try compare(runs: 3, cpu: true, setUp: empty, ours: {
+        let create = try pairedMedians(runs: 3, cpu: true, setUp: empty, ours: {
             try store.write { ctx in
                 for r in 0..<Int64(rows) {
                     var values: [String: Value] = [:]
@@ -277,7 +243,7 @@ private func compiledQueryFigure(folder: URL) throws -> Figure {
     defer { baseline_close(db) }
     let query = try Portal<BenchRow>.Query(where: "a1 == $x", in: store)
     var cSum: Int64 = 0, oursSum: Int64 = 0
-    let times = try compare(cpu: true, ours: {
+    let times = try pairedMedians(cpu: true, ours: {
         var read = 0
         oursSum = 0
         try store.read { ctx in
@@ -333,7 +299,7 @@ private func readDuringWriteFigure(folder: URL) throws -> Figure {
     }
     // Rounds alternate: the reads alone, then the same reads while the writer runs.
     let commits = Mutex(0)
-    let times = try compare(runs: 5, cpu: false, ours: {
+    let times = try pairedMedians(runs: 5, cpu: false, ours: {
         let stop = Mutex(false)
         let finished = DispatchSemaphore(value: 0)
         let writer = Thread {

@@ -23,28 +23,40 @@ func medianMilliseconds(runs: Int = 5, warmUp: Bool = true, _ body: () throws ->
     return median(samples)
 }
 
-/// Times `ours` and `baseline` alternately, `runs` times each after a warm-up of both, and returns
-/// both medians: for figures of microseconds, where the machine's drift between two separate
-/// series of runs would move the ratio more than the work does. `prepare` runs untimed before
-/// each run of `ours` (to put a session back where the timed step starts).
-func pairedMedians(runs: Int, prepare: () throws -> Void = {}, ours: () throws -> Void,
-                   baseline: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
-    func timed(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
+/// Times `baseline` and `ours` alternately, `runs` times each after a warm-up round of both, and
+/// returns both medians: both see the same machine load, so the machine's drift between two
+/// separate series of runs does not move the ratio. `prepare` runs untimed before each run of
+/// `ours` (to put a session back where the timed step starts), `setUp` before each run of
+/// either (to empty a table). With `cpu`, the clock is the calling thread's CPU time, which other
+/// processes on a shared machine cannot inflate (for single-threaded work); else wall time.
+func pairedMedians(runs: Int = 7, cpu: Bool = false, setUp: () throws -> Void = {}, prepare: () throws -> Void = {},
+                   ours: () throws -> Void, baseline: () throws -> Void) throws -> (ours: Double, baseline: Double) {
+    func timed(_ body: () throws -> Void) throws -> Double {
+        try setUp()
+        let start = now(cpu: cpu)
         try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        return Double(now(cpu: cpu) - start) / 1_000_000
     }
-    try prepare()
-    try ours()
-    try baseline()
     var oursSamples: [Double] = []
     var baselineSamples: [Double] = []
-    for _ in 0..<max(runs, 1) {
+    for run in 0...max(runs, 1) {
+        let b = try timed(baseline)
         try prepare()
-        oursSamples.append(try timed(ours))
-        baselineSamples.append(try timed(baseline))
+        let o = try timed(ours)
+        if run > 0 {
+            baselineSamples.append(b)
+            oursSamples.append(o)
+        }
     }
     return (median(oursSamples), median(baselineSamples))
+}
+
+/// Nanoseconds of the calling thread's CPU time (`cpu`), or of the monotonic clock.
+private func now(cpu: Bool) -> UInt64 {
+    guard cpu else { return DispatchTime.now().uptimeNanoseconds }
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
 func median(_ samples: [Double]) -> Double {

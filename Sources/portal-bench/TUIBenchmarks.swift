@@ -35,7 +35,7 @@ func tuiBenchmarks() throws -> [Figure] {
     let steps = try BrowserSteps(store: store)
     let session = steps.session
     let (open, openSQL) = try pairedMedians(runs: runs, ours: steps.open, baseline: baseline(firstPage))
-    let (end, endSQL) = pairedMedians(runs: runs, prepare: steps.home, ours: steps.end, baseline: baseline(lastPage))
+    let (end, endSQL) = try pairedMedians(runs: runs, prepare: steps.home, ours: steps.end, baseline: baseline(lastPage))
 
     // Where a screen's time goes: drawing it, and the same SQL through the engine's raw query.
     let renderOnly = medianMilliseconds(runs: runs) { _ = Renderer.render(session) }
@@ -44,7 +44,7 @@ func tuiBenchmarks() throws -> [Figure] {
     }
 
     // tui.pagedown: 100 PgDn from the top, each rendered, against the same 100 keyset queries.
-    let (pageDown, pageDownSQL) = pairedMedians(runs: 21, prepare: steps.home, ours: steps.pageDown, baseline: {
+    let (pageDown, pageDownSQL) = try pairedMedians(runs: 21, prepare: steps.home, ours: steps.pageDown, baseline: {
         var checksum: Int64 = 0
         for page in 0..<100 {
             let last = (page + 1) * pageSize
@@ -56,7 +56,7 @@ func tuiBenchmarks() throws -> [Figure] {
     // tui.filter: `a == 4242` applied (Enter on the filter line) and the first screen rendered.
     // Typing it (each keystroke checks the predicate, compiling it) is set up untimed and
     // measured on its own below, per keystroke.
-    let (filter, filterSQL) = pairedMedians(runs: runs, prepare: { steps.typeFilter("a == 4242") }, ours: steps.applyFilter,
+    let (filter, filterSQL) = try pairedMedians(runs: runs, prepare: { steps.typeFilter("a == 4242") }, ours: steps.applyFilter,
                                             baseline: baseline(filtered))
     // A new value each run (`a == 1111`, `a == 2222`, …) so that its four prefixes with digits
     // were never checked before; `a`, `a `, `a =`, `a ==`, `a == ` are, as after the first filter.
