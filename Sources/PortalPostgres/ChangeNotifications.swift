@@ -83,43 +83,69 @@ public enum ChangeNotifications {
     }
 }
 
-/// A store's listening connection (its `PostgresServer`'s), opened when a change marker is first
-/// asked, listening while every table notifies (looked at again at most once a second).
+/// A store's listening connection (its `PostgresServer`'s), opened on first use, listening while
+/// every table notifies. Whether they do is looked at again at most once a second, on a queue of
+/// its own: the caller (the browser drawing a page) never waits for the connection or the
+/// catalog, and gets the last marker known meanwhile (an older marker only brings a refresh later).
 final class ChangeListener: @unchecked Sendable {
     private let conninfo: String
-    /// Guards everything below; the connection is used under it only.
+    private let queue = DispatchQueue(label: "portal.postgres.listener")
+    /// Guards everything below; the connection is used under it only. Held across the look, so
+    /// `marker` only tries it.
     private let lock = NSLock()
     private var connection: PostgresConnection?
     private var isListening = false
     private var lastLook: ContinuousClock.Instant?
+    private var isLooking = false
     /// Notifications received, plus one for each connection made (a lost connection may have
     /// missed some).
     private var received: UInt64 = 0
+    /// The last marker `marker` returned or the look left, for callers that find the lock taken
+    /// (guarded by `publishedLock`).
+    private var published: Value?
+    private let publishedLock = NSLock()
 
     init(conninfo: String) {
         self.conninfo = conninfo
     }
 
     /// The count of notifications received so far, as a marker; nil while not every change is
-    /// notified (or the server cannot be reached), when the change marker must be polled.
+    /// notified (or the server cannot be reached, or has not been asked yet), when the change
+    /// marker must be polled.
     func marker() -> Value? {
-        lock.withLock {
-            lookAgainIfDue()
-            guard isListening, let connection else { return nil }
-            guard let count = connection.takeNotifications() else {
+        guard lock.try() else { return publishedLock.withLock { published } }
+        defer { lock.unlock() }
+        lookAgainIfDue()
+        var marker: Value?
+        if isListening, let connection {
+            if let count = connection.takeNotifications() {
+                received &+= UInt64(count)
+                marker = .text("notified \(received)")
+            } else {
                 drop()
-                return nil
             }
-            received &+= UInt64(count)
-            return .text("notified \(received)")
         }
+        publishedLock.withLock { published = marker }
+        return marker
+    }
+
+    /// Starts a look on the queue when the last is a second old (under `lock`).
+    private func lookAgainIfDue() {
+        let now = ContinuousClock.now
+        if isLooking { return }
+        if let lastLook, now - lastLook < .seconds(1) { return }
+        lastLook = now
+        isLooking = true
+        queue.async { [weak self] in self?.look() }
     }
 
     /// Connects, and listens or stops listening as every table does or does not notify.
-    private func lookAgainIfDue() {
-        let now = ContinuousClock.now
-        if let lastLook, now - lastLook < .seconds(1) { return }
-        lastLook = now
+    private func look() {
+        lock.lock()
+        defer {
+            isLooking = false
+            lock.unlock()
+        }
         do {
             let connection = try self.connection ?? PostgresConnection(conninfo, readOnly: true)
             if self.connection == nil {
@@ -134,6 +160,7 @@ final class ChangeListener: @unchecked Sendable {
         } catch {
             drop()
         }
+        if !isListening { publishedLock.withLock { published = nil } }
     }
 
     private func drop() {

@@ -222,9 +222,12 @@ import PortalEngine
         #expect(try await store.write { try ChangeNotifications.install(in: $0) } == 2)
         #expect(try await store.write { try ChangeNotifications.install(in: $0) } == 0)
 
-        // A new store's listener finds every table notifying.
+        // A new store's listener finds every table notifying (it connects and looks on a queue of
+        // its own: the first markers are nil, the caller never waits for it).
         let watching = try Store(url: "dbname=\(db.name)")
         let notified = try #require(watching.server).notifiedChangeMarker
+        #expect(notified() == nil)
+        try await waitUntil { notified() != nil }
         let start = try #require(notified())
         let elsewhere = try ScratchDatabase()
         let polled = { try watching.read { try $0.serverChangeMarker } }
