@@ -10,14 +10,13 @@ DEBUG_BIN := .build/debug/portal-shell
 # the debug build, which they already have: `make install PREFIX=… BIN=.build/debug/portal-shell`).
 BIN ?= $(RELEASE_BIN)
 # The release build links the Swift runtime and Foundation statically: start-up no longer loads
-# and relocates a dozen shared libraries (measured: `count Track` on Chinook, 12.1 ms → 6.8 ms).
+# and relocates a dozen shared libraries (the `shell.startup` figure of `make bench` guards it).
 # The C and C++ libraries are linked statically too (libstdc++, libgcc, SQLite, libedit, ncurses,
 # zlib): see scripts/static-libs, which makes the folder whose sqlite3.pc (PKG_CONFIG_PATH) puts
 # it first on the library path. No $ORIGIN run path either: the binary loads no library of its
 # own, and the loader looked for each system library in the build folder first.
 # Linked as a plain (not position-independent) executable: the loader has no relative
-# relocations to apply to the Swift metadata at every start (measured with hyperfine, `count
-# Track` on Chinook: 4.0 → 3.2 ms, sqlite3 2.0 ms).
+# relocations to apply to the Swift metadata at every start (`shell.startup` again).
 STATIC_LIBS := .build/static-libs
 RELEASE_ENV := PKG_CONFIG_PATH=$(CURDIR)/$(STATIC_LIBS)
 RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -no-pie
@@ -41,8 +40,9 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Only the shipped program: the benchmarks and the test support targets never take part.
 release: deps static-libs
-	$(RELEASE_ENV) $(SWIFT) build -c release $(RELEASE_FLAGS)
+	$(RELEASE_ENV) $(SWIFT) build -c release $(RELEASE_FLAGS) --product portal-shell
 
 static-libs:
 	@scripts/static-libs $(STATIC_LIBS)
@@ -74,7 +74,7 @@ bench: deps static-libs
 	env=$$(scripts/postgres-test-server start "$$dir") && eval "$$env"; \
 	.build/release/portal-bench
 
-# PortalEngine against GRDB.swift and the C API in one process (issue 15's table): a package of
+# PortalEngine against GRDB.swift and the C API in one process: a package of
 # its own in Benchmarks/peers, so nothing else builds GRDB. Prints a Markdown table.
 bench-peers: deps
 	cd Benchmarks/peers && $(SWIFT) build -c release --product peers && .build/release/peers

@@ -1,17 +1,17 @@
 import PortalPredicate
-import Testing
 
 /// Every row of docs/predicates.md's table and every example in it, each with the same condition
 /// written by hand in SQL, on Chinook: the compiler's tests on SQLite and the PostgreSQL
 /// differential run them all.
 public enum ChinookPredicateCases {
-    public struct Case: CustomTestStringConvertible, Sendable {
+    public struct Case: CustomStringConvertible, Sendable {
         public var entity: String
         public var predicate: String
         /// The same condition written by hand in SQLite's SQL.
         public var sql: String
         public var variables: [String: Argument] = [:]
-        public var testDescription: String { "\(entity) where \(predicate)" }
+        /// How a parameterised test names the case.
+        public var description: String { "\(entity) where \(predicate)" }
 
         init(entity: String, predicate: String, sql: String, variables: [String: Argument] = [:]) {
             (self.entity, self.predicate, self.sql, self.variables) = (entity, predicate, sql, variables)
@@ -44,7 +44,7 @@ public enum ChinookPredicateCases {
         Case(entity: "Track", predicate: "GenreId IN $genres", sql: "GenreId IN (2, 4, 5)",
              variables: ["genres": .list([2, 4, 5])]),
         Case(entity: "Track", predicate: "GenreId IN {}", sql: "0"),
-        // Issue 12: nil in the list matches NULL, as NSPredicate's IN does.
+        // nil in the list matches NULL, as NSPredicate's IN does.
         Case(entity: "Track", predicate: "Composer IN {nil, \"AC/DC\"}", sql: "Composer = 'AC/DC' OR Composer IS NULL"),
         Case(entity: "Track", predicate: "Milliseconds > $min", sql: "Milliseconds > 500000",
              variables: ["min": .value(500000)]),

@@ -22,7 +22,7 @@ import PortalEngine
                               condition: filter.condition, order: SQLFragment("1"))
             }
             if results.sqlite != results.postgres {
-                disagreements.append("\(test.testDescription): SQLite \(results.sqlite.count) rows, PostgreSQL \(results.postgres.count)")
+                disagreements.append("\(test.description): SQLite \(results.sqlite.count) rows, PostgreSQL \(results.postgres.count)")
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
