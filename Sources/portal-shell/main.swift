@@ -5,13 +5,13 @@ import PortalTUI
 import Glibc
 #endif
 
-/// The command line of SPEC section 1, as ArgumentParser reads it: for help, version, completion
+/// The command line, as ArgumentParser reads it: for help, version, completion
 /// scripts, usage errors, and any command line `CommandLineOptions.quickParse` leaves to it.
 /// `validate` and the configuration are `CommandLineOptions`' (one implementation for both parses).
 struct PortalShellCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "portal-shell",
-        abstract: "A terminal database browser and shell for SQLite, with NSPredicate queries.",
+        abstract: "A terminal database browser and shell for SQLite, PostgreSQL and Core Data stores, with NSPredicate queries.",
         discussion: """
             Examples:
               portal-shell                                   the demo database, interactively
@@ -21,13 +21,16 @@ struct PortalShellCommand: ParsableCommand {
               portal-shell music.sqlite -p name=AC/DC -e 'find Artist where Name == $name'
               portal-shell music.sqlite -f script.txt --on-error continue
               portal-shell music.sqlite --browse --entity Track --where 'Composer == nil'
+              portal-shell postgresql://localhost/music      a prompt on a PostgreSQL database
+              portal-shell NoteStore.sqlite -e 'count ICNote where folder.title == "Notes"'
+                                                             a Core Data store, by its model's names
               portal-shell --demo fitness.sqlite
               portal-shell --generate-completion-script bash > /etc/bash_completion.d/portal-shell
             """,
         version: PortalShell.version
     )
 
-    @Argument(help: ArgumentHelp("An SQLite database file, or :memory:.", valueName: "DATABASE"))
+    @Argument(help: ArgumentHelp("An SQLite file, a Core Data or SwiftData store (an SQLite file), a PostgreSQL URL (postgresql://…), or :memory:.", valueName: "DATABASE"))
     var database: String?
 
     @Option(name: [.short, .customLong("exec")], help: ArgumentHelp("Run TEXT as commands and exit (repeatable).", valueName: "TEXT"))
@@ -67,7 +70,7 @@ struct PortalShellCommand: ParsableCommand {
     var onError: String = CommandLineOptions().onError
 
     // No default value here: ArgumentParser would describe it on every parse, and an Int's
-    // description goes through the runtime's dynamic casts (1M instructions of each start-up).
+    // description goes through the runtime's dynamic casts at every start-up (`shell.startup` guards it).
     @Option(help: ArgumentHelp("How long to wait for another process's lock, in milliseconds (default 5000).", valueName: "MS"))
     var busyTimeout: Int?
 

@@ -10,7 +10,7 @@ enum Help {
         ("first", "first E [select …] [where P] [group by …] [having P] [sort by …]", "at most one entity (or group)"),
         ("count", "count E [where P] [group by KEY, … [sort by …] [limit N] [offset N]]", "how many entities match; with group by, each group's keys and count, largest first"),
         ("get", "get E ID [, ID…]", "one entity by its primary id (every part of a composite id, in key order)"),
-        ("explain", "explain COMMAND", "the SQL a command compiles to, its bound values and SQLite's query plan"),
+        ("explain", "explain COMMAND", "the SQL a command compiles to, its bound values and the database's query plan"),
         ("entities", "entities", "each entity: name, kind, row count, attribute count"),
         ("schema", "schema [E] [sql]", "attributes, relationships, indexes, checks and triggers; with sql, the CREATE statements"),
         ("create", "create E set KEY = VALUE [, …]",
