@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The issue-15 comparison of PortalEngine with GRDB.swift and with the SQLite C API, in one
+// The comparison of PortalEngine with GRDB.swift and with the SQLite C API, in one
 // process. A package of its own, so the main package's `make test` never builds GRDB:
 // `make bench-peers` runs it (release build).
 let package = Package(

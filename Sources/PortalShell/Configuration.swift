@@ -31,7 +31,7 @@ public struct Configuration: Sendable {
     public init() {}
 }
 
-/// How a Core Data (or SwiftData) store is opened (SPEC section 7).
+/// How a Core Data (or SwiftData) store is opened (the man page's CORE DATA STORES).
 public enum CoreDataOpening: Sendable, Equatable {
     /// By the model its `Z_MODELCACHE` keeps (else names from `Z_PRIMARYKEY` and the columns).
     case byModel
@@ -41,7 +41,7 @@ public enum CoreDataOpening: Sendable, Equatable {
     case modelFile(String)
 }
 
-/// Exit statuses of SPEC section 1.
+/// Exit statuses (the man page's EXIT STATUS).
 public enum ExitStatus {
     public static let success: Int32 = 0
     public static let commandFailed: Int32 = 1

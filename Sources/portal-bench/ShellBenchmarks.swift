@@ -233,7 +233,7 @@ func shellBenchmarks() throws -> [Figure] {
                               ["-json", big, "SELECT * FROM T"], runs: 3, goal: "ratio<=1.2"))
     figures.append(try figure("shell.export.table", [big, "-r", "--exec", "find T", "--format", "table"],
                               ["-box", big, "SELECT * FROM T"], runs: 3, goal: "ratio<=1.0,peak<=30MB"))
-    // Issue 16's filters: Unicode-aware case/diacritic folding and MATCHES, against sqlite3's
+    // Filters: Unicode-aware case/diacritic folding and MATCHES, against sqlite3's
     // nearest ASCII equivalents (LIKE, COLLATE NOCASE, its REGEXP), the same count each way.
     let filters: [(String, String, String)] = [
         ("shell.filter.casefold.beginswith", #"count T where name BEGINSWITH[c] "NAME 12""#,
@@ -246,9 +246,9 @@ func shellBenchmarks() throws -> [Figure] {
          "SELECT count(*) FROM T WHERE name REGEXP '^name 1[0-9]* 5.*$'"),
     ]
     for (name, command, sql) in filters {
-        figures.append(try figure(name, [big, "-r", "--exec", command], [big, sql], runs: 3, goal: "ratio<=2 (issue 16)"))
+        figures.append(try figure(name, [big, "-r", "--exec", command], [big, sql], runs: 3, goal: "ratio<=2"))
     }
-    // Issue 16's imports: 1,000,000 rows × 5 columns into an empty T, in one transaction.
+    // Imports: 1,000,000 rows × 5 columns into an empty T, in one transaction.
     let files = wanted("shell.import.csv") || wanted("shell.import.ndjson") ? try importFiles(from: big) : (csv: "", ndjson: "")
     figures.append(try importFigure("shell.import.csv", ours: ours, oursArguments: { [$0, "-e", "import T from \(files.csv)"] },
                                     baselineArguments: { [$0, ".import --csv --skip 1 \(files.csv) T"] }, runs: 3,
@@ -260,7 +260,7 @@ func shellBenchmarks() throws -> [Figure] {
     figures.append(try importFigure("shell.import.ndjson", ours: ours, oursArguments: { [$0, "-e", "import T from \(files.ndjson)"] },
                                     baselineArguments: { [$0, jsonInsert] }, runs: 3,
                                     goal: "ratio<=1.5,peak<=50MB", baselineNote: "sqlite3 json_each(readfile)"))
-    // Issue 14's group by an indexed column: `count T group by city`'s selection compiled and run
+    // A group by an indexed column: `count T group by city`'s selection compiled and run
     // by the engine, against the same SQL stepped through the C API, in this process (a child
     // process would time start-up, which shell.startup measures).
     if wanted("shell.group") { figures.append(try groupFigure(try indexedCopy(of: big))) }
@@ -273,7 +273,7 @@ func shellBenchmarks() throws -> [Figure] {
     return figures.compactMap { $0 }
 }
 
-/// `shell.copy_to.postgres` (issue 18): `--copy-to` of the million-row table into a new
+/// `shell.copy_to.postgres`: `--copy-to` of the million-row table into a new
 /// PostgreSQL database (types, key, rows by COPY, statistics), against psql's `\copy` of the same
 /// rows (a CSV sqlite3 wrote) into the same table made beforehand: ours must keep at least half
 /// its speed. Each run gets a fresh database. Only with a server (`make bench` starts one).
@@ -345,5 +345,5 @@ private func groupFigure(_ path: String) throws -> Figure {
     })
     guard oursRows == baselineRows, oursRows > 0 else { throw ShellBenchError("shell.group: \(oursRows) rows against \(baselineRows)") }
     return Figure(name: "shell.group", oursMilliseconds: ours, baselineMilliseconds: baseline,
-                  notes: ["goal": "ratio<=1.2 (issue 14)", "rows": "1000000", "groups": String(oursRows)])
+                  notes: ["goal": "ratio<=1.2", "rows": "1000000", "groups": String(oursRows)])
 }

@@ -3,7 +3,7 @@ import PortalEngine
 import PortalPostgres
 import PortalTUI
 
-// `tui.pg.*` (issue 18): the browser on a 10,000,000-row PostgreSQL table, headless (model +
+// `tui.pg.*`: the browser on a 10,000,000-row PostgreSQL table, headless (model +
 // renderer) over `Store(url:)`, each figure against the plain SQL for the same page(s) sent by
 // libpq (`PQexec`, every row of the result received) on a connection of its own, in the same
 // run. Only with a server (`make bench` starts one); the table is made afresh in it each run.

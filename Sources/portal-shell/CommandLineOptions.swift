@@ -4,8 +4,9 @@ import PortalShell
 /// The values of the command line, as typed: checked by `validate` and turned into the shell's
 /// `Configuration` by `shellConfiguration`. `PortalShellCommand` (ArgumentParser) fills them for
 /// help, errors and the unusual; `quickParse` fills them for a plain run without ArgumentParser,
-/// whose reflection over the command's property wrappers took 10M of the 23M instructions of a
-/// one-command run (its runtime conformance look-ups scan every conformance of the binary).
+/// whose reflection over the command's property wrappers costs a one-command run most of its
+/// start-up (its runtime conformance look-ups scan every conformance of the binary; the
+/// `shell.startup` figure guards it).
 struct CommandLineOptions: Equatable {
     var database: String?
     var exec: [String] = []

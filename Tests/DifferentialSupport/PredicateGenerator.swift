@@ -36,7 +36,7 @@ public struct PredicateGenerator {
         if depth >= 3 || random.chance(40) {
             return random.chance(3) ? .constant(random.chance(50)) : .comparison(comparison())
         }
-        // Chains are flat lists of two to four operands (issue 10 point 6), runs of NOT happen.
+        // Chains are flat lists of two to four operands, runs of NOT happen.
         switch random.int(0...2) {
         case 0: return .not(predicate(depth: depth + (random.chance(30) ? 0 : 1)))
         case 1: return .and((0..<random.int(2...4)).map { _ in predicate(depth: depth + 1) })
@@ -123,7 +123,7 @@ public struct PredicateGenerator {
 
     mutating func textComparison(_ left: Expression) -> Comparison {
         let op = random.pick(Self.textOperators)
-        // `[l]` alone and combined (issue 12): Unicode collation order.
+        // `[l]` alone and combined: Unicode collation order.
         var options: ComparisonOptions = random.pick([[], [], [.caseInsensitive], [.diacriticInsensitive],
                                                       [.caseInsensitive, .diacriticInsensitive], [.normalized],
                                                       [.localeSensitive], [.caseInsensitive, .localeSensitive],
@@ -186,7 +186,7 @@ public struct PredicateGenerator {
         let constant = Expression.literal(random.pick([1, 2, 3, -2, 0.5, 0]))
         switch random.int(0...9) {
         case 8, 9:
-            // Bitwise operators (issue 12) on integers, reals and NULL, shifts either way (text
+            // Bitwise operators on integers, reals and NULL, shifts either way (text
             // is refused by the compiler, as in all arithmetic: SetValueTests).
             let op = random.pick([ArithmeticOperator.bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight])
             let other: Expression = random.chance(30) ? .key(random.pick(Self.numberKeys))

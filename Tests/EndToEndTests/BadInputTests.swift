@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The bad input of issue 4: each gives a clear message, the right exit status, and loses nothing.
+/// Bad input: each gives a clear message, the right exit status, and loses nothing.
 @Suite struct BadInputTests {
     let db: String
     let folder: URL
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func outputToAFullDevice() throws {
-        // A failed write fails the command (issue 10 point 3): the script goes on only when told to.
+        // A failed write fails the command: the script goes on only when told to.
         let r = try Shell.run([db, "--on-error", "continue", "-e", "output /dev/full; find Track; output stdout; count Genre"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("No space left on device"))

@@ -145,11 +145,11 @@ import Testing
         try s.waitFor("BROWSER-EXITED-0")
     }
 
-    /// Two million rows with text labels (the issue 11 table): the unique id opens at once, a
+    /// Two million rows with text labels: the unique id opens at once, a
     /// column without an index groups in a moment, Enter filters, and under a filter that runs a
     /// regular expression on every row Ctrl-C cancels statistics and a frequency table.
     @Test func aLargeTable() throws {
-        let s = try Issue11BrowserTests.bigSession()
+        let s = try BrowserInteractionTests.bigSession()
         try startWithoutColor(s, ["--entity", "Big"])
         try s.waitFor("label 0007919")
         try s.type("F")   // id: unique, each value once

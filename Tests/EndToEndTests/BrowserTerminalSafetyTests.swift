@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// Issue 10, points 13 and 14, in the real browser through tmux: names with invisible controls
+/// In the real browser through tmux: names with invisible controls
 /// are shown escaped in the title bar and the add form, and the `:` output pane is plain text
 /// that typed text cannot get past into a write.
 @Suite(.serialized) struct BrowserTerminalSafetyTests {
-    @Test func issue10_point13_titleBarAndAddFormShowInvisibleControlsEscaped() throws {
+    @Test func titleBarAndAddFormShowInvisibleControlsEscaped() throws {
         let s = try BrowserSession(copyChinook: false)
         try s.shell("sql CREATE TABLE \"Bidi\u{202E}Name\" (id INTEGER PRIMARY KEY, \"Col\u{2066}x\" TEXT)",
                     "sql INSERT INTO \"Bidi\u{202E}Name\" VALUES (1, 'plain')", extra: ["--create"])
@@ -22,7 +22,7 @@ import Testing
         try s.press("Escape")
     }
 
-    @Test func issue10_point14_outputPaneIsPlainTextEvenWithColour() throws {
+    @Test func outputPaneIsPlainTextEvenWithColour() throws {
         let s = try BrowserSession()
         try s.start(["--entity", "Genre", "--color", "always"])
         try s.waitFor("Genre  25 rows")
@@ -50,7 +50,7 @@ import Testing
 
     /// `:` typed while the pane is open starts a new command (it used to only close the pane, and
     /// the rest of the command ran as grid keys: `d`, `G`, `e`, …).
-    @Test func issue10_point14_colonInTheOutputPaneStartsANewCommand() throws {
+    @Test func colonInTheOutputPaneStartsANewCommand() throws {
         let (s, before) = try Self.openOutputPane()
         try s.type(":find Customer where CustomerId == 1")
         try s.press("Enter")
@@ -62,7 +62,7 @@ import Testing
 
     /// Keys typed ahead behind the one that closes the pane are dropped: `x` closes it, and
     /// `eLocked⏎` typed with it does not edit and save a cell.
-    @Test func issue10_point14_typedTextBehindTheClosingKeyReachesNoWrite() throws {
+    @Test func typedTextBehindTheClosingKeyReachesNoWrite() throws {
         let (s, before) = try Self.openOutputPane()
         try s.type("xeLocked\r")
         Thread.sleep(forTimeInterval: 1)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every command of SPEC section 3 on a copy of Chinook: stdout, stderr and exit status.
+/// Every command of the shell on a copy of Chinook: stdout, stderr and exit status.
 @Suite struct CommandTests {
     let db: String
     let folder: URL

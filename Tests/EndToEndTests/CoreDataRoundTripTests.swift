@@ -2,7 +2,7 @@ import Foundation
 import PortalEngine
 import Testing
 
-/// Issue 17's round trip through the real binary, on a copy of each store of
+/// A round trip of relationship writes through the real binary, on a copy of each store of
 /// Tests/Fixtures/coredata: create an entity with to-one and to-many (many-to-many where the
 /// store has any) relationships, update it, delete it. After each step the store is as Core
 /// Data needs it (`expectConsistent`), and each link is checked in the raw tables by hand.

@@ -2,7 +2,7 @@ import Foundation
 import PortalEngine
 import Testing
 
-/// Issue 17 through the real binary: Core Data stores opened by their model's names, each count
+/// Through the real binary: Core Data stores opened by their model's names, each count
 /// compared with SQL written by hand against the raw tables (`--raw`, `sql`).
 @Suite struct CoreDataShellTests {
     static let fixtures = Shell.repository.appendingPathComponent("Tests/Fixtures/coredata")
@@ -212,7 +212,7 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.contains("Core Data's own SQL functions"), "\(refused.stderr)")
     }
 
-    // MARK: A store built from the Xcode model, by the rules of SPEC section 7
+    // MARK: A store built from the Xcode model, by Core Data's storage rules
 
     /// A store for the momcom model without a model cache: AbstractEntity (1) ← Entity (2),
     /// OtherEntity (3) with the to-one `mainEntity`, UnrelatedEntity (4). `drop` leaves a column out.

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 10's file and output safety points, through the real binary: a failed write of results
+/// File and output safety, through the real binary: a failed write of results
 /// fails the command, `--demo` never replaces a file by surprise, an export or `output` never
 /// lands on the open database, and the browser refuses to start without a terminal.
 @Suite struct FileSafetyTests {
@@ -24,13 +24,13 @@ import Glibc
 
     // MARK: Point 3: a failed write of results is a failed command
 
-    @Test func issue10_point3_writeErrorToFullDeviceFailsOnce() throws {
+    @Test func writeErrorToFullDeviceFailsOnce() throws {
         let r = try bash("portal-shell \(db) -e 'find Track' > /dev/full")
         #expect(r.status == 1)
         #expect(r.stderr == "error: writing the output failed: No space left on device\n")
     }
 
-    @Test func issue10_point3_outputToFullDeviceFailsAndStopsTheScript() throws {
+    @Test func outputToFullDeviceFailsAndStopsTheScript() throws {
         let r = try bash("portal-shell \(db) -e 'output /dev/full' -e 'find Genre' -e \"sql INSERT INTO Genre (Name) VALUES ('x')\"")
         #expect(r.status == 1)
         #expect(r.stderr == "error: writing '/dev/full' failed: No space left on device\n")
@@ -43,7 +43,7 @@ import Glibc
         #expect(going.stderr == String(repeating: "error: writing '/dev/full' failed: No space left on device\n", count: 2))
     }
 
-    @Test func issue10_point3_failedExportLeavesTheOldFileAsItWas() throws {
+    @Test func failedExportLeavesTheOldFileAsItWas() throws {
         let csv = path("tracks.csv")
         try "old\n".write(toFile: csv, atomically: false, encoding: .utf8)
         let before = try files(folder.path)
@@ -62,7 +62,7 @@ import Glibc
 
     // MARK: Point 4: --demo refuses an existing file unless --force
 
-    @Test func issue10_point4_demoRefusesAnExistingFile() throws {
+    @Test func demoRefusesAnExistingFile() throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let r = try Shell.run(["--demo", db])
         #expect(r.status == 2)
@@ -79,7 +79,7 @@ import Glibc
         #expect(device.stderr.contains("is not a regular file"))
     }
 
-    @Test func issue10_point4_demoWithForceRemovesTheStaleJournalAndWAL() throws {
+    @Test func demoWithForceRemovesTheStaleJournalAndWAL() throws {
         for suffix in ["-journal", "-wal", "-shm"] {
             try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: db + suffix))
         }
@@ -95,7 +95,7 @@ import Glibc
 
     // MARK: Point 5: export and output never land on the open database's files
 
-    @Test func issue10_point5_exportAndOutputRefuseTheDatabasesOwnFiles() throws {
+    @Test func exportAndOutputRefuseTheDatabasesOwnFiles() throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let name = URL(fileURLWithPath: db).lastPathComponent
         try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: db)
@@ -128,7 +128,7 @@ import Glibc
     // MARK: Point 10: every type survives export → import
 
     @Test(arguments: ["csv", "tsv", "json", "ndjson"])
-    func issue10_point10_everyTypeRoundTripsThroughExportAndImport(format: String) throws {
+    func everyTypeRoundTripsThroughExportAndImport(format: String) throws {
         let database = path("types.sqlite")
         let table = "(id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, b BLOB)"
         let rows = [
@@ -195,7 +195,7 @@ import Glibc
         try body(media)
     }
 
-    @Test func issue10_point8_readOnlyOnAWALDatabaseLeavesNoFileBehind() throws {
+    @Test func readOnlyOnAWALDatabaseLeavesNoFileBehind() throws {
         try sqlite3(db, "PRAGMA journal_mode = WAL;")
         let before = try files(folder.path)
         let r = try Shell.run([db, "-r", "-e", "count Track", "-e", "find Genre where GenreId == 1"])
@@ -211,7 +211,7 @@ import Glibc
     }
 
     @Test(.enabled(if: FileSafetyTests.immutableFoldersWork))
-    func issue10_point8_readOnlyOpensAWALDatabaseOnReadOnlyMedia() throws {
+    func readOnlyOpensAWALDatabaseOnReadOnlyMedia() throws {
         try sqlite3(db, "PRAGMA journal_mode = WAL;")
         let name = URL(fileURLWithPath: db).lastPathComponent
         try inImmutableFolder([name]) { media in
@@ -236,7 +236,7 @@ import Glibc
         }
     }
 
-    @Test func issue10_point8_hotJournalUnderReadOnlySaysHowToRecover() throws {
+    @Test func hotJournalUnderReadOnlySaysHowToRecover() throws {
         let exclaimed = try Shell.run([db, "-e", "count Track where Name ENDSWITH \"!\""]).stdout
         // A copy taken while a write has spilled into the file: what a crash leaves behind.
         let crashed = path("crashed")
@@ -260,7 +260,7 @@ import Glibc
 
     // MARK: Point 15: the browser without a terminal
 
-    @Test func issue10_point15_browseWithoutATerminalFailsAtOnce() throws {
+    @Test func browseWithoutATerminalFailsAtOnce() throws {
         // `timeout` turns the old endless loop into a failure (124) instead of a hung test.
         let flag = try bash("timeout 20 portal-shell --browse \(db) < /dev/null")
         #expect(flag.status == 2)

@@ -48,13 +48,13 @@ import Testing
         return try run("/usr/bin/env", ["swiftc", "-o", program] + sources + moduleFlags + ["-lsqlite3", "-lz"] + objects)
     }
 
-    /// Issue 11 point 14: for a database holding each table shape (plain, generated columns,
+    /// For a database holding each table shape (plain, generated columns,
     /// an untyped column, a composite key, no key, WITHOUT ROWID), the generated types compile
     /// and link against the built engine, and a program runs create / findAll / update /
-    /// upsert / deleteAll on each. Issue 15: through the generated `RowDecodable` and
+    /// upsert / deleteAll on each, through the generated `RowDecodable` and
     /// `RowEncodable` conformances, which the program checks are there with the right columns,
     /// and a raw SQL fetch reads every kind of generated property through them.
-    @Test func issue11_point14_everyTableShapeCompilesAndRuns() throws {
+    @Test func everyTableShapeCompilesAndRuns() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("portal-shell-gen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// Issue 12 point 8 through the real binary: the caret line counts display columns.
+/// Through the real binary: the caret line counts display columns.
 @Suite struct PredicateErrorTests {
     func count(_ predicate: String) throws -> Run {
         try Shell.run(["-r", Shell.chinook, "-e", "count Track where " + predicate])
     }
 
-    @Test func issue12_point8_caretCountsDisplayColumns() throws {
+    @Test func caretCountsDisplayColumns() throws {
         // 👍🏽 (a thumb with a skin-tone modifier) and 🇫🇷 (a flag) are two columns each.
         for emoji in ["👍🏽", "🇫🇷", "👩‍💻", "日"] {
             let r = try count("Name == \"\(emoji)\" AND Nmae == 1")
@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    @Test func issue12_point8_messagesSayWhatWasMeant() throws {
+    @Test func messagesSayWhatWasMeant() throws {
         let curly = try count("Name == “Wave”")
         #expect(curly.stderr.hasPrefix("error: '“' is a typographic quote: write strings in straight quotes"))
         #expect(curly.stderr.hasSuffix("  count Track where Name == “Wave”\n                            ^\n"))

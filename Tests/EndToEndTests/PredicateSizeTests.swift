@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 10 point 6: long chains, long IN lists and runs of NOT run through the real binary; what
+/// Long chains, long IN lists and runs of NOT run through the real binary; what
 /// SQLite's parser cannot take is refused with our error and a caret, never SQLite's.
 @Suite struct PredicateSizeTests {
     static let db = Shell.chinook
@@ -10,7 +10,7 @@ import Testing
         try Shell.run(["-r", Self.db, "-e", "count Track where " + predicate])
     }
 
-    @Test func issue10_point6_thousandOrTerms() throws {
+    @Test func thousandOrTerms() throws {
         let r = try count((1...1_000).map { "TrackId == \($0)" }.joined(separator: " OR "))
         #expect(r.stderr == "")
         #expect(r.stdout == "1000\n")
@@ -19,13 +19,13 @@ import Testing
         #expect(mixed.stdout == "1000\n")
     }
 
-    @Test func issue10_point6_tenThousandInValues() throws {
+    @Test func tenThousandInValues() throws {
         let r = try count("TrackId IN {" + (1...10_000).map(String.init).joined(separator: ", ") + "}")
         #expect(r.stderr == "")
         #expect(r.stdout == "3503\n")
     }
 
-    @Test func issue10_point6_runsOfNotCollapse() throws {
+    @Test func runsOfNotCollapse() throws {
         let even = try count(String(repeating: "NOT ", count: 100) + "TrackId == 1")
         #expect(even.stderr == "")
         #expect(even.stdout == "1\n")
@@ -33,7 +33,7 @@ import Testing
         #expect(odd.stdout == "3502\n")
     }
 
-    @Test func issue10_point6_tooDeepIsOurErrorWithACaret() throws {
+    @Test func tooDeepIsOurErrorWithACaret() throws {
         var predicate = "TrackId == 0"
         for i in 1...60 { predicate = "TrackId == \(i) OR (Milliseconds > 0 AND (\(predicate)))" }
         let r = try count(predicate)

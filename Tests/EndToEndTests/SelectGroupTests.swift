@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 14 from the outside: `find … select … group by … having …`, `count … group by`, `first`
+/// From the outside: `find … select … group by … having …`, `count … group by`, `first`
 /// and `export` with a selection, each answer compared with sqlite3 running SQL written by hand on
 /// the same file; mistakes end with status 1 and a caret under the culprit.
 @Suite struct SelectGroupTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 10, point 9: the values of `set` (create, update, upsert) are expressions of the
+/// The values of `set` (create, update, upsert) are expressions of the
 /// predicate language — one string grammar, the documented functions, its type rules — and
 /// nothing is silently mangled.
 @Suite struct SetValueTests: ChinookCopySuite {
@@ -18,7 +18,7 @@ import Testing
         return line.map { String($0.dropFirst(attribute.count + 3)) } ?? ""
     }
 
-    @Test func issue10_point9_plusOnTextIsAnErrorNamingTheAttributeAndItsType() throws {
+    @Test func plusOnTextIsAnErrorNamingTheAttributeAndItsType() throws {
         let r = try run("update Genre set Name = Name + \"!\" where TRUEPREDICATE")
         #expect(r.status == 1)
         #expect(r.stderr == """
@@ -38,7 +38,7 @@ import Testing
         #expect(try run("count Track where TrackId == 1 AND Milliseconds == 344719").stdout == "1\n")
     }
 
-    @Test func issue10_point9_aStringMeansTheSameInSetAsInAPredicate() throws {
+    @Test func aStringMeansTheSameInSetAsInAPredicate() throws {
         let r = try run(#"update Genre set Name = "caf\u00e9 \"x\"\t\\" where GenreId == 1"#)
         #expect(r.status == 0)
         #expect(try run(#"count Genre where Name == "caf\u00e9 \"x\"\t\\""#).stdout == "1\n")
@@ -50,7 +50,7 @@ import Testing
         #expect(try run("count Genre").stdout == "26\n")
     }
 
-    @Test func issue10_point9_anAttributeSetTwiceIsAnError() throws {
+    @Test func anAttributeSetTwiceIsAnError() throws {
         let r = try run("create Genre set Name = \"a\", Name = \"b\"")
         #expect(r.status == 1)
         #expect(r.stderr == "error: Name is set twice\n  create Genre set Name = \"a\", Name = \"b\"\n                               ^~~~\n")
@@ -76,20 +76,20 @@ import Testing
         ("Bytes = length(Name)", "Bytes", "39"),
         ("UnitPrice = abs(UnitPrice - 2)", "UnitPrice", "1.01"),
     ])
-    func issue10_point9_everyDocumentedFunctionWorksInSet(assignment: String, attribute: String, expected: String) throws {
+    func everyDocumentedFunctionWorksInSet(assignment: String, attribute: String, expected: String) throws {
         let r = try run("update Track set \(assignment) where TrackId == 1")
         #expect(r.status == 0, "\(assignment): \(r.stderr)")
         #expect(try stored("Track", attribute, where: "TrackId == 1") == expected, "\(assignment)")
     }
 
-    @Test func issue10_point9_nowIsStoredAsTheColumnsKindOfDate() throws {
+    @Test func nowIsStoredAsTheColumnsKindOfDate() throws {
         let r = try run("update Invoice set InvoiceDate = now() where InvoiceId == 1")
         #expect(r.status == 0, "\(r.stderr)")
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
         #expect(try stored("Invoice", "InvoiceDate", where: "InvoiceId == 1").hasPrefix("\(year)-"))
     }
 
-    @Test func issue10_point9_createCannotReferToAttributes() throws {
+    @Test func createCannotReferToAttributes() throws {
         let r = try run("create Genre set Name = Rock")
         #expect(r.status == 1)
         #expect(r.stderr == "error: a value here cannot refer to an attribute (quote text: \"Rock\")\n  create Genre set Name = Rock\n                          ^~~~\n")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The browser works on the session's own store (issue 13, transactions as handles): it leaves
+/// The browser works on the session's own store (a transaction is a handle): it leaves
 /// the file's journal mode alone, and inside `begin … commit` it shows and writes the
 /// transaction's uncommitted rows.
 @Suite(.serialized) struct SharedStoreTests {

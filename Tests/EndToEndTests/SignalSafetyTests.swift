@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Signals, locks and unfinished transactions (issue 10, points 1, 2, 7 and 11): a write is
+/// Signals, locks and unfinished transactions: a write is
 /// either rolled back whole with status 130 or kept whole with status 0; a signal while opening
 /// ends the session as an interrupted one; exit does not wait for other processes; a transaction
 /// left open is never silently dropped.
@@ -82,7 +82,7 @@ import Glibc
     /// 10 signals at random moments into an import of 60,000 rows: before its commit the whole
     /// import rolls back (130); after it, the run succeeded (0) and every row is there. Never
     /// 130 with rows written, never a half import; the file stays sound.
-    @Test func issue10_point1_signalsDuringImportRollBackOrKeepAll() throws {
+    @Test func signalsDuringImportRollBackOrKeepAll() throws {
         let rows = 60_000
         var csv = "a,b,c\n"
         for i in 0..<rows { csv += "\(i),name \(i),\(Double(i) * 0.5)\n" }
@@ -97,7 +97,7 @@ import Glibc
 
     /// 10 signals at random moments into an `update … where TRUEPREDICATE` of 300,000 rows,
     /// including just after it: all rows changed (0) or none (130).
-    @Test func issue10_point1_signalsDuringUpdateRollBackOrKeepAll() throws {
+    @Test func signalsDuringUpdateRollBackOrKeepAll() throws {
         let original = path("update.sqlite")
         try sqlite(original, """
             CREATE TABLE t (a INTEGER PRIMARY KEY, c INTEGER);
@@ -112,7 +112,7 @@ import Glibc
 
     /// Another process holds an exclusive lock (rollback journal), so opening waits; SIGTERM
     /// then ends the run with 130 and a message, instead of killing it (143).
-    @Test func issue10_point2_sigtermWhileOpeningBehindALockEndsWith130() throws {
+    @Test func sigtermWhileOpeningBehindALockEndsWith130() throws {
         let database = path("locked.sqlite")
         try sqlite(database, "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);")
         let holder = try LockHolder(database, "BEGIN EXCLUSIVE; DELETE FROM t; SELECT 'held';")
@@ -131,7 +131,7 @@ import Glibc
     /// Another process keeps a read transaction open on a WAL database: a write, then exit. The
     /// close-time checkpoint must not wait for that reader (with a busy timeout of 10 minutes,
     /// waiting would outlast the watchdog below, which then fails the test).
-    @Test func issue10_point7_exitDoesNotWaitForAnotherProcessReading() throws {
+    @Test func exitDoesNotWaitForAnotherProcessReading() throws {
         let database = path("wal.sqlite")
         try sqlite(database, "PRAGMA journal_mode = WAL; CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);")
         let holder = try LockHolder(database, "BEGIN; SELECT count(*) FROM t;")
@@ -160,7 +160,7 @@ import Glibc
     // MARK: Point 11
 
     /// A script that ends with its transaction open rolls it back, says so, and fails.
-    @Test func issue10_point11_scriptEndingInsideATransactionRollsBackAndFails() throws {
+    @Test func scriptEndingInsideATransactionRollsBackAndFails() throws {
         let (_, database) = try Shell.chinookCopy()
         for script in ["begin; create Genre set Name = 'Left open'",
                        "begin; create Genre set Name = 'Left open'; quit; commit"] {
@@ -179,7 +179,7 @@ import Glibc
     }
 
     /// At the prompt, `quit` and Ctrl-D with a transaction open ask: stay, commit or roll back.
-    @Test func issue10_point11_quittingTheREPLAsksAboutTheOpenTransaction() throws {
+    @Test func quittingTheREPLAsksAboutTheOpenTransaction() throws {
         let (home, database) = try Shell.chinookCopy()
         let session = try TmuxSession(arguments: [database, "--no-init"], home: home)
         try session.waitFor("chinook>")

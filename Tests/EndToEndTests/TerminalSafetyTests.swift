@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 10, points 12 and 13: control characters and invisible format characters from a
+/// Control characters and invisible format characters from a
 /// database's schema, its values or typed input never reach the terminal raw. Every path goes
 /// through the one escaping function (`TerminalText.escaped`): stderr always, stdout in the
 /// table, line and markdown formats.
@@ -42,7 +42,7 @@ import Testing
         }
     }
 
-    @Test func issue10_point12_schemaHeadlineAndAttributesAreEscaped() throws {
+    @Test func schemaHeadlineAndAttributesAreEscaped() throws {
         let r = try run("schema \"\(Self.table)\"", ["--format", "table"])
         #expect(r.status == 0)
         expectSafe(r, "schema")
@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    @Test func issue10_point12_errorMessagesNamingTheSchemaAreEscaped() throws {
+    @Test func errorMessagesNamingTheSchemaAreEscaped() throws {
         let attribute = try run("find \"\(Self.table)\" where Nope == 1")
         #expect(attribute.status == 1)
         expectSafe(attribute, "has no attribute")
@@ -69,7 +69,7 @@ import Testing
         #expect(set.stderr.contains("(did you mean '\(Self.escapedColumn)'?)"))
     }
 
-    @Test func issue10_point12_writeSummariesAreEscaped() throws {
+    @Test func writeSummariesAreEscaped() throws {
         let update = try run("update \"\(Self.table)\" set id = 1 where TRUEPREDICATE")
         expectSafe(update, "updated")
         #expect(update.stderr == "updated 1 \(Self.escapedTable)\n")
@@ -78,7 +78,7 @@ import Testing
         #expect(delete.stderr == "deleted 1 \(Self.escapedTable)\n")
     }
 
-    @Test func issue10_point12_explainAndGenerateSwiftAreEscaped() throws {
+    @Test func explainAndGenerateSwiftAreEscaped() throws {
         let explain = try run("explain find \"\(Self.table)\" where \"\(Self.column)\" == 'v'", ["--format", "table"])
         #expect(explain.status == 0)
         expectSafe(explain, "explain")
@@ -86,12 +86,12 @@ import Testing
         let generated = try run("generate swift \"\(Self.table)\"")
         #expect(generated.status == 0)
         expectSafe(generated, "generate swift")
-        // Named as the commands write it (issue 11 point 7), control characters escaped.
+        // Named as the commands write it, control characters escaped.
         #expect(generated.stdout.contains("/// The table #\"T\\u001B]52;c;cHduZWQ=\\u0007\".\n"))
         #expect(generated.stdout.contains("entityName = \"T\\u{1b}]52;c;cHduZWQ=\\u{7}\""))
     }
 
-    @Test func issue10_point12_rowsAndHeadersAreEscapedInTerminalFormats() throws {
+    @Test func rowsAndHeadersAreEscapedInTerminalFormats() throws {
         for format in ["table", "line", "markdown"] {
             let r = try run("find \"\(Self.table)\"", ["--format", format])
             #expect(r.status == 0)
@@ -100,7 +100,7 @@ import Testing
         }
     }
 
-    @Test func issue10_point12_errorsThatEchoTypedInputAreEscaped() throws {
+    @Test func errorsThatEchoTypedInputAreEscaped() throws {
         let character = try run("find \"\(Self.table)\" where \u{1b}]0;x\u{07} == 1")
         #expect(character.status == 1)
         expectSafe(character, "unexpected character")
@@ -122,7 +122,7 @@ import Testing
 
     /// Bidirectional overrides, isolates and a zero-width joiner outside emoji are shown as
     /// `\u{…}` in table and line values; an emoji's own joiners are kept.
-    @Test func issue10_point13_invisibleControlsInValuesAreShownEscaped() throws {
+    @Test func invisibleControlsInValuesAreShownEscaped() throws {
         let (folder, chinook) = try Shell.chinookCopy()
         defer { try? FileManager.default.removeItem(at: folder) }
         let family = "👨\u{200D}👩\u{200D}👧"

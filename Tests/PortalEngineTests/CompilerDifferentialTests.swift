@@ -162,7 +162,7 @@ func showValue(_ value: Value) -> String {
     }
 }
 
-/// Issue 12's forms that exist only in the text (Apple's `name:(args)`, `%K` after a dot and in
+/// The forms of Apple's language that exist only in the text (Apple's `name:(args)`, `%K` after a dot and in
 /// SUBQUERY, printf specifiers) and the ones above written as text: parsed, then the compiled
 /// SQL against the evaluator on every world.
 @Suite struct TextFormDifferentialTests {
@@ -186,7 +186,7 @@ func showValue(_ value: Value) -> String {
         ("team.title IN[cl] {nil, 'zurich'}", []),
     ]
 
-    @Test(arguments: 0..<2) func issue12_textFormsAgreeWithTheEvaluator(dialectIndex: Int) throws {
+    @Test(arguments: 0..<2) func textFormsAgreeWithTheEvaluator(dialectIndex: Int) throws {
         let dialect = CompilerDifferentialTests.dialects[dialectIndex]
         for world in 0..<8 {
             var random = SeededRandom(seed: UInt64(0x7E47_0000 + world))

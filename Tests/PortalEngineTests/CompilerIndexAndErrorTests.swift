@@ -99,7 +99,7 @@ import Testing
                                                        entity: entity, schema: schema, alias: "t0")
             let found = try database.column("SELECT t0.s FROM t AS t0 WHERE \(filter.condition.sql) ORDER BY id",
                                             filter.condition.bindings)
-            // An empty prefix is found nowhere (NSString's hasPrefix:, issue 12).
+            // An empty prefix is found nowhere (NSString's hasPrefix:).
             let expected = prefix.isEmpty ? [] : values.filter { $0.utf8.starts(with: prefix.utf8) }.map { Value.text($0) }
             #expect(found == expected, "prefix \(Array(prefix.unicodeScalars))")
         }

@@ -2,7 +2,7 @@ import CSQLite
 import Testing
 @testable import PortalEngine
 
-/// Issue 10 point 6: what the compiler hands SQLite stays within what SQLite's parser takes.
+/// What the compiler hands SQLite stays within what SQLite's parser takes.
 @Suite struct CompilerNestingTests {
     let database: TestDatabase
     let schema: Schema
@@ -23,7 +23,7 @@ import Testing
         try database.query("SELECT count(*) FROM Track AS t0 WHERE " + condition.sql, condition.bindings).first?.first
     }
 
-    @Test func issue10_point6_longChainsCompileShallow() throws {
+    @Test func longChainsCompileShallow() throws {
         for terms in [95, 1_000, 5_000] {
             let or = try compile((1...terms).map { "TrackId == \($0)" }.joined(separator: " OR "))
             #expect(SQLNesting.depth(of: or.sql) <= 3, "\(terms)")
@@ -37,7 +37,7 @@ import Testing
         #expect(try count(grouped) == 4)
     }
 
-    @Test func issue10_point6_runsOfNotCollapse() throws {
+    @Test func runsOfNotCollapse() throws {
         let even = try compile(String(repeating: "NOT ", count: 400) + "TrackId == 1")
         #expect(!even.sql.contains("IS NOT 1"))
         #expect(try count(even) == 1)
@@ -46,7 +46,7 @@ import Testing
         #expect(try count(odd) == 3502)
     }
 
-    @Test func issue10_point6_tooDeepForSQLiteIsOurError() throws {
+    @Test func tooDeepForSQLiteIsOurError() throws {
         var predicate = "TrackId == 0"
         for i in 1...40 { predicate = "TrackId == \(i) OR (Milliseconds > 0 AND (\(predicate)))" }
         do {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PortalEngine
 
-/// Each failure of issue 2 is a clear typed error, with nothing half-written.
+/// Each failure is a clear typed error, with nothing half-written.
 @Suite struct FailureTests {
     private func snapshot(_ path: String) throws -> (Data, Date?) {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PortalEngine
 
-/// The contract examples of issue 2, with predicates compiled by the SQL compiler.
+/// The contract's examples, with predicates compiled by the SQL compiler.
 @Suite struct PredicateQueryTests {
     /// A store with five users; the folder lives as long as the fixture.
     struct Fixture {
@@ -42,8 +42,8 @@ import Testing
         #expect(rows.first?["age"] == 43)
     }
 
-    /// Issue 12 point 4: Apple's printf specifiers and `%K` (also after a dot) in the Swift API.
-    @Test func issue12_point4_printfSpecifiersInTheSwiftAPI() throws {
+    /// Apple's printf specifiers and `%K` (also after a dot) in the Swift API.
+    @Test func printfSpecifiersInTheSwiftAPI() throws {
         let fixture = try populated()
         let counts = try fixture.store.read { ctx in
             [try ctx.count("User", where: "age > %lu", [30]),

@@ -45,8 +45,8 @@ import Testing
         #expect(relationship("Invoice", "invoiceLines")?.kind == .toMany)
         #expect(relationship("Track", "invoiceLines")?.kind == .toMany)
         #expect(relationship("Track", "playlistTracks")?.kind == .toMany)
-        // ReportsTo has no Id suffix: the name would be the column's, so it gets `Ref` (issue 11
-        // point 8); its inverse is the only Employee → Employee key, so it needs no `_by` suffix.
+        // ReportsTo has no Id suffix: the name would be the column's, so it gets `Ref`;
+        // its inverse is the only Employee → Employee key, so it needs no `_by` suffix.
         let reportsTo = try #require(relationship("Employee", "ReportsToRef"))
         #expect(reportsTo.kind == .toOne && reportsTo.destination == "Employee")
         let employees = try #require(relationship("Employee", "employees"))
@@ -132,7 +132,7 @@ import Testing
         // Two keys from message to "Per son": both inverses get `_by<Column>`.
         #expect(Set(person.relationships.map(\.name)) == ["messages_byauthor_id", "messages_byeditorId"])
 
-        // `fromId` → `from` collides with the attribute "from": `Ref` is added (issue 11 point 8).
+        // `fromId` → `from` collides with the attribute "from": `Ref` is added.
         let edge = try #require(schema.entity(named: "edge"))
         #expect(Set(edge.relationships.map(\.name)) == ["fromRef", "to"])
         #expect(Set(try #require(schema.entity(named: "node")).relationships.map(\.name))

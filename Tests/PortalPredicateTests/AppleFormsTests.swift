@@ -1,7 +1,7 @@
 import Testing
 @testable import PortalPredicate
 
-// Issue 12: the forms of Apple's predicate language that real code uses
+// The forms of Apple's predicate language that real code uses
 // (docs/predicates.md, "Apple's forms that real code uses").
 
 private func parse(_ text: String, _ arguments: [Argument] = []) throws -> Predicate {
@@ -34,7 +34,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
 }
 
 @Suite struct AppleFormsTests {
-    @Test func issue12_point1_bitwiseOperators() throws {
+    @Test func bitwiseOperators() throws {
         let flags = Expression.key("flags")
         #expect(try parse("(flags & 4) != 0") == .comparison(Comparison(.arithmetic(flags, .bitwiseAnd, .literal(4)), .notEqual, .literal(0))))
         // Tighter than comparisons, looser than + -, C's order among themselves: << then & then ^ then |.
@@ -61,7 +61,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
         #expect(try parse("a == 1 && b & 1 == 1 || c | 2 == 2") == parse("(a == 1 AND (b & 1) == 1) OR (c | 2) == 2"))
     }
 
-    @Test func issue12_point2_colonFunctionCalls() throws {
+    @Test func colonFunctionCalls() throws {
         #expect(try parse("lowercase:(type) == 'individual'") == parse("lowercase(type) == 'individual'"))
         #expect(try parse("sum:(tracks.Milliseconds) > 3") == parse("sum(tracks.Milliseconds) > 3"))
         #expect(try parse("abs:(-2) == 2").description == "abs(-2) == 2")
@@ -70,7 +70,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
         #expect(failure("lowercase:(a, b) == 1")?.kind == .invalidOperation)
     }
 
-    @Test func issue12_point3_localeOption() throws {
+    @Test func localeOption() throws {
         #expect(try comparison("a >[l] 'b'").options == [.localeSensitive])
         #expect(try comparison("a ==[cl] 'b'").options == [.caseInsensitive, .localeSensitive])
         #expect(try comparison("a ==[LDC] 'b'").options == [.caseInsensitive, .diacriticInsensitive, .localeSensitive])
@@ -93,7 +93,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
         return c
     }
 
-    @Test func issue12_point4_keyPathArgumentsAndPrintfSpecifiers() throws {
+    @Test func keyPathArgumentsAndPrintfSpecifiers() throws {
         #expect(try parse("ANY moods.%K == %@", [.value("name"), .value("calm")]) == parse("ANY moods.name == 'calm'"))
         #expect(try parse("%K.%K BEGINSWITH 'a'", [.value("Album"), .value("Title")]) == parse("Album.Title BEGINSWITH 'a'"))
         #expect(try parse("a.%K == 1", [.value("b.c")]) == parse("a.b.c == 1"))
@@ -116,7 +116,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
         #expect(failure("a == %y")?.message.contains("printf specifier") == true)
     }
 
-    @Test func issue12_point5_inWithNilMatchesNull() throws {
+    @Test func inWithNilMatchesNull() throws {
         #expect(try holds("Composer IN {nil, 'x'}", Sample.loveSong))
         #expect(try holds("Composer IN {NULL}", Sample.loveSong))
         #expect(try !holds("Composer IN {'x'}", Sample.loveSong))
@@ -125,7 +125,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
         #expect(try holds("{nil, 1} CONTAINS Composer", Sample.loveSong))
     }
 
-    @Test func issue12_point6_emptyNeedlesAreFalse() throws {
+    @Test func emptyNeedlesAreFalse() throws {
         for op in ["BEGINSWITH", "ENDSWITH", "CONTAINS"] {
             for options in ["", "[c]", "[d]", "[cd]", "[n]", "[l]", "[cdl]"] {
                 #expect(try !holds("Name \(op)\(options) ''"), "\(op)\(options)")
@@ -135,7 +135,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
         #expect(try holds("Name BEGINSWITH 'Z' AND Name ENDSWITH 'H' AND Name CONTAINS 'RIC'"))
     }
 
-    @Test func issue12_point7_selectorOperatorsHaveNoMeaning() throws {
+    @Test func selectorOperatorsHaveNoMeaning() throws {
         for text in ["SELF isKindOfClass: %@", "name respondsToSelector: 'x'", "SELF conformsToProtocol: x"] {
             let error = try #require(failure(text, [.value("NSString")]), "\(text)")
             #expect(error.kind == .unsupported)
@@ -146,7 +146,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
         #expect(error.range == 5..<18)
     }
 
-    @Test func issue12_point8_errorMessages() throws {
+    @Test func errorMessages() throws {
         // Curly quotes suggest straight ones, wherever they stand.
         let curly = try #require(failure("name == “Bob”"))
         #expect(curly.message.contains("straight quotes"))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PortalPredicate
 
-/// Issue 12's corpus: predicate strings collected from public Apple-platform code
+/// A corpus of predicate strings collected from public Apple-platform code
 /// (Fixtures/real-predicates.tsv: `predicate<TAB>source`, `#` lines are comments). Each is
 /// parsed, with a plausible argument for each `%` placeholder, and must print back to itself.
 @Suite struct CorpusTests {
@@ -33,7 +33,7 @@ import Testing
         }
     }
 
-    @Test func issue12_realPredicatesParseAndRoundTrip() throws {
+    @Test func realPredicatesParseAndRoundTrip() throws {
         let entries = try Self.entries()
         #expect(entries.count >= 300)
         var rejected: [String] = []

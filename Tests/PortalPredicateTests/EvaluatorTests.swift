@@ -69,7 +69,7 @@ private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? 
         #expect(try holds("nil == nil", love))
         #expect(try !holds("nil != nil", love))
         #expect(try !holds("nil < 1", love))
-        #expect(try holds("Composer IN {nil, 'x'}", love))               // issue 12: nil is a member
+        #expect(try holds("Composer IN {nil, 'x'}", love))               // nil is a member
         #expect(try !holds("Composer CONTAINS ''", love))
     }
 
@@ -140,7 +140,7 @@ private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? 
         #expect(try holds(#"Name >[c] "zz""#, zurich))                // "zürich": ü sorts after z by bytes
         #expect(try holds("Milliseconds BEGINSWITH '12'", zurich))       // numbers as their text
         // Empty strings.
-        #expect(try !holds(#"Name CONTAINS """#, empty))                // issue 12: an empty needle finds nothing
+        #expect(try !holds(#"Name CONTAINS """#, empty))                // an empty needle finds nothing
         #expect(try !holds(#"Name BEGINSWITH "" OR Name ENDSWITH """#, empty))
         #expect(try holds(#"Name == """#, empty))
         #expect(try !holds(#"Name == nil"#, empty))

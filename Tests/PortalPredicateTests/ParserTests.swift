@@ -55,7 +55,7 @@ private func error(_ text: String) -> PredicateError? {
         #expect(try parse("a == 1 || b == 2 && !c == 3") == parse("a == 1 OR (b == 2 AND (NOT c == 3))"))
     }
 
-    @Test func issue10_point6_chainsAreOneFlatList() throws {
+    @Test func chainsAreOneFlatList() throws {
         let a = Predicate.comparison(Comparison(key("a"), .equal, .literal(1)))
         let b = Predicate.comparison(Comparison(key("b"), .equal, .literal(2)))
         let c = Predicate.comparison(Comparison(key("c"), .equal, .literal(3)))
@@ -278,7 +278,7 @@ private func error(_ text: String) -> PredicateError? {
             let text = String(repeating: opener, count: 100_000) + "a == 1"
             #expect(error(text)?.kind == .tooDeep, "\(opener)")
         }
-        // A chain is one level however long (issue 10 point 6): 20,000 terms parse and print back.
+        // A chain is one level however long: 20,000 terms parse and print back.
         let longChain = (0..<20_000).map { "a\($0) == 1" }.joined(separator: " AND ")
         let longTree = try parse(longChain)
         #expect(try parse(longTree.description) == longTree)

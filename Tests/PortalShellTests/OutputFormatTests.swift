@@ -127,8 +127,8 @@ import Glibc
         #expect(Base64.encode(Array("foobar".utf8)) == "Zm9vYmFy")
     }
 
-    /// Import reads back what export wrote (issue 10 point 10), and only that.
-    @Test func issue10_point10_base64DecodeUndoesEncodeAndRejectsOtherText() {
+    /// Import reads back what export wrote, and only that.
+    @Test func base64DecodeUndoesEncodeAndRejectsOtherText() {
         for count in 0..<12 {
             let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 251) }
             #expect(Base64.decode(Base64.encode(bytes)) == bytes)

@@ -125,7 +125,7 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
         }
     }
 
-    /// Issue 16's rule: an empty field is empty text in a TEXT column and NULL in another,
+    /// The empty-field rule: an empty field is empty text in a TEXT column and NULL in another,
     /// unless the file tells the two apart (a csv `""`, a tsv `\N`).
     @Test func emptyFieldsByColumnAndFile() throws {
         #expect(try readDelimited("a,b\n,x\n", textColumns: true).rows[0].values == ["", "x"])
@@ -275,7 +275,7 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
         #expect(complete("find Track where Name BEGINS") == ["BEGINSWITH"])
     }
 
-    @Test func issue14_namesAfterSelectGroupByAndHaving() {
+    @Test func namesAfterSelectGroupByAndHaving() {
         #expect(complete("find Track sel") == ["select"])
         #expect(complete("find Track select Na") == ["Name"])
         #expect(complete("find Track select Name, Album.Ti") == ["Album.Title"])
@@ -285,7 +285,7 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
         #expect(complete("count Track group by Na") == ["Name"])
     }
 
-    @Test func issue11_point9_quotingCaseAndReplacement() {
+    @Test func quotingCaseAndReplacement() {
         let spaced = Schema(entities: [
             EntityDescription(name: "Ünïcödé Tâble", kind: .table,
                               attributes: [AttributeDescription(name: "id", declaredType: "INTEGER", isNullable: false, defaultValue: nil, primaryKeyPosition: 1),

@@ -11,8 +11,8 @@ import PortalPredicate
 /// keeps them shallow.
 enum SQLNesting {
     /// Up to this many nested parentheses SQLite's parser always copes: a parenthesis costs at
-    /// most the symbols of one pending `(SELECT … FROM … WHERE … AND` (about ten; measured:
-    /// nested SUBQUERY counts overflow at 15 parentheses, ANY chains at 30).
+    /// most the symbols of one pending `(SELECT … FROM … WHERE … AND` (about ten: nested
+    /// SUBQUERY counts overflow at 15 parentheses, ANY chains at 30; `CompilerNestingTests`).
     static let unchecked = 9
 
     /// Throws `.tooDeep` when SQLite's parser cannot take `condition` as a WHERE clause.

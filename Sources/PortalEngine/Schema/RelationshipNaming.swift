@@ -46,7 +46,7 @@ enum RelationshipNaming {
     /// (`regionRef`, `ReportsToRef`): never the column's own name, which an attribute has.
     static func toOneName(_ key: ForeignKey, parentName: String, taken: Set<String>) -> String {
         // One column (most keys) is not joined: `joined(separator:)` is a generic call whose first
-        // use looks up the array's conformances at run time (0.25M instructions of every start).
+        // use looks up the array's conformances at run time, at every start (`shell.startup`).
         let column = key.fromColumns.count == 1 ? key.fromColumns[0] : key.fromColumns.joined(separator: "_")
         var name = key.fromColumns.count == 1 ? strippingIdentifierSuffix(column) : parentName
         if name.isEmpty { name = column }
@@ -68,7 +68,7 @@ enum RelationshipNaming {
     static func inverseName(of entity: String) -> String {
         guard let first = entity.first else { return "s" }
         // A String, not the Substring: appending a Substring is a generic call whose first use
-        // looks up the Substring's conformances at run time (0.25M instructions of every start).
+        // looks up the Substring's conformances at run time, at every start (`shell.startup`).
         let lowered = first.lowercased() + String(entity.dropFirst())
         return entity.last == "s" || entity.last == "S" ? lowered : lowered + "s"
     }

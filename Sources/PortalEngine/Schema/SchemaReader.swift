@@ -130,7 +130,7 @@ private final class PragmaReader {
     }
 
     /// Every entity's definitions, by entity, from one scan of sqlite_schema (one scan per entity
-    /// took 0.45M instructions of opening Chinook).
+    /// made opening a database slower: `shell.startup` guards it).
     private var definitionsByEntity: [String: [SchemaDefinition]]?
 
     private func readDefinitions() throws -> [String: [SchemaDefinition]] {
@@ -158,7 +158,7 @@ private final class PragmaReader {
     func foreignKeys(of table: String) throws -> [ForeignKey] {
         // The rows of one key come together (ordered by id): no dictionary by id, whose first
         // use cost the start of every session a scan of the runtime's conformances (Int64:
-        // Hashable, 0.36M instructions).
+        // Hashable; `shell.startup` guards it).
         var keys: [ForeignKey] = []
         var currentID: Int64?
         // SQLite numbers foreign keys from the last declared one: id DESC is declaration order.

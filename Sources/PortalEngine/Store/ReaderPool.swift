@@ -18,7 +18,7 @@ final class ReaderPool: @unchecked Sendable {
     /// The connection each thread is using now: a read nested in a read on the same thread
     /// reuses it (same snapshot, and no second connection that a full pool could never give).
     /// A list, as short as the pool: a dictionary by thread cost the start of every session a
-    /// scan of the runtime's conformances (pthread_t: Hashable, 0.36M instructions).
+    /// scan of the runtime's conformances (pthread_t: Hashable; `shell.startup` guards it).
     private var borrowed: [(thread: pthread_t, connection: any DatabaseConnection)] = []
 
     /// Runs `body` with a connection of its own, returning the connection to the pool after.

@@ -72,7 +72,7 @@ public enum DataFormat: String, Sendable, Equatable, CaseIterable {
     case csv, tsv, json, ndjson
 }
 
-/// One command of SPEC section 3.
+/// One command of the shell's language (the man page's COMMANDS).
 public indirect enum Command: Sendable, Equatable {
     case find(Query)
     case first(Query)

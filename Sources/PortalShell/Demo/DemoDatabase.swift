@@ -3,7 +3,7 @@ import PortalEngine
 import Glibc
 #endif
 
-/// The demo database of SPEC section 6: a fitness tracker with users, shoes, routes and
+/// The demo database: a fitness tracker with users, shoes, routes and
 /// workouts, generated from a fixed seed so every run writes the same data.
 public enum DemoDatabase {
     public static let workoutCount = 250_000

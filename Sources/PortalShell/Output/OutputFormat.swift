@@ -1,7 +1,7 @@
 import PortalEngine
 import PortalTUI
 
-/// The output formats of SPEC section 4.
+/// The output formats (the man page's OUTPUT FORMATS).
 public enum OutputFormat: String, CaseIterable, Sendable {
     case table, csv, tsv, json, ndjson, line, markdown
 }

@@ -1,16 +1,16 @@
 import Foundation
 import Testing
 
-/// Issue 11, points 1–5: what `find`, `schema`, `entities`, `create` and `export` print.
-@Suite struct Issue11OutputTests {
+/// What `find`, `schema`, `entities`, `create` and `export` print.
+@Suite struct CommandOutputTests {
     /// A fresh folder with an empty database in it.
     static func emptyDatabase() throws -> (folder: URL, database: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("issue11-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("command-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return (folder, folder.appendingPathComponent("db.sqlite").path)
     }
 
-    @Test func issue11_point1_tableFormatNeverCutsNumbers() throws {
+    @Test func tableFormatNeverCutsNumbers() throws {
         let (folder, db) = try Self.emptyDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }
         // 150 small ids fix the widths; the later ids and amounts are far wider.
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test(arguments: ["table", "csv", "json"])
-    func issue11_point4_aFailedCommandPrintsNothing(format: String) throws {
+    func aFailedCommandPrintsNothing(format: String) throws {
         let (folder, db) = try Shell.chinookCopy()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A key that exists: the insert fails after the header was begun.
@@ -44,7 +44,7 @@ import Testing
         #expect(sql.stdout == "", "stdout of a failed sql: \(sql.stdout)")
     }
 
-    @Test func issue11_point5_exportToDashIsStandardOutputAndAnUnknownExtensionIsRefused() throws {
+    @Test func exportToDashIsStandardOutputAndAnUnknownExtensionIsRefused() throws {
         let (folder, db) = try Shell.chinookCopy()
         defer { try? FileManager.default.removeItem(at: folder) }
         let dash = try Shell.run(["-e", "export Genre where GenreId < 3 sort by GenreId to - as json", db])
@@ -101,7 +101,7 @@ import Testing
 
     /// Every command that prints data, in every data format, parses with a real parser.
     @Test(arguments: ["json", "ndjson", "csv", "tsv"])
-    func issue11_point2_everyCommandPrintsItsFormat(format: String) throws {
+    func everyCommandPrintsItsFormat(format: String) throws {
         let (folder, db) = try Shell.chinookCopy()
         defer { try? FileManager.default.removeItem(at: folder) }
         let commands = [
@@ -118,7 +118,7 @@ import Testing
         }
     }
 
-    @Test func issue11_point2_schemaAsJSONIsOneObject() throws {
+    @Test func schemaAsJSONIsOneObject() throws {
         let r = try Shell.run([Shell.chinook, "-r", "-e", "schema Album", "--format", "json"])
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         #expect(object?["entity"] as? String == "Album")
@@ -132,7 +132,7 @@ import Testing
         #expect((try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [Any])?.count == 11)
     }
 
-    @Test func issue11_point3_schemaShowsDDLChecksTriggersGeneratedColumnsAndWithoutRowid() throws {
+    @Test func schemaShowsDDLChecksTriggersGeneratedColumnsAndWithoutRowid() throws {
         let (folder, db) = try Self.emptyDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }
         let setup = try Shell.run([db, "--create", "-e", """

@@ -4,14 +4,14 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 16: `import` streams its file (large files import whole, in one transaction, in flat
+/// `import` streams its file (large files import whole, in one transaction, in flat
 /// memory; a late error names its line and changes nothing), and empty csv fields follow one
 /// stated rule. Through the real binary, against the sqlite3 shell where it does the same.
-@Suite struct Issue16ImportTests {
+@Suite struct StreamingImportTests {
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("portal-issue16-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("portal-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
@@ -56,7 +56,7 @@ import Glibc
                    + "+ (SELECT count(*) FROM (SELECT * FROM \(other) EXCEPT SELECT * FROM \(table)))")
     }
 
-    @Test func issue16_largeCSVImportsAsSqlite3Does() throws {
+    @Test func largeCSVImportsAsSqlite3Does() throws {
         let rows = 250_000
         let csv = path("big.csv")
         try csvRows(rows).write(toFile: csv, atomically: true, encoding: .utf8)
@@ -71,7 +71,7 @@ import Glibc
         #expect(try difference(database, "T", "S") == "0")
     }
 
-    @Test func issue16_largeNDJSONImports() throws {
+    @Test func largeNDJSONImports() throws {
         let rows = 200_000
         var ndjson = ""
         var csv = "id,score,name,city,note\n"
@@ -96,7 +96,7 @@ import Glibc
     /// An error on the last lines of a large file: the message names the line, and the table
     /// is as it was (its rows and their content).
     @Test(arguments: ["field count", "open quote", "duplicate key", "json"])
-    func issue16_aLateErrorNamesItsLineAndChangesNothing(kind: String) throws {
+    func aLateErrorNamesItsLineAndChangesNothing(kind: String) throws {
         let rows = 200_000
         let database = try database("late-\(kind.replacingOccurrences(of: " ", with: "-")).sqlite", tables: ["T"])
         _ = try sqlite(database, "INSERT INTO T VALUES (-1, 1, 'kept', 'Oslo', NULL), (-2, 2, 'also kept', 'Oslo', 'x')")
@@ -135,7 +135,7 @@ import Glibc
 
     /// Peak memory (the resident set GNU time reports) stays under 50 MB while the file is
     /// larger than that: the file is never held whole.
-    @Test func issue16_importMemoryStaysFlatWhateverTheFileSize() throws {
+    @Test func importMemoryStaysFlatWhateverTheFileSize() throws {
         let rows = 90_000
         let padding = String(repeating: "x", count: 700)
         var text = "id,score,name,city,note\n"
@@ -162,7 +162,7 @@ import Glibc
 
     /// A named pipe, which cannot be read twice, imports all the same (read whole first); a
     /// folder is refused by name.
-    @Test func issue16_aPipeImportsAndAFolderIsRefused() throws {
+    @Test func aPipeImportsAndAFolderIsRefused() throws {
         let database = try database("pipe.sqlite", tables: ["T"])
         let fifo = path("rows.csv")
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -178,7 +178,7 @@ import Glibc
     }
 
     /// On a terminal, the import shows how far it has got, and clears the line when done.
-    @Test func issue16_progressOnATerminal() throws {
+    @Test func progressOnATerminal() throws {
         let rows = 120_000
         let csv = path("progress.csv")
         try csvRows(rows).write(toFile: csv, atomically: true, encoding: .utf8)
@@ -195,7 +195,7 @@ import Glibc
     /// an empty field is '' in a TEXT column (as sqlite3 stores it) and NULL in the others; in
     /// one that does (a csv `""`, as `export` writes), an unquoted empty field is NULL and `""`
     /// is ''.
-    @Test func issue16_emptyFieldsFollowTheStatedRule() throws {
+    @Test func emptyFieldsFollowTheStatedRule() throws {
         let database = path("empty.sqlite")
         _ = try sqlite(database, """
             CREATE TABLE T (id INTEGER PRIMARY KEY, t TEXT, v VARCHAR(10), n INTEGER, r REAL, b BLOB, a, \

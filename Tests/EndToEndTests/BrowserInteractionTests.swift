@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Issue 11, points 15–20: the browser, driven through tmux.
-@Suite(.serialized) struct Issue11BrowserTests {
-    @Test func issue11_point16_escapeAtTheTopLevelDoesNotQuit() throws {
+/// The browser, driven through tmux: keys, generated columns, long work shown and cancelled,
+/// lock waits, completion in the filter, the record view.
+@Suite(.serialized) struct BrowserInteractionTests {
+    @Test func escapeAtTheTopLevelDoesNotQuit() throws {
         let s = try BrowserSession()
         try s.start(["--entity", "Genre"])
         try s.waitFor("Genre  25 rows")
@@ -17,7 +18,7 @@ import Testing
         try s.waitFor("BROWSER-EXITED-0")
     }
 
-    @Test func issue11_point19_generatedColumnsAreReadOnly() throws {
+    @Test func generatedColumnsAreReadOnly() throws {
         let s = try BrowserSession(copyChinook: false)
         try s.shell("sql CREATE TABLE Line (Id INTEGER PRIMARY KEY, Price REAL, Qty INTEGER, Total REAL GENERATED ALWAYS AS (Price * Qty) VIRTUAL)",
                     "sql INSERT INTO Line (Price, Qty) VALUES (1.5, 2)", extra: ["--create"])
@@ -54,7 +55,7 @@ import Testing
         return s
     }
 
-    @Test func issue11_point15_sortingAndFilteringALargeTableShowWorkAndCtrlCCancels() throws {
+    @Test func sortingAndFilteringALargeTableShowWorkAndCtrlCCancels() throws {
         let s = try Self.bigSession()
         try s.start(["--entity", "Big", "--where", "label MATCHES \".*1.*\""])
         try s.waitFor("label 0007919")
@@ -80,7 +81,7 @@ import Testing
         try s.waitFor("BROWSER-EXITED-0")
     }
 
-    @Test func issue11_point20_aWriteWaitingForALockSaysSoAtOnce() throws {
+    @Test func aWriteWaitingForALockSaysSoAtOnce() throws {
         let s = try BrowserSession()
         try s.startAnEditBehindAnotherProcesssLock()
         let started = Date()
@@ -92,7 +93,7 @@ import Testing
         #expect(try s.shell("count Genre where Name == 'Blocked'").hasPrefix("0"))
     }
 
-    @Test func issue11_point17_theFilterCompletesWithTab() throws {
+    @Test func theFilterCompletesWithTab() throws {
         let s = try BrowserSession()
         try s.start(["--entity", "Track"])
         try s.waitFor("Track  3503 rows")
@@ -118,7 +119,7 @@ import Testing
         try s.waitFor("BROWSER-EXITED-0")
     }
 
-    @Test func issue11_point18_theRecordViewListsRelationshipsAndFFollowsAToManyOne() throws {
+    @Test func theRecordViewListsRelationshipsAndFFollowsAToManyOne() throws {
         let s = try BrowserSession()
         try s.start(["--entity", "Album"])
         try s.waitFor("Album  347 rows")

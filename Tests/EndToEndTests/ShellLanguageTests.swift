@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Issue 11, points 6–14: names and quoting, relationships, the prompt, `sql`, scripts, and
+/// Names and quoting, relationships, the prompt, `sql`, scripts, and
 /// generated Swift, through the real binary.
-@Suite struct Issue11ShellTests: ChinookCopySuite {
+@Suite struct ShellLanguageTests: ChinookCopySuite {
     let db: String
     let folder: URL
 
@@ -32,7 +32,7 @@ import Testing
 
     // MARK: point 6
 
-    @Test func issue11_point6_quotedNameComparedWithANumberWarns() throws {
+    @Test func quotedNameComparedWithANumberWarns() throws {
         let r = try run("count Track where \"Milliseconds\" > 300000")
         #expect(r.stderr.contains("warning: \"Milliseconds\" is a string here; for the attribute write Milliseconds"))
         let explain = try run("explain count Track where \"Milliseconds\" > 300000")
@@ -46,7 +46,7 @@ import Testing
 
     // MARK: point 7
 
-    @Test func issue11_point7_oneQuotingRuleInEveryClause() throws {
+    @Test func oneQuotingRuleInEveryClause() throws {
         let quirky = try quirkyDatabase()
         let csv = ["--format", "csv", "--no-header"]
         #expect(try Shell.run([quirky, "-e", "find #\"Ünïcödé Tâble\" where #\"Order ID\" == 5"] + csv).stdout == "1,Al,5\n")
@@ -63,7 +63,7 @@ import Testing
 
     // MARK: point 8
 
-    @Test func issue11_point8_relationshipNamesAndRelate() throws {
+    @Test func relationshipNamesAndRelate() throws {
         let path = folder.appendingPathComponent("places.sqlite").path
         let made = try Shell.run([path, "--create", "-e", """
             sql CREATE TABLE regions (id INTEGER PRIMARY KEY, name TEXT); \
@@ -101,7 +101,7 @@ import Testing
 
     // MARK: point 9
 
-    @Test func issue11_point9_tabNeverRemovesTextAndQuotesNames() throws {
+    @Test func tabNeverRemovesTextAndQuotesNames() throws {
         let session = try TmuxSession(arguments: [db], home: folder)
         try session.waitFor("chinook>")
         // Al: ALL, Album, AlbumId. libedit's case-sensitive common prefix made it `A`.
@@ -134,7 +134,7 @@ import Testing
 
     // MARK: point 10
 
-    @Test func issue11_point10_selectAtThePromptSuggestsSql() throws {
+    @Test func selectAtThePromptSuggestsSql() throws {
         let session = try TmuxSession(arguments: [db], home: folder)
         try session.waitFor("chinook>")
         try session.type("SELECT count(*) FROM Genre")
@@ -145,7 +145,7 @@ import Testing
 
     // MARK: point 11
 
-    @Test func issue11_point11_triggerBodyStaysWhole() throws {
+    @Test func triggerBodyStaysWhole() throws {
         let r = try run("sql CREATE TRIGGER g AFTER INSERT ON Genre BEGIN UPDATE Genre SET Name = 'x' || Name WHERE GenreId = new.GenreId; END; "
                         + "create Genre set Name = 'y'; count Genre where Name == 'xy'")
         #expect(r.status == 0, "\(r.stderr)")
@@ -155,7 +155,7 @@ import Testing
         #expect(lines.status == 0, "\(lines.stderr)")
     }
 
-    @Test func issue11_point11_statementAfterACommentIsNotDropped() throws {
+    @Test func statementAfterACommentIsNotDropped() throws {
         let r = try run("sql DELETE FROM Genre WHERE 0 /* ( */; DELETE FROM Genre; /* ) */")
         // The second statement is not run silently as part of the first, nor dropped: it is a
         // command of its own, which fails loudly (delete needs where).
@@ -164,7 +164,7 @@ import Testing
         #expect(try run("count Genre").stdout == "25\n")
     }
 
-    @Test func issue11_point11_vacuumAndAttach() throws {
+    @Test func vacuumAndAttach() throws {
         let vacuum = try run("sql VACUUM")
         #expect(vacuum.status == 0, "\(vacuum.stderr)")
         #expect(vacuum.stderr == "ok\n")
@@ -179,7 +179,7 @@ import Testing
 
     // MARK: point 12
 
-    @Test func issue11_point12_variablesBindByName() throws {
+    @Test func variablesBindByName() throws {
         let r = try run("sql SELECT $n AS a, :n AS b, @n AS c", ["-p", "n=7", "--format", "csv"])
         #expect(r.stdout == "a,b,c\n7,7,7\n")
         let unbound = try run("sql SELECT $missing")
@@ -193,7 +193,7 @@ import Testing
 
     // MARK: point 13
 
-    @Test func issue11_point13_scriptErrorsNameFileAndLine() throws {
+    @Test func scriptErrorsNameFileAndLine() throws {
         let script = try write("script.portal", "count Genre\n\nfind Nope\n")
         let file = try Shell.run([db, "-f", script])
         #expect(file.stderr.hasPrefix("\(script):3: error: unknown entity 'Nope'"))
@@ -201,24 +201,24 @@ import Testing
         #expect(read.stderr.hasPrefix("\(script):3: error: unknown entity 'Nope'"))
     }
 
-    @Test func issue11_point13_importHeaderErrorAtLine1() throws {
+    @Test func importHeaderErrorAtLine1() throws {
         let csv = try write("g.csv", "Nme\nBlues\n")
         let r = try run("import Genre from \(csv)")
         #expect(r.stderr.contains("g.csv, line 1: unknown attribute 'Nme'"))
     }
 
-    @Test func issue11_point13_readOnlySaysNothingWasWrittenOnce() throws {
+    @Test func readOnlySaysNothingWasWrittenOnce() throws {
         let r = try Shell.run(["--read-only", db, "-e", "create Genre set Name = 'x'"])
         #expect(r.stderr.components(separatedBy: "nothing was written").count == 2, "\(r.stderr)")
     }
 
-    @Test func issue11_point13_oneByteBlob() throws {
+    @Test func oneByteBlob() throws {
         let r = try run("sql SELECT x'00' AS b", ["--format", "table"])
         #expect(r.stdout.contains("<blob 1 byte>"))
         #expect(!r.stdout.contains("bytes"))
     }
 
-    @Test func issue11_point13_helpPointsAtTheManPage() throws {
+    @Test func helpPointsAtTheManPage() throws {
         let r = try run("help")
         #expect(!r.stdout.contains(".md"))
         #expect(r.stdout.contains("man portal-shell"))
