@@ -6,7 +6,7 @@ import PortalPredicate
 /// `Date` rule is the one the predicate compiler compares dates with, so that a date written
 /// through `Portal<T>` is matched by `CAST(…, "NSDate")` and `now()`.
 ///
-/// The rules (also in the README):
+/// The rules (also in docs/engine.md, "Values"):
 /// - `Date`: ISO-8601 text in UTC, `yyyy-MM-dd HH:mm:ss`, with `.SSS` when the date has a
 ///   fraction of a second (so a whole-second date is the very text SQLite's `datetime()` writes
 ///   and the compiler compares with). Read from such text (also with `T`, `Z`, or only a day), or
