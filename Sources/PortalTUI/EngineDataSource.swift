@@ -311,44 +311,35 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func create(entity name: String, values: [(String, Value)]) throws -> BrowserRow {
         try write { context in
             let entity = try context.entity(named: name)
-            if context.isCoreDataStore { return try row(context, entity, [createCoreData(context, entity, values)]) }
-            let returned = try context.insert(entity.name, columns: values.map(\.0), values: values.map(\.1), returning: true)
+            // Undo of a Core Data delete: the row put back as it was stored, by its Z_PK.
+            if context.isCoreDataStore, let key = values.first(where: { $0.0 == "Z_PK" })?.1 {
+                guard let snapshot = takeDeleted(entity.name, key) else {
+                    throw BrowserError("cannot put back this \(entity.name): its delete rules also changed other rows")
+                }
+                try context.coreDataRestore(snapshot)
+                return try row(context, entity, [key])
+            }
+            let byRowid = context.isCoreDataStore || entity.primaryKey.isEmpty
+            let result = try context.insert(entity.name, values.map { .value($0.0, $0.1) }, returning: byRowid ? .nothing : .all)
             let id: [Value]
-            if entity.primaryKey.isEmpty {
-                id = [.integer(context.lastInsertRowid)]
+            if byRowid {
+                guard let rowid = result.insertedRowid else { throw BrowserError("the new \(entity.name) was not returned") }
+                id = [.integer(rowid)]
             } else {
-                guard let returned else { throw BrowserError("the new \(entity.name) was not returned") }
+                guard let returned = result.rows.first else { throw BrowserError("the new \(entity.name) was not returned") }
                 id = entity.primaryKey.map { returned[$0] ?? .null }
             }
             return try row(context, entity, id)
         }
     }
 
-    /// A new row of a Core Data store, made by the engine with its bookkeeping; or, given the
-    /// `Z_PK` of a row this browser deleted (undo), that row put back as it was stored. Its id.
-    private func createCoreData(_ context: WriteContext, _ entity: EntityDescription, _ values: [(String, Value)]) throws -> Value {
-        if let key = values.first(where: { $0.0 == "Z_PK" })?.1 {
-            guard let snapshot = takeDeleted(entity.name, key) else {
-                throw BrowserError("cannot put back this \(entity.name): its delete rules also changed other rows")
-            }
-            try context.coreDataRestore(snapshot)
-            return key
-        }
-        _ = try context.create(entity.name, Dictionary(values, uniquingKeysWith: { _, last in last }))
-        return .integer(context.lastInsertRowid)
-    }
-
     public func update(entity name: String, id: [Value], column: String, value: Value) throws -> BrowserRow {
         try write { context in
             let entity = try context.entity(named: name)
             let key = Self.keyColumns(entity)
-            // Core Data: the date or UUID in its stored form, and Z_OPT raised.
-            var assignments = [(column: column, value: SQLFragment("?", [try entity.storedValue(value, for: column)]))]
-            if let bump = try context.coreDataChange(entity.name) { assignments.append(bump) }
-            let update = Update(entity, set: assignments,
-                                where: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
-            let changed = try context.execute(update.sql, update.bindings)
-            guard changed == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
+            let result = try context.update(entity.name, [.value(column, value)],
+                                            where: .condition(SQLFragment(Keyset.equals(key, alias: "t0"), id)))
+            guard result.matched == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
             var newID = id
             for (i, part) in key.enumerated() where part.lowercased() == column.lowercased() { newID[i] = value }
             return try row(context, entity, newID)
@@ -358,19 +349,18 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func delete(entity name: String, id: [Value]) throws {
         try write { context in
             let entity = try context.entity(named: name)
-            let condition = SQLFragment(Keyset.equals(Self.keyColumns(entity), alias: "t0"), id)
-            if context.isCoreDataStore, case .integer(let key)? = id.first {
-                // The model's delete rules apply; a delete that changed nothing else can be undone.
-                let snapshot = try context.coreDataSnapshot(entity.name, key: key)
-                let before = context.totalChanges
-                guard try context.coreDataDelete(entity.name, where: condition) == 1 else {
-                    throw BrowserError("this \(entity.name) no longer exists")
-                }
-                keepDeleted(entity.name, id[0], context.totalChanges - before == 1 ? snapshot : nil)
-                return
+            let filter = RowFilter.condition(SQLFragment(Keyset.equals(Self.keyColumns(entity), alias: "t0"), id))
+            // A Core Data row goes by the model's delete rules; a delete that changed nothing
+            // else can be undone.
+            let snapshot = context.isCoreDataStore ? try id.first.flatMap { key -> CoreDataRowSnapshot? in
+                guard case .integer(let key) = key else { return nil }
+                return try context.coreDataSnapshot(entity.name, key: key)
+            } : nil
+            let before = context.totalChanges
+            guard try context.delete(entity.name, where: filter).matched == 1 else {
+                throw BrowserError("this \(entity.name) no longer exists")
             }
-            let delete = Delete(entity, where: condition).rendered(in: store.dialect)
-            guard try context.execute(delete.sql, delete.bindings) == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
+            if context.isCoreDataStore { keepDeleted(entity.name, id[0], context.totalChanges - before == 1 ? snapshot : nil) }
         }
     }
 

@@ -208,7 +208,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         // A table whose triggers call Core Data's own SQL functions takes no write.
         let photos = try copy("Photos-macOS-10.15.sqlite")
-        let refused = try Shell.run([photos, "-e", "update Asset set favorite = 1 where TRUEPREDICATE"])
+        let refused = try Shell.run([photos, "-e", "update Asset set hidden = 1 where TRUEPREDICATE"])
         #expect(refused.status == 1 && refused.stderr.contains("Core Data's own SQL functions"), "\(refused.stderr)")
     }
 

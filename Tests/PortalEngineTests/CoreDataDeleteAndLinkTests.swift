@@ -84,12 +84,12 @@ import Testing
         let assetEntity = try scalar(raw, "SELECT Z_ENT FROM ZGENERICASSET WHERE Z_PK = 2")
         let key = try model.write { ctx -> Int64 in
             let row = try ctx.create("Album", ["title": "round trip"])
-            let key = try #require(try ctx.coreDataKeys("Album", where: SQLFragment("t0.ZTITLE = 'round trip'")).first)
+            let key = ctx.lastInsertRowid   // the new row's Z_PK
             #expect(row["title"] == "round trip")
-            try ctx.setCoreDataRelationship("Album", key: key, "parentFolder", to: [19])
-            try ctx.setCoreDataRelationship("Album", key: key, "keyAsset", to: [2])
-            try ctx.setCoreDataRelationship("Album", key: key, "assets", to: [3, 1, 3])
-            try ctx.setCoreDataRelationship("Album", key: key, "albumLists", to: [4])
+            try ctx.update("Album", [.rows("parentFolder", [19])], where: .id([.integer(key)]))
+            try ctx.update("Album", [.rows("keyAsset", [2])], where: .id([.integer(key)]))
+            try ctx.update("Album", [.rows("assets", [3, 1, 3])], where: .id([.integer(key)]))
+            try ctx.update("Album", [.rows("albumLists", [4])], where: .id([.integer(key)]))
             return key
         }
         guard case .integer(let folderLast)? = lastInFolder, case .integer(let listLast)? = lastInList else {
@@ -113,8 +113,8 @@ import Testing
         } == 1)
         // Setting again replaces; nil clears the key and the entity column.
         try model.write { ctx in
-            try ctx.setCoreDataRelationship("Album", key: key, "assets", to: [2])
-            try ctx.setCoreDataRelationship("Album", key: key, "keyAsset", to: [])
+            try ctx.update("Album", [.rows("assets", [2])], where: .id([.integer(key)]))
+            try ctx.update("Album", [.rows("keyAsset", [])], where: .id([.integer(key)]))
         }
         #expect(try keys(raw, "SELECT Z_34ASSETS FROM Z_26ASSETS WHERE Z_26ALBUMS = \(key)") == [2])
         #expect(try scalar(raw, "SELECT coalesce(ZKEYASSET, Z34_KEYASSET, 'none') FROM ZGENERICALBUM WHERE Z_PK = \(key)") == "none")
@@ -129,22 +129,23 @@ import Testing
         let before = try scalar(raw, "SELECT (SELECT sum(Z_OPT) FROM ZGENERICALBUM) + (SELECT count(*) FROM Z_26ASSETS)")
         let cases: [(String, PortalError.Kind, String, (WriteContext) throws -> Void)] = [
             ("two ids for a to-one", .misuse, "to-one relationship",
-             { try $0.setCoreDataRelationship("Album", key: 7, "parentFolder", to: [8, 19]) }),
+             { try $0.update("Album", [.rows("parentFolder", [8, 19])], where: .id([.integer(7)])) }),
             ("a missing target", .rowNotFound, "there is no GenericAsset with id 999999",
-             { try $0.setCoreDataRelationship("Album", key: 7, "assets", to: [1, 999999]) }),
+             { try $0.update("Album", [.rows("assets", [1, 999999])], where: .id([.integer(7)])) }),
             ("a target of another entity", .rowNotFound, "there is no Folder with id 7",
-             { try $0.setCoreDataRelationship("Album", key: 7, "parentFolder", to: [7]) }),
-            ("a missing row", .rowNotFound, "there is no Album with id 999999",
-             { try $0.setCoreDataRelationship("Album", key: 999999, "assets", to: [1]) }),
+             { try $0.update("Album", [.rows("parentFolder", [7])], where: .id([.integer(7)])) }),
             ("an unknown name", .unknownAttribute, "no relationship named 'asets'",
-             { try $0.setCoreDataRelationship("Album", key: 7, "asets", to: [1]) }),
-            ("a column kept by Core Data's triggers", .readOnly, "Core Data's own SQL functions",
-             { try $0.setCoreDataRelationship("Moment", key: 1, "assets", to: [1]) }),
+             { try $0.update("Album", [.rows("asets", [1])], where: .id([.integer(7)])) }),
+            ("a column whose update fires Core Data's triggers", .readOnly, "Core Data's own SQL functions",
+             { try $0.update("GenericAsset", [.rows("highlightBeingAssets", [4])], where: .id([.integer(1)])) }),
         ]
         for (name, kind, message, write) in cases {
             let error = portalError { try model.write { ctx in try write(ctx) } }
             #expect(error?.kind == kind && error?.message.contains(message) == true, "\(name): \(String(describing: error))")
         }
+        #expect(try scalar(raw, "SELECT (SELECT sum(Z_OPT) FROM ZGENERICALBUM) + (SELECT count(*) FROM Z_26ASSETS)") == before)
+        // A row that is not there is matched by nothing: nothing is linked.
+        #expect(try model.write { try $0.update("Album", [.rows("assets", [1])], where: .id([.integer(999999)])) }.matched == 0)
         #expect(try scalar(raw, "SELECT (SELECT sum(Z_OPT) FROM ZGENERICALBUM) + (SELECT count(*) FROM Z_26ASSETS)") == before)
     }
 
@@ -159,20 +160,23 @@ import Testing
         #expect(try model.write { ctx in try ctx.update("ICNote", set: ["folder": .null], where: "title == 'linked'") } == 1)
         #expect(try row() == [[.null, .integer(3), .integer(2)]])
         let toMany = portalError { try model.write { ctx in try ctx.update("ICFolder", set: ["notes": 1]) } }
-        #expect(toMany?.kind == .misuse && toMany?.message.contains("setCoreDataRelationship") == true, "\(String(describing: toMany))")
+        #expect(toMany?.kind == .misuse && toMany?.message.contains("AttributeAssignment.rows") == true, "\(String(describing: toMany))")
         #expect(try row() == [[.null, .integer(3), .integer(2)]])
     }
 
-    /// Moment.assets nullifies the assets' key to the moment, in a table whose triggers call
-    /// Core Data's functions: the delete is refused, and nothing changes.
-    @Test func aDeleteWhoseRuleWouldWriteATriggerTableIsRefused() throws {
+    /// Deleting an asset fires Core Data's triggers on its table: the delete is refused, and
+    /// nothing changes. Moment.assets nullifies the assets' key to the moment, an update that
+    /// fires none of them: that delete goes through.
+    @Test func aDeleteThatWouldFireCoreDataTriggersIsRefused() throws {
         let folder = try TemporaryFolder()
         let (model, raw) = try writable(.photos, folder)
         let moment = try #require(try keys(raw, "SELECT ZMOMENT FROM ZGENERICASSET WHERE ZMOMENT IS NOT NULL").first)
-        let before = try scalar(raw, "SELECT (SELECT count(*) FROM ZMOMENT) + (SELECT count(ZMOMENT) FROM ZGENERICASSET)")
-        let error = portalError { try model.write { ctx in try ctx.delete("Moment", where: "SELF == \(moment)") } }
+        let before = try scalar(raw, "SELECT (SELECT count(*) FROM ZGENERICASSET) + (SELECT count(ZMOMENT) FROM ZGENERICASSET)")
+        let error = portalError { try model.write { ctx in try ctx.delete("GenericAsset", where: "SELF == 1") } }
         #expect(error?.kind == .readOnly && error?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: error))")
-        #expect(try scalar(raw, "SELECT (SELECT count(*) FROM ZMOMENT) + (SELECT count(ZMOMENT) FROM ZGENERICASSET)") == before)
+        #expect(try scalar(raw, "SELECT (SELECT count(*) FROM ZGENERICASSET) + (SELECT count(ZMOMENT) FROM ZGENERICASSET)") == before)
+        #expect(try model.write { ctx in try ctx.delete("Moment", where: "SELF == \(moment)") } == 1)
+        #expect(try scalar(raw, "SELECT count(*) FROM ZGENERICASSET WHERE ZMOMENT = \(moment)") == .integer(0))
     }
 
     /// A row whose Z_ENT is no entity of the model has unknown relationships: its delete is
@@ -188,13 +192,26 @@ import Testing
         #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT") == rows)
     }
 
+    /// Which statements fire a trigger, read from its SQL (a name may hold any of the words).
+    @Test func triggerEventsAreReadFromTheirSQL() {
+        let insert = CoreDataTrigger(name: "T_UPDATE_X", sql: "CREATE TRIGGER T_UPDATE_X AFTER INSERT ON ZA FOR EACH ROW BEGIN SELECT 1; END")
+        #expect(insert.event == .insert)
+        let update = CoreDataTrigger(name: "t", sql: #"create trigger t after update of "zHidden", ZTRASHED on ZA begin select 1; end"#)
+        #expect(update.fires(on: .update(["ZHIDDEN", "Z_OPT"])) && !update.fires(on: .update(["ZFAVORITE", "Z_OPT"])))
+        #expect(!update.fires(on: .insert) && !update.fires(on: .delete))
+        let any = CoreDataTrigger(name: "u", sql: "CREATE TRIGGER u BEFORE UPDATE ON ZA BEGIN SELECT 1; END")
+        #expect(any.fires(on: .update(["Z_OPT"])))
+        let delete = CoreDataTrigger(name: "d", sql: "CREATE TRIGGER d INSTEAD OF DELETE ON V BEGIN SELECT 1; END")
+        #expect(delete.fires(on: .delete) && !delete.fires(on: .update(nil)))
+    }
+
     @Test func relationshipValuesAreIdsOrNil() throws {
-        #expect(try WriteContext.coreDataTargets("3") == [3])
-        #expect(try WriteContext.coreDataTargets("{1, 2}") == [1, 2])
-        #expect(try WriteContext.coreDataTargets("nil") == [])
-        #expect(try WriteContext.coreDataTargets("{}") == [])
+        #expect(try AttributeAssignment.rowIDs("3") == [3])
+        #expect(try AttributeAssignment.rowIDs("{1, 2}") == [1, 2])
+        #expect(try AttributeAssignment.rowIDs("nil") == [])
+        #expect(try AttributeAssignment.rowIDs("{}") == [])
         for bad in ["'x'", "{1, nil}", "1 +", "title"] {
-            #expect(portalError { try WriteContext.coreDataTargets(bad) }?.kind == .misuse, "\(bad)")
+            #expect(portalError { try AttributeAssignment.rowIDs(bad) }?.kind == .misuse, "\(bad)")
         }
     }
 }

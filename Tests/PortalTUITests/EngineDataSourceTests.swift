@@ -190,6 +190,28 @@ final class ChinookCopy {
         #expect(try db.column("SELECT count(*) FROM Artist") == [.integer(275)])
     }
 
+    /// A table whose AFTER UPDATE and AFTER DELETE triggers write another table (as every
+    /// GeoPackage layer's do) is edited and deleted from like any other.
+    @Test func editsAndDeletesOnATableWithAfterTriggers() throws {
+        let db = try ChinookCopy()
+        try db.store.write { ctx in
+            try ctx.execute("""
+                CREATE TABLE Audit (what TEXT);
+                INSERT INTO Artist (ArtistId, Name) VALUES (276, 'Nobody');
+                CREATE TRIGGER ArtistUpdated AFTER UPDATE ON Artist BEGIN INSERT INTO Audit VALUES ('u ' || new.ArtistId); END;
+                CREATE TRIGGER ArtistDeleted AFTER DELETE ON Artist BEGIN INSERT INTO Audit VALUES ('d ' || old.ArtistId); END;
+                """)
+        }
+        let model = try db.model("Artist")
+        model.press(.right, .character("e"), .control("u"))
+        model.type("AC/DC (edited)")
+        model.press(.enter)
+        #expect(try db.column("SELECT Name FROM Artist WHERE ArtistId = 1") == [.text("AC/DC (edited)")])
+        model.press(.character("G"), .character("d"), .character("y"))
+        #expect(try db.column("SELECT count(*) FROM Artist WHERE ArtistId = 276") == [.integer(0)])
+        #expect(try db.column("SELECT what FROM Audit") == [.text("u 1"), .text("d 276")])
+    }
+
     @Test func aConstraintViolationShowsWhyAndChangesNothing() throws {
         let db = try ChinookCopy()
         let model = try db.model("Album")

@@ -11,28 +11,12 @@ public final class WriteContext: ReadContext {
         try store.checkInterruptRequest()
     }
 
-    /// Inserts a row and returns it as stored (defaults filled, with its new id).
+    /// Inserts a row and returns it as stored (defaults filled, with its new id). On a Core
+    /// Data store a to-one relationship may be given by the row's id (or nil).
     @discardableResult
     public func create(_ entity: String, _ values: [String: Value]) throws -> Row {
-        let pairs = values.sorted { $0.key < $1.key }
-        if let plan = try coreDataPlan(for: entity, creating: true) {
-            let (attributes, links) = try coreDataLinks(try self.entity(named: entity), pairs)
-            let described = try checkWritable(entity, columns: attributes.map(\.key))
-            // Dates and UUIDs go in the store's own form.
-            let stored = try attributes.map { (key: $0.key, value: try described.storedValue($0.value, for: $0.key)) }
-            let row = try createCoreData(described, plan, stored)
-            let key = connection.lastInsertRowid   // Z_PK, the table's INTEGER PRIMARY KEY
-            for link in links {
-                try setCoreDataRelationship(described.name, keys: [key], link.name, to: link.targets, marksRow: false)
-            }
-            return row
-        }
-        let before = connection.totalChanges
-        let row = try insert(entity, columns: pairs.map(\.key), values: pairs.map(\.value), returning: true)
-        // SQLite 3.40 accepts INSERT … RETURNING on a view and silently does nothing.
-        guard let row, connection.totalChanges > before else {
-            throw PortalError(.readOnly, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
-        }
+        let result = try insert(entity, try assignments(values, of: entity), returning: .all)
+        guard let row = result.rows.first else { throw PortalError(.sqlite, "the insert returned no row", entity: entity) }
         return row
     }
 
@@ -75,40 +59,37 @@ public final class WriteContext: ReadContext {
         var sqlite: Unmanaged<Statement>?
     }
 
-    /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many.
+    /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many
+    /// matched. On a Core Data store a to-one relationship may be given by the row's id (or nil).
     @discardableResult
     public func update(_ entity: String, set values: [String: Value], where predicate: String? = nil,
                        _ arguments: [any ArgumentConvertible] = []) throws -> Int {
-        try checkValid()
-        guard !values.isEmpty else { return 0 }
-        let isCoreData = try coreDataPlan(for: entity, creating: false) != nil
-        let (pairs, links) = try coreDataLinks(try self.entity(named: entity), values.sorted { $0.key < $1.key })
-        let described = try checkWritable(entity, columns: pairs.map(\.key))
-        let condition = try target(described, predicate, arguments)
-        var assignments = try pairs.map { (column: $0.key, value: SQLFragment.bound(try described.storedValue($0.value, for: $0.key))) }
-        if isCoreData { assignments.append(Self.coreDataVersionBump) }
-        // The rows' ids first: the new values may change which rows the predicate matches.
-        let keys = links.isEmpty ? [] : try coreDataKeys(described.name, where: condition)
-        let update = Update(described, set: assignments, where: condition).rendered(in: store.dialect)
-        try runWrite(entity, update.sql, update.bindings, returning: false)
-        let changed = connection.changes
-        for link in links {
-            try setCoreDataRelationship(described.name, keys: keys, link.name, to: link.targets, marksRow: false)
-        }
-        return changed
+        try update(entity, try assignments(values, of: entity), where: predicate.map { .predicate($0, arguments) } ?? .all).matched
     }
 
-    /// Deletes the rows matching the predicate (all rows when nil); returns how many.
+    /// Deletes the rows matching the predicate (all rows when nil); returns how many matched.
     @discardableResult
     public func delete(_ entity: String, where predicate: String? = nil,
                        _ arguments: [any ArgumentConvertible] = []) throws -> Int {
-        try checkValid()
-        let described = try checkWritable(entity, columns: [])
-        let condition = try target(described, predicate, arguments)
-        if let deleted = try coreDataDelete(described.name, where: condition) { return deleted }
-        let delete = Delete(described, where: condition).rendered(in: store.dialect)
-        try runWrite(entity, delete.sql, delete.bindings, returning: false)
-        return connection.changes
+        try delete(entity, where: predicate.map { .predicate($0, arguments) } ?? .all).matched
+    }
+
+    /// The assignments of a dictionary of values, in name order: on a Core Data store a value
+    /// naming a to-one relationship sets it to the row with that id (nil clears it).
+    private func assignments(_ values: [String: Value], of entity: String) throws -> [AttributeAssignment] {
+        let described = try self.entity(named: entity)
+        let isCoreData = store.coreDataCatalog != nil
+        return try values.sorted { $0.key < $1.key }.map { name, value in
+            guard isCoreData, let relationship = described.settableRelationship(named: name) else { return .value(name, value) }
+            switch (relationship.kind, value) {
+            case (.toOne, .integer(let key)): return .rows(relationship.name, [key])
+            case (.toOne, .null): return .rows(relationship.name, [])
+            default:
+                throw PortalError(.misuse, "\(described.name).\(relationship.name) takes a row's id or nil here "
+                                  + "(update with AttributeAssignment.rows sets to-many relationships)", entity: described.name,
+                                  attribute: relationship.name)
+            }
+        }
     }
 
     /// Inserts the row, or, when a row with the same primary key exists, updates its other
@@ -165,7 +146,7 @@ public final class WriteContext: ReadContext {
 
     /// Refuses a view, an unknown entity and unknown columns before SQLite is asked, naming the
     /// closest existing name (SQLite's own messages are English text, not classified here).
-    private func checkWritable(_ entity: String, columns: [String]) throws -> EntityDescription {
+    func checkWritable(_ entity: String, columns: [String]) throws -> EntityDescription {
         let described = try self.entity(named: entity)
         guard described.kind == .table else {
             throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)
@@ -177,18 +158,6 @@ public final class WriteContext: ReadContext {
                               suggestion: closestName(to: column, among: described.attributes.map(\.name)))
         }
         return described
-    }
-
-    /// The compiled WHERE condition, nil for every row.
-    private func target(_ described: EntityDescription, _ predicate: String?, _ arguments: [any ArgumentConvertible])
-        throws -> SQLFragment? {
-        guard let predicate else { return nil }
-        let schema = try self.schema
-        let filter = try compiling(described.name) {
-            try PredicateCompiler.compile(predicate, arguments: arguments.map(\.predicateArgument), entity: described,
-                                          schema: schema, alias: "t0", dialect: store.dialect)
-        }
-        return filter.condition
     }
 
     /// Runs a cached write statement, noting the entity for observers; returns the first row

@@ -15,7 +15,7 @@ extension WriteContext {
     /// rows when nil) matches, with what the model's delete rules do to the rows they reach;
     /// returns how many rows of `entity` matched. Nil on a plain database. Throws, writing
     /// nothing (the caller's transaction rolls back), when a rule refuses or cannot be honoured.
-    public func coreDataDelete(_ entity: String, where condition: SQLFragment?, alias: String = "t0") throws -> Int? {
+    func coreDataDelete(_ entity: String, where condition: SQLFragment?, alias: String = "t0") throws -> Int? {
         guard let model = try coreDataStoreModel() else { return nil }
         try checkValid()
         let described = try self.entity(named: entity)
@@ -51,7 +51,7 @@ extension WriteContext {
             guard let entity = model.entity(number: row.number) else {
                 throw refusal(row.table, "its row \(row.key) has Z_ENT \(row.number), which is no entity of the model")
             }
-            try model.refuseTriggers(on: entity.table, writing: entity.name)
+            try model.refuseTriggers(on: entity.table, writing: entity.name, .delete)
             doomed.append(row)
             for relationship in entity.relationships {
                 switch relationship.deleteRule {
@@ -85,20 +85,36 @@ extension WriteContext {
                         _ model: CoreDataStoreModel) throws {
         switch relationship.storage {
         case .foreignKey:
-            return   // kept in the row itself
+            // Kept in the row itself; under Nullify the partner's side lets go of the row too.
+            guard relationship.deleteRule == .nullify, let destination = model.mapping.entity(named: relationship.destination),
+                  let inverse = model.inverse(of: relationship) else { return }
+            if !inverse.isToMany, case .foreignKey(let back, let backEntity) = inverse.storage {
+                try model.refuseTriggers(on: destination.table, writing: destination.name, updatedColumns([back, backEntity]))
+                let cleared = [back, backEntity].compactMap { $0 }.map { (column: $0, value: SQLFragment("NULL")) }
+                try run(Update(destination.table, set: cleared + [Self.coreDataVersionBump],
+                               where: SQLFragment(quoted(back) + " = ?", [.integer(row.key)])), destination.name)
+            } else if let partner = try coreDataRows(reachedBy: relationship, from: row, model).first {
+                try markChanged(destination, keys: [partner.key])
+            }
         case .inverseForeignKey(let keyColumn, let orderColumn):
             guard relationship.deleteRule == .nullify, let destination = model.mapping.entity(named: relationship.destination)
             else { return }
-            try model.refuseTriggers(on: destination.table, writing: destination.name)
             let entityColumn = model.inverse(of: relationship).flatMap { inverse -> String? in
                 if case .foreignKey(_, let entityColumn) = inverse.storage { entityColumn } else { nil }
             }
+            try model.refuseTriggers(on: destination.table, writing: destination.name,
+                                     updatedColumns([keyColumn, entityColumn, orderColumn]))
             let cleared = [keyColumn, entityColumn, orderColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
             try runWrite(destination.name, "UPDATE " + quoted(destination.table) + " SET " + cleared.joined(separator: ", ")
                          + ", Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE " + quoted(keyColumn) + " = ?", [.integer(row.key)],
                          returning: false)
         case .joinTable(let table, let source, let destination, _):
-            try model.refuseTriggers(on: table, writing: entity.name)
+            try model.refuseTriggers(on: table, writing: entity.name, .delete)
+            // Under Nullify the rows it was linked to lose it from their side.
+            if relationship.deleteRule == .nullify, let other = model.mapping.entity(named: relationship.destination) {
+                let linked = try coreDataRows(reachedBy: relationship, from: row, model).map(\.key).filter { $0 != row.key }
+                if !linked.isEmpty { try markChanged(other, keys: linked) }
+            }
             var sql = "DELETE FROM " + quoted(table) + " WHERE " + quoted(source) + " = ?"
             var bindings: [Value] = [.integer(row.key)]
             if destination == "REFLEXIVE" {   // a pair of the same entity is kept both ways round

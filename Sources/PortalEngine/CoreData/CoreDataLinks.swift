@@ -7,69 +7,8 @@ import PortalPredicate
 // the order given (1, 2, …), and a row added to the other side's ordered set goes last there.
 
 extension WriteContext {
-    /// The row ids a relationship's value names: `3` (a to-one), `{1, 2}` (a to-many), `nil`
-    /// or `{}` (none). Throws for anything else.
-    public static func coreDataTargets(_ text: String) throws -> [Int64] {
-        let expression: Expression
-        do { expression = try Expression.parse(text) } catch {
-            throw PortalError(.misuse, "a relationship's value is a row's id, ids in braces ({1, 2}) or nil: \(error)")
-        }
-        let items: [Expression] = if case .aggregate(let list) = expression { list } else { [expression] }
-        return try items.compactMap { item -> Int64? in
-            switch item {
-            case .literal(.integer(let key)): return key
-            case .literal(.null) where items.count == 1: return nil
-            default:
-                throw PortalError(.misuse, "a relationship's value is a row's id (its Z_PK), ids in braces ({1, 2}) or nil, "
-                                  + "not \(text)")
-            }
-        }
-    }
-
-    /// On a Core Data store, sets `relationship` of the row of `entity` whose `Z_PK` is `key`
-    /// to the rows with ids `targets` (none clears it), in order for an ordered relationship;
-    /// changed rows' `Z_OPT` goes up.
-    /// `marksRow` false: the caller's insert or update of the row has set its `Z_OPT`.
-    public func setCoreDataRelationship(_ entity: String, key: Int64, _ relationship: String, to targets: [Int64],
-                                        marksRow: Bool = true) throws {
-        try setCoreDataRelationship(entity, keys: [key], relationship, to: targets, marksRow: marksRow)
-    }
-
-    /// `setCoreDataRelationship` for each of the rows `keys` (the model read once).
-    public func setCoreDataRelationship(_ entity: String, keys: [Int64], _ relationship: String, to targets: [Int64],
-                                        marksRow: Bool = true) throws {
-        guard let model = try coreDataStoreModel() else {
-            throw PortalError(.misuse, "relationships are set this way only on a Core Data store", entity: entity)
-        }
-        try linkCoreData(model, entity, keys: keys, relationship, to: targets, marksRow: marksRow)
-    }
-
-    /// On a Core Data store, the values of `pairs` that set a to-one relationship (named by the
-    /// model, not an attribute) to a row's id or nil, apart from those setting attributes.
-    func coreDataLinks(_ entity: EntityDescription, _ pairs: [(key: String, value: Value)]) throws
-        -> (attributes: [(key: String, value: Value)], links: [(name: String, targets: [Int64])]) {
-        guard store.coreDataCatalog != nil else { return (pairs, []) }
-        var attributes: [(key: String, value: Value)] = []
-        var links: [(name: String, targets: [Int64])] = []
-        for pair in pairs {
-            guard let relationship = entity.settableRelationship(named: pair.key) else {
-                attributes.append(pair)
-                continue
-            }
-            switch (relationship.kind, pair.value) {
-            case (.toOne, .integer(let key)): links.append((relationship.name, [key]))
-            case (.toOne, .null): links.append((relationship.name, []))
-            default:
-                throw PortalError(.misuse, "\(entity.name).\(relationship.name) takes a row's id or nil here "
-                                  + "(setCoreDataRelationship sets to-many relationships)", entity: entity.name,
-                                  attribute: relationship.name)
-            }
-        }
-        return (attributes, links)
-    }
-
     /// The ids (`Z_PK`) of the rows of `entity` that `condition` (over `alias`) matches.
-    public func coreDataKeys(_ entity: String, where condition: SQLFragment?, alias: String = "t0") throws -> [Int64] {
+    func coreDataKeys(_ entity: String, where condition: SQLFragment?, alias: String = "t0") throws -> [Int64] {
         let described = try self.entity(named: entity)
         let select = Select(described, alias: alias, columns: .expressions([SQLFragment(column(alias, "Z_PK")),
                                                                              SQLFragment(column(alias, "Z_ENT"))]),
@@ -89,7 +28,11 @@ extension WriteContext {
             throw PortalError(.unknownAttribute, "\(entityName) has no relationship named '\(name)'", entity: entityName,
                               attribute: name, suggestion: closestName(to: name, among: mapped.relationships.map(\.name)))
         }
-        try model.refuseTriggers(on: mapped.table, writing: entityName)
+        // The row's own table: its key column where it keeps the relationship, and its Z_OPT.
+        let ownColumns: [String?] = if case .foreignKey(let column, let entityColumn) = relationship.storage {
+            [column, entityColumn, model.inverse(of: relationship).flatMap(Self.orderColumn)]
+        } else { [] }
+        try model.refuseTriggers(on: mapped.table, writing: entityName, updatedColumns(ownColumns))
         var rows: [CoreDataRow] = []
         for target in targets where !rows.contains(where: { $0.key == target }) {
             guard let number = try rowNumber(target, in: destination.table), destination.numbers.contains(number) else {
@@ -119,7 +62,8 @@ extension WriteContext {
             case .inverseForeignKey(let column, let orderColumn):
                 try linkByTheirColumn(row, relationship, destination, column: column, orderColumn: orderColumn, to: rows, model)
             case .joinTable(let table, let source, let target, let orderColumn):
-                try model.refuseTriggers(on: table, writing: entityName)
+                try model.refuseTriggers(on: table, writing: entityName, .insert)
+                try model.refuseTriggers(on: table, writing: entityName, .delete)
                 try linkByJoinRows(row, relationship, table: table, source: source, target: target, orderColumn: orderColumn,
                                    to: rows, model)
             }
@@ -142,6 +86,7 @@ extension WriteContext {
     private func linkByOwnColumn(_ row: CoreDataRow, _ relationship: CoreDataMapping.Relationship, column: String,
                                  entityColumn: String?, to target: CoreDataRow?, _ model: CoreDataStoreModel) throws {
         let inverse = model.inverse(of: relationship)
+        let before = try ownColumn(column, of: row)
         if let target, let inverse, !inverse.isToMany {
             let cleared = [column, entityColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
             try runWrite(relationship.declaredBy, "UPDATE " + quoted(row.table) + " SET " + cleared.joined(separator: ", ")
@@ -162,6 +107,63 @@ extension WriteContext {
         }
         try runWrite(relationship.declaredBy, "UPDATE " + quoted(row.table) + " SET " + sets.joined(separator: ", ")
                      + " WHERE Z_PK = ?", bindings + [.integer(row.key)], returning: false)
+        try keepOtherSide(of: row, relationship, inverse, before: before, after: target?.key, model)
+    }
+
+    /// Core Data saves both ends of a changed relationship: a one-to-one kept in a column on
+    /// each side points back from the new partner and no longer from the old one; otherwise the
+    /// old and the new partner, whose to-many changed, are marked changed (`Z_OPT`).
+    private func keepOtherSide(of row: CoreDataRow, _ relationship: CoreDataMapping.Relationship,
+                               _ inverse: CoreDataMapping.Relationship?, before: Int64?, after: Int64?,
+                               _ model: CoreDataStoreModel) throws {
+        guard let inverse, let destination = model.mapping.entity(named: relationship.destination) else { return }
+        guard !inverse.isToMany, case .foreignKey(let back, let backEntity) = inverse.storage else {
+            let changed = [before, after].compactMap { $0 }
+            if before != after, !changed.isEmpty { try markChanged(destination, keys: changed) }
+            return
+        }
+        try model.refuseTriggers(on: destination.table, writing: destination.name, updatedColumns([back, backEntity]))
+        var cleared: [(column: String, value: SQLFragment)] = [(back, SQLFragment("NULL"))]
+        if let backEntity { cleared.append((backEntity, SQLFragment("NULL"))) }
+        var condition = SQLFragment(quoted(back) + " = ?", [.integer(row.key)])
+        if let after { condition = condition + SQLFragment(" AND Z_PK != ?", [.integer(after)]) }
+        try run(Update(destination.table, set: cleared + [Self.coreDataVersionBump], where: condition), destination.name)
+        guard let after else { return }
+        var pointing: [(column: String, value: SQLFragment)] = [(back, .bound(.integer(row.key)))]
+        if let backEntity { pointing.append((backEntity, .bound(.integer(Int64(row.number))))) }
+        try run(Update(destination.table, set: pointing + [Self.coreDataVersionBump],
+                       where: SQLFragment("Z_PK = ?", [.integer(after)])), destination.name)
+    }
+
+    /// The order column a relationship keeps in its destination rows (an ordered to-many kept by
+    /// their key column), nil otherwise.
+    static func orderColumn(_ relationship: CoreDataMapping.Relationship) -> String? {
+        if case .inverseForeignKey(_, let order?) = relationship.storage { order } else { nil }
+    }
+
+    /// The key a row's own to-one column holds, nil when it holds none.
+    private func ownColumn(_ column: String, of row: CoreDataRow) throws -> Int64? {
+        let select = Select(row.table, columns: .expressions([SQLFragment(quoted(column))]),
+                            condition: SQLFragment("Z_PK = ?", [.integer(row.key)])).rendered(in: store.dialect)
+        if case .integer(let key)? = try connection.scalar(select.sql, select.bindings) { return key }
+        return nil
+    }
+
+    /// Raises the `Z_OPT` of the rows of `entity` with these keys: rows on the other side of a
+    /// changed relationship. Not in a table whose triggers call Core Data's own SQL functions
+    /// (which only Core Data has): the relationship itself is kept elsewhere (a join table, this
+    /// side's column), so the write goes on without that mark rather than being refused whole.
+    func markChanged(_ entity: CoreDataMapping.Entity, keys: [Int64]) throws {
+        guard let model = try coreDataStoreModel(), model.trigger(on: entity.table, firedBy: updatedColumns([])) == nil else { return }
+        let list = keys.map { _ in "?" }.joined(separator: ", ")
+        try run(Update(entity.table, set: [Self.coreDataVersionBump],
+                       where: SQLFragment("Z_PK IN (" + list + ")", keys.map { .integer($0) })), entity.name)
+    }
+
+    /// Runs a statement value of a write to `entity`.
+    func run(_ update: Update, _ entity: String) throws {
+        let rendered = update.rendered(in: store.dialect)
+        try runWrite(entity, rendered.sql, rendered.bindings, returning: false)
     }
 
     /// A relationship kept in the destination rows' column (a to-many with a to-one inverse or
@@ -173,7 +175,8 @@ extension WriteContext {
         let entityColumn: String? = if case .foreignKey(_, let entityColumn)? = model.inverse(of: relationship)?.storage {
             entityColumn
         } else { nil }
-        try model.refuseTriggers(on: destination.table, writing: destination.name)
+        try model.refuseTriggers(on: destination.table, writing: destination.name, updatedColumns([column, entityColumn, orderColumn]))
+        try markFormerOwners(of: targets, in: destination, column: column, except: row, relationship)
         let table = quoted(destination.table)
         let cleared = [column, entityColumn, orderColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
         let kept = targets.map { _ in "?" }.joined(separator: ", ")
@@ -190,6 +193,22 @@ extension WriteContext {
         }
     }
 
+    /// The rows of this side that held some of `targets` before and lose them (their to-many
+    /// changed): marked changed, as Core Data saves them.
+    private func markFormerOwners(of targets: [CoreDataRow], in destination: CoreDataMapping.Entity, column: String,
+                                  except row: CoreDataRow, _ relationship: CoreDataMapping.Relationship) throws {
+        guard !targets.isEmpty, let own = try? coreDataStoreModel()?.mapping.entity(named: relationship.declaredBy) else { return }
+        let list = targets.map { _ in "?" }.joined(separator: ", ")
+        let select = Select(destination.table, columns: .expressions([SQLFragment("DISTINCT " + quoted(column))]),
+                            condition: SQLFragment("Z_PK IN (" + list + ") AND " + quoted(column) + " != ?",
+                                                   targets.map { .integer($0.key) } + [.integer(row.key)])).rendered(in: store.dialect)
+        let owners = try connection.prepare(select.sql)
+        defer { owners.reset() }
+        try owners.bind(select.bindings)
+        let keys = try owners.rows().compactMap { row -> Int64? in if case .integer(let key) = row.value(at: 0) { key } else { nil } }
+        if !keys.isEmpty { try markChanged(own, keys: keys) }
+    }
+
     /// A many-to-many: the row's join rows are replaced by one per target (both ways round for
     /// `REFLEXIVE`), with its position in the ordered set and the row's last place in the
     /// target's ordered inverse.
@@ -201,6 +220,7 @@ extension WriteContext {
             throw refusal(relationship.declaredBy, "\(relationship.name) is an ordered relationship to itself, whose order "
                           + "Core Data keeps in a way this version does not write")
         }
+        let before = try joinedKeys(row, table: table, source: source, target: target)
         var removal = "DELETE FROM " + quoted(table) + " WHERE " + quoted(source) + " = ?"
         if reflexive { removal += " OR " + quoted(target) + " = ?" }
         try runWrite(relationship.declaredBy, removal, reflexive ? [.integer(row.key), .integer(row.key)] : [.integer(row.key)],
@@ -227,6 +247,27 @@ extension WriteContext {
                              + ") VALUES (" + values.joined(separator: ", ") + ")", bindings, returning: false)
             }
         }
+        // The rows that gained or lost this one: their side of the relationship changed too.
+        let after = Set(targets.map(\.key))
+        let changed = before.symmetricDifference(after).filter { $0 != row.key }.sorted()
+        if !changed.isEmpty, let destination = model.mapping.entity(named: relationship.destination) {
+            try markChanged(destination, keys: changed)
+        }
+    }
+
+    /// The keys a row's join rows link it to.
+    private func joinedKeys(_ row: CoreDataRow, table: String, source: String, target: String) throws -> Set<Int64> {
+        let reflexive = target == "REFLEXIVE"
+        let other = reflexive ? "CASE WHEN " + quoted(source) + " = ? THEN " + quoted(target) + " ELSE " + quoted(source) + " END"
+            : quoted(target)
+        var condition = SQLFragment(quoted(source) + " = ?", [.integer(row.key)])
+        if reflexive { condition = condition + SQLFragment(" OR " + quoted(target) + " = ?", [.integer(row.key)]) }
+        let select = Select(table, columns: .expressions([SQLFragment(other, reflexive ? [.integer(row.key)] : [])]),
+                            condition: condition).rendered(in: store.dialect)
+        let statement = try connection.prepare(select.sql)
+        defer { statement.reset() }
+        try statement.bind(select.bindings)
+        return Set(try statement.rows().compactMap { if case .integer(let key) = $0.value(at: 0) { key } else { nil } })
     }
 
     /// Raises the `Z_OPT` of one row.

@@ -1,26 +1,70 @@
-// Writes to a Core Data store keep its bookkeeping: a new row takes the root entity's Z_MAX + 1
-// as Z_PK (and Z_MAX is bumped in the same transaction), the concrete entity's Z_ENT and
-// Z_OPT = 1; an update increments Z_OPT; relationships are written by their storage
-// (CoreDataLinks) and deletes follow the model's delete rules (CoreDataDeletes). What cannot be
-// kept faithfully is refused with the reason, and the transaction leaves nothing written: bulk
-// inserts and upserts, abstract entities, and tables whose triggers call Core Data's own SQL
-// functions (derived attributes).
+import Foundation
+
+// What a write to a Core Data store needs to know (CoreDataWritePolicy makes the writes): the
+// model, the entity's plan, a new Z_PK. Refused with the reason, the transaction leaving nothing
+// written: bulk inserts and upserts, abstract entities, and tables whose triggers call Core
+// Data's own SQL functions (derived attributes).
+
+/// A trigger that calls Core Data's own SQL functions, and the statements that fire it.
+struct CoreDataTrigger: Sendable, Hashable {
+    enum Event: Sendable, Hashable {
+        case insert, delete
+        /// An update of any of these columns (upper-cased); of any column when nil.
+        case update(Set<String>?)
+    }
+
+    var name: String
+    var event: Event
+
+    /// The trigger of `sql` named `name`, nil when its event cannot be read (then it is taken
+    /// to fire on every write).
+    init(name: String, sql: String) {
+        self.name = name
+        let upper = sql.uppercased()
+        let head = upper.range(of: " ON ").map { String(upper[..<$0.lowerBound]) } ?? upper
+        // What follows the timing word names the event (the trigger's own name comes before it).
+        let timing = [" AFTER ", " BEFORE ", " INSTEAD OF "].compactMap { head.range(of: $0, options: .backwards) }
+            .max { $0.lowerBound < $1.lowerBound }
+        let event = timing.map { String(head[$0.upperBound...]) } ?? head
+        if event.hasPrefix("INSERT") {
+            self.event = .insert
+        } else if event.hasPrefix("DELETE") {
+            self.event = .delete
+        } else if let of = event.range(of: "UPDATE OF ") {
+            let columns = event[of.upperBound...].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"`[]"))
+            }
+            self.event = .update(Set(columns))
+        } else {
+            self.event = .update(nil)
+        }
+    }
+
+    /// True when a statement of `event` fires it.
+    func fires(on event: Event) -> Bool {
+        switch (self.event, event) {
+        case (.insert, .insert), (.delete, .delete): return true
+        case (.update(let mine?), .update(let written?)): return !mine.isDisjoint(with: written)
+        case (.update, .update): return true
+        default: return false
+        }
+    }
+}
 
 /// What a write to a Core Data store reads once: the model matched to the tables, and the
-/// tables whose triggers call Core Data's own SQL functions.
+/// tables' triggers that call Core Data's own SQL functions.
 struct CoreDataStoreModel: Sendable, Hashable {
     var catalog: CoreDataCatalog
-    /// The first such trigger of each table, by upper-cased table name.
-    var coreDataTriggers: [String: String]
+    /// Such triggers, by upper-cased table name.
+    var coreDataTriggers: [String: [CoreDataTrigger]]
 
     /// The model matched to the tables, with the triggers of `raw` (the tables as SQLite lists them).
     init(catalog: CoreDataCatalog, raw: Schema) {
         self.catalog = catalog
-        var triggers: [String: String] = [:]
+        var triggers: [String: [CoreDataTrigger]] = [:]
         for entity in raw.entities {
-            if let trigger = entity.triggers.first(where: { $0.sql.contains("NSCoreData") }) {
-                triggers[entity.name.uppercased()] = trigger.name
-            }
+            let own = entity.triggers.filter { $0.sql.contains("NSCoreData") }.map { CoreDataTrigger(name: $0.name, sql: $0.sql) }
+            if !own.isEmpty { triggers[entity.name.uppercased()] = own }
         }
         coreDataTriggers = triggers
     }
@@ -36,13 +80,24 @@ struct CoreDataStoreModel: Sendable, Hashable {
         return mapping.entity(named: relationship.destination)?.relationships.first { $0.name == inverse }
     }
 
-    /// Refuses a write to `table` (for `entity`) when its triggers call Core Data's functions.
-    func refuseTriggers(on table: String, writing entity: String) throws {
-        if let trigger = coreDataTriggers[table.uppercased()] {
-            throw coreDataRefusal(entity, "the trigger \(trigger) keeps a derived attribute with Core Data's own SQL functions, "
+    /// The first trigger of `table` that calls Core Data's functions and that `event` fires.
+    func trigger(on table: String, firedBy event: CoreDataTrigger.Event) -> CoreDataTrigger? {
+        coreDataTriggers[table.uppercased()]?.first { $0.fires(on: event) }
+    }
+
+    /// Refuses a write to `table` (for `entity`) that would fire a trigger calling Core Data's
+    /// functions, which only Core Data has.
+    func refuseTriggers(on table: String, writing entity: String, _ event: CoreDataTrigger.Event) throws {
+        if let trigger = trigger(on: table, firedBy: event) {
+            throw coreDataRefusal(entity, "the trigger \(trigger.name) keeps a derived attribute with Core Data's own SQL functions, "
                                   + "which only Core Data has")
         }
     }
+}
+
+/// The columns an update writes, upper-cased, with `Z_OPT` (every update of a Core Data row raises it).
+func updatedColumns(_ columns: [String?]) -> CoreDataTrigger.Event {
+    .update(Set((columns.compactMap { $0 } + ["Z_OPT"]).map { $0.uppercased() }))
 }
 
 /// The error of a write refused on a Core Data store (the transaction writes nothing).
@@ -61,10 +116,10 @@ struct CoreDataWritePlan {
 }
 
 extension WriteContext {
-    /// The plan for writing `entity` (`creating` a row, or changing rows) when the store is
-    /// opened by a Core Data model, nil for a plain database; throws when the entity cannot be
-    /// written safely.
-    func coreDataPlan(for entity: String, creating: Bool) throws -> CoreDataWritePlan? {
+    /// The plan for writing `entity` (`creating` a row, or updating `columns` of rows) when the
+    /// store is opened by a Core Data model, nil for a plain database; throws when the entity
+    /// cannot be written safely.
+    func coreDataPlan(for entity: String, creating: Bool, columns: [String] = []) throws -> CoreDataWritePlan? {
         guard let model = try coreDataStoreModel() else { return nil }
         let name = try self.entity(named: entity).name
         guard let mapped = model.mapping.entity(named: name), let root = model.catalog.model.root(of: name),
@@ -75,7 +130,7 @@ extension WriteContext {
             let concrete = model.catalog.model.hierarchy(from: name).filter { !$0.isAbstract }.map(\.name)
             throw refusal(name, "it is abstract: Core Data makes only its sub-entities' rows (\(concrete.joined(separator: ", ")))")
         }
-        try model.refuseTriggers(on: mapped.table, writing: name)
+        try model.refuseTriggers(on: mapped.table, writing: name, creating ? .insert : updatedColumns(columns))
         return CoreDataWritePlan(number: mapped.number, rootNumber: rootNumber, table: mapped.table)
     }
 
@@ -96,41 +151,9 @@ extension WriteContext {
                       + "Z_PK, Z_MAX, Z_OPT and the relationships)")
     }
 
-    /// Inserts a row of `entity` with its Core Data bookkeeping; returns it as stored.
-    func createCoreData(_ entity: EntityDescription, _ plan: CoreDataWritePlan, _ pairs: [(key: String, value: Value)])
-        throws -> Row {
-        let bookkeeping = ["Z_PK", "Z_ENT", "Z_OPT"]
-        if let reserved = pairs.first(where: { bookkeeping.contains($0.key.uppercased()) }) {
-            throw refusal(entity.name, "\(reserved.key) is Core Data's own bookkeeping")
-        }
-        let key = try allocateKey(plan)
-        let sql = Insert(entity, columns: bookkeeping + pairs.map(\.key), returning: .all).rendered(in: store.dialect).sql
-        let row = try runWrite(entity.name, sql, [.integer(key), .integer(Int64(plan.number)), .integer(1)] + pairs.map(\.value),
-                               returning: true)
-        guard let row else { throw PortalError(.sqlite, "the insert returned no row", entity: entity.name) }
-        return row
-    }
-
-    /// For a statement built by the caller (the shell's `create`): on a Core Data store, the
-    /// bookkeeping columns of a new row of `entity` and their values — a new `Z_PK` (the root's
-    /// `Z_MAX`, now bumped in this transaction), `Z_ENT`, `Z_OPT` = 1; nil on a plain database.
-    /// Throws when the entity cannot be written safely.
-    public func coreDataNewRow(_ entity: String) throws -> [(column: String, value: Value)]? {
-        guard let plan = try coreDataPlan(for: entity, creating: true) else { return nil }
-        let key = try allocateKey(plan)
-        return [("Z_PK", .integer(key)), ("Z_ENT", .integer(Int64(plan.number))), ("Z_OPT", .integer(1))]
-    }
-
-    /// For an update built by the caller (the shell's `update`): on a Core Data store, the
-    /// assignment that marks the rows changed (`Z_OPT = Z_OPT + 1`); nil on a plain database.
-    /// Throws when the entity cannot be written safely.
-    public func coreDataChange(_ entity: String) throws -> (column: String, value: SQLFragment)? {
-        try coreDataPlan(for: entity, creating: false).map { _ in Self.coreDataVersionBump }
-    }
-
     /// A new `Z_PK` for the plan's root table: past both `Z_MAX` and the largest key in use;
     /// `Z_MAX` is set to it (in the caller's transaction).
-    private func allocateKey(_ plan: CoreDataWritePlan) throws -> Int64 {
+    func allocateKey(_ plan: CoreDataWritePlan) throws -> Int64 {
         let max = try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(plan.rootNumber))])
         let top = try integer("SELECT max(Z_PK) FROM " + quoted(plan.table), [])
         let key = Swift.max(max, top) + 1

@@ -30,11 +30,9 @@ extension WriteContext {
         let id = try idValues(of: T.self, columns: columns, values: values)
         if isCoreDataStore { return try updateCoreData(T.self, key: try coreDataKey(T.self, id), columns: columns, values: values) }
         let key = Set(T.idAttributes)
-        let set = zip(columns, values).filter { !key.contains($0.0) }.map { (column: $0.0, value: SQLFragment.bound($0.1)) }
+        let set = zip(columns, values).filter { !key.contains($0.0) }.map { AttributeAssignment.value($0.0, $0.1) }
         guard !set.isEmpty else { return }
-        let update = Update(T.entityName, set: set, where: idCondition(T.self, id)).rendered(in: store.dialect)
-        try runWrite(T.entityName, update.sql, update.bindings, returning: false)
-        guard changes > 0 else {
+        guard try update(T.entityName, set, where: .condition(idCondition(T.self, id))).matched > 0 else {
             throw PortalError(.rowNotFound, "no \(T.entityName) with \(T.idAttributes.joined(separator: ", ")) "
                               + id.map { "\($0)" }.joined(separator: ", "), entity: T.entityName, attribute: T.idAttributes.first)
         }
@@ -55,11 +53,9 @@ extension WriteContext {
     public func delete<T: PortalEntity>(_ entity: T) throws -> Bool {
         let (columns, values) = try encoded(entity)
         let id = try idValues(of: T.self, columns: columns, values: values)
-        // A Core Data row goes by the model's delete rules.
-        if isCoreDataStore { return try delete(T.entityName, where: "SELF == \(try coreDataKey(T.self, id))") > 0 }
-        let delete = Delete(T.entityName, where: idCondition(T.self, id)).rendered(in: store.dialect)
-        try runWrite(T.entityName, delete.sql, delete.bindings, returning: false)
-        return changes > 0
+        // A Core Data row goes by the model's delete rules, by its Z_PK.
+        let filter: RowFilter = isCoreDataStore ? .id([.integer(try coreDataKey(T.self, id))]) : .condition(idCondition(T.self, id))
+        return try delete(T.entityName, where: filter).matched > 0
     }
 
     // MARK: Helpers

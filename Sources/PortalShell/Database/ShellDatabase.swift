@@ -191,6 +191,10 @@ final class ShellDatabase {
         try withContext { try $0.isReadOnly(sql) }
     }
 
+    /// Runs `body` on the running write's context, else in a read (which, inside the user's
+    /// transaction, sees its uncommitted changes).
+    func reading<T>(_ body: (ReadContext) throws -> T) throws -> T { try withContext(body) }
+
     /// The running write's context, else a read of the store (which, inside the user's
     /// transaction, runs on the writer and sees its uncommitted changes).
     private func withContext<T>(_ body: (ReadContext) throws -> T) throws -> T {

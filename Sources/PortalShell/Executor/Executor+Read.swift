@@ -208,8 +208,8 @@ extension Executor {
         case .first(let q): query = try compile(q, limitOne: true).0
         case .count(let entity, let predicate): query = try countQuery(entity, predicate)
         case .get(let entity, let ids): query = try getQuery(entity, ids)
-        case .update(let entity, let values, let predicate): query = try updateStatement(entity, values, predicate)
-        case .delete(let entity, let predicate): query = try deleteStatement(entity, predicate)
+        case .update(let entity, let values, let predicate): query = try updateQuery(entity, values, predicate)
+        case .delete(let entity, let predicate): query = try deleteQuery(entity, predicate)
         case .export(let q, _, _): query = try compile(q, limitOne: false).0
         default: throw ShellError("explain works on find, first, count, get, update, delete and export")
         }

@@ -65,33 +65,27 @@ extension Executor {
 
     func create(_ name: Located<String>, _ assignments: [Assignment], upsert: Bool) throws {
         let entity = try writableEntity(name)
-        let (attributes, links) = try relationshipAssignments(assignments, of: entity)
-        let assigned = try assignedValues(attributes, entity: entity, alias: nil)
-        let database = try requireDatabase()
+        let written = try engineAssignments(assignments, of: entity, alias: nil)
         let renderer = makeRenderer(options, stream: output)
-        try performWrite(entity, assignments, keepingCoreData: !upsert) { context in
-            var columns = assigned.map(\.attribute.name)
-            var values = assigned.map(\.value)
-            // A Core Data store's new row: its Z_PK, Z_ENT and Z_OPT, from the store's bookkeeping.
-            let bookkeeping = upsert ? nil : try context.coreDataNewRow(entity.name)
-            if let bookkeeping {
-                columns = bookkeeping.map(\.column) + columns
-                values = bookkeeping.map { SQLFragment.bound($0.value) } + values
-            }
-            let insert = Insert(entity, columns: columns, values: values, returning: .attributes(of: entity))
-            // An upsert needs every part of the key (else it is a plain insert: nothing to conflict on).
-            let key = entity.identifyingColumns
-            let statement = upsert && !key.isEmpty && key.allSatisfy(Set(insert.columns).contains)
-                ? Upsert(entity, key: key, columns: columns, values: insert.values, returning: insert.returning)
-                    .rendered(in: database.store.dialect)
-                : insert.rendered(in: database.store.dialect)
-            try database.query(statement.sql, statement.bindings, columns: { renderer.begin(columns: $0) },
-                               row: { renderer.row($0) })
-            if case .integer(let newKey)? = bookkeeping?.first?.value {
-                try setRelationships(links, of: entity, keys: [newKey], context)
-            }
+        let result = try performWrite(entity, assignments, keepingCoreData: !upsert) { context in
+            upsert ? try context.upsert(entity.name, written, returning: .attributes(of: entity))
+                : try context.insert(entity.name, written, returning: .attributes(of: entity))
         }
+        renderer.begin(columns: entity.attributes.map(\.name))
+        for row in result.rows { renderer.row(row.values) }
         renderer.end()
+    }
+
+    /// The engine's assignments for a command's: attributes set to compiled expressions and, on
+    /// a Core Data store, relationships set to row ids.
+    func engineAssignments(_ assignments: [Assignment], of entity: EntityDescription, alias: String?) throws
+        -> [AttributeAssignment] {
+        let (attributes, links) = try relationshipAssignments(assignments, of: entity)
+        let values = try assignedValues(attributes, entity: entity, alias: alias)
+        return values.map { AttributeAssignment.expression($0.attribute.name, $0.value) }
+            + links.map { link in
+                .rows(entity.settableRelationship(named: link.assignment.key.value)?.name ?? link.assignment.key.value, link.targets)
+            }
     }
 
     /// On a Core Data store, the assignments whose key is a relationship of `entity` (not an
@@ -111,7 +105,7 @@ extension Executor {
                 throw ShellError("\(assignment.key.value) is set twice", assignment.key.range)
             }
             do {
-                links.append((assignment, try WriteContext.coreDataTargets(assignment.value.text)))
+                links.append((assignment, try AttributeAssignment.rowIDs(assignment.value.text)))
             } catch let error as PortalError {
                 throw ShellError(error.message, assignment.value.offset..<(assignment.value.offset + assignment.value.text.count))
             }
@@ -119,31 +113,19 @@ extension Executor {
         return (attributes, links)
     }
 
-    /// Sets each relationship of `links` on the rows `keys` of a Core Data entity.
-    func setRelationships(_ links: [(assignment: Assignment, targets: [Int64])], of entity: EntityDescription,
-                          keys: [Int64], _ context: WriteContext) throws {
-        guard !keys.isEmpty else { return }
-        for link in links {
-            let name = entity.settableRelationship(named: link.assignment.key.value)?.name ?? link.assignment.key.value
-            try context.setCoreDataRelationship(entity.name, keys: keys, name, to: link.targets, marksRow: false)
-        }
+    /// The statement `update` runs, for `explain`.
+    func updateQuery(_ name: Located<String>, _ assignments: [Assignment], _ predicate: PredicateText) throws -> CompiledQuery {
+        let entity = try writableEntity(name)
+        let written = try engineAssignments(assignments, of: entity, alias: Self.alias)
+        let condition = try filter(predicate, entity: entity)?.condition
+        return CompiledQuery(try requireDatabase().reading { try $0.updateStatement(entity.name, written, where: .condition(condition)) })
     }
 
-    /// `extra`: an assignment the store's bookkeeping adds (Core Data's `Z_OPT`).
-    func updateStatement(_ name: Located<String>, _ assignments: [Assignment], _ predicate: PredicateText,
-                         extra: (column: String, value: SQLFragment)? = nil) throws -> CompiledQuery {
+    /// The statement `delete` runs on a plain database, for `explain`.
+    func deleteQuery(_ name: Located<String>, _ predicate: PredicateText) throws -> CompiledQuery {
         let entity = try writableEntity(name)
-        let assigned = try assignedValues(assignments, entity: entity, alias: Self.alias)
-        let update = Update(entity, alias: Self.alias,
-                            set: assigned.map { (column: $0.attribute.name, value: $0.value) } + (extra.map { [$0] } ?? []),
-                            where: try filter(predicate, entity: entity)?.condition)
-        return CompiledQuery(update.rendered(in: try requireDatabase().store.dialect))
-    }
-
-    func deleteStatement(_ name: Located<String>, _ predicate: PredicateText) throws -> CompiledQuery {
-        let entity = try writableEntity(name)
-        let delete = Delete(entity, alias: Self.alias, where: try filter(predicate, entity: entity)?.condition)
-        return CompiledQuery(delete.rendered(in: try requireDatabase().store.dialect))
+        let condition = try filter(predicate, entity: entity)?.condition
+        return CompiledQuery(try requireDatabase().reading { try $0.deleteStatement(entity.name, where: .condition(condition)) })
     }
 
     /// In an interactive session, asks before a write that touches more than one entity.
@@ -156,37 +138,23 @@ extension Executor {
     }
 
     func update(_ name: Located<String>, _ assignments: [Assignment], _ predicate: PredicateText) throws {
-        let entity = try entity(name)
-        let (attributes, links) = try relationshipAssignments(assignments, of: entity)
-        let statement = try updateStatement(name, attributes, predicate)
+        let entity = try writableEntity(name)
+        let written = try engineAssignments(assignments, of: entity, alias: Self.alias)
+        let condition = try filter(predicate, entity: entity)?.condition
         guard try confirmed("update", name, predicate) else { return report("nothing updated") }
-        let changed = try performWrite(entity, assignments, keepingCoreData: true) { context in
-            guard let bump = try context.coreDataChange(entity.name) else {
-                return try context.execute(statement.sql, statement.bindings)
-            }
-            // The rows' ids first: the new values may change which rows the predicate matches.
-            let keys = links.isEmpty ? [] : try context.coreDataKeys(entity.name, where: filter(predicate, entity: entity)?.condition,
-                                                                     alias: Self.alias)
-            let marked = try updateStatement(name, attributes, predicate, extra: bump)
-            let changed = try context.execute(marked.sql, marked.bindings)
-            try setRelationships(links, of: entity, keys: keys, context)
-            return changed
+        let result = try performWrite(entity, assignments, keepingCoreData: true) { context in
+            try context.update(entity.name, written, where: .condition(condition))
         }
-        report("updated \(changed) \(entity.name)")
+        report("updated \(result.matched) \(entity.name)")
     }
 
     func delete(_ name: Located<String>, _ predicate: PredicateText) throws {
-        let statement = try deleteStatement(name, predicate)
-        let entity = try entity(name)
+        let entity = try writableEntity(name)
+        let condition = try filter(predicate, entity: entity)?.condition
         guard try confirmed("delete", name, predicate) else { return report("nothing deleted") }
-        let changed = try performWrite(entity, [], keepingCoreData: true) { context in
-            // A Core Data store: the model's delete rules, join rows and inverse keys are kept.
-            if let deleted = try context.coreDataDelete(entity.name, where: filter(predicate, entity: entity)?.condition,
-                                                        alias: Self.alias) {
-                return deleted
-            }
-            return try context.execute(statement.sql, statement.bindings)
+        let result = try performWrite(entity, [], keepingCoreData: true) { context in
+            try context.delete(entity.name, where: .condition(condition))
         }
-        report("deleted \(changed) \(entity.name)")
+        report("deleted \(result.matched) \(entity.name)")
     }
 }

@@ -1,0 +1,57 @@
+/// A Core Data store's writes, as Core Data's own save makes them: a new row takes the root
+/// entity's `Z_MAX` + 1 as `Z_PK` (raising `Z_MAX`), its `Z_ENT` and `Z_OPT` = 1; an update raises
+/// `Z_OPT`; relationships are written wherever the store keeps them (`CoreDataLinks`); deletes
+/// follow the model's delete rules (`CoreDataDeletes`). What cannot be kept faithfully is refused
+/// with the reason, and the transaction writes nothing.
+struct CoreDataWritePolicy: WritePolicy {
+    func insert(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
+                links: [(name: String, ids: [Int64])], returning: Returning, in context: WriteContext) throws -> WriteResult {
+        guard let plan = try context.coreDataPlan(for: entity.name, creating: true),
+              let model = try context.coreDataStoreModel() else {
+            return try PlainWritePolicy().insert(entity, values, links: links, returning: returning, in: context)
+        }
+        let bookkeeping = ["Z_PK", "Z_ENT", "Z_OPT"]
+        if let reserved = values.first(where: { bookkeeping.contains(entity.column(for: $0.column).uppercased()) }) {
+            throw context.refusal(entity.name, "\(reserved.column) is Core Data's own bookkeeping")
+        }
+        let key = try context.allocateKey(plan)
+        let insert = Insert(entity, columns: bookkeeping + values.map(\.column),
+                            values: [.bound(.integer(key)), .bound(.integer(Int64(plan.number))), .bound(.integer(1))] + values.map(\.value),
+                            returning: returning).rendered(in: context.store.dialect)
+        let row = try context.runWrite(entity.name, insert.sql, insert.bindings, returning: !returning.isNothing)
+        for link in links {
+            try context.linkCoreData(model, entity.name, keys: [key], link.name, to: link.ids, marksRow: false)
+        }
+        return WriteResult(matched: 1, rows: row.map { [$0] } ?? [], insertedRowid: key)
+    }
+
+    /// The update of the matched rows, their `Z_OPT` raised.
+    func updateStatement(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
+                         where condition: SQLFragment?, dialect: any SQLDialect) -> SQLFragment {
+        Update(entity, set: values + [WriteContext.coreDataVersionBump], where: condition).rendered(in: dialect)
+    }
+
+    func update(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
+                links: [(name: String, ids: [Int64])], where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult {
+        guard try context.coreDataPlan(for: entity.name, creating: false, columns: values.map { entity.column(for: $0.column) }) != nil,
+              let model = try context.coreDataStoreModel() else {
+            return try PlainWritePolicy().update(entity, values, links: links, where: condition, in: context)
+        }
+        // The rows' ids first: the new values may change which rows the condition matches.
+        let keys = links.isEmpty ? [] : try context.coreDataKeys(entity.name, where: condition)
+        let update = updateStatement(entity, values, where: condition, dialect: context.store.dialect)
+        try context.runWrite(entity.name, update.sql, update.bindings, returning: false)
+        let matched = context.connection.changes
+        for link in links {
+            try context.linkCoreData(model, entity.name, keys: keys, link.name, to: link.ids, marksRow: false)
+        }
+        return WriteResult(matched: matched)
+    }
+
+    func delete(_ entity: EntityDescription, where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult {
+        guard let matched = try context.coreDataDelete(entity.name, where: condition) else {
+            return try PlainWritePolicy().delete(entity, where: condition, in: context)
+        }
+        return WriteResult(matched: matched)
+    }
+}
