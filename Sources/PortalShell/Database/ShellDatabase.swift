@@ -194,6 +194,8 @@ final class ShellDatabase {
     /// The running write's context, else a read of the store (which, inside the user's
     /// transaction, runs on the writer and sees its uncommitted changes).
     private func withContext<T>(_ body: (ReadContext) throws -> T) throws -> T {
+        // No read starts after a signal (one that came while its predicate compiled).
+        try Executor.stopIfInterrupted()
         if let activeWrite { return try body(activeWrite) }
         if let transaction { return try transaction.read(body) }
         return try store.read(body)
