@@ -10,6 +10,9 @@ public enum PortalShell {
     public static let version = "portal-shell 0.1.0"
 
     public static func run(_ configuration: Configuration) -> Int32 {
+        // A reader that goes away (`| head -1`) must not kill the session: the write that
+        // finds the pipe closed fails its command with EPIPE, and `--on-error` says what next.
+        signal(SIGPIPE, SIG_IGN)
         let errors = OutputStream(fileDescriptor: 2, capacity: 4096)
         func fail(_ message: String, _ status: Int32) -> Int32 {
             errors.write("error: \(TerminalText.escaped(message))\n")

@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// How scripts and piped input are cut into commands and run: in time linear in their size,
-/// stopped by a signal while they are read, each command as soon as its line has arrived, and
-/// an `sql` statement across lines.
+/// stopped by a signal while they are read, each command as soon as its line has arrived, an
+/// `sql` statement across lines, and a reader that goes away failing only the command writing.
 @Suite struct ScriptInputTests {
     let folder: URL
     let db: String
@@ -80,6 +80,28 @@ import Glibc
         #expect(finished)
         #expect(status == 130)
         #expect(try sqlite("SELECT count(*) FROM Genre WHERE Name = 'after the signal'") == "0")
+    }
+
+    /// A reader that stops reading (`| head -1`) fails the command that was writing, with a
+    /// message; with `--on-error continue` the next command still runs.
+    @Test func aClosedPipeFailsOnlyTheCommandWriting() throws {
+        let rows = "sql WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) SELECT i FROM n"
+        let run = try bash("""
+            "$BIN" "$DB" --on-error continue -e '\(rows)' -e 'create Genre set Name = "after the pipe closed"' 2>"$DB.err" | head -1
+            echo "status ${PIPESTATUS[0]}"
+            """)
+        #expect(run.finished)
+        #expect(run.output == "i\nstatus 1\n")
+        let errors = try String(contentsOfFile: db + ".err", encoding: .utf8)
+        #expect(errors.hasPrefix("error: writing the output failed: Broken pipe\n"), "\(errors)")
+        #expect(try sqlite("SELECT count(*) FROM Genre WHERE Name = 'after the pipe closed'") == "1")
+        // Stopping at the first error (the default), the run ends there with status 1.
+        let stopped = try bash("""
+            "$BIN" "$DB" -e '\(rows)' -e 'create Genre set Name = "never"' 2>/dev/null | head -1
+            echo "status ${PIPESTATUS[0]}"
+            """)
+        #expect(stopped.output == "i\nstatus 1\n")
+        #expect(try sqlite("SELECT count(*) FROM Genre WHERE Name = 'never'") == "0")
     }
 
     /// Piped commands run as their lines arrive, not at the end of input: the writer sees the
