@@ -118,6 +118,7 @@ public final class Executor {
         let output = self.output
         let flushedBefore = output.flushedCount
         defer {
+            noteCollationStandIns(errors)
             if timer {
                 let milliseconds = Double(Self.now() - started) / 1_000_000
                 report("time: \(formatMilliseconds(milliseconds))")
