@@ -146,6 +146,7 @@ extension PortalError {
         default: kind = .other
         }
         var error = PortalError(.constraint(kind), "\(kind.rawValue) constraint failed")
+        if kind == .other { return otherConstraintError(code: code, message: message, error) }
         guard let detail = message.suffix(after: "failed: ") else { return error }
         if kind == .check {
             error.message += ": \(detail)"
@@ -166,6 +167,29 @@ extension PortalError {
         error.attributes = attributes
         error.attribute = attributes.first
         error.message += ": \(detail)"
+        return error
+    }
+}
+
+extension PortalError {
+    /// A trigger's `RAISE(ABORT, 'text')` and a STRICT table's type error say what is wrong in
+    /// SQLite's message: it is the error's, not a bare "constraint failed".
+    fileprivate static func otherConstraintError(code: Int32, message: String, _ generic: PortalError) -> PortalError {
+        var error = generic
+        switch code {
+        case PORTAL_SQLITE_CONSTRAINT_TRIGGER:
+            error.message = "a trigger refused the change: \(message)"
+        case PORTAL_SQLITE_CONSTRAINT_DATATYPE:
+            // "cannot store TEXT value in INTEGER column t.v"
+            error.message = message
+            if let column = message.suffix(after: " column "), let dot = column.lastIndex(of: ".") {
+                error.entity = String(column[..<dot])
+                error.attribute = String(column[column.index(after: dot)...])
+                error.attributes = error.attribute.map { [$0] } ?? []
+            }
+        default:
+            if !message.isEmpty && message != "constraint failed" { error.message = message }
+        }
         return error
     }
 }

@@ -10,6 +10,9 @@ public enum PortalShell {
     public static let version = "portal-shell 0.1.0"
 
     public static func run(_ configuration: Configuration) -> Int32 {
+        // A reader that goes away (`| head -1`) must not kill the session: the write that
+        // finds the pipe closed fails its command with EPIPE, and `--on-error` says what next.
+        signal(SIGPIPE, SIG_IGN)
         let errors = OutputStream(fileDescriptor: 2, capacity: 4096)
         func fail(_ message: String, _ status: Int32) -> Int32 {
             errors.write("error: \(TerminalText.escaped(message))\n")
@@ -120,22 +123,37 @@ public enum PortalShell {
         }
 
         Interrupts.install(database.store)
-        var texts: [(text: String, source: String?)] = configuration.exec.map { ($0, nil) }
-        if let file = configuration.file {
+        // Standard input is read as it comes: a command runs once its line has arrived, as
+        // psql does with a pipe, instead of at the end of input.
+        var inputs: [(run: () -> Bool, stopsAfterFailure: Bool)] = configuration.exec.map { text in
+            ({ executor.run(text, stopOnError: configuration.stopOnError) }, true)
+        }
+        var inputError: Int32?
+        if let file = configuration.file, file != "-" {
             guard let text = readTextFile(file) else {
                 return fail("cannot read '\(file)': \(String(cString: strerror(errno)))", ExitStatus.commandFailed)
             }
-            texts.append((text, file == "-" ? "<stdin>" : file))
-        } else if readsStandardInput, let text = readTextFile("-") {
-            texts.append((text, nil))
+            inputs.append(({ executor.run(text, stopOnError: configuration.stopOnError, source: file) }, true))
+        } else if configuration.file == "-" || readsStandardInput {
+            let source = configuration.file == nil ? nil : "<stdin>"
+            inputs.append(({
+                executor.run(stopOnError: configuration.stopOnError, source: source) {
+                    StandardInput.nextPiece(error: &inputError)
+                }
+            }, true))
         }
         var failed = false
-        for (text, source) in texts {
-            if !executor.run(text, stopOnError: configuration.stopOnError, source: source) {
+        for input in inputs {
+            if !input.run() {
                 failed = true
                 if configuration.stopOnError || executor.lastErrorWasInterrupt { break }
             }
             if executor.quitRequested { break }
+        }
+        if let inputError {
+            errors.write("error: cannot read standard input: \(String(cString: strerror(inputError)))\n")
+            errors.flush()
+            failed = true
         }
         if !executor.flushRemainingOutput() { failed = true }
         // 130 only when the signal stopped something: a command (whose write rolled back) or
@@ -151,3 +169,20 @@ public enum PortalShell {
     }
 }
 
+
+/// Standard input in the pieces a read returns: a pipe's lines as they are written.
+enum StandardInput {
+    /// The next piece, nil at the end of input, on a signal (the run then stops as
+    /// interrupted) or on an error (set in `error`).
+    static func nextPiece(error: inout Int32?) -> [UInt8]? {
+        var piece = [UInt8](repeating: 0, count: Executor.pieceSize)
+        while true {
+            let n = piece.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n > 0 { return Array(piece[0..<n]) }
+            if n == 0 { return nil }
+            if errno == EINTR && !Interrupts.received { continue }
+            if errno != EINTR { error = errno }
+            return nil
+        }
+    }
+}

@@ -61,10 +61,11 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         return back.map { ($0.name, $0.kind == .toMany) }
     }
 
-    /// What identifies a row for paging: the declared key, else rowid; a view has neither, so
-    /// all its columns together serve (rows that are equal in every column page as one).
+    /// What identifies a row for paging: a key never NULL (`rowKey`: the declared one, else
+    /// rowid); a view has neither, so all its columns together serve (rows that are equal in
+    /// every column page as one).
     static func keyColumns(_ entity: EntityDescription) -> [String] {
-        let id = entity.identifyingColumns
+        let id = entity.rowKey
         return id.isEmpty ? entity.attributes.map(\.column) : id
     }
 
@@ -184,7 +185,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         }
         for column in Self.keyColumns(entity) {
             parts.append(Keyset.Part(expression: "t0." + quoted(column), ascending: true,
-                                     nullable: entity.identifyingColumns.isEmpty))
+                                     nullable: entity.rowKey.isEmpty))
         }
         return parts
     }

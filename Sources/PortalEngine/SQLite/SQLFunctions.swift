@@ -25,6 +25,7 @@ public enum SQLFunctions {
         guard sqlite3_create_collation_v2(db, "portal_locale", SQLITE_UTF8, nil, localeOrder, nil) == SQLITE_OK else {
             throw SQLFunctionError(message: "cannot register portal_locale: " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
         }
+        CollationFallback.install(on: db)
         for flags in Int32(1)...3 {
             let state = Unmanaged.passRetained(FoldOrder(flags: flags)).toOpaque()
             guard sqlite3_create_collation_v2(db, "portal_fold\(flags)", SQLITE_UTF8, state, foldOrder, releaseFoldOrder) == SQLITE_OK else {
@@ -124,6 +125,32 @@ public enum SQLFunctions {
             return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
         }
         return Int32(TextMatching.localeCompare(text(left, leftCount), text(right, rightCount)))
+    }
+
+    /// Registers `name` on `db` as a stand-in for a collation the database names and this
+    /// program lacks (`CollationFallback`): `==[c]`'s Unicode case-insensitive order, or byte
+    /// order. False when SQLite refused it.
+    static func registerStandIn(on db: OpaquePointer, named name: String, caseInsensitive: Bool) -> Bool {
+        if caseInsensitive {
+            let state = Unmanaged.passRetained(FoldOrder(flags: 1)).toOpaque()
+            guard sqlite3_create_collation_v2(db, name, SQLITE_UTF8, state, foldOrder, releaseFoldOrder) == SQLITE_OK else {
+                Unmanaged<FoldOrder>.fromOpaque(state).release()
+                return false
+            }
+            return true
+        }
+        return sqlite3_create_collation_v2(db, name, SQLITE_UTF8, nil, byteOrder, nil) == SQLITE_OK
+    }
+
+    /// SQLite's BINARY order: bytes, a prefix first.
+    private static let byteOrder: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32,
+                                                  UnsafeRawPointer?) -> Int32 = { _, leftCount, left, rightCount, right in
+        let common = Int(min(leftCount, rightCount))
+        if common > 0, let left, let right {
+            let c = memcmp(left, right, common)
+            if c != 0 { return c < 0 ? -1 : 1 }
+        }
+        return leftCount == rightCount ? 0 : (leftCount < rightCount ? -1 : 1)
     }
 
     typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void

@@ -27,6 +27,21 @@ public enum SQLStatements {
     /// body is left open (the line ends there).
     public static func canEnd(_ text: String) -> Bool { isComplete(text + "\n;") }
 
+    /// True when SQLite's parser reads `text` as a statement cut short (`SELECT a,`, `... UNION`,
+    /// `CREATE TABLE t(`): it says "incomplete input". Asked of an empty in-memory database, so
+    /// names that do not exist there are no error of this kind.
+    public static func isIncompleteInput(_ text: String) -> Bool {
+        var database: OpaquePointer?
+        defer { sqlite3_close(database) }
+        guard sqlite3_open_v2(":memory:", &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nil) == SQLITE_OK else {
+            return false
+        }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(database, text, -1, &statement, nil)
+        sqlite3_finalize(statement)
+        return code == SQLITE_ERROR && String(cString: sqlite3_errmsg(database)) == "incomplete input"
+    }
+
     /// True when `text` holds something besides whitespace, comments and `;`.
     static func hasStatement(_ text: String) -> Bool { !onlyCommentsAndSpace(text) }
 

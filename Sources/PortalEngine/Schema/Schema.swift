@@ -81,6 +81,21 @@ public struct EntityDescription: Sendable, Hashable {
     /// The columns that identify one entity: the declared key, else `rowid`.
     public var identifyingColumns: [String] { primaryKey.isEmpty && hasRowid ? ["rowid"] : primaryKey }
 
+    /// The columns that tell every row apart, never NULL, for paging and for finding a row
+    /// again: the declared key when no row can hold NULL in it (an INTEGER PRIMARY KEY, the
+    /// key of a WITHOUT ROWID table, key columns declared NOT NULL), else the rowid. SQLite
+    /// lets another declared key hold NULL (in every row, in files made by other programs), and
+    /// NULL equals nothing, so such a key finds no row and cannot order ties. Empty when the
+    /// entity has neither (a view).
+    public var rowKey: [String] {
+        guard hasRowid, !primaryKey.isEmpty else { return identifyingColumns }
+        let keyColumns = primaryKey.compactMap { column in attributes.first { $0.column == column } }
+        // A key that is no attribute (Core Data's Z_PK, which its catalog maps) is the store's
+        // own INTEGER PRIMARY KEY.
+        let isRowidAlias = primaryKey.count == 1 && (keyColumns.isEmpty || keyColumns[0].declaredType.uppercased() == "INTEGER")
+        return isRowidAlias || keyColumns.allSatisfy({ !$0.isNullable }) ? primaryKey : ["rowid"]
+    }
+
     /// The attribute with this name: exact match first, then case-insensitive when unambiguous.
     public func attribute(named name: String) -> AttributeDescription? {
         attributes.first { $0.name == name } ?? uniqueCaseInsensitive(attributes, name, \.name)

@@ -15,6 +15,7 @@ extension Store {
                                     busyTimeout: Int32(clamping: options.busyTimeout),
                                     interruptRequested: options.interruptRequested)
         defer { source.close() }
+        CollationFallback.install(on: source.handle)
         let file = try NewDatabaseFile(path)
         do {
             let vacuum = { try source.run("VACUUM INTO ?", [.text(path)]) }

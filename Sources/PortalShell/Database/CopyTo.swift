@@ -19,6 +19,7 @@ enum CopyTo {
             return ExitStatus.usage
         }
         let undone = isPostgresURL(target) ? "the table in flight was rolled back" : "the new file was removed"
+        defer { noteCollationStandIns(errors) }
         return report(output: output, errors: errors, undone: undone) { progress in
             if isPostgresURL(target) {
                 return try PostgresCopy(to: target).copy(from: database.store, progress: progress,
@@ -75,4 +76,14 @@ enum CopyTo {
     static func isPostgresURL(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
+}
+
+/// Says which collations the database names that this program lacks, and what stood in for
+/// them (`CollationFallback`), once each, when a command first needed them.
+func noteCollationStandIns(_ errors: OutputStream) {
+    for standIn in CollationFallback.takeNew() {
+        errors.write("note: the collation '\(TerminalText.escaped(standIn.name))' is not known here: "
+                     + "its texts are compared in \(standIn.fallback) instead\n")
+    }
+    errors.flush()
 }

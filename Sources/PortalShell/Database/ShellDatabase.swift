@@ -84,6 +84,10 @@ final class ShellDatabase {
                 if readOnly { throw OpenError(message: "cannot create '\(path)' in read-only mode") }
             } else if (info.st_mode & S_IFMT) == S_IFDIR {
                 throw OpenError(message: "cannot open '\(path)': it is a directory")
+            } else if (info.st_mode & S_IFMT) != S_IFREG {
+                // A device or a pipe (`/dev/zero`, `<(…)`) is no database: SQLite would take
+                // its zeros, or the nothing it gets back, for an empty one.
+                throw OpenError(message: "cannot open '\(path)': it is \(Self.kindOfFile(info.st_mode)), not a database file")
             } else if access(path, readOnly ? R_OK : R_OK | W_OK) != 0 {
                 let reason = String(cString: strerror(errno))
                 throw OpenError(message: "cannot open '\(path)': \(reason.lowercased())"
@@ -119,6 +123,16 @@ final class ShellDatabase {
             throw OpenError(message: "cannot open '\(path)': \(Self.openReason(error))")
         } catch {
             throw OpenError(message: "cannot open '\(path)': \(error)")
+        }
+    }
+
+    private static func kindOfFile(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a pipe"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
         }
     }
 
@@ -198,6 +212,8 @@ final class ShellDatabase {
     /// The running write's context, else a read of the store (which, inside the user's
     /// transaction, runs on the writer and sees its uncommitted changes).
     private func withContext<T>(_ body: (ReadContext) throws -> T) throws -> T {
+        // No read starts after a signal (one that came while its predicate compiled).
+        try Executor.stopIfInterrupted()
         if let activeWrite { return try body(activeWrite) }
         if let transaction { return try transaction.read(body) }
         return try store.read(body)

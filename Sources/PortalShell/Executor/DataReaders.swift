@@ -46,11 +46,7 @@ struct DelimitedReader {
 
     /// The header row: the names and its line. An empty file is an error.
     mutating func header() throws(ImportError) -> (names: [String], line: Int) {
-        if try input.ensure(3, line: 1) {
-            // Skip a UTF-8 byte order mark.
-            let bom = input.withWindow { $0[input.start] == 0xEF && $0[input.start + 1] == 0xBB && $0[input.start + 2] == 0xBF }
-            if bom { input.start += 3 }
-        }
+        try input.skipByteOrderMark()
         guard let headerLine = try nextRecord(columns: nil) else {
             throw ImportError(line: 1, message: "the file is empty (a header row naming the attributes is needed)")
         }
@@ -325,8 +321,15 @@ struct JSONReader {
 
     /// The next object, or nil at the end.
     mutating func next() throws(ImportError) -> ImportRecord? {
-        try lines ? nextLine() : nextInArray()
+        if !begun {
+            begun = true
+            try input.skipByteOrderMark()
+        }
+        return try lines ? nextLine() : nextInArray()
     }
+
+    /// Whether the file's first bytes have been looked at for a byte order mark.
+    private var begun = false
 
     private func fail(_ message: String) -> ImportError { ImportError(line: line, message: message) }
 

@@ -54,7 +54,7 @@ extension Executor {
     private func importDelimited(_ reader: inout DelimitedReader, into entity: EntityDescription, _ context: WriteContext,
                                  path: String, progress: ImportProgress, input: ImportInput) throws -> Int {
         let (names, headerLine) = try reader.header()
-        let attributes = try names.map { try importAttribute($0, of: entity, path: path, line: headerLine) }
+        let attributes = try importAttributes(names, of: entity, path: path, line: headerLine)
         reader.textColumns = attributes.map { ColumnAffinity(declaredType: $0.declaredType) == .text }
         let columns = attributes.map(\.name)
         let blobs = attributes.map(Self.holdsBlobs)
@@ -79,7 +79,7 @@ extension Executor {
         while let record = try reader.next() {
             if record.fields.count != keys.count || !zip(record.fields, keys).allSatisfy({ $0.name == $1 }) {
                 keys = record.fields.map(\.name)
-                let attributes = try keys.map { try importAttribute($0, of: entity, path: path, line: record.line) }
+                let attributes = try importAttributes(keys, of: entity, path: path, line: record.line)
                 columns = attributes.map(\.name)
                 blobs = attributes.map(Self.holdsBlobs)
             }
@@ -90,6 +90,24 @@ extension Executor {
             progress.update(count, input)
         }
         return count
+    }
+
+    /// The attributes a header's or an object's names name, each once: a second column for the
+    /// same attribute (`id,name,name`, or `Name` and `name`) would leave one of the two values
+    /// unsaid, so it is an error at `line`.
+    private func importAttributes(_ names: [String], of entity: EntityDescription, path: String,
+                                  line: Int) throws -> [AttributeDescription] {
+        let attributes = try names.map { try importAttribute($0, of: entity, path: path, line: line) }
+        var seen: [String: Int] = [:]
+        for (index, attribute) in attributes.enumerated() {
+            if let first = seen[attribute.name] {
+                let said = names[first] == names[index] ? "'\(names[index])' is given twice"
+                    : "'\(names[first])' and '\(names[index])' both name the attribute \(attribute.name)"
+                throw ShellError("\(path), line \(line): \(said); nothing was imported")
+            }
+            seen[attribute.name] = index
+        }
+        return attributes
     }
 
     /// The attribute a header or key names; an unknown name is an error at `line`.

@@ -126,17 +126,30 @@ extension Executor {
     func render(_ compiled: CompiledQuery, named: [String: Value]? = nil, to stream: OutputStream,
                 options: OutputOptions) throws {
         let renderer = makeRenderer(options, stream: stream)
-        // The fast renderers read SQLite's statement in place; a server's rows come as values.
-        if let fast = renderer as? StatementRowRenderer, try requireDatabase().store.server == nil {
-            try requireDatabase().queryStatement(compiled.sql, compiled.bindings, named: named,
-                                                 columns: { fast.begin(columns: $0) },
-                                                 row: { fast.row(statement: $0, columnCount: $1) })
-        } else {
-            try requireDatabase().query(compiled.sql, compiled.bindings, named: named, columns: { renderer.begin(columns: $0) },
-                                        row: { renderer.row($0) })
+        // Once a write has failed (the reader closed the pipe, the disk is full) the rest of
+        // the rows would go nowhere: the query stops, and the command fails with the write's
+        // error when its output is flushed.
+        func stopIfOutputFailed() throws {
+            if stream.writeError != nil { throw OutputFailed() }
+        }
+        do {
+            // The fast renderers read SQLite's statement in place; a server's rows come as values.
+            if let fast = renderer as? StatementRowRenderer, try requireDatabase().store.server == nil {
+                try requireDatabase().queryStatement(compiled.sql, compiled.bindings, named: named,
+                                                     columns: { fast.begin(columns: $0) },
+                                                     row: { fast.row(statement: $0, columnCount: $1); try stopIfOutputFailed() })
+            } else {
+                try requireDatabase().query(compiled.sql, compiled.bindings, named: named, columns: { renderer.begin(columns: $0) },
+                                            row: { renderer.row($0); try stopIfOutputFailed() })
+            }
+        } catch is OutputFailed {
+            return
         }
         renderer.end()
     }
+
+    /// Ends a query whose output can no longer be written.
+    private struct OutputFailed: Error {}
 
     func countQuery(_ entityName: Located<String>, _ predicate: PredicateText?) throws -> CompiledQuery {
         let entity = try entity(entityName)

@@ -40,24 +40,56 @@ public final class Executor {
     }
 
     /// Runs every command in `text`; returns false when one failed. With `stopOnError`, stops
-    /// at the first failure. Errors are reported on the error stream.
+    /// at the first failure. Errors are reported on the error stream. `source` names the file
+    /// the text came from (`-f`, `read`): errors then say its name and the command's line.
     @discardableResult
-    /// `source` names the file the text came from (`-f`, `read`): errors then say its name and
-    /// the command's line.
     public func run(_ text: String, stopOnError: Bool = true, source: String? = nil) -> Bool {
-        let (commands, pending) = InputSplitter.splitWithLines(text)
+        let bytes = Array(text.utf8)
+        var offset = 0
+        return run(stopOnError: stopOnError, source: source) {
+            guard offset < bytes.count else { return nil }
+            defer { offset = min(bytes.count, offset + Self.pieceSize) }
+            return Array(bytes[offset..<min(bytes.count, offset + Self.pieceSize)])
+        }
+    }
+
+    /// How much input is split between two looks at the signal flag: a command of megabytes
+    /// (a predicate of a million terms) is cut up in a fraction of a second, and a signal that
+    /// comes meanwhile stops the run.
+    static let pieceSize = 1 << 16
+
+    /// Runs the commands in the input `nextPiece` hands out, each as soon as it is complete
+    /// (a pipe's lines run as they arrive); nil from `nextPiece` is the end of input.
+    func run(stopOnError: Bool, source: String?, reading nextPiece: () -> [UInt8]?) -> Bool {
+        var splitter = InputSplitter(looksAhead: true)
         var ok = true
-        for (command, line) in commands + (pending.map { [$0] } ?? []) {
-            if quitRequested { break }
+        func runAll(_ commands: [InputSplitter.Piece]) -> Bool {
+            for (command, line) in commands {
+                if quitRequested { return false }
+                if Interrupts.received && confirm == nil {
+                    lastErrorWasInterrupt = true
+                    ok = false
+                    return false
+                }
+                if !runOne(command, location: source.map { "\($0):\(line)" }) {
+                    ok = false
+                    if stopOnError || lastErrorWasInterrupt { return false }
+                }
+            }
+            return true
+        }
+        while true {
             if Interrupts.received && confirm == nil {
                 lastErrorWasInterrupt = true
                 return false
             }
-            if !runOne(command, location: source.map { "\($0):\(line)" }) {
-                ok = false
-                if stopOnError || lastErrorWasInterrupt { break }
-            }
+            guard let piece = nextPiece() else { break }
+            let commands = piece.withUnsafeBufferPointer { splitter.feed($0) }
+            guard runAll(commands) else { return ok }
         }
+        var last: [InputSplitter.Piece] = []
+        if let pending = splitter.finish(into: &last) { last.append(pending) }
+        _ = runAll(last)
         return ok
     }
 
@@ -86,6 +118,7 @@ public final class Executor {
         let output = self.output
         let flushedBefore = output.flushedCount
         defer {
+            noteCollationStandIns(errors)
             if timer {
                 let milliseconds = Double(Self.now() - started) / 1_000_000
                 report("time: \(formatMilliseconds(milliseconds))")
@@ -93,6 +126,8 @@ public final class Executor {
         }
         do {
             guard let command = try CommandParser.parse(text) else { return true }
+            // A command of megabytes takes a while to parse: a signal meanwhile stops it here.
+            try Self.stopIfInterrupted()
             predicateWarnings = []
             try database?.refreshSchema()
             try execute(command)
@@ -148,6 +183,11 @@ public final class Executor {
         errors.write(TerminalText.escaped(line))
         errors.write(10)
         errors.flush()
+    }
+
+    /// Throws `interrupted` once SIGINT or SIGTERM has come (the running command stops).
+    static func stopIfInterrupted() throws {
+        if Interrupts.received { throw PortalError(.interrupted, "interrupted") }
     }
 
     static func now() -> UInt64 {

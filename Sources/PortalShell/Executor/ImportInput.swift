@@ -121,6 +121,13 @@ final class ImportInput {
         return true
     }
 
+    /// Skips a UTF-8 byte order mark at the start of the file (editors on Windows write one);
+    /// every import format reads past it.
+    func skipByteOrderMark() throws(ImportError) {
+        guard try ensure(3, line: 1) else { return }
+        if withWindow({ $0[start] == 0xEF && $0[start + 1] == 0xBB && $0[start + 2] == 0xBF }) { start += 3 }
+    }
+
     /// Runs `body` on the window (`start..<end` are the unconsumed bytes).
     @inline(__always)
     func withWindow<T, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> T) throws(E) -> T {
