@@ -45,10 +45,14 @@ public enum TextFolding {
     /// Folds `bytes` into `out` (at least `capacity(forFolding:)` bytes) and returns the folded
     /// count. Nil when the text needs Foundation's path: invalid UTF-8 (which Foundation reads as
     /// U+FFFD), or two combining marks or more after a letter whose marks `[d]` keeps.
-    public static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, mode: Mode) -> Int? {
+    ///
+    /// With a `limit`, folding may stop once that many bytes are folded (what follows never
+    /// changes them): a prefix test folds no more than the prefix needs.
+    public static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, mode: Mode,
+                            limit: Int = .max) -> Int? {
         guard let tables = Tables.shared, out.count >= capacity(forFolding: bytes.count) else { return nil }
         guard let source = bytes.baseAddress, let target = out.baseAddress else { return 0 }
-        return fold(source, bytes.count, into: target, mode: mode, tables)
+        return fold(source, bytes.count, into: target, mode: mode, limit: limit, tables)
     }
 
     /// What the scalars before leave for a combining mark that follows (`[d]`).
@@ -57,24 +61,31 @@ public enum TextFolding {
     }
 
     private static func fold(_ source: UnsafePointer<UInt8>, _ count: Int, into target: UnsafeMutablePointer<UInt8>,
-                             mode: Mode, _ tables: Tables) -> Int? {
+                             mode: Mode, limit: Int, _ tables: Tables) -> Int? {
         let lower = mode != .diacriticInsensitive, marks = mode != .caseInsensitive
         let column = mode.rawValue
-        let bytes = UnsafeBufferPointer(start: source, count: count)
+        let highBits: UInt64 = 0x8080_8080_8080_8080
         var i = 0, o = 0
         var after = Marks.foldAsLetter
-        while i < count {
-            // ASCII eight bytes at a time (all of most text): an upper-case letter (0x41…0x5A) is
-            // the byte whose high bit `+ 0x3F` sets and `+ 0x25` does not (no carry crosses bytes
-            // below 0x80). A letter takes the marks after it away; U+0000 does not.
+        while i < count && o < limit {
+            // ASCII eight bytes at a time (all of most text), or the ASCII bytes before the first
+            // that is not: an upper-case letter (0x41…0x5A) is the byte whose high bit `+ 0x3F`
+            // sets and `+ 0x25` does not (no carry crosses bytes below 0x80; the others are
+            // masked away). The eight bytes stored may end in garbage that what follows
+            // overwrites (`out` has room: it is three times the text). A letter takes the marks
+            // after it away; U+0000 does not.
             if i + 8 <= count {
-                let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 == 0 {
-                    let upper = lower ? (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080 : 0
+                var word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                let high = word & highBits
+                // The ASCII bytes at the start of the word (little-endian: the low bytes first).
+                let ascii = high == 0 ? 8 : high.trailingZeroBitCount >> 3
+                if ascii > 0 {
+                    if ascii < 8 { word &= (1 << UInt64(ascii * 8)) - 1 }
+                    let upper = lower ? (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & highBits : 0
                     UnsafeMutableRawPointer(target + o).storeBytes(of: word | upper >> 2, as: UInt64.self)
-                    after = word >> 56 == 0 ? Marks.foldAsLetter : Marks.drop
-                    i += 8
-                    o += 8
+                    after = word >> UInt64(ascii * 8 - 8) & 0xFF == 0 ? Marks.foldAsLetter : Marks.drop
+                    i += ascii
+                    o += ascii
                     continue
                 }
             }
@@ -86,7 +97,18 @@ public enum TextFolding {
                 o += 1
                 continue
             }
-            guard let (value, length) = TextMatching.scalar(in: bytes, at: i) else { return nil }
+            // A two-byte scalar here (most letters that are not ASCII), else the general decoder.
+            let value: UInt32, length: Int
+            if byte >= 0xC2 && byte <= 0xDF && i + 1 < count && source[i + 1] & 0xC0 == 0x80 {
+                value = UInt32(byte & 0x1F) << 6 | UInt32(source[i + 1] & 0x3F)
+                length = 2
+            } else {
+                guard let (decoded, decodedLength) = TextMatching.scalar(in: UnsafeBufferPointer(start: source, count: count), at: i) else {
+                    return nil
+                }
+                value = decoded
+                length = decodedLength
+            }
             let entry = tables.entry(value, column)
             if marks && entry & Tables.nonBase != 0 && after != Marks.foldAsLetter {
                 switch after {
@@ -129,10 +151,10 @@ public enum TextFolding {
         text.folding(options: mode.options, locale: nil)
     }
 
-    /// FoldTables decoded once, in memory that lives as long as the process (read without a
-    /// retain). Nil only if the generated tables were damaged: every text then takes Foundation's
-    /// path.
-    final class Tables: @unchecked Sendable {
+    /// FoldTables decoded once, in memory that lives as long as the process: plain pointers,
+    /// read without a retain. Nil only if the generated tables were damaged: every text then
+    /// takes Foundation's path.
+    struct Tables: @unchecked Sendable {
         // Entry flags, as scripts/generate-fold-tables.swift writes them.
         static let changes: UInt32 = 1 << 20, nonBase: UInt32 = 1 << 21, absorbsMarks: UInt32 = 1 << 22
         static let dropsFirstLowMark: UInt32 = 1 << 23, decomposesAsMark: UInt32 = 1 << 24
@@ -140,10 +162,10 @@ public enum TextFolding {
 
         static let shared = Tables()
 
-        private let stage1: UnsafeMutableBufferPointer<UInt16>
-        private let stage2: UnsafeMutableBufferPointer<UInt16>
-        private let entries: UnsafeMutableBufferPointer<UInt32>
-        let pool: UnsafeMutableBufferPointer<UInt8>
+        private let stage1: UnsafePointer<UInt16>
+        private let stage2: UnsafePointer<UInt16>
+        private let entries: UnsafePointer<UInt32>
+        let pool: UnsafePointer<UInt8>
 
         private init?() {
             guard let stage1 = Self.decode(FoldTables.stage1, as: UInt16.self),
@@ -179,10 +201,10 @@ public enum TextFolding {
             }
         }
 
-        private static func immortal<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+        private static func immortal<T>(_ values: [T]) -> UnsafePointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(values.count, 1))
             _ = buffer.initialize(from: values)
-            return buffer
+            return UnsafePointer(buffer.baseAddress ?? UnsafeMutablePointer<T>.allocate(capacity: 1))
         }
     }
 }

@@ -139,14 +139,15 @@ public enum SQLFunctions {
     /// by byte into scratch memory, no allocation for most text; through a Swift string when
     /// TextFolding leaves the text to Foundation or the bytes are not valid UTF-8 (read as
     /// U+FFFD, as everywhere else).
-    static func withFolded<R>(_ bytes: UnsafeBufferPointer<UInt8>, mode: TextFolding.Mode?,
+    /// With a `limit`, the fold may stop after that many bytes (for a prefix test).
+    static func withFolded<R>(_ bytes: UnsafeBufferPointer<UInt8>, mode: TextFolding.Mode?, limit: Int = .max,
                               _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard let mode else {
             if TextMatching.isValidUTF8(bytes) { return body(bytes) }
             return Array(String(decoding: bytes, as: UTF8.self).utf8).withUnsafeBufferPointer(body)
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TextFolding.capacity(forFolding: bytes.count)) { scratch in
-            if let count = TextFolding.fold(bytes, into: scratch, mode: mode) {
+            if let count = TextFolding.fold(bytes, into: scratch, mode: mode, limit: limit) {
                 return body(UnsafeBufferPointer(rebasing: scratch[..<count]))
             }
             let folded = TextMatching.fold(String(decoding: bytes, as: UTF8.self), caseInsensitive: mode != .diacriticInsensitive,
@@ -202,7 +203,7 @@ public enum SQLFunctions {
     }
 
     private static let beginsWith: Function = { context, _, arguments in
-        foldedTest(context, arguments) { text, prefix in !prefix.isEmpty && text.starts(with: prefix) }
+        foldedTest(context, arguments, prefixOnly: true) { text, prefix in !prefix.isEmpty && text.starts(with: prefix) }
     }
 
     private static let endsWith: Function = { context, _, arguments in
@@ -228,8 +229,9 @@ public enum SQLFunctions {
     /// A string test on the folded UTF-8 of two values (numbers by their text, as the evaluator
     /// does); NULL when either is NULL. The second argument (a constant, in what the compiler
     /// writes) is folded once per statement; each row's text folds into scratch memory (see
-    /// `withFolded`).
+    /// `withFolded`), only as far as the part's length for a prefix test.
     private static func foldedTest(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
+                                   prefixOnly: Bool = false,
                                    _ test: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
         guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
         guard sqlite3_value_type(left) != SQLITE_NULL, sqlite3_value_type(right) != SQLITE_NULL else {
@@ -252,7 +254,7 @@ public enum SQLFunctions {
             part = UnsafeBufferPointer(folded.bytes)
             sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(folded).toOpaque(), releasePart)
         }
-        let result = withFolded(bytes(of: left), mode: mode) { test($0, part) }
+        let result = withFolded(bytes(of: left), mode: mode, limit: prefixOnly ? part.count : .max) { test($0, part) }
         sqlite3_result_int(context, result ? 1 : 0)
     }
 
