@@ -207,7 +207,7 @@ public final class MatchesPattern: Sendable {
     /// Bytes every text it matches starts with (the pattern's literal start), compared before
     /// ICU is asked: most texts that do not match stop there. Empty when none is known.
     private let prefix: [UInt8]
-    /// The pattern's own matcher when it is simple enough (and neither `[c]` nor `[d]`).
+    /// The pattern's own matcher when it is simple enough (and not `[d]`).
     private let simple: SimpleRegex?
 
     /// The compiled pattern, from the shared cache.
@@ -223,7 +223,7 @@ public final class MatchesPattern: Sendable {
         let source = diacriticInsensitive ? TextMatching.fold(pattern, caseInsensitive: false, diacriticInsensitive: true) : pattern
         expression = try RegexCache.compile(source, caseInsensitive: caseInsensitive)
         prefix = caseInsensitive || diacriticInsensitive ? [] : Self.literalPrefix(source)
-        simple = caseInsensitive || diacriticInsensitive ? nil : SimpleRegex(source)
+        simple = diacriticInsensitive ? nil : SimpleRegex(source, caseInsensitive: caseInsensitive)
     }
 
     /// Whether the whole text matches.
