@@ -38,9 +38,10 @@ public enum TextFolding {
         }
     }
 
-    /// The room `fold` needs for `count` bytes of text (one scalar folds to three at most: U+0390
-    /// `ΐ` is ι, U+0308, U+0301 under `[c]`).
-    public static func capacity(forFolding count: Int) -> Int { max(3 * count, 1) }
+    /// The room `fold` needs for `count` bytes of text: one scalar folds to three times its bytes
+    /// at most (U+0390 `ΐ` is ι, U+0308, U+0301 under `[c]`), and `fold` stores eight bytes at a
+    /// time.
+    public static func capacity(forFolding count: Int) -> Int { 3 * count + 16 }
 
     /// Folds `bytes` into `out` (at least `capacity(forFolding:)` bytes) and returns the folded
     /// count. Nil when the text needs Foundation's path: invalid UTF-8 (which Foundation reads as
@@ -72,7 +73,7 @@ public enum TextFolding {
             // that is not: an upper-case letter (0x41…0x5A) is the byte whose high bit `+ 0x3F`
             // sets and `+ 0x25` does not (no carry crosses bytes below 0x80; the others are
             // masked away). The eight bytes stored may end in garbage that what follows
-            // overwrites (`out` has room: it is three times the text). A letter takes the marks
+            // overwrites (`out` has room: see `capacity(forFolding:)`). A letter takes the marks
             // after it away; U+0000 does not.
             if i + 8 <= count {
                 var word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
@@ -84,8 +85,8 @@ public enum TextFolding {
                     let upper = lower ? (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & highBits : 0
                     UnsafeMutableRawPointer(target + o).storeBytes(of: word | upper >> 2, as: UInt64.self)
                     after = word >> UInt64(ascii * 8 - 8) & 0xFF == 0 ? Marks.foldAsLetter : Marks.drop
-                    i += ascii
-                    o += ascii
+                    i &+= ascii
+                    o &+= ascii
                     continue
                 }
             }
@@ -93,8 +94,8 @@ public enum TextFolding {
             if byte < 0x80 {
                 target[o] = lower && byte &- 0x41 < 26 ? byte | 0x20 : byte
                 after = byte == 0 ? Marks.foldAsLetter : Marks.drop
-                i += 1
-                o += 1
+                i &+= 1
+                o &+= 1
                 continue
             }
             // A two-byte scalar here (most letters that are not ASCII), else the general decoder.
@@ -117,25 +118,28 @@ public enum TextFolding {
                 case Marks.keepOne, Marks.keepOneDroppingLow:
                     if entry & Tables.decomposesAsMark != 0 { return nil }
                     if after == Marks.keepOne || value >= 0x510 {
-                        for k in 0..<length { target[o + k] = source[i + k] }
-                        o += length
+                        copyScalar(source + i, length, to: target + o)
+                        o &+= length
                     }
                     after = Marks.keptOne
                 default:
                     return nil
                 }
-                i += length
+                i &+= length
                 continue
             }
+            // From the pool four or sixteen bytes whatever the length (the pool and `out` have room).
             if entry & Tables.changes != 0 {
-                let folded = Int(entry >> 16 & 0xF), offset = Int(entry & 0xFFFF)
-                for k in 0..<folded { target[o + k] = tables.pool[offset + k] }
-                o += folded
+                let folded = Int(entry >> 16 & 0xF)
+                let from = tables.pool + Int(entry & 0xFFFF)
+                copy4(from, to: target + o)
+                if folded > 4 { copy4(from + 4, to: target + o + 4); copy4(from + 8, to: target + o + 8); copy4(from + 12, to: target + o + 12) }
+                o &+= folded
             } else {
-                for k in 0..<length { target[o + k] = source[i + k] }
-                o += length
+                copyScalar(source + i, length, to: target + o)
+                o &+= length
             }
-            i += length
+            i &+= length
             if marks {
                 after = entry & Tables.absorbsMarks != 0 ? Marks.drop
                     // A mark after it would be put in canonical order with the marks it ends with.
@@ -144,6 +148,21 @@ public enum TextFolding {
             }
         }
         return o
+    }
+
+    /// Copies four bytes (of the pool, which has room past its end; what is past a fold's end is
+    /// overwritten or not counted).
+    @inline(__always)
+    private static func copy4(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(to).storeBytes(of: UnsafeRawPointer(from).loadUnaligned(as: UInt32.self), as: UInt32.self)
+    }
+
+    /// Copies a scalar of `length` bytes (2 to 4) without reading past it.
+    @inline(__always)
+    private static func copyScalar(_ from: UnsafePointer<UInt8>, _ length: Int, to: UnsafeMutablePointer<UInt8>) {
+        if length == 4 { return copy4(from, to: to) }
+        UnsafeMutableRawPointer(to).storeBytes(of: UnsafeRawPointer(from).loadUnaligned(as: UInt16.self), as: UInt16.self)
+        if length == 3 { to[2] = from[2] }
     }
 
     /// Foundation's fold, for what the tables cannot take.
@@ -180,7 +199,8 @@ public enum TextFolding {
             self.stage1 = Self.immortal(stage1)
             self.stage2 = Self.immortal(stage2)
             self.entries = Self.immortal(entries)
-            self.pool = Self.immortal(pool)
+            // Sixteen bytes of room past the end: `fold` copies sixteen at a time.
+            self.pool = Self.immortal(pool + [UInt8](repeating: 0, count: 16))
         }
 
         /// The entry of a scalar (at most U+10FFFF) for a mode's column.

@@ -96,26 +96,47 @@ public enum TextMatching {
 
     /// `text CONTAINS part`.
     public static func contains(_ text: String, _ part: String, options: ComparisonOptions = []) -> Bool {
-        let t = Array(fold(text, options: options).utf8), p = Array(fold(part, options: options).utf8)
-        // NSString's rangeOfString: finds nothing for an empty needle.
-        if p.isEmpty { return false }
-        if p.count > t.count { return false }
-        for start in 0...(t.count - p.count) where t[start] == p[0] {
-            if t[start..<(start + p.count)].elementsEqual(p) { return true }
+        var text = fold(text, options: options), part = fold(part, options: options)
+        return text.withUTF8 { t in part.withUTF8 { p in contains(utf8: t, p) } }
+    }
+
+    /// `text BEGINSWITH prefix`.
+    public static func beginsWith(_ text: String, _ prefix: String, options: ComparisonOptions = []) -> Bool {
+        var text = fold(text, options: options), prefix = fold(prefix, options: options)
+        return text.withUTF8 { t in prefix.withUTF8 { p in beginsWith(utf8: t, p) } }
+    }
+
+    /// `text ENDSWITH suffix`.
+    public static func endsWith(_ text: String, _ suffix: String, options: ComparisonOptions = []) -> Bool {
+        var text = fold(text, options: options), suffix = fold(suffix, options: options)
+        return text.withUTF8 { t in suffix.withUTF8 { s in endsWith(utf8: t, s) } }
+    }
+
+    /// CONTAINS on UTF-8 bytes (folded already): false for an empty part, as NSString's
+    /// rangeOfString: finds nothing for an empty needle.
+    public static func contains(utf8 text: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let t = text.baseAddress, let p = part.baseAddress, !part.isEmpty, part.count <= text.count else { return false }
+        let first = Int32(p[0]), last = text.count - part.count
+        var start = 0
+        // Each place the first byte is found (memchr), compared whole (memcmp).
+        while start <= last, let found = memchr(t + start, first, last - start + 1) {
+            let at = UnsafeRawPointer(found) - UnsafeRawPointer(t)
+            if memcmp(t + at, p, part.count) == 0 { return true }
+            start = at + 1
         }
         return false
     }
 
-    /// `text BEGINSWITH prefix`: false for an empty prefix, as NSString's hasPrefix:.
-    public static func beginsWith(_ text: String, _ prefix: String, options: ComparisonOptions = []) -> Bool {
-        let p = fold(prefix, options: options)
-        return !p.isEmpty && fold(text, options: options).utf8.starts(with: p.utf8)
+    /// BEGINSWITH on UTF-8 bytes: false for an empty prefix, as NSString's hasPrefix:.
+    public static func beginsWith(utf8 text: UnsafeBufferPointer<UInt8>, _ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let t = text.baseAddress, let p = prefix.baseAddress, !prefix.isEmpty, prefix.count <= text.count else { return false }
+        return memcmp(t, p, prefix.count) == 0
     }
 
-    /// `text ENDSWITH suffix`: false for an empty suffix, as NSString's hasSuffix:.
-    public static func endsWith(_ text: String, _ suffix: String, options: ComparisonOptions = []) -> Bool {
-        let s = fold(suffix, options: options)
-        return !s.isEmpty && fold(text, options: options).utf8.reversed().starts(with: s.utf8.reversed())
+    /// ENDSWITH on UTF-8 bytes: false for an empty suffix, as NSString's hasSuffix:.
+    public static func endsWith(utf8 text: UnsafeBufferPointer<UInt8>, _ suffix: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let t = text.baseAddress, let s = suffix.baseAddress, !suffix.isEmpty, suffix.count <= text.count else { return false }
+        return memcmp(t + (text.count - suffix.count), s, suffix.count) == 0
     }
 
     /// `[l]`: the order of two texts in Unicode collation order (the root locale), -1, 0 or 1.

@@ -193,24 +193,15 @@ public enum SQLFunctions {
     }
 
     private static let contains: Function = { context, _, arguments in
-        foldedTest(context, arguments) { text, part in
-            // An empty part is found nowhere (NSString's rangeOfString:).
-            guard !part.isEmpty, part.count <= text.count else { return false }
-            return (0...(text.count - part.count)).contains { start in
-                text[start] == part[0] && UnsafeBufferPointer(rebasing: text[start..<(start + part.count)]).elementsEqual(part)
-            }
-        }
+        foldedTest(context, arguments) { TextMatching.contains(utf8: $0, $1) }
     }
 
     private static let beginsWith: Function = { context, _, arguments in
-        foldedTest(context, arguments, prefixOnly: true) { text, prefix in !prefix.isEmpty && text.starts(with: prefix) }
+        foldedTest(context, arguments, prefixOnly: true) { TextMatching.beginsWith(utf8: $0, $1) }
     }
 
     private static let endsWith: Function = { context, _, arguments in
-        foldedTest(context, arguments) { text, suffix in
-            !suffix.isEmpty && suffix.count <= text.count
-                && UnsafeBufferPointer(rebasing: text[(text.count - suffix.count)...]).elementsEqual(suffix)
-        }
+        foldedTest(context, arguments) { TextMatching.endsWith(utf8: $0, $1) }
     }
 
     /// The folded second argument of a string test, kept for the statement: its bytes in memory
