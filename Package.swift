@@ -50,7 +50,7 @@ let package = Package(
         ),
 
         // Fixtures/ holds test data read by path (the corpus of real predicate strings).
-        .testTarget(name: "PortalPredicateTests", dependencies: ["PortalPredicate"], exclude: ["Fixtures"]),
+        .testTarget(name: "PortalPredicateTests", dependencies: ["PortalPredicate", "DifferentialSupport"], exclude: ["Fixtures"]),
         // What the SQLite and PostgreSQL differential tests share: the seeded random predicate
         // generator and docs/predicates.md's cases with their hand-written SQL.
         .target(name: "DifferentialSupport", dependencies: ["PortalPredicate"], path: "Tests/DifferentialSupport"),

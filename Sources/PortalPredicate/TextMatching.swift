@@ -11,71 +11,21 @@ import Foundation
 ///   Swift's canonical equivalence.
 /// - A "character" for `LIKE`'s `?` is one Unicode scalar (SQLite counts code points the same way).
 public enum TextMatching {
-    /// `[c]`, `[d]`, `[cd]` as folding flags; `[n]` turns both off.
+    /// `[c]`, `[d]`, `[cd]` as folding flags; `[n]` turns both off. Folded by `TextFolding`,
+    /// byte by byte; the rare text its tables cannot take by Foundation, whose answer it gives.
     public static func fold(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
-        if !caseInsensitive && !diacriticInsensitive { return text }
-        if let simple = simpleFolded(text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) {
-            return simple
+        guard let mode = TextFolding.Mode(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) else {
+            return text
         }
-        var options: String.CompareOptions = []
-        if caseInsensitive { options.insert(.caseInsensitive) }
-        if diacriticInsensitive { options.insert(.diacriticInsensitive) }
-        return text.folding(options: options, locale: nil)
-    }
-
-    /// The fold of most text without Foundation: ASCII has no diacritics and its case fold is
-    /// its lower case, and most other characters (lower-case letters with accents, CJK, …) fold
-    /// to themselves (a test checks every Unicode scalar against Foundation's fold). Nil when
-    /// Foundation is needed: a non-ASCII character that folds to something else, any non-ASCII
-    /// character under `[d]`.
-    static func simpleFolded(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? {
         var text = text
-        return text.withUTF8 { bytes -> String? in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { out -> String? in
-                guard let changes = simpleFold(bytes, into: out, caseInsensitive: caseInsensitive,
-                                               diacriticInsensitive: diacriticInsensitive) else { return nil }
-                return String(decoding: changes ? UnsafeBufferPointer(rebasing: out[..<bytes.count]) : bytes, as: UTF8.self)
+        let folded = text.withUTF8 { bytes -> String? in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TextFolding.capacity(forFolding: bytes.count)) { out in
+                TextFolding.fold(bytes, into: out, mode: mode).map {
+                    String(decoding: UnsafeBufferPointer(rebasing: out[..<$0]), as: UTF8.self)
+                }
             }
         }
-    }
-
-    /// Folds valid UTF-8 whose fold is its ASCII lower case (see `simpleFolded`) into `out` (as
-    /// many bytes), in one pass; returns whether folding changed it (an upper-case ASCII letter,
-    /// folded case-insensitively). Nil when Foundation's fold is needed (`out` is then garbage).
-    public static func simpleFold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
-                                  caseInsensitive: Bool, diacriticInsensitive: Bool) -> Bool? {
-        var changed = false
-        var i = 0
-        // The ASCII start of the text eight bytes at a time (all of most text): an upper-case
-        // letter (0x41…0x5A) is the byte whose high bit `+ 0x3F` sets and `+ 0x25` does not (no
-        // carry crosses bytes below 0x80). The rest, from the first word that is not all
-        // ASCII, a byte or a scalar at a time.
-        if bytes.count >= 8, let base = bytes.baseAddress, let target = out.baseAddress {
-            let highBits: UInt64 = 0x8080_8080_8080_8080
-            while i + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                guard word & highBits == 0 else { break }
-                let upper = caseInsensitive ? (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & highBits : 0
-                changed = changed || upper != 0
-                UnsafeMutableRawPointer(target + i).storeBytes(of: word | upper >> 2, as: UInt64.self)
-                i += 8
-            }
-        }
-        while i < bytes.count {
-            let byte = bytes[i]
-            if byte < 0x80 {
-                let upper = caseInsensitive && byte &- 0x41 < 26
-                changed = changed || upper
-                out[i] = upper ? byte | 0x20 : byte
-                i += 1
-                continue
-            }
-            guard caseInsensitive && !diacriticInsensitive, let (value, length) = scalar(in: bytes, at: i),
-                  foldsToItself(value) else { return nil }
-            for k in i..<(i + length) { out[k] = bytes[k] }
-            i += length
-        }
-        return changed
+        return folded ?? TextFolding.foldedByFoundation(text, mode: mode)
     }
 
     /// The scalar value of the UTF-8 sequence starting at `i` (a non-ASCII byte) and its length;
@@ -104,29 +54,19 @@ public enum TextMatching {
         }
     }
 
-    /// Whether Foundation's case fold leaves a non-ASCII scalar as it is. Unicode's property
-    /// says so for most; Foundation differs from it in three places, which always take its path:
-    /// it decomposes some Greek and Latin letters (U+01F0, U+0390, U+1E96…) and folds Cherokee
-    /// to lower case. Two-byte scalars come from a table, CJK and Hangul syllables need no look-up.
-    @inline(__always)
-    static func foldsToItself(_ value: UInt32) -> Bool {
-        if value < 0x800 { return twoByteFoldsToItself[Int(value)] }
-        if (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) { return true }
-        return propertyFoldsToItself(value)
-    }
-
-    private static let twoByteFoldsToItself: [Bool] = (0..<0x800).map { propertyFoldsToItself(UInt32($0)) }
-
-    /// Out of line: inlined, its Unicode property look-up made every fold fetch that type's
-    /// metadata and reserve stack for it, even for ASCII.
-    @inline(never)
-    private static func propertyFoldsToItself(_ value: UInt32) -> Bool {
-        if value < 0x80 { return !(value &- 0x41 < 26) }
-        if value == 0x1F0 || (0x370...0x3FF).contains(value) || (0x13A0...0x13FF).contains(value)
-            || (0x1E00...0x1FFF).contains(value) {
-            return false
+    /// Whether the bytes are valid UTF-8 (a Swift string of them would keep them as they are).
+    public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] < 0x80 {
+                i += 1
+            } else if let (_, length) = scalar(in: bytes, at: i) {
+                i += length
+            } else {
+                return false
+            }
         }
-        return Unicode.Scalar(value).map { !$0.properties.changesWhenCaseFolded } ?? false
+        return true
     }
 
     /// Folds `text` as `options` say (`[n]` supersedes `[c]` and `[d]`).
@@ -156,26 +96,47 @@ public enum TextMatching {
 
     /// `text CONTAINS part`.
     public static func contains(_ text: String, _ part: String, options: ComparisonOptions = []) -> Bool {
-        let t = Array(fold(text, options: options).utf8), p = Array(fold(part, options: options).utf8)
-        // NSString's rangeOfString: finds nothing for an empty needle.
-        if p.isEmpty { return false }
-        if p.count > t.count { return false }
-        for start in 0...(t.count - p.count) where t[start] == p[0] {
-            if t[start..<(start + p.count)].elementsEqual(p) { return true }
+        var text = fold(text, options: options), part = fold(part, options: options)
+        return text.withUTF8 { t in part.withUTF8 { p in contains(utf8: t, p) } }
+    }
+
+    /// `text BEGINSWITH prefix`.
+    public static func beginsWith(_ text: String, _ prefix: String, options: ComparisonOptions = []) -> Bool {
+        var text = fold(text, options: options), prefix = fold(prefix, options: options)
+        return text.withUTF8 { t in prefix.withUTF8 { p in beginsWith(utf8: t, p) } }
+    }
+
+    /// `text ENDSWITH suffix`.
+    public static func endsWith(_ text: String, _ suffix: String, options: ComparisonOptions = []) -> Bool {
+        var text = fold(text, options: options), suffix = fold(suffix, options: options)
+        return text.withUTF8 { t in suffix.withUTF8 { s in endsWith(utf8: t, s) } }
+    }
+
+    /// CONTAINS on UTF-8 bytes (folded already): false for an empty part, as NSString's
+    /// rangeOfString: finds nothing for an empty needle.
+    public static func contains(utf8 text: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let t = text.baseAddress, let p = part.baseAddress, !part.isEmpty, part.count <= text.count else { return false }
+        let first = Int32(p[0]), last = text.count - part.count
+        var start = 0
+        // Each place the first byte is found (memchr), compared whole (memcmp).
+        while start <= last, let found = memchr(t + start, first, last - start + 1) {
+            let at = UnsafeRawPointer(found) - UnsafeRawPointer(t)
+            if memcmp(t + at, p, part.count) == 0 { return true }
+            start = at + 1
         }
         return false
     }
 
-    /// `text BEGINSWITH prefix`: false for an empty prefix, as NSString's hasPrefix:.
-    public static func beginsWith(_ text: String, _ prefix: String, options: ComparisonOptions = []) -> Bool {
-        let p = fold(prefix, options: options)
-        return !p.isEmpty && fold(text, options: options).utf8.starts(with: p.utf8)
+    /// BEGINSWITH on UTF-8 bytes: false for an empty prefix, as NSString's hasPrefix:.
+    public static func beginsWith(utf8 text: UnsafeBufferPointer<UInt8>, _ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let t = text.baseAddress, let p = prefix.baseAddress, !prefix.isEmpty, prefix.count <= text.count else { return false }
+        return memcmp(t, p, prefix.count) == 0
     }
 
-    /// `text ENDSWITH suffix`: false for an empty suffix, as NSString's hasSuffix:.
-    public static func endsWith(_ text: String, _ suffix: String, options: ComparisonOptions = []) -> Bool {
-        let s = fold(suffix, options: options)
-        return !s.isEmpty && fold(text, options: options).utf8.reversed().starts(with: s.utf8.reversed())
+    /// ENDSWITH on UTF-8 bytes: false for an empty suffix, as NSString's hasSuffix:.
+    public static func endsWith(utf8 text: UnsafeBufferPointer<UInt8>, _ suffix: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let t = text.baseAddress, let s = suffix.baseAddress, !suffix.isEmpty, suffix.count <= text.count else { return false }
+        return memcmp(t + (text.count - suffix.count), s, suffix.count) == 0
     }
 
     /// `[l]`: the order of two texts in Unicode collation order (the root locale), -1, 0 or 1.
@@ -205,24 +166,38 @@ public enum TextMatching {
     /// `text LIKE pattern`: the whole text matches; `*` is any run of characters, `?` exactly one
     /// Unicode scalar; no other character (not even `\`) is special.
     public static func like(_ text: String, pattern: String, options: ComparisonOptions = []) -> Bool {
-        let t = Array(fold(text, options: options).unicodeScalars)
-        let p = Array(fold(pattern, options: options).unicodeScalars)
+        var text = fold(text, options: options), pattern = fold(pattern, options: options)
+        return text.withUTF8 { t in pattern.withUTF8 { p in like(utf8: t, pattern: p) } }
+    }
+
+    /// `LIKE` on valid UTF-8, already folded: the bytes of literal characters compare as they
+    /// are (`*` and `?` never occur inside a multi-byte character), `?` takes one whole scalar.
+    public static func like(utf8 t: UnsafeBufferPointer<UInt8>, pattern p: UnsafeBufferPointer<UInt8>) -> Bool {
+        let star = UInt8(ascii: "*"), one = UInt8(ascii: "?")
+        // The length of the scalar a lead byte starts, within what is left.
+        func scalarLength(at i: Int) -> Int {
+            let lead = t[i]
+            let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            return min(length, t.count - i)
+        }
         // Greedy match with backtracking to the last star only: linear-time in practice and never
         // exponential, whatever the pattern.
         var ti = 0, pi = 0
         var starP = -1, starT = 0
         while ti < t.count {
-            if pi < p.count, p[pi] == "*" {
+            if pi < p.count, p[pi] == star {
                 starP = pi; starT = ti; pi += 1
-            } else if pi < p.count, p[pi] == "?" || p[pi] == t[ti] {
+            } else if pi < p.count, p[pi] == one {
+                ti += scalarLength(at: ti); pi += 1
+            } else if pi < p.count, p[pi] == t[ti] {
                 ti += 1; pi += 1
             } else if starP >= 0 {
-                pi = starP + 1; starT += 1; ti = starT
+                pi = starP + 1; starT += scalarLength(at: starT); ti = starT
             } else {
                 return false
             }
         }
-        while pi < p.count, p[pi] == "*" { pi += 1 }
+        while pi < p.count, p[pi] == star { pi += 1 }
         return pi == p.count
     }
 
@@ -253,7 +228,7 @@ public final class MatchesPattern: Sendable {
     /// Bytes every text it matches starts with (the pattern's literal start), compared before
     /// ICU is asked: most texts that do not match stop there. Empty when none is known.
     private let prefix: [UInt8]
-    /// The pattern's own matcher when it is simple enough (and neither `[c]` nor `[d]`).
+    /// The pattern's own matcher when it is simple enough (and not `[d]`).
     private let simple: SimpleRegex?
 
     /// The compiled pattern, from the shared cache.
@@ -269,7 +244,7 @@ public final class MatchesPattern: Sendable {
         let source = diacriticInsensitive ? TextMatching.fold(pattern, caseInsensitive: false, diacriticInsensitive: true) : pattern
         expression = try RegexCache.compile(source, caseInsensitive: caseInsensitive)
         prefix = caseInsensitive || diacriticInsensitive ? [] : Self.literalPrefix(source)
-        simple = caseInsensitive || diacriticInsensitive ? nil : SimpleRegex(source)
+        simple = diacriticInsensitive ? nil : SimpleRegex(source, caseInsensitive: caseInsensitive)
     }
 
     /// Whether the whole text matches.

@@ -41,15 +41,13 @@ public enum SQLFunctions {
     /// compiler writes) keeps its fold from call to call while its bytes stay the same; the left
     /// folds into scratch memory. One state per connection, used by one thread at a time.
     private final class FoldOrder {
-        let caseInsensitive: Bool
-        let diacriticInsensitive: Bool
+        let mode: TextFolding.Mode?
         /// The last right side and its fold, in memory of their own (read with no retain).
         private var right = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
         private var foldedRight = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
 
         init(flags: Int32) {
-            caseInsensitive = flags & 1 != 0
-            diacriticInsensitive = flags & 2 != 0
+            mode = TextFolding.Mode(caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0)
         }
 
         deinit {
@@ -60,14 +58,7 @@ public enum SQLFunctions {
         func compare(_ left: UnsafeBufferPointer<UInt8>, _ rightBytes: UnsafeBufferPointer<UInt8>) -> Int32 {
             if !Self.same(rightBytes, UnsafeBufferPointer(right)) { keep(rightBytes) }
             let folded = UnsafeBufferPointer(foldedRight)
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(left.count, 1)) { scratch in
-                switch TextMatching.simpleFold(left, into: scratch, caseInsensitive: caseInsensitive,
-                                               diacriticInsensitive: diacriticInsensitive) {
-                case false?: return Self.order(left, folded)
-                case true?: return Self.order(UnsafeBufferPointer(rebasing: scratch[..<left.count]), folded)
-                case nil: return Array(foldedSlowly(left).utf8).withUnsafeBufferPointer { Self.order($0, folded) }
-                }
-            }
+            return SQLFunctions.withFolded(left, mode: mode) { Self.order($0, folded) }
         }
 
         /// Keeps a new right side and its fold.
@@ -76,16 +67,9 @@ public enum SQLFunctions {
             foldedRight.deallocate()
             right = .allocate(capacity: bytes.count)
             _ = right.initialize(from: bytes)
-            let folded = Array(TextMatching.fold(String(decoding: bytes, as: UTF8.self), caseInsensitive: caseInsensitive,
-                                                 diacriticInsensitive: diacriticInsensitive).utf8)
+            let folded = SQLFunctions.withFolded(UnsafeBufferPointer(right), mode: mode) { Array($0) }
             foldedRight = .allocate(capacity: folded.count)
             _ = foldedRight.initialize(from: folded)
-        }
-
-        /// Foundation's fold, for text the byte-by-byte fold cannot take (as portal_fold).
-        private func foldedSlowly(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-            TextMatching.fold(String(decoding: bytes, as: UTF8.self), caseInsensitive: caseInsensitive,
-                              diacriticInsensitive: diacriticInsensitive)
         }
 
         private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -163,37 +147,51 @@ public enum SQLFunctions {
     }
 
     /// `portal_fold(x, flags)`: text folded (1 = case, 2 = diacritics); other values unchanged.
+    /// Folded in scratch memory and copied by SQLite into its result, whose buffer it keeps from
+    /// row to row: no allocation per row.
     private static let fold: Function = { context, _, arguments in
         guard let context, let arguments, let value = arguments[0] else { return }
         guard sqlite3_value_type(value) == SQLITE_TEXT else { return sqlite3_result_value(context, value) }
-        let options = options(arguments[1])
-        if foldSimply(context, value, options) { return }
-        resultText(context, TextMatching.fold(text(value), options: options))
+        let flags = arguments[1].map { sqlite3_value_int($0) } ?? 0
+        withFolded(bytes(of: value), mode: mode(flags)) { folded in
+            folded.withMemoryRebound(to: CChar.self) { chars in
+                // A nil pointer would make the result NULL: the empty text needs a real one.
+                guard let base = chars.baseAddress else { return sqlite3_result_text(context, "", 0, portal_sqlite_transient()) }
+                sqlite3_result_text64(context, base, UInt64(chars.count), portal_sqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        }
     }
 
-    /// Most text (ASCII, and text whose other characters fold to themselves) folds byte by byte
-    /// into SQLite's own memory, with no Swift string made per row; false when it needs Foundation.
-    private static func foldSimply(_ context: OpaquePointer, _ value: OpaquePointer, _ options: ComparisonOptions) -> Bool {
-        guard let text = sqlite3_value_text(value) else { return false }
-        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
-        let folds = !options.contains(.normalized) && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
-        // Folded in scratch memory and copied by SQLite into its result, whose buffer it keeps
-        // from row to row: no allocation per row.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { out -> Bool in
-            guard let changes = TextMatching.simpleFold(bytes, into: out, caseInsensitive: options.contains(.caseInsensitive),
-                                                        diacriticInsensitive: options.contains(.diacriticInsensitive)) else {
-                return false
-            }
-            guard folds && changes else {
-                sqlite3_result_value(context, value)
-                return true
-            }
-            out.withMemoryRebound(to: CChar.self) { chars in
-                sqlite3_result_text64(context, chars.baseAddress, UInt64(bytes.count), portal_sqlite_transient(),
-                                      UInt8(SQLITE_UTF8))
-            }
-            return true
+    /// Hands `body` the fold of UTF-8 `bytes` (the bytes as they are with no mode): folded byte
+    /// by byte into scratch memory, no allocation for most text; through a Swift string when
+    /// TextFolding leaves the text to Foundation or the bytes are not valid UTF-8 (read as
+    /// U+FFFD, as everywhere else).
+    /// With a `limit`, the fold may stop after that many bytes (for a prefix test).
+    static func withFolded<R>(_ bytes: UnsafeBufferPointer<UInt8>, mode: TextFolding.Mode?, limit: Int = .max,
+                              _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard let mode else {
+            if TextMatching.isValidUTF8(bytes) { return body(bytes) }
+            return Array(String(decoding: bytes, as: UTF8.self).utf8).withUnsafeBufferPointer(body)
         }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TextFolding.capacity(forFolding: bytes.count)) { scratch in
+            if let count = TextFolding.fold(bytes, into: scratch, mode: mode, limit: limit) {
+                return body(UnsafeBufferPointer(rebasing: scratch[..<count]))
+            }
+            let folded = TextMatching.fold(String(decoding: bytes, as: UTF8.self), caseInsensitive: mode != .diacriticInsensitive,
+                                           diacriticInsensitive: mode != .caseInsensitive)
+            return Array(folded.utf8).withUnsafeBufferPointer(body)
+        }
+    }
+
+    /// The fold flags (1 = `[c]`, 2 = `[d]`) as a folding mode; nil for none.
+    private static func mode(_ flags: Int32) -> TextFolding.Mode? {
+        TextFolding.Mode(caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0)
+    }
+
+    /// The UTF-8 bytes of a value's text (numbers as SQLite writes them).
+    private static func bytes(of value: OpaquePointer) -> UnsafeBufferPointer<UInt8> {
+        let pointer = sqlite3_value_text(value)
+        return UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_value_bytes(value)))
     }
 
     /// lowercase/uppercase: numbers by their text, as the evaluator; NULL and blobs unchanged.
@@ -222,24 +220,15 @@ public enum SQLFunctions {
     }
 
     private static let contains: Function = { context, _, arguments in
-        foldedTest(context, arguments) { text, part in
-            // An empty part is found nowhere (NSString's rangeOfString:).
-            guard !part.isEmpty, part.count <= text.count else { return false }
-            return (0...(text.count - part.count)).contains { start in
-                text[start] == part[0] && UnsafeBufferPointer(rebasing: text[start..<(start + part.count)]).elementsEqual(part)
-            }
-        }
+        foldedTest(context, arguments) { TextMatching.contains(utf8: $0, $1) }
     }
 
     private static let beginsWith: Function = { context, _, arguments in
-        foldedTest(context, arguments) { text, prefix in !prefix.isEmpty && text.starts(with: prefix) }
+        foldedTest(context, arguments, prefixOnly: true) { TextMatching.beginsWith(utf8: $0, $1) }
     }
 
     private static let endsWith: Function = { context, _, arguments in
-        foldedTest(context, arguments) { text, suffix in
-            !suffix.isEmpty && suffix.count <= text.count
-                && UnsafeBufferPointer(rebasing: text[(text.count - suffix.count)...]).elementsEqual(suffix)
-        }
+        foldedTest(context, arguments) { TextMatching.endsWith(utf8: $0, $1) }
     }
 
     /// The folded second argument of a string test, kept for the statement: its bytes in memory
@@ -257,18 +246,17 @@ public enum SQLFunctions {
 
     /// A string test on the folded UTF-8 of two values (numbers by their text, as the evaluator
     /// does); NULL when either is NULL. The second argument (a constant, in what the compiler
-    /// writes) is folded once per statement; each row's text folds into scratch memory, byte
-    /// by byte when it can (see `TextMatching.simpleFold`), else through Foundation.
+    /// writes) is folded once per statement; each row's text folds into scratch memory (see
+    /// `withFolded`), only as far as the part's length for a prefix test.
     private static func foldedTest(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
+                                   prefixOnly: Bool = false,
                                    _ test: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
         guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
         guard sqlite3_value_type(left) != SQLITE_NULL, sqlite3_value_type(right) != SQLITE_NULL else {
             return sqlite3_result_null(context)
         }
         let flags = arguments[2].map { sqlite3_value_int($0) } ?? 0
-        // The flags' bits, read per row rather than the option set's members.
-        let caseInsensitive = flags & 1 != 0, diacriticInsensitive = flags & 2 != 0
-        let options = options(flags)
+        let mode = mode(flags)
         let part: UnsafeBufferPointer<UInt8>
         // A part folded in this call, held to the end of it: SQLite may release what it is
         // handed at once (a part that is not a constant).
@@ -279,27 +267,12 @@ public enum SQLFunctions {
             // SQLite holds the part for the statement: read without a retain.
             part = kept._withUnsafeGuaranteedRef { UnsafeBufferPointer($0.bytes) }
         } else {
-            let folded = FoldedPart(flags: flags, bytes: Array(TextMatching.fold(text(right), options: options).utf8))
+            let folded = FoldedPart(flags: flags, bytes: withFolded(bytes(of: right), mode: mode) { Array($0) })
             fresh = folded
             part = UnsafeBufferPointer(folded.bytes)
             sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(folded).toOpaque(), releasePart)
         }
-        let pointer = sqlite3_value_text(left)
-        let bytes = UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_value_bytes(left)))
-        let folds = caseInsensitive || diacriticInsensitive
-        let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { scratch -> Bool in
-            // Whether folding changed the bytes (folded into `scratch`); nil when a Swift string is
-            // needed (Foundation's fold, or invalid UTF-8, which reads as U+FFFD as everywhere else).
-            let changes = folds
-                ? TextMatching.simpleFold(bytes, into: scratch, caseInsensitive: caseInsensitive,
-                                          diacriticInsensitive: diacriticInsensitive)
-                : (bytes.allSatisfy { $0 < 0x80 } ? false : nil)
-            switch changes {
-            case false?: return test(bytes, part)
-            case true?: return test(UnsafeBufferPointer(rebasing: scratch[..<bytes.count]), part)
-            case nil: return Array(TextMatching.fold(text(left), options: options).utf8).withUnsafeBufferPointer { test($0, part) }
-            }
-        }
+        let result = withFolded(bytes(of: left), mode: mode, limit: prefixOnly ? part.count : .max) { test($0, part) }
         sqlite3_result_int(context, result ? 1 : 0)
     }
 
@@ -308,7 +281,7 @@ public enum SQLFunctions {
     }
 
     private static let like: Function = { context, _, arguments in
-        test(context, arguments) { TextMatching.like($0, pattern: $1, options: $2) }
+        foldedTest(context, arguments) { TextMatching.like(utf8: $0, pattern: $1) }
     }
 
     /// MATCHES: the pattern is compiled once per statement (kept as the pattern argument's
@@ -339,17 +312,6 @@ public enum SQLFunctions {
 
     private static let releasePattern: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
         if let pointer { Unmanaged<MatchesPattern>.fromOpaque(pointer).release() }
-    }
-
-    /// A string test on the text of two values (numbers as SQLite writes them, as the evaluator
-    /// does); NULL (false) when either is NULL.
-    private static func test(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
-                             _ body: (String, String, ComparisonOptions) -> Bool) {
-        guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
-        guard sqlite3_value_type(left) != SQLITE_NULL, sqlite3_value_type(right) != SQLITE_NULL else {
-            return sqlite3_result_null(context)
-        }
-        sqlite3_result_int(context, body(text(left), text(right), options(arguments[2])) ? 1 : 0)
     }
 
     /// The text of a value, read with its byte length so that NUL bytes survive.
