@@ -16,6 +16,10 @@ public final class PostgresConnection: DatabaseConnection {
     /// `interrupt` reads it from other threads, under `cancelLock`.
     private var cancel: OpaquePointer?
     private let cancelLock = NSLock()
+    /// True once `interrupt` sent a cancel request since the last command began: the server's
+    /// "canceled" (SQLSTATE 57014) is then an interrupt, and otherwise its `statement_timeout`
+    /// (or an administrator's cancel), which is a failure of the statement, not an interrupt.
+    private var cancelRequested = false
     /// The server-side name of each statement prepared so far, by its text.
     private var prepared: [String: String] = [:]
     /// `loneParameters` of each text run so far.
@@ -217,6 +221,7 @@ public final class PostgresConnection: DatabaseConnection {
         cancelLock.withLock {
             guard let cancel else { return }
             var buffer = [CChar](repeating: 0, count: 256)
+            cancelRequested = true
             _ = pq.cancel(cancel, &buffer, Int32(buffer.count))
         }
     }
@@ -484,6 +489,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// Makes the connection ready for a command (`makeReady`), and sends the `BEGIN` of a
     /// transaction begun since the last one.
     private func ready() throws {
+        cancelLock.withLock { cancelRequested = false }
         takeDeferredEnd()
         makeReady()
         let begunAhead = settleReadBegunAhead()
@@ -533,6 +539,7 @@ public final class PostgresConnection: DatabaseConnection {
     func send(_ sql: String, _ values: [Value], for statement: PostgresStatement) throws {
         let types = parameterTypes(sql, values)
         let singleRow = !Self.isBounded(sql, values)
+        cancelLock.withLock { cancelRequested = false }
         takeDeferredEnd()
         try withParameters(values) { parameters, lengths, formats in
             func sendPrepared(_ name: String) -> Bool {
@@ -667,9 +674,20 @@ public final class PostgresConnection: DatabaseConnection {
         let status = result.map(pq.resultStatus) ?? PGRES_FATAL_ERROR
         guard status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_SINGLE_TUPLE
                 && status != PGRES_EMPTY_QUERY else { return }
-        let message = result.map { Self.text(pq.resultErrorMessage($0)) } ?? Self.text(pq.errorMessage(connection))
-        let state = result.flatMap { pq.resultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
-        throw PortalError(Self.kind(ofSQLState: state), message.isEmpty ? "PostgreSQL failed: \(sql)" : message)
+        func field(_ code: Character) -> String? {
+            result.flatMap { pq.resultErrorField($0, Int32(code.asciiValue ?? 0)) }.map { String(cString: $0) }
+        }
+        // The server's message without its severity (`ERROR:  `), its detail and hint apart;
+        // libpq's own failures (a lost connection) have only the whole text.
+        let message = field("M") ?? result.map { Self.text(pq.resultErrorMessage($0)) } ?? Self.text(pq.errorMessage(connection))
+        let state = field("C") ?? ""
+        let cancelled = state == "57014" && cancelLock.withLock { cancelRequested }
+        let kind = state == "57014" && !cancelled ? .sqlite : Self.kind(ofSQLState: state)
+        var error = PortalError(kind, message.isEmpty ? "PostgreSQL failed: \(sql)" : message)
+        error.detail = field("D")
+        error.hint = field("H")
+        error.sql = sql
+        throw error
     }
 
     /// PostgreSQL's error codes, by the classes and names of its manual (Appendix A).

@@ -39,6 +39,11 @@ public final class PostgresStatement: DatabaseStatement {
     }
 
     public func step() throws -> Bool {
+        if let failure = describeFailure {
+            describeFailure = nil
+            names = nil
+            throw failure
+        }
         if !isSent {
             try connection.send(sql, values, for: self)
             isSent = true
@@ -125,11 +130,20 @@ public final class PostgresStatement: DatabaseStatement {
         columnNames.indices.contains(index) ? columnNames[index] : ""
     }
 
+    /// The server's refusal of the statement, when asking for its columns before it ran found
+    /// one (no such column, a syntax error): the next `step` throws it. Running the statement
+    /// again would only fail in the transaction the refusal aborted, with a message that hides it.
+    private var describeFailure: Error?
+
     private var columnNames: [String] {
         if let names { return names }
-        let described = (try? connection.columns(of: sql)) ?? []
-        names = described
-        return described
+        do {
+            names = try connection.columns(of: sql)
+        } catch {
+            describeFailure = error
+            names = []
+        }
+        return names ?? []
     }
 
     /// The value by the column's type: integers, floating point, numeric (whole numbers as

@@ -244,6 +244,9 @@ final class ShellDatabase {
     /// Databases attached with `sql ATTACH` (on the writer): `sql` then reads there too, as
     /// the readers do not see them.
     var hasAttachments = false
+    /// True once `sql` made a temporary table or view, which exists on the writer's connection
+    /// alone: `sql` then reads there too.
+    var hasTemporaryObjects = false
 
     func begin() throws {
         if inUserTransaction { throw PortalError(.misuse, "a transaction is already open (commit or rollback it first)") }

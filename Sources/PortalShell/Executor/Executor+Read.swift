@@ -295,7 +295,7 @@ extension Executor {
     private func runSQL(_ statement: String, on database: ShellDatabase) throws {
         if Self.runsOutsideTransaction(statement) { return try runOutsideTransaction(statement, on: database) }
         // Attached databases are on the writer only: there, even reads run on it.
-        if try !database.hasAttachments && database.isReadOnly(statement) && !Self.setsConnectionState(statement, database) {
+        if try !database.hasAttachments && !database.hasTemporaryObjects && database.isReadOnly(statement) && !Self.setsConnectionState(statement, database) {
             try render(CompiledQuery(sql: statement, bindings: []), named: variables, to: output, options: options)
             return
         }
@@ -313,6 +313,7 @@ extension Executor {
             return context.totalChanges - before
         }
         if readOnly { return }
+        if Self.createsTemporaryObject(statement) { database.hasTemporaryObjects = true }
         try database.refreshSchema()
         report("ok (\(changes) row\(changes == 1 ? "" : "s") changed)")
     }
@@ -353,6 +354,13 @@ extension Executor {
             if case .text(let file) = row.value(at: 2) { list.append((name, file)) } else { list.append((name, "")) }
         }
         return list
+    }
+
+    /// `CREATE TEMP TABLE …`, `CREATE OR REPLACE TEMPORARY VIEW …`: an object only the
+    /// connection that made it sees.
+    private static func createsTemporaryObject(_ statement: String) -> Bool {
+        let words = statement.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" }).prefix(5)
+        return words.first == "CREATE" && (words.contains("TEMP") || words.contains("TEMPORARY"))
     }
 
     private static func runsOutsideTransaction(_ statement: String) -> Bool {

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import PortalEngine
+import PortalPostgres
+
+/// What a psql user does on a server database, run through the real binary against the test
+/// server: raw transaction control, the server's own errors with their detail and hint, a
+/// statement timeout's exit status.
+@Suite(.serialized) struct PostgresSessionTests {
+    /// A database of films, with a generated column, an identity and a unique key.
+    private func filmsOnServer() throws -> CopyToTests.TargetDatabase {
+        let target = try CopyToTests.TargetDatabase()
+        try PostgresConnection("dbname=\(target.name)").execute("""
+            CREATE TABLE film (film_id int PRIMARY KEY, title text NOT NULL,
+                               rating int CHECK (rating BETWEEN 1 AND 5), last_update timestamptz NOT NULL,
+                               release date, shown timestamp, length int);
+            INSERT INTO film SELECT g, 'film ' || g, g % 5 + 1, timestamptz '2007-03-01' + g * interval '1 day',
+                                    date '2006-01-01' + g, timestamp '2007-01-01' + g * interval '1 hour', g % 180
+                             FROM generate_series(1, 100) g;
+            CREATE TABLE ident (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name text UNIQUE);
+            INSERT INTO ident (name) VALUES ('first');
+            CREATE TABLE doubled (a int, g int GENERATED ALWAYS AS (a * 2) STORED);
+            """)
+        return target
+    }
+
+    private func title(_ id: Int, in target: CopyToTests.TargetDatabase) throws -> [[Value]] {
+        try target.rows("SELECT title FROM film WHERE film_id = \(id)")
+    }
+
+    /// `sql BEGIN`, `COMMIT`, `ROLLBACK`, `SAVEPOINT` and `RELEASE` would end or nest the shell's
+    /// own transaction behind its back: they are refused, on the server as on a file, and what
+    /// the shell then says about the user's transaction is true.
+    @Test func rawTransactionControlIsRefusedAndTheShellsTransactionStaysWhole() throws {
+        let target = try filmsOnServer()
+        for statement in ["BEGIN", "START TRANSACTION", "commit", "/* done */ ROLLBACK", "SAVEPOINT a", "RELEASE a", "END"] {
+            let run = try Shell.run([target.url, "-e", "sql \(statement)"])
+            #expect(run.status == 1, "\(statement)")
+            #expect(run.stderr.hasSuffix("is not run as SQL: transactions are begun and ended by the store "
+                                          + "(in the shell: begin, commit, rollback)\n"), "\(statement): \(run.stderr)")
+        }
+        let raw = try Shell.run([target.url, "-e", "sql BEGIN", "-e", "sql UPDATE film SET title = 'x' WHERE film_id = 1",
+                                 "-e", "sql ROLLBACK"])
+        #expect(raw.status == 1)
+        #expect(try title(1, in: target) == [[.text("film 1")]])
+
+        let mixed = try Shell.run([target.url, "-e", "begin", "-e", "update film set title = 'A' where film_id == 2",
+                                   "-e", "sql COMMIT", "-e", "update film set title = 'B' where film_id == 3", "-e", "rollback"])
+        #expect(mixed.status == 1)
+        #expect(mixed.stderr == """
+            updated 1 film
+            error: COMMIT is not run as SQL: transactions are begun and ended by the store (in the shell: begin, commit, rollback)
+            error: the transaction opened by 'begin' was never committed: rolled back, nothing of it was written
+
+            """, "\(mixed.stderr)")
+        #expect(try title(2, in: target) == [[.text("film 2")]])
+        #expect(try title(3, in: target) == [[.text("film 3")]])
+    }
+
+    /// On an SQLite file, `sql ROLLBACK` inside `begin` ended the shell's transaction, and the
+    /// writes after it were committed one by one under "nothing of it was written".
+    @Test func rawRollbackInsideBeginIsRefusedOnAFileToo() throws {
+        let (folder, db) = try Shell.chinookCopy()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Shell.run([db, "-e", "begin", "-e", "update Genre set Name = 'A' where GenreId == 1", "-e", "sql ROLLBACK",
+                                 "-e", "update Genre set Name = 'B' where GenreId == 2", "-e", "commit"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("error: ROLLBACK is not run as SQL"), "\(run.stderr)")
+        let genres = try Shell.run([db, "-e", "find Genre select Name where GenreId < 3 sort by GenreId"])
+        #expect(genres.stdout == "Name\nRock\nJazz\n", "\(genres.stdout)")
+    }
+
+    /// The server's refusal reaches the user as the server said it, once, without its severity,
+    /// with its detail and hint on lines of their own; it is not hidden behind "current
+    /// transaction is aborted" from sending the statement a second time.
+    @Test func theServersOwnMessageDetailAndHintReachTheUser() throws {
+        let target = try filmsOnServer()
+        let cases: [(command: String, stderr: String)] = [
+            ("sql SELECT nosuchcol FROM film", "error: column \"nosuchcol\" does not exist\n"),
+            ("sql UPDATE film SET nosuch = 1", "error: column \"nosuch\" of relation \"film\" does not exist\n"),
+            ("create doubled set a = 1, g = 5",
+             "error: cannot insert a non-DEFAULT value into column \"g\"\ndetail: Column \"g\" is a generated column.\n"),
+            ("create ident set id = 99, name = 'x'",
+             "error: cannot insert a non-DEFAULT value into column \"id\"\n"
+                + "detail: Column \"id\" is an identity column defined as GENERATED ALWAYS.\n"
+                + "hint: Use OVERRIDING SYSTEM VALUE to override.\n"),
+            ("create ident set name = 'first'",
+             "error: ident: duplicate key value violates unique constraint \"ident_name_key\"; nothing was written\n"
+                + "detail: Key (name)=(first) already exists.\n"),
+        ]
+        for (command, stderr) in cases {
+            let run = try Shell.run([target.url, "-e", command])
+            #expect(run.status == 1, "\(command)")
+            #expect(run.stderr == stderr, "\(command): \(run.stderr)")
+        }
+        #expect(try target.rows("SELECT count(*) FROM ident") == [[.integer(1)]])
+    }
+
+    /// A temporary table lives on the connection that made it: the `sql` statements after it
+    /// read there too.
+    @Test func aTemporaryTableCanBeReadAfterItIsMade() throws {
+        let target = try filmsOnServer()
+        let run = try Shell.run([target.url, "-e", "sql CREATE TEMP TABLE picked AS SELECT film_id FROM film WHERE film_id < 4",
+                                 "-e", "sql SELECT count(*) AS n FROM picked"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "n\n3\n", "\(run.stdout)")
+    }
+
+    /// A statement the server cancels for its `statement_timeout` failed (exit 1); 130 is for
+    /// an interrupt (Ctrl-C, SIGTERM).
+    @Test func aStatementTimeoutExitsOneNotAsAnInterrupt() throws {
+        let target = try filmsOnServer()
+        let run = try Shell.run([target.url + "&options=-c%20statement_timeout%3D100", "-e", "sql SELECT pg_sleep(5)"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "error: canceling statement due to statement timeout\n", "\(run.stderr)")
+    }
+}
