@@ -7,8 +7,8 @@ import PortalPredicate
 /// still arriving makes this statement take the rest first, as values (`takeRemainingRows`).
 public final class PostgresStatement: DatabaseStatement {
     private let connection: PostgresConnection
-    /// The SQL text.
-    public let sql: String
+    /// The SQL text (its named parameters numbered once bound by name, `bind(named:)`).
+    public private(set) var sql: String
     private var values: [Value] = []
     private var isSent = false
     /// The current row, when it came from the server: row `row` of a result of `rowCount`.
@@ -36,6 +36,17 @@ public final class PostgresStatement: DatabaseStatement {
     public func bind(_ values: [Value]) throws {
         reset()
         self.values = values
+    }
+
+    /// Binds each parameter by name: `$1` to `values["1"]`, `$n` to `values["n"]`, which is
+    /// numbered for the server (`PostgresParameters`).
+    public func bind(named values: [String: Value]) throws {
+        let (numbered, ordered) = try PostgresParameters.numbered(sql, from: values)
+        if numbered != sql {
+            sql = numbered
+            names = nil
+        }
+        try bind(ordered)
     }
 
     public func step() throws -> Bool {

@@ -106,6 +106,86 @@ import PortalPostgres
         #expect(run.stdout == "n\n3\n", "\(run.stdout)")
     }
 
+    /// Parameters of raw SQL take the session's variables: `$1` the one given by `--param 1=…`,
+    /// `$n` the one `let $n = …` made; a `$` inside a string or a dollar-quoted body is text.
+    @Test func rawSQLParametersTakeTheSessionsVariables() throws {
+        let target = try filmsOnServer()
+        let numbered = try Shell.run([target.url, "-p", "1=3", "-e", "sql SELECT title FROM film WHERE film_id = $1"])
+        #expect(numbered.status == 0, "\(numbered.stderr)")
+        #expect(numbered.stdout == "title\nfilm 3\n", "\(numbered.stdout)")
+        let named = try Shell.run([target.url, "-e", "let $n = 2",
+                                   "-e", "sql SELECT film_id, '$n' AS q, $$ $1 $$ AS d FROM film ORDER BY film_id LIMIT $n"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout == "film_id\tq\td\n1\t$n\t $1 \n2\t$n\t $1 \n", "\(named.stdout)")
+        let missing = try Shell.run([target.url, "-e", "sql SELECT title FROM film WHERE film_id = $1"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: no value for the SQL parameter $1 (give it one with let or --param)\n", "\(missing.stderr)")
+    }
+
+    /// Dates compared with timestamptz, date and timestamp columns (the man page's own
+    /// examples), arithmetic on literals alone, and a list of 10,000 values.
+    @Test func datesArithmeticAndLongListsInPredicates() throws {
+        let target = try filmsOnServer()
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("pg-list-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: list) }
+        try "count film where film_id IN {\((1...10_000).map(String.init).joined(separator: ", "))}\n"
+            .write(toFile: list, atomically: true, encoding: .utf8)
+        let run = try Shell.run([target.url,
+                                 "-e", #"count film where last_update > CAST("2007-04-01", "NSDate")"#,
+                                 "-e", "count film where last_update < now()",
+                                 "-e", #"count film where release > CAST("2006-02-01", "NSDate")"#,
+                                 "-e", #"count film where shown >= CAST("2007-01-02", "NSDate")"#,
+                                 "-e", "count film where film_id * 2 + 10 * 5 > 240",
+                                 "-f", list])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "69\n100\n69\n77\n5\n100\n", "\(run.stdout)")
+    }
+
+    /// libpq's `key=value` connection strings name a server database, as URLs do; the password
+    /// in one is not shown.
+    @Test func aKeywordValueConnectionStringOpensTheDatabase() throws {
+        let target = try filmsOnServer()
+        let host = try #require(ProcessInfo.processInfo.environment["PGHOST"])
+        let run = try Shell.run(["host=\(host) dbname=\(target.name)", "-e", "count film"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "100\n")
+        let missing = try Shell.run(["host=\(host) dbname = 'no such' password='se cret'", "-e", "count film"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.hasPrefix("error: cannot open 'host=\(host) dbname='no such'': "), "\(missing.stderr)")
+        #expect(missing.stderr.contains("database \"no such\" does not exist"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("se cret"))
+    }
+
+    /// `entities` lists every entity when some cannot be counted (a table the role may not
+    /// read, a materialized view never populated): those without a count, and why under the list.
+    @Test func entitiesListsWhatItCannotCount() throws {
+        let target = try filmsOnServer()
+        let role = "portal_reader_\(target.name)"
+        let admin = try PostgresConnection("dbname=\(target.name)")
+        try admin.execute("""
+            CREATE MATERIALIZED VIEW later AS SELECT film_id FROM film WITH NO DATA;
+            DROP ROLE IF EXISTS \(role); CREATE ROLE \(role) LOGIN;
+            GRANT SELECT ON film, ident, later TO \(role);
+            """)
+        defer { try? admin.execute("DROP OWNED BY \(role); DROP ROLE \(role)") }
+        let host = try #require(ProcessInfo.processInfo.environment["PGHOST"])
+        let run = try Shell.run(["postgresql://\(role)@/\(target.name)?host=\(host)", "-e", "entities"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == """
+            entity\tkind\trows\tattributes
+            film\ttable\t100\t7
+            ident\ttable\t1\t2
+            doubled\ttable\t\t2
+            later\tview\t\t1
+
+            """, "\(run.stdout)")
+        #expect(run.stderr == """
+            note: rows not counted: doubled: permission denied for table doubled
+            note: rows not counted: later: materialized view "later" has not been populated
+
+            """, "\(run.stderr)")
+    }
+
     /// A statement the server cancels for its `statement_timeout` failed (exit 1); 130 is for
     /// an interrupt (Ctrl-C, SIGTERM).
     @Test func aStatementTimeoutExitsOneNotAsAnInterrupt() throws {

@@ -38,8 +38,8 @@ final class ShellDatabase {
     /// The name of a file without its folder; a server database's name without its URL's
     /// host and query (`postgresql:///music?host=/run/postgresql` is `music`, not `postgresql`).
     static func shortName(of path: String) -> String {
-        if CopyTo.isPostgresURL(path), let url = URLComponents(string: path) {
-            return url.path.split(separator: "/").last.map(String.init) ?? url.host ?? "postgres"
+        if CopyTo.isPostgresURL(path) {
+            return PostgresServer.databaseName(of: path) ?? URLComponents(string: path)?.host ?? "postgres"
         }
         return path == ":memory:" ? ":memory:" : String(path.split(separator: "/").last ?? Substring(path))
     }

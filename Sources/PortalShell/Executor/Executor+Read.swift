@@ -257,11 +257,20 @@ extension Executor {
         let database = try requireDatabase()
         let renderer = makeRenderer(options, stream: output)
         renderer.begin(columns: ["entity", "kind", "rows", "attributes"])
+        // An entity that cannot be counted (a table the role may not read, a materialized view
+        // never populated) is listed with no count, and why is said under the list.
+        var uncounted: [String] = []
         for entity in database.schema.entities {
-            let rows = try countRows(CompiledQuery(Select(entity, columns: .count).rendered(in: database.store.dialect)))
-            renderer.row([.text(entity.name), .text(entity.kind.rawValue), .integer(rows), .integer(Int64(entity.attributes.count))])
+            var rows = Value.null
+            do {
+                rows = .integer(try countRows(CompiledQuery(Select(entity, columns: .count).rendered(in: database.store.dialect))))
+            } catch let error as PortalError where error.kind != .interrupted && !database.inUserTransaction {
+                uncounted.append("\(entity.name): \(error.description)")
+            }
+            renderer.row([.text(entity.name), .text(entity.kind.rawValue), rows, .integer(Int64(entity.attributes.count))])
         }
         renderer.end()
+        for reason in uncounted { report("note: rows not counted: " + reason) }
     }
 
     // MARK: notify
