@@ -186,6 +186,31 @@ import PortalPostgres
             """, "\(run.stderr)")
     }
 
+    /// `schema` on the server: CHECK constraints, identity and generated columns, defaults and
+    /// triggers, and no "without rowid" (no table has row ids there); `get` on a table without a
+    /// primary key says so (it is no view).
+    @Test func schemaShowsChecksIdentityDefaultsAndTriggers() throws {
+        let target = try filmsOnServer()
+        try PostgresConnection("dbname=\(target.name)").execute("""
+            CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+            CREATE TRIGGER ident_touch BEFORE UPDATE ON ident FOR EACH ROW EXECUTE FUNCTION touch();
+            ALTER TABLE ident ADD CONSTRAINT named CHECK (name <> ''), ALTER COLUMN name SET DEFAULT 'someone';
+            """)
+        let run = try Shell.run([target.url, "-e", "mode json", "-e", "schema ident", "-e", "schema doubled"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == #"""
+            {"entity":"ident","kind":"table","withoutRowid":null,"sql":null,"attributes":[{"name":"id","type":"integer","nullable":false,"default":"generated always as identity","id":1,"generated":null},{"name":"name","type":"text","nullable":true,"default":"'someone'::text","id":null,"generated":null}],"relationships":[],"indexes":[{"name":"ident_name_key","columns":["name"],"unique":true},{"name":"ident_pkey","columns":["id"],"unique":true}],"checks":[{"constraint":"CONSTRAINT named CHECK ((name <> ''::text))"}],"triggers":[{"name":"ident_touch","sql":"CREATE TRIGGER ident_touch BEFORE UPDATE ON public.ident FOR EACH ROW EXECUTE FUNCTION touch()"}]}
+            {"entity":"doubled","kind":"table","withoutRowid":null,"sql":null,"attributes":[{"name":"a","type":"integer","nullable":true,"default":null,"id":null,"generated":null},{"name":"g","type":"integer","nullable":true,"default":"(a * 2)","id":null,"generated":"stored"}],"relationships":[],"indexes":[],"checks":[],"triggers":[]}
+
+            """#, "\(run.stdout)")
+        let text = try Shell.run([target.url, "-e", "mode line", "-e", "schema film"])
+        #expect(text.stdout.hasPrefix("film (table)\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("CONSTRAINT film_rating_check CHECK (((rating >= 1) AND (rating <= 5)))"), "\(text.stdout)")
+        let get = try Shell.run([target.url, "-e", "get doubled 1"])
+        #expect(get.status == 1)
+        #expect(get.stderr.hasPrefix("error: doubled has no primary key to get by (find doubled where … reads it)\n"), "\(get.stderr)")
+    }
+
     /// A statement the server cancels for its `statement_timeout` failed (exit 1); 130 is for
     /// an interrupt (Ctrl-C, SIGTERM).
     @Test func aStatementTimeoutExitsOneNotAsAnInterrupt() throws {

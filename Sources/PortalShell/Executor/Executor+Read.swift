@@ -161,7 +161,11 @@ extension Executor {
     func getQuery(_ entityName: Located<String>, _ ids: [Literal]) throws -> CompiledQuery {
         let entity = try entity(entityName)
         let key = entity.identifyingColumns
-        guard !key.isEmpty else { throw ShellError("\(entity.name) is a view: it has no primary id to get by", entityName.range) }
+        guard !key.isEmpty else {
+            let why = entity.kind == .view ? "is a view: it has no primary id to get by"
+                                           : "has no primary key to get by (find \(entity.name) where … reads it)"
+            throw ShellError("\(entity.name) \(why)", entityName.range)
+        }
         guard ids.count == key.count else {
             throw ShellError("\(entity.name)'s id has \(key.count) part\(key.count == 1 ? "" : "s") (\(key.joined(separator: ", "))), "
                              + "\(ids.count) given", entityName.range)
