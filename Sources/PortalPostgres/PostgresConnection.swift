@@ -63,10 +63,16 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     /// Dates in UTC, as the engine keeps them everywhere; notices ("relation already exists,
-    /// skipping") are not errors; a reader's transactions read only.
+    /// skipping") are not errors; a reader's transactions read only; the program's name as the
+    /// session's `application_name` (in `pg_stat_activity`), unless the connection string or
+    /// `PGAPPNAME` gave one.
     private var sessionSettings: String {
         "SET TimeZone = 'UTC'; SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
+            + "; SELECT set_config('application_name', \(Self.applicationName), false) WHERE current_setting('application_name') = ''"
     }
+
+    /// The program's name as an SQL string literal.
+    private static let applicationName = "'" + ProcessInfo.processInfo.processName.replacingOccurrences(of: "'", with: "''") + "'"
 
     /// Prepares a reader's change marker, for each read transaction to learn it with its first
     /// statement (`snapshotChangeMarker`). A server without `pg_current_snapshot` (before
@@ -112,6 +118,7 @@ public final class PostgresConnection: DatabaseConnection {
         readBegunAhead = false
         resultsPending = false
         syncPending = false
+        endSentAlone = false
         cancelLock.withLock {
             if let cancel { pq.freeCancel(cancel) }
             cancel = pq.getCancel(connection)
@@ -263,7 +270,7 @@ public final class PostgresConnection: DatabaseConnection {
     public var isInTransaction: Bool {
         endLock.withLock {
             pendingBegin != nil
-                || (deferredEnd == nil && !readBegunAhead && pq.transactionStatus(connection) != PQTRANS_IDLE)
+                || (deferredEnd == nil && !readBegunAhead && !endSentAlone && pq.transactionStatus(connection) != PQTRANS_IDLE)
         }
     }
     public var changes: Int { lastCommandChanges }
@@ -325,8 +332,26 @@ public final class PostgresConnection: DatabaseConnection {
             endTimerSet = false
             guard let end = deferredEnd, !isClosed else { return }
             deferredEnd = nil
-            beginNextRead(after: end, flush: true)
+            sendEndAlone(end)
         }
+    }
+
+    /// True when a reader's end went by itself, with a `Sync` (`sendEndAlone`), its result not
+    /// yet read: the session is in no transaction, the next command reads that result first.
+    private var endSentAlone = false
+
+    /// Sends a reader's transaction end by itself and a `Sync`, without waiting for the reply:
+    /// the session is then idle, in no transaction, as `pg_stat_activity` shows it. (A `BEGIN`
+    /// sent ahead with it, in a pipeline not yet synced, would keep the session "active" in a
+    /// transaction until the next read.) The next read sends its `BEGIN` with its first
+    /// statement (`send`), in one round trip still.
+    private func sendEndAlone(_ end: String) {
+        guard pq.enterPipelineMode(connection) == 1 else { return beginNextRead(after: end, flush: true) }
+        _ = pq.sendQueryParams(connection, end, 0, nil, nil, nil, nil, 0)
+        _ = pq.pipelineSync(connection)
+        resultsPending = true
+        syncPending = true
+        endSentAlone = true
     }
 
     /// Queues the end deferred, if any, ahead of the command about to be sent.
@@ -338,20 +363,26 @@ public final class PostgresConnection: DatabaseConnection {
         }
     }
 
-    /// Sends a read's first statement (`send`) behind the transaction begun ahead and the
-    /// snapshot's change marker, ends the pipeline, reads the results of the last transaction's
-    /// end, the `BEGIN` and the marker, and waits for the statement's first result (kept in
-    /// `arrived` for `next`). False, with nothing of the read run, when the session turns out
+    /// Sends a read's first statement (`send`) behind the transaction begun ahead (or, with
+    /// `begin`, behind its `BEGIN` sent now) and the snapshot's change marker, ends the pipeline,
+    /// reads the results of the last transaction's end, the `BEGIN` and the marker, and waits for
+    /// the statement's first result (kept in `arrived` for `next`). False, with nothing of the read run, when the session turns out
     /// dropped since (a restart, an administrator's terminate: the connection is made again) or
     /// the marker fails (`retryUsually`): the statement then goes the usual way.
-    private func sendBehindReadBegunAhead(singleRow: Bool, _ send: () -> Bool) throws -> Bool {
+    private func sendBehindReadBegunAhead(singleRow: Bool, begin: Bool = false, _ send: () -> Bool) throws -> Bool {
+        if begin {
+            // The last read's end, sent alone, is read first.
+            makeReady()
+            guard pq.enterPipelineMode(connection) == 1,
+                  pq.sendQueryParams(connection, Self.readerBegin, 0, nil, nil, nil, nil, 0) == 1 else { return try retryUsually() }
+        }
         // Not sent: the transaction begun ahead is settled the usual way (`ready`).
         guard !changeMarkerPrepared || pq.sendQueryPrepared(connection, Self.changeMarkerName, 0, nil, nil, nil, 0) == 1,
               send() else { return false }
         readBegunAhead = false
         resultsPending = true
         syncPending = true
-        guard pq.pipelineSync(connection) == 1, takeResultsOfReadBegunAhead(),
+        guard pq.pipelineSync(connection) == 1, takeResultsOfReadBegunAhead(withEnd: !begin),
               !singleRow || pq.setSingleRowMode(connection) == 1 else {
             return try retryUsually()
         }
@@ -369,10 +400,11 @@ public final class PostgresConnection: DatabaseConnection {
         return true
     }
 
-    /// The results of the last transaction's end, the next one's `BEGIN` and its change marker
-    /// (when prepared): true when all succeeded.
-    private func takeResultsOfReadBegunAhead() -> Bool {
-        for expected in [PGRES_COMMAND_OK, PGRES_COMMAND_OK] + (changeMarkerPrepared ? [PGRES_TUPLES_OK] : []) {
+    /// The results of the last transaction's end (`withEnd`), the next one's `BEGIN` and its
+    /// change marker (when prepared): true when all succeeded.
+    private func takeResultsOfReadBegunAhead(withEnd: Bool) -> Bool {
+        let commands = withEnd ? [PGRES_COMMAND_OK, PGRES_COMMAND_OK] : [PGRES_COMMAND_OK]
+        for expected in commands + (changeMarkerPrepared ? [PGRES_TUPLES_OK] : []) {
             let result = pq.getResult(connection)
             let succeeded = result.map { pq.resultStatus($0) == expected } ?? false
             if succeeded, expected == PGRES_TUPLES_OK, let result, let marker = pq.getvalue(result, 0, 0) {
@@ -432,6 +464,7 @@ public final class PostgresConnection: DatabaseConnection {
             if status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_SINGLE_TUPLE { succeeded = false }
         }
         _ = pq.exitPipelineMode(connection)
+        endSentAlone = false
         return succeeded
     }
 
@@ -547,6 +580,11 @@ public final class PostgresConnection: DatabaseConnection {
             }
             if readBegunAhead, pendingBegin != nil, let name = prepared[Self.preparedKey(sql, types)],
                try sendBehindReadBegunAhead(singleRow: singleRow, { sendPrepared(name) }) {
+                return
+            }
+            // A read after the last one's end went alone (`sendEndAlone`): its BEGIN goes with it.
+            if isReadOnly, !readBegunAhead, pendingBegin != nil, let name = prepared[Self.preparedKey(sql, types)],
+               try sendBehindReadBegunAhead(singleRow: singleRow, begin: true, { sendPrepared(name) }) {
                 return
             }
             // Ready first: a transaction's BEGIN may find the session dropped and connect again,

@@ -211,6 +211,28 @@ import PortalPostgres
         #expect(get.stderr.hasPrefix("error: doubled has no primary key to get by (find doubled where … reads it)\n"), "\(get.stderr)")
     }
 
+    /// The browser's connections carry the program's name, and none stays in a transaction
+    /// ("active" or "idle in transaction") once a page is on the screen: a read's end goes by
+    /// itself, 2 ms after the read.
+    @Test func theBrowsersConnectionsAreNamedAndIdleBetweenPages() throws {
+        let target = try filmsOnServer()
+        let s = try BrowserSession(copyChinook: false)
+        s.database = target.url
+        try s.start(["--entity", "film"])
+        try s.waitFor("film  100 rows")
+        try s.type("G")
+        try s.waitFor("film 100")
+        Thread.sleep(forTimeInterval: 0.5)
+        let sessions = try target.rows("""
+            SELECT application_name, state FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY 1, 2
+            """)
+        #expect(!sessions.isEmpty)
+        #expect(sessions.allSatisfy { $0 == [.text("portal-shell"), .text("idle")] }, "\(sessions)")
+        try s.type("q")
+        try s.waitFor("BROWSER-EXITED-0")
+    }
+
     /// A statement the server cancels for its `statement_timeout` failed (exit 1); 130 is for
     /// an interrupt (Ctrl-C, SIGTERM).
     @Test func aStatementTimeoutExitsOneNotAsAnInterrupt() throws {
