@@ -653,6 +653,10 @@ public final class PostgresConnection: DatabaseConnection {
         }
     }
 
+    /// The columns of the last query that returned no row (`next`), for a statement that
+    /// learns its columns by running (`PostgresStatement.columnNames`).
+    private(set) var emptyResultColumns: [String] = []
+
     /// What arrives next for the statement sent.
     enum Arrival {
         /// Rows, for the caller to clear: a result of one row (single-row mode), or of them all
@@ -681,6 +685,7 @@ public final class PostgresConnection: DatabaseConnection {
         defer { pq.clear(result) }
         var failure: Error?
         do { try check(result, sql: sql) } catch { failure = error }
+        if status == PGRES_TUPLES_OK { emptyResultColumns = columnNames(of: result) }
         lastCommandChanges = changes(of: result)
         discardRemaining()
         if let failure { throw failure }

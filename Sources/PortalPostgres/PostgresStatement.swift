@@ -149,12 +149,36 @@ public final class PostgresStatement: DatabaseStatement {
     private var columnNames: [String] {
         if let names { return names }
         do {
-            names = try connection.columns(of: sql)
+            if !isSent && values.count > Self.describedParameters {
+                try runForColumns()
+            } else {
+                names = try connection.columns(of: sql)
+            }
         } catch {
             describeFailure = error
             names = []
         }
         return names ?? []
+    }
+
+    /// The most parameters of a statement whose columns are asked before it runs: libpq takes
+    /// the description of more (over 7,497, 30,000 bytes) for a broken connection.
+    private static let describedParameters = 5_000
+
+    /// Runs the statement and takes its columns from the first result; the rows are then
+    /// stepped through as usual.
+    private func runForColumns() throws {
+        try connection.send(sql, values, for: self)
+        isSent = true
+        switch try connection.next(sql: sql) {
+        case .rows(let rows):
+            result = rows
+            row = -1
+            rowCount = connection.pq.ntuples(rows)
+            names = connection.columnNames(of: rows)
+        case .end:
+            names = connection.emptyResultColumns
+        }
     }
 
     /// The value by the column's type: integers, floating point, numeric (whole numbers as
