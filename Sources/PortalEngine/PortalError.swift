@@ -69,6 +69,10 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
     public var predicateError: PredicateError?
     /// The SQL that failed, when there was one.
     public var sql: String?
+    /// A server's detail of its message (PostgreSQL's `DETAIL`: the key that already exists).
+    public var detail: String?
+    /// A server's hint at what to do (PostgreSQL's `HINT`).
+    public var hint: String?
 
     /// An error of `kind` with `message`, and where it happened when known.
     public init(_ kind: Kind, _ message: String, entity: String? = nil, attribute: String? = nil,

@@ -16,6 +16,10 @@ public final class PostgresConnection: DatabaseConnection {
     /// `interrupt` reads it from other threads, under `cancelLock`.
     private var cancel: OpaquePointer?
     private let cancelLock = NSLock()
+    /// True once `interrupt` sent a cancel request since the last command began: the server's
+    /// "canceled" (SQLSTATE 57014) is then an interrupt, and otherwise its `statement_timeout`
+    /// (or an administrator's cancel), which is a failure of the statement, not an interrupt.
+    private var cancelRequested = false
     /// The server-side name of each statement prepared so far, by its text.
     private var prepared: [String: String] = [:]
     /// `loneParameters` of each text run so far.
@@ -59,10 +63,16 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     /// Dates in UTC, as the engine keeps them everywhere; notices ("relation already exists,
-    /// skipping") are not errors; a reader's transactions read only.
+    /// skipping") are not errors; a reader's transactions read only; the program's name as the
+    /// session's `application_name` (in `pg_stat_activity`), unless the connection string or
+    /// `PGAPPNAME` gave one.
     private var sessionSettings: String {
         "SET TimeZone = 'UTC'; SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
+            + "; SELECT set_config('application_name', \(Self.applicationName), false) WHERE current_setting('application_name') = ''"
     }
+
+    /// The program's name as an SQL string literal.
+    private static let applicationName = "'" + ProcessInfo.processInfo.processName.replacingOccurrences(of: "'", with: "''") + "'"
 
     /// Prepares a reader's change marker, for each read transaction to learn it with its first
     /// statement (`snapshotChangeMarker`). A server without `pg_current_snapshot` (before
@@ -108,6 +118,7 @@ public final class PostgresConnection: DatabaseConnection {
         readBegunAhead = false
         resultsPending = false
         syncPending = false
+        endSentAlone = false
         cancelLock.withLock {
             if let cancel { pq.freeCancel(cancel) }
             cancel = pq.getCancel(connection)
@@ -217,6 +228,7 @@ public final class PostgresConnection: DatabaseConnection {
         cancelLock.withLock {
             guard let cancel else { return }
             var buffer = [CChar](repeating: 0, count: 256)
+            cancelRequested = true
             _ = pq.cancel(cancel, &buffer, Int32(buffer.count))
         }
     }
@@ -258,7 +270,7 @@ public final class PostgresConnection: DatabaseConnection {
     public var isInTransaction: Bool {
         endLock.withLock {
             pendingBegin != nil
-                || (deferredEnd == nil && !readBegunAhead && pq.transactionStatus(connection) != PQTRANS_IDLE)
+                || (deferredEnd == nil && !readBegunAhead && !endSentAlone && pq.transactionStatus(connection) != PQTRANS_IDLE)
         }
     }
     public var changes: Int { lastCommandChanges }
@@ -320,8 +332,26 @@ public final class PostgresConnection: DatabaseConnection {
             endTimerSet = false
             guard let end = deferredEnd, !isClosed else { return }
             deferredEnd = nil
-            beginNextRead(after: end, flush: true)
+            sendEndAlone(end)
         }
+    }
+
+    /// True when a reader's end went by itself, with a `Sync` (`sendEndAlone`), its result not
+    /// yet read: the session is in no transaction, the next command reads that result first.
+    private var endSentAlone = false
+
+    /// Sends a reader's transaction end by itself and a `Sync`, without waiting for the reply:
+    /// the session is then idle, in no transaction, as `pg_stat_activity` shows it. (A `BEGIN`
+    /// sent ahead with it, in a pipeline not yet synced, would keep the session "active" in a
+    /// transaction until the next read.) The next read sends its `BEGIN` with its first
+    /// statement (`send`), in one round trip still.
+    private func sendEndAlone(_ end: String) {
+        guard pq.enterPipelineMode(connection) == 1 else { return beginNextRead(after: end, flush: true) }
+        _ = pq.sendQueryParams(connection, end, 0, nil, nil, nil, nil, 0)
+        _ = pq.pipelineSync(connection)
+        resultsPending = true
+        syncPending = true
+        endSentAlone = true
     }
 
     /// Queues the end deferred, if any, ahead of the command about to be sent.
@@ -333,20 +363,26 @@ public final class PostgresConnection: DatabaseConnection {
         }
     }
 
-    /// Sends a read's first statement (`send`) behind the transaction begun ahead and the
-    /// snapshot's change marker, ends the pipeline, reads the results of the last transaction's
-    /// end, the `BEGIN` and the marker, and waits for the statement's first result (kept in
-    /// `arrived` for `next`). False, with nothing of the read run, when the session turns out
+    /// Sends a read's first statement (`send`) behind the transaction begun ahead (or, with
+    /// `begin`, behind its `BEGIN` sent now) and the snapshot's change marker, ends the pipeline,
+    /// reads the results of the last transaction's end, the `BEGIN` and the marker, and waits for
+    /// the statement's first result (kept in `arrived` for `next`). False, with nothing of the read run, when the session turns out
     /// dropped since (a restart, an administrator's terminate: the connection is made again) or
     /// the marker fails (`retryUsually`): the statement then goes the usual way.
-    private func sendBehindReadBegunAhead(singleRow: Bool, _ send: () -> Bool) throws -> Bool {
+    private func sendBehindReadBegunAhead(singleRow: Bool, begin: Bool = false, _ send: () -> Bool) throws -> Bool {
+        if begin {
+            // The last read's end, sent alone, is read first.
+            makeReady()
+            guard pq.enterPipelineMode(connection) == 1,
+                  pq.sendQueryParams(connection, Self.readerBegin, 0, nil, nil, nil, nil, 0) == 1 else { return try retryUsually() }
+        }
         // Not sent: the transaction begun ahead is settled the usual way (`ready`).
         guard !changeMarkerPrepared || pq.sendQueryPrepared(connection, Self.changeMarkerName, 0, nil, nil, nil, 0) == 1,
               send() else { return false }
         readBegunAhead = false
         resultsPending = true
         syncPending = true
-        guard pq.pipelineSync(connection) == 1, takeResultsOfReadBegunAhead(),
+        guard pq.pipelineSync(connection) == 1, takeResultsOfReadBegunAhead(withEnd: !begin),
               !singleRow || pq.setSingleRowMode(connection) == 1 else {
             return try retryUsually()
         }
@@ -364,10 +400,11 @@ public final class PostgresConnection: DatabaseConnection {
         return true
     }
 
-    /// The results of the last transaction's end, the next one's `BEGIN` and its change marker
-    /// (when prepared): true when all succeeded.
-    private func takeResultsOfReadBegunAhead() -> Bool {
-        for expected in [PGRES_COMMAND_OK, PGRES_COMMAND_OK] + (changeMarkerPrepared ? [PGRES_TUPLES_OK] : []) {
+    /// The results of the last transaction's end (`withEnd`), the next one's `BEGIN` and its
+    /// change marker (when prepared): true when all succeeded.
+    private func takeResultsOfReadBegunAhead(withEnd: Bool) -> Bool {
+        let commands = withEnd ? [PGRES_COMMAND_OK, PGRES_COMMAND_OK] : [PGRES_COMMAND_OK]
+        for expected in commands + (changeMarkerPrepared ? [PGRES_TUPLES_OK] : []) {
             let result = pq.getResult(connection)
             let succeeded = result.map { pq.resultStatus($0) == expected } ?? false
             if succeeded, expected == PGRES_TUPLES_OK, let result, let marker = pq.getvalue(result, 0, 0) {
@@ -427,6 +464,7 @@ public final class PostgresConnection: DatabaseConnection {
             if status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_SINGLE_TUPLE { succeeded = false }
         }
         _ = pq.exitPipelineMode(connection)
+        endSentAlone = false
         return succeeded
     }
 
@@ -484,6 +522,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// Makes the connection ready for a command (`makeReady`), and sends the `BEGIN` of a
     /// transaction begun since the last one.
     private func ready() throws {
+        cancelLock.withLock { cancelRequested = false }
         takeDeferredEnd()
         makeReady()
         let begunAhead = settleReadBegunAhead()
@@ -533,6 +572,7 @@ public final class PostgresConnection: DatabaseConnection {
     func send(_ sql: String, _ values: [Value], for statement: PostgresStatement) throws {
         let types = parameterTypes(sql, values)
         let singleRow = !Self.isBounded(sql, values)
+        cancelLock.withLock { cancelRequested = false }
         takeDeferredEnd()
         try withParameters(values) { parameters, lengths, formats in
             func sendPrepared(_ name: String) -> Bool {
@@ -540,6 +580,11 @@ public final class PostgresConnection: DatabaseConnection {
             }
             if readBegunAhead, pendingBegin != nil, let name = prepared[Self.preparedKey(sql, types)],
                try sendBehindReadBegunAhead(singleRow: singleRow, { sendPrepared(name) }) {
+                return
+            }
+            // A read after the last one's end went alone (`sendEndAlone`): its BEGIN goes with it.
+            if isReadOnly, !readBegunAhead, pendingBegin != nil, let name = prepared[Self.preparedKey(sql, types)],
+               try sendBehindReadBegunAhead(singleRow: singleRow, begin: true, { sendPrepared(name) }) {
                 return
             }
             // Ready first: a transaction's BEGIN may find the session dropped and connect again,
@@ -608,6 +653,10 @@ public final class PostgresConnection: DatabaseConnection {
         }
     }
 
+    /// The columns of the last query that returned no row (`next`), for a statement that
+    /// learns its columns by running (`PostgresStatement.columnNames`).
+    private(set) var emptyResultColumns: [String] = []
+
     /// What arrives next for the statement sent.
     enum Arrival {
         /// Rows, for the caller to clear: a result of one row (single-row mode), or of them all
@@ -636,6 +685,7 @@ public final class PostgresConnection: DatabaseConnection {
         defer { pq.clear(result) }
         var failure: Error?
         do { try check(result, sql: sql) } catch { failure = error }
+        if status == PGRES_TUPLES_OK { emptyResultColumns = columnNames(of: result) }
         lastCommandChanges = changes(of: result)
         discardRemaining()
         if let failure { throw failure }
@@ -667,9 +717,20 @@ public final class PostgresConnection: DatabaseConnection {
         let status = result.map(pq.resultStatus) ?? PGRES_FATAL_ERROR
         guard status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_SINGLE_TUPLE
                 && status != PGRES_EMPTY_QUERY else { return }
-        let message = result.map { Self.text(pq.resultErrorMessage($0)) } ?? Self.text(pq.errorMessage(connection))
-        let state = result.flatMap { pq.resultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
-        throw PortalError(Self.kind(ofSQLState: state), message.isEmpty ? "PostgreSQL failed: \(sql)" : message)
+        func field(_ code: Character) -> String? {
+            result.flatMap { pq.resultErrorField($0, Int32(code.asciiValue ?? 0)) }.map { String(cString: $0) }
+        }
+        // The server's message without its severity (`ERROR:  `), its detail and hint apart;
+        // libpq's own failures (a lost connection) have only the whole text.
+        let message = field("M") ?? result.map { Self.text(pq.resultErrorMessage($0)) } ?? Self.text(pq.errorMessage(connection))
+        let state = field("C") ?? ""
+        let cancelled = state == "57014" && cancelLock.withLock { cancelRequested }
+        let kind = state == "57014" && !cancelled ? .sqlite : Self.kind(ofSQLState: state)
+        var error = PortalError(kind, message.isEmpty ? "PostgreSQL failed: \(sql)" : message)
+        error.detail = field("D")
+        error.hint = field("H")
+        error.sql = sql
+        throw error
     }
 
     /// PostgreSQL's error codes, by the classes and names of its manual (Appendix A).

@@ -171,6 +171,60 @@ public struct PostgresDialect: SQLDialect {
 
     public func function(_ name: String) -> String? { Self.functions[name] }
 
+    /// By the column's type: a `timestamp`, `timestamptz` or `date` column against the date as
+    /// that type (a `date` as midnight of its day), so that the column's index serves; a number
+    /// column against Unix seconds; a text column against the engine's date text (as on SQLite).
+    public func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment? {
+        let type = declaredType.lowercased()
+        let text: Value = DateSemantics.text(seconds).map(Value.text) ?? .null
+        if type.hasPrefix("timestamp") { return .bound(text) + (type.hasSuffix("with time zone") ? "::timestamptz" : "::timestamp") }
+        if type == "date" { return .bound(text) + "::timestamp" }
+        if Self.numberTypes.contains(where: type.hasPrefix) {
+            return .bound(seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds))
+        }
+        if Self.textTypes.contains(where: type.hasPrefix) { return .bound(text) }
+        return nil
+    }
+
+    private static let numberTypes = ["smallint", "integer", "bigint", "numeric", "real", "double precision"]
+    private static let textTypes = ["text", "character", "citext"]
+
+    /// An integer as `bigint`: `1000 * 60` alone has no side to take a type from (a real is
+    /// sent as `float8` already, `PostgresConnection.parameterTypes`).
+    public func arithmeticOperand(_ literal: SQLFragment, _ value: Value) -> SQLFragment {
+        if case .integer = value { return literal + "::int8" }
+        return literal
+    }
+
+    /// From `longList` values on, `value = ANY($1)` with the values in one array parameter: a
+    /// statement with thousands of parameters is more than libpq takes (it reads the description
+    /// of 7,500 as a broken connection). Numbers and texts are not mixed in one array (their
+    /// types would clash): such a list stays `IN (…)`.
+    public func membership(_ value: SQLFragment, inLiterals literals: [Value]) -> SQLFragment? {
+        guard literals.count >= Self.longList else { return nil }
+        var elements: [String] = []
+        elements.reserveCapacity(literals.count)
+        var texts = 0, reals = 0
+        for literal in literals {
+            switch literal {
+            case .integer(let n): elements.append(String(n))
+            case .real(let r):
+                reals += 1
+                elements.append(PostgresConnection.realText(r))
+            case .text(let t):
+                texts += 1
+                elements.append("\"" + t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
+            case .null, .blob: return nil
+            }
+        }
+        guard texts == 0 || texts == literals.count else { return nil }
+        let array = SQLFragment.bound(.text("{" + elements.joined(separator: ",") + "}"))
+        return value + " = ANY(" + array + (reals > 0 ? "::float8[])" : ")")
+    }
+
+    /// The length of a list of values from which `membership` binds one array.
+    static let longList = 100
+
     private static let functions = [
         "lowercase": "lower", "uppercase": "upper", "length": "char_length", "abs": "abs", "sqrt": "sqrt",
         "floor": "floor", "ceiling": "ceil", "trunc": "trunc", "ln": "ln", "log": "log", "exp": "exp", "pow": "power",

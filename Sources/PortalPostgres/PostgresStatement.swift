@@ -7,8 +7,8 @@ import PortalPredicate
 /// still arriving makes this statement take the rest first, as values (`takeRemainingRows`).
 public final class PostgresStatement: DatabaseStatement {
     private let connection: PostgresConnection
-    /// The SQL text.
-    public let sql: String
+    /// The SQL text (its named parameters numbered once bound by name, `bind(named:)`).
+    public private(set) var sql: String
     private var values: [Value] = []
     private var isSent = false
     /// The current row, when it came from the server: row `row` of a result of `rowCount`.
@@ -38,7 +38,23 @@ public final class PostgresStatement: DatabaseStatement {
         self.values = values
     }
 
+    /// Binds each parameter by name: `$1` to `values["1"]`, `$n` to `values["n"]`, which is
+    /// numbered for the server (`PostgresParameters`).
+    public func bind(named values: [String: Value]) throws {
+        let (numbered, ordered) = try PostgresParameters.numbered(sql, from: values)
+        if numbered != sql {
+            sql = numbered
+            names = nil
+        }
+        try bind(ordered)
+    }
+
     public func step() throws -> Bool {
+        if let failure = describeFailure {
+            describeFailure = nil
+            names = nil
+            throw failure
+        }
         if !isSent {
             try connection.send(sql, values, for: self)
             isSent = true
@@ -125,11 +141,44 @@ public final class PostgresStatement: DatabaseStatement {
         columnNames.indices.contains(index) ? columnNames[index] : ""
     }
 
+    /// The server's refusal of the statement, when asking for its columns before it ran found
+    /// one (no such column, a syntax error): the next `step` throws it. Running the statement
+    /// again would only fail in the transaction the refusal aborted, with a message that hides it.
+    private var describeFailure: Error?
+
     private var columnNames: [String] {
         if let names { return names }
-        let described = (try? connection.columns(of: sql)) ?? []
-        names = described
-        return described
+        do {
+            if !isSent && values.count > Self.describedParameters {
+                try runForColumns()
+            } else {
+                names = try connection.columns(of: sql)
+            }
+        } catch {
+            describeFailure = error
+            names = []
+        }
+        return names ?? []
+    }
+
+    /// The most parameters of a statement whose columns are asked before it runs: libpq takes
+    /// the description of more (over 7,497, 30,000 bytes) for a broken connection.
+    private static let describedParameters = 5_000
+
+    /// Runs the statement and takes its columns from the first result; the rows are then
+    /// stepped through as usual.
+    private func runForColumns() throws {
+        try connection.send(sql, values, for: self)
+        isSent = true
+        switch try connection.next(sql: sql) {
+        case .rows(let rows):
+            result = rows
+            row = -1
+            rowCount = connection.pq.ntuples(rows)
+            names = connection.columnNames(of: rows)
+        case .end:
+            names = connection.emptyResultColumns
+        }
     }
 
     /// The value by the column's type: integers, floating point, numeric (whole numbers as

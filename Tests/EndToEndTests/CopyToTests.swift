@@ -90,7 +90,7 @@ import PortalPostgres
         #expect(run.stdout == "Odd\t3\nRef\t0\n")
         #expect(run.stderr.contains("note: Odd: the index odd_lower is on an expression or has a WHERE: not copied"))
         #expect(run.stderr.contains("note: Odd: the index odd_some is on an expression or has a WHERE: not copied"))
-        #expect(run.stderr.contains("note: Ref: the foreign key tRef (t) was left out: ERROR:  there is no unique constraint"))
+        #expect(run.stderr.contains("note: Ref: the foreign key tRef (t) was left out: there is no unique constraint"))
         let copied = try target.rows("SELECT id, t, r, b, n::float8, ok FROM \"Odd\" ORDER BY id")
         #expect(copied == [
             [1, "tab\tnew\nline\r\\back \\N", .real(-0.5), .blob([0, 9, 10, 92, 255]), .real(12.25), 1],
@@ -233,10 +233,11 @@ import PortalPostgres
     }
 
     /// The server ends the copying connection (an administrator, a restart): status 3, as for a
-    /// server that cannot be reached; or cancels its statement: status 130, as for Ctrl-C. Each
-    /// with the server's reason, and the table in flight not there.
+    /// server that cannot be reached; or cancels its statement: status 1, a statement that
+    /// failed (130 is for the signals alone). Each with the server's reason, and the table in
+    /// flight not there.
     @Test(arguments: [("pg_terminate_backend", Int32(3), "server closed the connection unexpectedly This probably means"),
-                      ("pg_cancel_backend", Int32(130), "canceling statement")])
+                      ("pg_cancel_backend", Int32(1), "canceling statement")])
     func theServerEndingTheCopyLeavesNoHalfTable(function: String, status expected: Int32, reason: String) throws {
         let path = try smallAndLarge(rows: 1_500_000)
         let target = try TargetDatabase()

@@ -29,6 +29,9 @@ import PortalPostgres
             "first Album where tracks.@count > 20 sort by Title",
             "get Customer 7",
             "find Invoice where Total > 20 sort by InvoiceId desc limit 3",
+            // NULL first in ascending order, last in descending, on both.
+            "find Customer select CustomerId, Company sort by Company, CustomerId limit 3",
+            "find Customer select CustomerId, Company sort by Company desc, CustomerId limit 3 offset 8",
             "entities",
             "export Album select Title, Artist.Name where Artist.Name BEGINSWITH 'AC' sort by Title to - as json",
         ]

@@ -29,6 +29,60 @@ import PortalEngine
         #expect(ChinookPredicateCases.all.count > 100)
     }
 
+    /// Dates against `timestamp`, `timestamptz` and `date` columns (the file holds ISO text),
+    /// arithmetic on literals alone, and lists of values long enough to go as one array.
+    @Test func datesArithmeticAndLongListsAgreeOnTypedColumns() throws {
+        let pair = try DatabasePair(sqlitePath: PostgresDifferentialTests.chinook, then: """
+            ALTER TABLE "Invoice" ALTER COLUMN "InvoiceDate" TYPE timestamp USING "InvoiceDate"::timestamp;
+            ALTER TABLE "Employee" ALTER COLUMN "BirthDate" TYPE date USING "BirthDate"::date,
+                                  ALTER COLUMN "HireDate" TYPE timestamptz USING ("HireDate" || '+00')::timestamptz;
+            """)
+        let trackIds = stride(from: 1, through: 3503, by: 3).map(String.init).joined(separator: ", ")
+        let names = try pair.sqlite.read { ctx in try ctx.query(#"SELECT "Name" FROM "Track" WHERE "TrackId" % 7 = 0"#).rows }
+            .compactMap { row -> String? in if case .text(let name) = row.values[0] { name } else { nil } }
+        let quotedNames = (names.map { Expression.literal(.text($0)).description } + [#""a \\ \" b""#]).joined(separator: ", ")
+        let prices = (0..<150).map { "\(Double($0) + 0.99)" }.joined(separator: ", ")
+        let orChain = stride(from: 2, through: 3000, by: 5).map { "TrackId == \($0)" }.joined(separator: " OR ")
+        let cases: [(String, String)] = [
+            ("Invoice", #"InvoiceDate < CAST("2021-02-01", "NSDate")"#),
+            ("Invoice", #"InvoiceDate == CAST("2021-01-11T00:00:00Z", "NSDate")"#),
+            ("Invoice", #"InvoiceDate > CAST(662688000, "NSDate")"#),
+            ("Invoice", "InvoiceDate < now()"),
+            ("Invoice", "now() > InvoiceDate"),
+            ("Invoice", #"InvoiceDate BETWEEN {CAST("2021-01-01", "NSDate"), CAST("2021-12-31", "NSDate")}"#),
+            ("Invoice", #"InvoiceDate IN {CAST("2021-01-11", "NSDate"), CAST("2022-02-10", "NSDate"), nil}"#),
+            ("Invoice", #"Customer.SupportRep.HireDate >= CAST("2002-08-14", "NSDate")"#),
+            ("Employee", #"BirthDate < CAST("1960-01-01", "NSDate")"#),
+            ("Employee", #"BirthDate == CAST("1962-02-18", "NSDate")"#),
+            ("Employee", #"HireDate > CAST("2002-08-14 00:00:00", "NSDate") AND HireDate < now()"#),
+            ("Track", "Milliseconds + 1000 * 60 > 600000"),
+            ("Track", "Milliseconds / 1000 > 300"),
+            ("Track", "2 * 3 + TrackId > 3400"),
+            ("Track", "UnitPrice * 2 > 1.5 AND Bytes - Milliseconds * 30 < 0"),
+            ("Track", "TrackId IN {\(trackIds)}"),
+            ("Track", "NOT TrackId IN {\(trackIds), nil}"),
+            ("Track", "Name IN {\(quotedNames)}"),
+            ("Track", "UnitPrice IN {\(prices)}"),
+            ("Track", "AlbumId IN {\(trackIds), 2.5}"),
+            ("Track", orChain),
+        ]
+        var disagreements: [String] = []
+        for (entityName, predicate) in cases {
+            let outcome = try pair.compare(String(predicate.prefix(120))) { dialect, schema in
+                let entity = try #require(schema.entity(named: entityName))
+                let filter = try PredicateCompiler.compile(predicate, entity: entity, schema: schema, alias: "t0", dialect: dialect)
+                return Select(entity, columns: .expressions([SQLFragment("t0." + dialect.quoted(entity.primaryKey[0]))]),
+                              condition: filter.condition, order: SQLFragment("1"))
+            }
+            switch outcome {
+            case .agree(let count): if count == 0 { disagreements.append("\(predicate.prefix(120)): no rows on either") }
+            case .bothRejected: disagreements.append("\(predicate.prefix(120)): refused by both")
+            case .differ(let message): disagreements.append(String(message.prefix(2000)))
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n\n"))")
+    }
+
     @Test func randomPredicatesAndGroupsAgreeOnAGeneratedDatabase() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgdiff-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -172,12 +226,15 @@ struct DatabasePair {
     let sqliteSchema: Schema
     let postgresSchema: Schema
 
-    init(sqlitePath: String) throws {
+    /// The SQLite file and its copy on the server, where `then` runs after the copy (to give
+    /// columns the types a PostgreSQL schema would have).
+    init(sqlitePath: String, then adjustment: String? = nil) throws {
         var options = StoreOptions(readOnly: true)
         options.switchesToWAL = false
         sqlite = try Store(path: sqlitePath, options: options)
         postgres = try ScratchDatabase()
         _ = try PostgresCopy(to: "dbname=\(postgres.name)").copy(from: sqlite, progress: { _, _, _ in }, interrupted: { false })
+        if let adjustment { try postgres.connection.execute(adjustment) }
         sqliteSchema = try sqlite.read { ctx in try ctx.schema }
         postgresSchema = try PostgresCatalog().schema(of: postgres.connection)
     }

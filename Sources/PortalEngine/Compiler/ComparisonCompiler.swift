@@ -178,13 +178,35 @@ extension SQLCompiler {
                 terms.append(dialect.nullSafeEqual(rule.left(l), r, negated: false))
             }
         }
-        if !literals.isEmpty { terms.insert(rule.left(l) + " IN (" + .joined(literals, separator: ", ") + ")", at: 0) }
+        if !literals.isEmpty {
+            terms.insert(rule.isPlain ? dialect.membership(l, inLiterals: literalValues(elements)) ?? list(l, literals)
+                                      : list(rule.left(l), literals), at: 0)
+        }
         if matchesNull { terms.append(l + " IS NULL") }
         switch terms.count {
         case 0: return SQLFragment(dialect.boolean(false))
         case 1: return terms[0]
         default: return SQLCompiler.grouped(terms, separator: " OR ")
         }
+    }
+
+    private func list(_ value: SQLFragment, _ literals: [SQLFragment]) -> SQLFragment {
+        value + " IN (" + .joined(literals, separator: ", ") + ")"
+    }
+
+    /// The values of `elements` when each is a number or text literal or NULL (NULLs left out);
+    /// empty when one is something else (a date, a column), which has no place in a list of values.
+    private func literalValues(_ elements: [Operand]) -> [Value] {
+        var values: [Value] = []
+        for element in elements {
+            guard case .scalar(_, let info) = element, let literal = info.literal else { return [] }
+            switch literal {
+            case .integer, .real, .text: values.append(literal)
+            case .null: continue
+            case .blob: return []
+            }
+        }
+        return values
     }
 
     private func isNullLiteral(_ operand: Operand) -> Bool {
@@ -244,10 +266,18 @@ extension SQLCompiler {
     /// is stored in.
     private func scalar(_ operand: Operand, against other: SQLFragment, of otherOperand: Operand,
                         for op: ComparisonOperator) throws -> SQLFragment {
-        if case .date(let seconds) = operand {
-            return Dates.sql(seconds, against: other, isTextColumn: isTextColumn(otherOperand), dialect)
-        }
+        if case .date(let seconds) = operand { return date(seconds, against: other, of: otherOperand) }
         return try scalar(operand, for: op)
+    }
+
+    /// A date compared with `other` (the SQL of `otherOperand`): as the type of the column it is
+    /// compared with, where the dialect knows it, else by the rule of `Dates.sql`.
+    private func date(_ seconds: Double, against other: SQLFragment, of otherOperand: Operand) -> SQLFragment {
+        if case .scalar(_, let info) = otherOperand, let declaredType = info.attribute?.declaredType,
+           let typed = dialect.date(seconds, comparedWithColumnOf: declaredType) {
+            return typed
+        }
+        return Dates.sql(seconds, against: other, isTextColumn: isTextColumn(otherOperand), dialect)
     }
 
     /// An attribute with TEXT affinity holds text (or NULL, or a blob), never numbers.
@@ -261,7 +291,7 @@ extension SQLCompiler {
         case (.date, .date): return (try scalar(left, for: op), try scalar(right, for: op))
         case (.date(let seconds), _):
             let r = try scalar(right, against: [left], for: op)
-            return (Dates.sql(seconds, against: r, isTextColumn: isTextColumn(right), dialect), r)
+            return (date(seconds, against: r, of: right), r)
         default:
             let l = try scalar(left, against: [right], for: op)
             return (l, try scalar(right, against: l, of: left, for: op))
@@ -308,6 +338,9 @@ struct TextRule {
         fold = plain ? 0 : (options.contains(.caseInsensitive) ? 1 : 0) | (options.contains(.diacriticInsensitive) ? 2 : 0)
         locale = !plain && options.contains(.localeSensitive)
     }
+
+    /// True when the values are compared as they are: no folding, no collation.
+    var isPlain: Bool { fold == 0 && !locale }
 
     func right(_ sql: SQLFragment) -> SQLFragment {
         dialect.folded(sql, fold)

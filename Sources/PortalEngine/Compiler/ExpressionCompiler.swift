@@ -156,10 +156,12 @@ extension SQLCompiler {
 
     func arithmetic(_ left: Expression, _ op: ArithmeticOperator, _ right: Expression,
                     in scope: Scope) throws -> Operand {
-        let (l, leftInfo) = try number(left, in: scope, for: op.rawValue)
-        let (r, rightInfo) = try number(right, in: scope, for: op.rawValue)
+        var (l, leftInfo) = try number(left, in: scope, for: op.rawValue)
+        var (r, rightInfo) = try number(right, in: scope, for: op.rawValue)
         try requireNumber(leftInfo, for: op.rawValue)
         try requireNumber(rightInfo, for: op.rawValue)
+        if let literal = leftInfo.literal { l = dialect.arithmeticOperand(l, literal) }
+        if let literal = rightInfo.literal { r = dialect.arithmeticOperand(r, literal) }
         switch op {
         case .add, .subtract, .multiply: return .scalar("(" + l + " \(op.rawValue) " + r + ")", .computed)
         case .divide: return .scalar(dialect.realDivision(l, r), .computed)

@@ -171,6 +171,7 @@ public class ReadContext {
     public func forEachRow(_ sql: String, _ bindings: [Value], named: [String: Value]? = nil,
                            columns: ([String]) throws -> Void, _ body: (any DatabaseStatement) throws -> Void) throws {
         try checkValid()
+        try refuseTransactionControl(sql)
         let statement = try connection.prepareUncached(sql)
         if !statement.isReadOnly {
             guard allowsWrites else { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
@@ -213,6 +214,7 @@ public class ReadContext {
         try checkValid()
         var first = true
         try connection.forEachStatement(sql) { statement in
+            try refuseTransactionControl(statement.sql)
             if !allowsWrites && !statement.isReadOnly {
                 throw PortalError(.readOnly, "a read cannot change the database; use a write")
             }
@@ -221,6 +223,15 @@ public class ReadContext {
             if allowsWrites && !statement.isReadOnly { store.noteRawWrite() }
             try body(statement)
         }
+    }
+
+    /// Refuses raw SQL that would begin or end a transaction (`SQLStatements.transactionControl`):
+    /// this context runs inside a transaction of the store's, which that statement would end or
+    /// nest behind its back.
+    func refuseTransactionControl(_ sql: String) throws {
+        guard let keyword = SQLStatements.transactionControl(sql) else { return }
+        throw PortalError(.misuse, "\(keyword) is not run as SQL: transactions are begun and ended by the store "
+                          + "(in the shell: begin, commit, rollback)")
     }
 
     // MARK: Compiling

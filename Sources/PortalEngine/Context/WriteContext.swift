@@ -124,6 +124,7 @@ public final class WriteContext: ReadContext {
     @discardableResult
     public func execute(_ sql: String, _ bindings: [Value] = []) throws -> Int {
         try checkValid()
+        try refuseTransactionControl(sql)
         store.noteRawWrite()
         if bindings.isEmpty {
             try connection.execute(sql)

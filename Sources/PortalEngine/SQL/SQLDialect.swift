@@ -79,6 +79,17 @@ public protocol SQLDialect: Sendable {
     func cast(_ value: SQLFragment, toText: Bool) -> SQLFragment
     /// The SQL function of one of the language's functions (`lowercase`, `sqrt`, `pow`, …).
     func function(_ name: String) -> String?
+    /// A date of the language (`seconds` since 1970) compared with a column declared
+    /// `declaredType`, where the column's type says how it holds dates (a server's `timestamp`);
+    /// nil where the values decide, row by row (`Dates.sql`).
+    func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment?
+    /// A number literal (`literal` is its bound parameter) as an operand of arithmetic: a
+    /// dialect whose parameters have types gives it one (`1000 * 60` has no other side to take
+    /// it from).
+    func arithmeticOperand(_ literal: SQLFragment, _ value: Value) -> SQLFragment
+    /// `value` equal to one of `literals` (integers, reals or texts, no NULL), in one condition
+    /// that needs fewer parameters than the values, or nil for `IN (…)` with one each.
+    func membership(_ value: SQLFragment, inLiterals literals: [Value]) -> SQLFragment?
 
     // MARK: Storage conventions
 
@@ -139,6 +150,13 @@ public struct SQLiteDialect: SQLDialect {
 }
 
 extension SQLDialect {
+    /// None: the values decide.
+    public func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment? { nil }
+    /// The literal as it is.
+    public func arithmeticOperand(_ literal: SQLFragment, _ value: Value) -> SQLFragment { literal }
+    /// None: `IN (…)`.
+    public func membership(_ value: SQLFragment, inLiterals literals: [Value]) -> SQLFragment? { nil }
+
     /// Both sides folded, then `=`.
     public func foldedEqual(_ value: SQLFragment, _ text: SQLFragment, flags: Int) -> SQLFragment {
         folded(value, flags) + " = " + folded(text, flags)

@@ -43,10 +43,40 @@ public enum SQLStatements {
     }
 
     /// True when `text` holds something besides whitespace, comments and `;`.
-    static func hasStatement(_ text: String) -> Bool { !onlyCommentsAndSpace(text) }
+    static func hasStatement(_ text: String) -> Bool { firstWordStart(Array(text)) != nil }
 
-    private static func onlyCommentsAndSpace(_ text: String) -> Bool {
+    /// The keyword of a statement that begins or ends a transaction or a savepoint (`BEGIN`,
+    /// `START TRANSACTION`, `COMMIT`, `END`, `ROLLBACK`, `ABORT`, `SAVEPOINT`, `RELEASE`,
+    /// `PREPARE TRANSACTION`), upper-cased; nil for any other statement. A store begins and ends
+    /// its transactions itself: such a statement run inside one would end it behind the store's
+    /// back, and what the store then reports (rolled back, committed) would be untrue.
+    public static func transactionControl(_ statement: String) -> String? {
+        let words = leadingWords(statement, 2).map { $0.uppercased() }
+        guard let first = words.first else { return nil }
+        switch first {
+        case "BEGIN", "COMMIT", "END", "ROLLBACK", "ABORT", "SAVEPOINT", "RELEASE": return first
+        case "START", "PREPARE": return words.count > 1 && words[1] == "TRANSACTION" ? first + " TRANSACTION" : nil
+        default: return nil
+        }
+    }
+
+    /// The first `count` words (letters, digits and `_`) of `text`, after any leading comments.
+    private static func leadingWords(_ text: String, _ count: Int) -> [String] {
         let characters = Array(text)
+        guard var i = firstWordStart(characters) else { return [] }
+        var words: [String] = []
+        while words.count < count && i < characters.count {
+            let start = i
+            while i < characters.count && (characters[i].isLetter || characters[i].isNumber || characters[i] == "_") { i += 1 }
+            guard i > start else { break }
+            words.append(String(characters[start..<i]))
+            while i < characters.count && characters[i].isWhitespace { i += 1 }
+        }
+        return words
+    }
+
+    /// Where the first character that is not whitespace, a comment or `;` is; nil when none is.
+    private static func firstWordStart(_ characters: [Character]) -> Int? {
         var i = 0
         while i < characters.count {
             let c = characters[i]
@@ -59,10 +89,10 @@ public enum SQLStatements {
                 while i + 1 < characters.count && !(characters[i] == "*" && characters[i + 1] == "/") { i += 1 }
                 i += 2
             } else {
-                return false
+                return i
             }
         }
-        return true
+        return nil
     }
 }
 

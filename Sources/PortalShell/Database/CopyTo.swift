@@ -74,7 +74,7 @@ enum CopyTo {
     }
 
     static func isPostgresURL(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+        PostgresServer.isConnectionString(text)
     }
 }
 

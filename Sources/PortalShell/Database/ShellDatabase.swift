@@ -38,8 +38,8 @@ final class ShellDatabase {
     /// The name of a file without its folder; a server database's name without its URL's
     /// host and query (`postgresql:///music?host=/run/postgresql` is `music`, not `postgresql`).
     static func shortName(of path: String) -> String {
-        if CopyTo.isPostgresURL(path), let url = URLComponents(string: path) {
-            return url.path.split(separator: "/").last.map(String.init) ?? url.host ?? "postgres"
+        if CopyTo.isPostgresURL(path) {
+            return PostgresServer.databaseName(of: path) ?? URLComponents(string: path)?.host ?? "postgres"
         }
         return path == ":memory:" ? ":memory:" : String(path.split(separator: "/").last ?? Substring(path))
     }
@@ -264,6 +264,9 @@ final class ShellDatabase {
     /// Databases attached with `sql ATTACH` (on the writer): `sql` then reads there too, as
     /// the readers do not see them.
     var hasAttachments = false
+    /// True once `sql` made a temporary table or view, which exists on the writer's connection
+    /// alone: `sql` then reads there too.
+    var hasTemporaryObjects = false
 
     func begin() throws {
         if inUserTransaction { throw PortalError(.misuse, "a transaction is already open (commit or rollback it first)") }

@@ -174,7 +174,11 @@ extension Executor {
     func getQuery(_ entityName: Located<String>, _ ids: [Literal]) throws -> CompiledQuery {
         let entity = try entity(entityName)
         let key = entity.identifyingColumns
-        guard !key.isEmpty else { throw ShellError("\(entity.name) is a view: it has no primary id to get by", entityName.range) }
+        guard !key.isEmpty else {
+            let why = entity.kind == .view ? "is a view: it has no primary id to get by"
+                                           : "has no primary key to get by (find \(entity.name) where … reads it)"
+            throw ShellError("\(entity.name) \(why)", entityName.range)
+        }
         guard ids.count == key.count else {
             throw ShellError("\(entity.name)'s id has \(key.count) part\(key.count == 1 ? "" : "s") (\(key.joined(separator: ", "))), "
                              + "\(ids.count) given", entityName.range)
@@ -270,11 +274,20 @@ extension Executor {
         let database = try requireDatabase()
         let renderer = makeRenderer(options, stream: output)
         renderer.begin(columns: ["entity", "kind", "rows", "attributes"])
+        // An entity that cannot be counted (a table the role may not read, a materialized view
+        // never populated) is listed with no count, and why is said under the list.
+        var uncounted: [String] = []
         for entity in database.schema.entities {
-            let rows = try countRows(CompiledQuery(Select(entity, columns: .count).rendered(in: database.store.dialect)))
-            renderer.row([.text(entity.name), .text(entity.kind.rawValue), .integer(rows), .integer(Int64(entity.attributes.count))])
+            var rows = Value.null
+            do {
+                rows = .integer(try countRows(CompiledQuery(Select(entity, columns: .count).rendered(in: database.store.dialect))))
+            } catch let error as PortalError where error.kind != .interrupted && !database.inUserTransaction {
+                uncounted.append("\(entity.name): \(error.description)")
+            }
+            renderer.row([.text(entity.name), .text(entity.kind.rawValue), rows, .integer(Int64(entity.attributes.count))])
         }
         renderer.end()
+        for reason in uncounted { report("note: rows not counted: " + reason) }
     }
 
     // MARK: notify
@@ -308,7 +321,7 @@ extension Executor {
     private func runSQL(_ statement: String, on database: ShellDatabase) throws {
         if Self.runsOutsideTransaction(statement) { return try runOutsideTransaction(statement, on: database) }
         // Attached databases are on the writer only: there, even reads run on it.
-        if try !database.hasAttachments && database.isReadOnly(statement) && !Self.setsConnectionState(statement, database) {
+        if try !database.hasAttachments && !database.hasTemporaryObjects && database.isReadOnly(statement) && !Self.setsConnectionState(statement, database) {
             try render(CompiledQuery(sql: statement, bindings: []), named: variables, to: output, options: options)
             return
         }
@@ -326,6 +339,7 @@ extension Executor {
             return context.totalChanges - before
         }
         if readOnly { return }
+        if Self.createsTemporaryObject(statement) { database.hasTemporaryObjects = true }
         try database.refreshSchema()
         report("ok (\(changes) row\(changes == 1 ? "" : "s") changed)")
     }
@@ -366,6 +380,13 @@ extension Executor {
             if case .text(let file) = row.value(at: 2) { list.append((name, file)) } else { list.append((name, "")) }
         }
         return list
+    }
+
+    /// `CREATE TEMP TABLE …`, `CREATE OR REPLACE TEMPORARY VIEW …`: an object only the
+    /// connection that made it sees.
+    private static func createsTemporaryObject(_ statement: String) -> Bool {
+        let words = statement.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" }).prefix(5)
+        return words.first == "CREATE" && (words.contains("TEMP") || words.contains("TEMPORARY"))
     }
 
     private static func runsOutsideTransaction(_ statement: String) -> Bool {

@@ -92,14 +92,17 @@ struct SchemaReport {
         return r.kind == .toOne ? r.sourceColumns : r.destinationColumns.map { "\(r.destination).\($0)" }
     }
 
-    var withoutRowid: Bool { entity.kind == .table && !entity.hasRowid }
+    /// False on a database without row ids (PostgreSQL), where no table is "without rowid".
+    var hasRowids = true
+
+    var withoutRowid: Bool { hasRowids && entity.kind == .table && !entity.hasRowid }
 
     /// The entity's CREATE statement, nil for one SQLite made itself.
     var createStatement: String? { entity.definitions.first { $0.name == entity.table }?.sql }
 
     /// The fields of the entity itself, before its sections (json keys, csv `entity` rows).
     var entityFields: [(String, SchemaCell)] {
-        [("kind", .text(entity.kind.rawValue)), ("withoutRowid", .flag(withoutRowid)),
+        [("kind", .text(entity.kind.rawValue)), ("withoutRowid", hasRowids ? .flag(withoutRowid) : .none),
          ("sql", createStatement.map(SchemaCell.text) ?? .none)]
     }
 
@@ -162,7 +165,12 @@ extension Executor {
     func schema(_ name: Located<String>?, sql: Bool) throws {
         let entities = try name.map { [try entity($0)] } ?? requireDatabase().schema.entities
         if sql { return schemaSQL(entities) }
-        let reports = entities.map(SchemaReport.init)
+        let hasRowids = try requireDatabase().store.dialect.rowidColumn != nil
+        let reports = entities.map { entity in
+            var report = SchemaReport(entity: entity)
+            report.hasRowids = hasRowids
+            return report
+        }
         switch options.format {
         case .json:
             if name == nil { output.write("[") }

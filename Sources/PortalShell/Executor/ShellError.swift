@@ -5,6 +5,8 @@ import PortalTUI
 public struct ShellError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var range: Range<Int>?
+    /// Lines printed under the message, each on its own: a server's detail and hint.
+    public var notes: [String] = []
     /// Why the command failed, which decides a scripted run's exit status.
     public var reason = Reason.failed
 
@@ -39,6 +41,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
             }
             if case .predicate = error.kind { return ShellError(error.description) }
             var shellError = ShellError(error.description)
+            shellError.notes = [error.detail.map { "detail: " + $0 }, error.hint.map { "hint: " + $0 }].compactMap { $0 }
             if case .interrupted = error.kind { shellError.reason = .interrupted }
             return shellError
         default:
@@ -75,6 +78,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     /// message and the line are escaped: both may hold names from the database or typed text.
     func report(command: String) -> String {
         var text = "error: \(TerminalText.escaped(message))\n"
+        for note in notes { text += TerminalText.escaped(note) + "\n" }
         guard let range else { return text }
         let characters = Array(command)
         // The line of a multi-line command that holds the range's start.
