@@ -111,10 +111,3 @@ public indirect enum Command: Sendable, Equatable {
     case help(String?)
     case quit
 }
-
-/// The command words, for `help` and completion.
-public let commandNames = [
-    "find", "first", "count", "get", "explain", "entities", "schema", "create", "update", "upsert", "delete",
-    "import", "export", "begin", "commit", "rollback", "let", "vars", "mode", "headers", "null", "timer",
-    "output", "read", "open", "browse", "generate", "sql", "notify", "relate", "unrelate", "help", "quit", "exit",
-]

@@ -57,77 +57,141 @@ public struct CommandParser {
         } else if first.kind != .word {
             throw CommandError("expected a command, found '\(first.text)' (try 'help')", first.range)
         }
-        switch word {
-        case "find": return .find(try query(allowWindow: true))
-        case "first": return .first(try query(allowWindow: false))
-        case "count": return try count()
-        case "get": return try get()
-        case "explain":
-            guard peek != nil else { throw CommandError("explain needs a command: explain find Track where …", endRange) }
-            return .explain(try command())
-        case "entities", "tables": return .entities
-        case "schema": return try schema()
-        case "create": return try create(upsert: false)
-        case "upsert": return try create(upsert: true)
-        case "update": return try update()
-        case "delete": return try delete()
-        case "import": return try importCommand()
-        case "export": return try export()
-        case "begin":
-            _ = accept("transaction")
+        if let spec = CommandSpec.named(word) {
+            do { return try spec.parse(&self) } catch let error as CommandError { throw error } catch {
+                throw CommandError("\(error)", first.range)
+            }
+        }
+        if !first.isSymbol("."), Self.sqlStatementWords.contains(word) {
+            // Not run as SQL: `update`, `delete` and `create` are commands of their own, so
+            // which words would be SQL could not be told from the first word alone.
+            throw CommandError("unknown command '\(word)': for SQL write 'sql \(first.text) …'", first.range)
+        }
+        let suggestion = closestName(to: word, among: commandNames).map { " (did you mean '\($0)'?)" } ?? " (try 'help')"
+        throw CommandError("unknown command '\(first.isSymbol(".") ? "." + word : word)'\(suggestion)",
+                           first.range.lowerBound..<(tokens[index - 1].range.upperBound))
+    }
+
+    /// Every command: its names, help and the parse of what follows its name. `help`,
+    /// completion, the list of command names and the man page's check all read this table.
+    static let specs: [CommandSpec] = [
+        CommandSpec(["find"], entity: true, usages: [
+            ("find E [where P] [sort by KEY [asc|desc], …] [limit N] [offset N]", "the matching entities, all attributes"),
+            ("find E select [distinct] ITEM [as NAME], … [where P] [group by KEY, …] [having P] [sort by …] [limit N] [offset N]",
+             "chosen columns: attributes, key paths, expressions, aggregates (count(), count([distinct] X), sum, average, "
+                 + "min, max); one row per entity, or per group"),
+        ]) { .find(try $0.query(allowWindow: true)) },
+        CommandSpec(["first"], entity: true, usages: [
+            ("first E [select …] [where P] [group by …] [having P] [sort by …]", "at most one entity (or group)"),
+        ]) { .first(try $0.query(allowWindow: false)) },
+        CommandSpec(["count"], entity: true, usages: [
+            ("count E [where P] [group by KEY, … [sort by …] [limit N] [offset N]]",
+             "how many entities match; with group by, each group's keys and count, largest first"),
+        ]) { try $0.count() },
+        CommandSpec(["get"], entity: true, usages: [
+            ("get E ID [, ID…]", "one entity by its primary id (every part of a composite id, in key order)"),
+        ]) { try $0.get() },
+        CommandSpec(["explain"], usages: [
+            ("explain COMMAND", "the SQL a command compiles to, its bound values and the database's query plan"),
+        ]) { parser in
+            guard parser.peek != nil else { throw CommandError("explain needs a command: explain find Track where …", parser.endRange) }
+            return .explain(try parser.command())
+        },
+        CommandSpec(["entities"], aliases: ["tables"], usages: [
+            ("entities", "each entity: name, kind, row count, attribute count"),
+        ]) { _ in .entities },
+        CommandSpec(["schema"], entity: true, usages: [
+            ("schema [E] [sql]", "attributes, relationships, indexes, checks and triggers; with sql, the CREATE statements"),
+        ]) { try $0.schema() },
+        CommandSpec(["create"], entity: true, usages: [
+            ("create E set KEY = VALUE [, …]", "insert one entity and print it (Core Data: RELATIONSHIP = ID, {ID, …} or nil)"),
+        ]) { try $0.create(upsert: false) },
+        CommandSpec(["update"], entity: true, usages: [
+            ("update E set KEY = EXPR [, …] where P", "update the matching entities (where TRUEPREDICATE: all)"),
+        ]) { try $0.update() },
+        CommandSpec(["upsert"], entity: true, usages: [
+            ("upsert E set KEY = VALUE [, …]", "insert, or update the entity with the same primary id"),
+        ]) { try $0.create(upsert: true) },
+        CommandSpec(["delete"], entity: true, usages: [
+            ("delete E where P", "delete the matching entities (where TRUEPREDICATE: all; Core Data: by the model's delete rules)"),
+        ]) { try $0.delete() },
+        CommandSpec(["import"], entity: true, usages: [
+            ("import E from PATH [as csv|tsv|json|ndjson]", "insert records from a file, all or nothing"),
+        ]) { try $0.importCommand() },
+        CommandSpec(["export"], entity: true, usages: [
+            ("export E [select …] [where P] [group by …] [sort by …] to PATH [as csv|tsv|json|ndjson]",
+             "write entities (or a selection) to a file (to -: the output)"),
+        ]) { try $0.export() },
+        CommandSpec(["begin"], usages: [("begin", "group the following writes into one transaction")]) {
+            _ = $0.accept("transaction")
             return .begin
-        case "commit", "end":
-            _ = accept("transaction")
+        },
+        CommandSpec(["commit"], aliases: ["end"], usages: [("commit", "make the transaction's writes permanent")]) {
+            _ = $0.accept("transaction")
             return .commit
-        case "rollback":
-            _ = accept("transaction")
+        },
+        CommandSpec(["rollback"], usages: [("rollback", "undo the transaction's writes")]) {
+            _ = $0.accept("transaction")
             return .rollback
-        case "let": return try letCommand()
-        case "vars": return .variables
-        case "mode": return .mode(try format())
-        case "headers", "header": return .headers(try onOff())
-        case "timer": return .timer(try onOff())
-        case "notify": return .notify(try onOff())
-        case "null", "nullvalue": return .null(try rest(what: "the text to show for NULL", allowEmpty: true))
-        case "output", "once":
-            let path = try path("a file path or 'stdout'")
+        },
+        CommandSpec(["let"], usages: [("let $NAME = VALUE", "define a variable for predicates")]) { try $0.letCommand() },
+        CommandSpec(["vars"], usages: [("vars", "list the variables")]) { _ in .variables },
+        CommandSpec(["mode"], usages: [("mode table|csv|tsv|json|ndjson|line|markdown", "the output format")]) {
+            .mode(try $0.format())
+        },
+        CommandSpec(["headers"], aliases: ["header"], usages: [("headers on|off", "show the header row")]) {
+            .headers(try $0.onOff())
+        },
+        CommandSpec(["null"], aliases: ["nullvalue"], usages: [("null TEXT", "how NULL is shown")]) {
+            .null(try $0.rest(what: "the text to show for NULL", allowEmpty: true))
+        },
+        CommandSpec(["timer"], usages: [("timer on|off", "print each command's time on standard error")]) { .timer(try $0.onOff()) },
+        CommandSpec(["output"], aliases: ["once"], usages: [
+            ("output PATH | output stdout", "send results to a file, or back to standard output"),
+        ]) { parser in
+            let path = try parser.path("a file path or 'stdout'")
             return .output(path == "stdout" || path == "-" ? nil : path)
-        case "read": return .read(try path("a file path"))
-        case "open": return .open(try path("a database path"))
-        case "browse": return .browse(peek == nil ? nil : try query(allowWindow: false))
-        case "generate":
-            guard accept("swift") else { throw CommandError("expected 'swift' after generate", peek?.range ?? endRange) }
+        },
+        CommandSpec(["read"], usages: [("read PATH", "run the commands in a file")]) { .read(try $0.path("a file path")) },
+        CommandSpec(["open"], usages: [("open PATH", "switch to another database")]) { .open(try $0.path("a database path")) },
+        CommandSpec(["browse"], entity: true, usages: [("browse [E] [where P] [sort by …]", "the full-screen browser")]) {
+            .browse($0.peek == nil ? nil : try $0.query(allowWindow: false))
+        },
+        CommandSpec(["generate"], usages: [("generate swift [E …]", "Swift entity types for the engine's typed portal")]) { parser in
+            guard parser.accept("swift") else { throw CommandError("expected 'swift' after generate", parser.peek?.range ?? parser.endRange) }
             var entities: [Located<String>] = []
-            while peek != nil {
-                entities.append(try name("an entity name"))
-                _ = acceptSymbol(",")
+            while parser.peek != nil {
+                entities.append(try parser.name("an entity name"))
+                _ = parser.acceptSymbol(",")
             }
             return .generateSwift(entities)
-        case "sql": return .sql(try rest(what: "an SQL statement", allowEmpty: false))
-        case "relate":
-            guard peek != nil else { return .relations }
-            let from = try name("ENTITY.attribute")
-            guard acceptSymbol("->") else {
-                throw CommandError("expected '->' after \(from.value): relate ENTITY.attribute -> ENTITY", peek?.range ?? endRange)
+        },
+        CommandSpec(["sql"], usages: [("sql STATEMENT", "raw SQL (writes go through a write transaction)")]) {
+            .sql(try $0.rest(what: "an SQL statement", allowEmpty: false))
+        },
+        CommandSpec(["notify"], usages: [
+            ("notify on|off", "PostgreSQL: add (or drop) a trigger on each table that notifies other sessions "
+                 + "of its changes, for their browsers and observers to refresh at once"),
+        ]) { .notify(try $0.onOff()) },
+        CommandSpec(["relate"], usages: [
+            ("relate [E.ATTRIBUTE -> F]", "a relationship the database does not declare, saved for it; alone: list them"),
+        ]) { parser in
+            guard parser.peek != nil else { return .relations }
+            let from = try parser.name("ENTITY.attribute")
+            guard parser.acceptSymbol("->") else {
+                throw CommandError("expected '->' after \(from.value): relate ENTITY.attribute -> ENTITY", parser.peek?.range ?? parser.endRange)
             }
-            return .relate(from, try name("the related entity"))
-        case "unrelate": return .unrelate(try name("ENTITY.attribute"))
-        case "help":
-            guard let topic = next() else { return .help(nil) }
+            return .relate(from, try parser.name("the related entity"))
+        },
+        CommandSpec(["unrelate"], usages: [("unrelate E.ATTRIBUTE", "forget a relationship made with relate")]) {
+            .unrelate(try $0.name("ENTITY.attribute"))
+        },
+        CommandSpec(["help"], usages: [("help [COMMAND]", "this text, or one command's")]) { parser in
+            guard let topic = parser.next() else { return .help(nil) }
             return .help(topic.text.lowercased())
-        case "quit", "exit", "q": return .quit
-        default:
-            if !first.isSymbol("."), Self.sqlStatementWords.contains(word) {
-                // Not run as SQL: `update`, `delete` and `create` are commands of their own, so
-                // which words would be SQL could not be told from the first word alone.
-                throw CommandError("unknown command '\(word)': for SQL write 'sql \(first.text) …'",
-                                   first.range)
-            }
-            let suggestion = closestName(to: word, among: commandNames).map { " (did you mean '\($0)'?)" } ?? " (try 'help')"
-            throw CommandError("unknown command '\(first.isSymbol(".") ? "." + word : word)'\(suggestion)",
-                               first.range.lowerBound..<(tokens[index - 1].range.upperBound))
-        }
-    }
+        },
+        CommandSpec(["quit", "exit"], aliases: ["q"], usages: [("quit | exit", "leave (end of input does too)")]) { _ in .quit },
+    ]
 
     /// First words of SQL statements that are not commands here: `SELECT …` at the prompt
     /// suggests `sql SELECT …`.

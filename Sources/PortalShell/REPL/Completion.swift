@@ -10,10 +10,8 @@ enum Completion {
         "SUBQUERY", "nil", "TRUEPREDICATE", "FALSEPREDICATE", "@count", "@sum", "@avg", "@min", "@max",
         "select", "distinct", "group", "having", "count", "sum", "average", "avg", "min", "max",
     ]
-    static let entityCommands: Set<String> = [
-        "find", "first", "count", "get", "schema", "create", "update", "upsert", "delete", "import", "export",
-        "browse", "swift",
-    ]
+    /// The words an entity's name follows: such commands, and `generate swift`.
+    static let entityCommands: Set<String> = Set(CommandParser.specs.filter(\.takesEntity).flatMap(\.names) + ["swift"])
 
     /// The candidates for the word `word` that starts at character `start` of `line`, written
     /// as they must be typed: names by the one quoting rule (`#"full name"`, `KeyName`). A
