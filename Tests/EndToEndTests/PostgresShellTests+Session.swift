@@ -4,9 +4,12 @@ import PortalEngine
 import PortalPostgres
 
 /// What a psql user does on a server database, run through the real binary against the test
-/// server: raw transaction control, the server's own errors with their detail and hint, a
-/// statement timeout's exit status.
-@Suite(.serialized) struct PostgresSessionTests {
+/// server: raw transaction control, the server's own errors with their detail and hint, raw SQL
+/// parameters, connection strings, dates and long lists in predicates, `entities` and `schema`,
+/// the connections' names and states, a statement timeout's exit status. Part of the serialized
+/// PostgresShellTests: one more suite of processes waited for beside it would hold another of
+/// the few threads the async tests share.
+extension PostgresShellTests {
     /// A database of films, with a generated column, an identity and a unique key.
     private func filmsOnServer() throws -> CopyToTests.TargetDatabase {
         let target = try CopyToTests.TargetDatabase()
