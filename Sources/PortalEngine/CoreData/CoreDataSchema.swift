@@ -29,7 +29,8 @@ extension CoreDataCatalog {
                 return AttributeDescription(
                     name: attribute.name, declaredType: column?.declaredType ?? "", isNullable: column?.isNullable ?? true,
                     defaultValue: column?.defaultValue, primaryKeyPosition: nil, column: column?.name ?? attribute.column,
-                    storage: Self.storage(of: attribute.type), modelType: Self.modelType(attribute.type))
+                    storage: Self.storage(of: attribute.type, declaredType: column?.declaredType),
+                    modelType: Self.modelType(attribute.type))
             }
             return EntityDescription(
                 name: entity.name, kind: .table, attributes: attributes, primaryKey: ["Z_PK"], hasRowid: true,
@@ -39,10 +40,14 @@ extension CoreDataCatalog {
         })
     }
 
-    static func storage(of type: CoreDataAttribute.AttributeType) -> StorageConvention {
+    /// How a column keeps its values: by the model's type, else (a store read without a model)
+    /// by the column's declared type — Core Data declares every date column `TIMESTAMP` and keeps
+    /// seconds since 2001 in it, whatever the store's age.
+    static func storage(of type: CoreDataAttribute.AttributeType, declaredType: String?) -> StorageConvention {
         switch type {
         case .date: .secondsSinceReferenceDate
         case .uuid: .uuidBlob
+        case .unknown where declaredType?.uppercased() == "TIMESTAMP": .secondsSinceReferenceDate
         default: .natural
         }
     }
