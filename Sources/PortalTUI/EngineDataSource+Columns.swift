@@ -43,8 +43,7 @@ extension EngineDataSource {
         try read { context in
             let (entity, condition, _) = try compiled(context, name, filter)
             let attribute = try Self.attribute(column, of: entity)
-            let type = attribute.declaredType.uppercased()
-            let dates = type.contains("DATE") || type.contains("TIME") || attribute.storage == .secondsSinceReferenceDate
+            let dates = attribute.holdsDates
             func run(_ select: Select) throws -> [[Value]] {
                 let sql = select.rendered(in: store.dialect)
                 return try context.query(sql.sql, sql.bindings).rows.map(\.values)

@@ -18,6 +18,19 @@ import Testing
         return line.map { String($0.dropFirst(attribute.count + 3)) } ?? ""
     }
 
+    /// A column declared DATETIME has NUMERIC affinity: without the refusal,
+    /// `"2024-05-01 10:00:00" + 1` would store 2025.
+    @Test func arithmeticOnADateColumnIsAnErrorWhateverItsAffinity() throws {
+        _ = try Spawn.run("/usr/bin/env", ["sqlite3", db, """
+            CREATE TABLE Event (id INTEGER PRIMARY KEY, number INTEGER, startsAt DATETIME);
+            INSERT INTO Event VALUES (1, 0, '2024-05-01 10:00:00');
+            """])
+        let r = try run("update Event set number = startsAt + 1 where id == 1")
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("error: '+' needs numbers, but startsAt is a date attribute (DATETIME)\n"), "\(r.stderr)")
+        #expect(try run("count Event where number == 0").stdout == "1\n")
+    }
+
     @Test func plusOnTextIsAnErrorNamingTheAttributeAndItsType() throws {
         let r = try run("update Genre set Name = Name + \"!\" where TRUEPREDICATE")
         #expect(r.status == 1)

@@ -172,12 +172,15 @@ extension SQLCompiler {
     }
 
     /// Arithmetic on text is an error, not SQLite's silent 0 (`Name + "!"` would store 0):
-    /// a text attribute is named with its declared type, a text literal is quoted.
+    /// a text attribute is named with its declared type, a text literal is quoted. So is
+    /// arithmetic on dates, whatever affinity their declared type gives (`DATETIME` is NUMERIC:
+    /// `"2024-05-01 10:00:00" + 1` would store 2025).
     func requireNumber(_ info: ScalarInfo, for op: String) throws {
-        if let attribute = info.attribute, info.relationship == nil, info.affinity == .text {
+        if let attribute = info.attribute, info.relationship == nil, info.affinity == .text || attribute.holdsDates {
             failingToken = attribute.name
+            let kind = attribute.holdsDates ? "date" : "text"
             throw PredicateError(.invalidOperation,
-                                 "'\(op)' needs numbers, but \(attribute.name) is a text attribute (\(attribute.declaredType))")
+                                 "'\(op)' needs numbers, but \(attribute.name) is a \(kind) attribute (\(attribute.declaredType))")
         }
         if let function = info.textFunction {
             failingToken = function

@@ -186,6 +186,14 @@ public struct AttributeDescription: Sendable, Hashable {
         self.generated = generated
     }
 
+    /// True when the attribute holds dates: its declared type names a date or a time
+    /// (`DATE`, `DATETIME`, `TIMESTAMP`, `timestamp with time zone`), or its storage is Core
+    /// Data's seconds since 2001.
+    public var holdsDates: Bool {
+        let type = declaredType.uppercased()
+        return type.contains("DATE") || type.contains("TIME") || storage == .secondsSinceReferenceDate
+    }
+
     /// False for a generated column: its value is computed, never written.
     public var isWritable: Bool { generated == nil }
     /// True for a generated column.
