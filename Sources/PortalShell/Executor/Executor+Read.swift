@@ -272,7 +272,7 @@ extension Executor {
         renderer.begin(columns: ["entity", "kind", "rows", "attributes"])
         for entity in database.schema.entities {
             let rows = try countRows(CompiledQuery(Select(entity, columns: .count).rendered(in: database.store.dialect)))
-            renderer.row([.text(entity.name), .text(entity.kind.rawValue), .integer(rows), .integer(Int64(entity.attributes.count))])
+            renderer.row([.text(entity.name), .text(entity.kindLabel), .integer(rows), .integer(Int64(entity.attributes.count))])
         }
         renderer.end()
     }

@@ -17,7 +17,7 @@ enum SwiftGenerator {
     static func source(for entity: EntityDescription) -> String {
         let typeName = typeIdentifier(entity.name)
         // Names in comments as the shell's commands write them (`#"Order ID"`).
-        var text = "/// The \(entity.kind.rawValue) \(TerminalText.escaped(KeyName.written(entity.name))).\n"
+        var text = "/// The \(entity.kindLabel) \(TerminalText.escaped(KeyName.written(entity.name))).\n"
         text += "public struct \(typeName): PortalEntity, Codable, Sendable, Hashable {\n"
         text += "    public static let entityName = \(stringLiteral(entity.name))\n"
         text += identity(of: entity)
