@@ -133,7 +133,10 @@ enum SwiftGenerator {
         if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "Double" }
         if type.contains("BOOL") { return "Bool" }
         if type.contains("DATE") || type.contains("TIME") { return "String" }
-        return "Double"
+        if type.contains("NUM") || type.contains("DEC") { return "Double" }
+        // Any other name (SwiftPM's `STRING`) has NUMERIC affinity: text stays text, and text
+        // that looks like a number becomes one, so only `Value` reads every row.
+        return "Value"
     }
 
     static let keywords: Set<String> = [
