@@ -52,6 +52,18 @@ import Glibc
         #expect(try String(contentsOfFile: path("spaces.out"), encoding: .utf8) == "25\n347\n")
     }
 
+    /// A predicate of more values than one SQLite statement binds is refused in words, not with
+    /// SQLite's "too many SQL variables".
+    @Test func aPredicateOfMoreValuesThanAStatementBindsIsRefusedInWords() throws {
+        let script = path("values.txt")
+        try ("count Track where TrackId IN {" + (1...250_001).map(String.init).joined(separator: ",") + "}\n")
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let r = try Shell.run(["-r", db, "-f", script])
+        #expect(r.stderr.contains("error: the predicate compares with 250001 values, more than one statement can bind (250000): split it"),
+                "\(r.stderr.prefix(300))")
+        #expect(r.status == 1)
+    }
+
     /// SIGINT while a script of megabytes is still being read and parsed: the run stops as an
     /// interrupted one (130), and the command after it never runs.
     @Test func aSignalWhileALongScriptIsReadStopsIt() throws {
