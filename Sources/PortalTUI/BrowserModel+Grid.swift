@@ -12,6 +12,8 @@ extension BrowserModel {
         case .wheelUp: moveUp(3)
         case .left, .character("h"): moveColumn(-1)
         case .right, .character("l"): moveColumn(1)
+        case .character("0"): jumpToColumn(first: true)
+        case .character("$"): jumpToColumn(first: false)
         case .pageDown, .control("f"), .character(" "): pageDown()
         case .pageUp, .control("b"): pageUp()
         case .home, .character("g"): load(anchor: .first, cursorID: nil)
@@ -126,6 +128,15 @@ extension BrowserModel {
         var target = cursorColumn + delta
         while entity.columns.indices.contains(target), isHidden(target) { target += delta }
         if entity.columns.indices.contains(target) { cursorColumn = target }
+        clampColumn()
+    }
+
+    /// To the first or the last shown column (vi's `0` and `$`), scrolled into view.
+    func jumpToColumn(first: Bool) {
+        guard let entity else { return }
+        let shown = entity.columns.indices.filter { !isHidden($0) }
+        guard let target = first ? shown.first : shown.last else { return }
+        cursorColumn = target
         clampColumn()
     }
 

@@ -72,6 +72,7 @@ extension BrowserModel {
         "Space             page down",
         "wheel             move the cursor 3 rows",
         "Home End g G      first / last row",
+        "0 $               first / last column",
         "Tab               entity list / grid",
         "/                 filter (a predicate; Tab completes, Enter applies, Esc cancels)",
         "s S               sort ascending / descending (again: clear)",

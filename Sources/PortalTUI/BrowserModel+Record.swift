@@ -40,6 +40,10 @@ extension BrowserModel {
     func follow() {
         guard let entity, let row = currentRow, let column = entity.columns[safe: cursorColumn] else { return }
         guard let reference = column.reference else {
+            // A column of a composite foreign key: the relationship joins on all its columns.
+            if let index = entity.relationships.firstIndex(where: { !$0.isToMany && $0.sourceColumns.contains(column.name) }) {
+                return followRelationship(index)
+            }
             setStatus("\(column.name) is not a foreign key (Enter lists the relationships; f follows one)", error: true)
             return
         }

@@ -43,13 +43,25 @@ import Glibc
         return false
     }
 
-    /// A million spaces inside one command: each used to cost a pass over the command so far.
+    /// A command holding a million spaces is cut from its script in time linear in its size.
     @Test func aMillionSpacesInACommandAreReadInLinearTime() throws {
         let script = path("spaces.txt")
         try ("count" + String(repeating: " ", count: 1_000_000) + "Genre\ncount Album\n").write(toFile: script, atomically: true, encoding: .utf8)
         let pid = try Spawn.start(Shell.binary, ["-r", db, "-f", script], stdout: path("spaces.out"))
         #expect(waitUpTo(pid, seconds: 60))
         #expect(try String(contentsOfFile: path("spaces.out"), encoding: .utf8) == "25\n347\n")
+    }
+
+    /// A predicate of more values than one SQLite statement binds is refused in words, not with
+    /// SQLite's "too many SQL variables".
+    @Test func aPredicateOfMoreValuesThanAStatementBindsIsRefusedInWords() throws {
+        let script = path("values.txt")
+        try ("count Track where TrackId IN {" + (1...250_001).map(String.init).joined(separator: ",") + "}\n")
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let r = try Shell.run(["-r", db, "-f", script])
+        #expect(r.stderr.contains("error: the predicate compares with 250001 values, more than one statement can bind (250000): split it"),
+                "\(r.stderr.prefix(300))")
+        #expect(r.status == 1)
     }
 
     /// SIGINT while a script of megabytes is still being read and parsed: the run stops as an

@@ -121,6 +121,10 @@ final class SQLCompiler {
     func compile(_ query: Query, entity: EntityDescription) throws -> CompiledFilter {
         let condition = try predicate(query.predicate, in: Scope(entity: entity, alias: rootAlias))
         try SQLNesting.check(condition)
+        if let most = dialect.maximumBindings, condition.bindings.count > most {
+            throw PredicateError(.invalidOperation, "the predicate compares with \(condition.bindings.count) values, "
+                                     + "more than one statement can bind (\(most)): split it")
+        }
         let sort = query.sort.map { SortKey($0.keyPath.joined(separator: "."), ascending: $0.ascending) }
         return CompiledFilter(condition: condition, sort: sort, limit: query.limit)
     }

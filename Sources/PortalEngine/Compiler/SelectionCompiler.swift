@@ -173,12 +173,33 @@ extension SQLCompiler {
         }
         for (index, item) in selection.items.enumerated()
         where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) && !groupedByName(item) {
-            if (try? Expression.parse(item.expression)).map({ if case .literal = $0 { true } else { false } }) == true { continue }
+            let parsed = try? Expression.parse(item.expression)
+            if case .literal? = parsed { continue }
             throw SelectionError(part: .item(index), error: PredicateError(
-                .invalidOperation,
-                "'\(item.expression.trimmed)' is neither a group key nor an aggregate: "
-                    + "add it to 'group by', or aggregate it (min(…), max(…), count(…))",
+                .invalidOperation, Self.notGroupedMessage(item.expression.trimmed, parsed, entity),
                 range: 0..<item.expression.count))
+        }
+    }
+
+    /// Why an item of a grouped selection is refused. An aggregate over a to-many path
+    /// (`avg(tracks.Milliseconds)`) is one value per row of the entity, not per group: the
+    /// related entity is the one to group.
+    private static func notGroupedMessage(_ text: String, _ parsed: Expression?, _ entity: EntityDescription) -> String {
+        if case .function(let name, let arguments)? = parsed, ["sum", "count", "min", "max", "average", "avg"].contains(name),
+           let path = arguments.first.flatMap(Self.firstKey), let relationship = entity.relationship(named: path),
+           relationship.kind == .toMany {
+            return "'\(text)' aggregates each \(entity.name)'s \(relationship.name), one value per \(entity.name), not per group: "
+                + "select from \(relationship.destination) and group there, or add it to 'group by'"
+        }
+        return "'\(text)' is neither a group key nor an aggregate: add it to 'group by', or aggregate it (min(…), max(…), count(…))"
+    }
+
+    /// The first name of a key path (`tracks` of `tracks.Milliseconds`).
+    private static func firstKey(_ expression: Expression) -> String? {
+        switch expression {
+        case .key(let name): return name
+        case .member(let base, _): return firstKey(base)
+        default: return nil
         }
     }
 

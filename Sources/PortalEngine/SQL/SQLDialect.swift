@@ -103,6 +103,9 @@ public protocol SQLDialect: Sendable {
     /// as `UUID.uuidString` writes it);
     /// other values unchanged.
     func uuidText(_ column: String) -> String
+
+    /// The most values one statement may bind, when the engine knows it (nil: the server says).
+    var maximumBindings: Int? { get }
 }
 
 /// SQLite's spelling.
@@ -147,6 +150,9 @@ public struct SQLiteDialect: SQLDialect {
 
     /// `?` as it is.
     public func parameters(in statement: SQLFragment) -> SQLFragment { statement }
+
+    /// SQLite's `SQLITE_LIMIT_VARIABLE_NUMBER` as this build of it has it (250,000 on Debian's).
+    public var maximumBindings: Int? { SQLStatements.bindingLimit }
 }
 
 extension SQLDialect {
@@ -156,6 +162,7 @@ extension SQLDialect {
     public func arithmeticOperand(_ literal: SQLFragment, _ value: Value) -> SQLFragment { literal }
     /// None: `IN (…)`.
     public func membership(_ value: SQLFragment, inLiterals literals: [Value]) -> SQLFragment? { nil }
+    public var maximumBindings: Int? { nil }
 
     /// Both sides folded, then `=`.
     public func foldedEqual(_ value: SQLFragment, _ text: SQLFragment, flags: Int) -> SQLFragment {

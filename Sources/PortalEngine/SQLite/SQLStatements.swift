@@ -42,6 +42,15 @@ public enum SQLStatements {
         return code == SQLITE_ERROR && String(cString: sqlite3_errmsg(database)) == "incomplete input"
     }
 
+    /// How many values one statement may bind (`SQLITE_LIMIT_VARIABLE_NUMBER` of this build).
+    static let bindingLimit: Int? = {
+        var database: OpaquePointer?
+        defer { sqlite3_close(database) }
+        guard sqlite3_open_v2(":memory:", &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nil) == SQLITE_OK,
+              let database else { return nil }
+        return Int(sqlite3_limit(database, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+    }()
+
     /// True when `text` holds something besides whitespace, comments and `;`.
     static func hasStatement(_ text: String) -> Bool { firstWordStart(Array(text)) != nil }
 

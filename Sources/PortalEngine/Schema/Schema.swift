@@ -78,6 +78,17 @@ public struct EntityDescription: Sendable, Hashable {
     /// The entity's triggers.
     public var triggers: [SchemaDefinition] { definitions.filter { $0.type == .trigger } }
 
+    /// True for a virtual table (`CREATE VIRTUAL TABLE … USING fts5(…)`): a module, not SQLite's
+    /// storage, answers for its rows.
+    public var isVirtual: Bool {
+        guard kind == .table, let create = definitions.first(where: { $0.type == .table })?.sql else { return false }
+        let words = create.split(whereSeparator: \.isWhitespace).prefix(3).map { $0.uppercased() }
+        return words == ["CREATE", "VIRTUAL", "TABLE"]
+    }
+
+    /// What the entity is, as the shell lists it: `table`, `virtual table` or `view`.
+    public var kindLabel: String { isVirtual ? "virtual table" : kind.rawValue }
+
     /// The columns that identify one entity: the declared key, else `rowid`.
     public var identifyingColumns: [String] { primaryKey.isEmpty && hasRowid ? ["rowid"] : primaryKey }
 

@@ -65,7 +65,9 @@ public struct CommandParser {
         if !first.isSymbol("."), Self.sqlStatementWords.contains(word) {
             // Not run as SQL: `update`, `delete` and `create` are commands of their own, so
             // which words would be SQL could not be told from the first word alone.
-            throw CommandError("unknown command '\(word)': for SQL write 'sql \(first.text) …'", first.range)
+            // An INSERT most likely means to add a row, which `create` does.
+            let adding = ["insert", "replace"].contains(word) ? "to add an entity write 'create ENTITY set key = value, …'; " : ""
+            throw CommandError("unknown command '\(word)': \(adding)for SQL write 'sql \(first.text) …'", first.range)
         }
         let suggestion = closestName(to: word, among: commandNames).map { " (did you mean '\($0)'?)" } ?? " (try 'help')"
         throw CommandError("unknown command '\(first.isSymbol(".") ? "." + word : word)'\(suggestion)",

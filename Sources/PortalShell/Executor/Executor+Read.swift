@@ -284,7 +284,7 @@ extension Executor {
             } catch let error as PortalError where error.kind != .interrupted && !database.inUserTransaction {
                 uncounted.append("\(entity.name): \(error.description)")
             }
-            renderer.row([.text(entity.name), .text(entity.kind.rawValue), rows, .integer(Int64(entity.attributes.count))])
+            renderer.row([.text(entity.name), .text(entity.kindLabel), rows, .integer(Int64(entity.attributes.count))])
         }
         renderer.end()
         for reason in uncounted { report("note: rows not counted: " + reason) }

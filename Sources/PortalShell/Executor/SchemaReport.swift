@@ -77,7 +77,7 @@ struct SchemaReport {
     /// `Name (table, without rowid)`; for an entity a catalog maps, where its rows are:
     /// `ICNote (table ZICCLOUDSYNCINGOBJECT where Z_ENT IN (11))`.
     var headline: String {
-        guard isMapped else { return "\(entity.name) (\(entity.kind.rawValue)\(withoutRowid ? ", without rowid" : ""))" }
+        guard isMapped else { return "\(entity.name) (\(entity.kindLabel)\(withoutRowid ? ", without rowid" : ""))" }
         let rows = entity.discriminator.map { " where " + $0.description } ?? ""
         return "\(entity.name) (\(entity.kind.rawValue) \(entity.table)\(rows))"
     }
@@ -102,7 +102,7 @@ struct SchemaReport {
 
     /// The fields of the entity itself, before its sections (json keys, csv `entity` rows).
     var entityFields: [(String, SchemaCell)] {
-        [("kind", .text(entity.kind.rawValue)), ("withoutRowid", hasRowids ? .flag(withoutRowid) : .none),
+        [("kind", .text(entity.kindLabel)), ("withoutRowid", hasRowids ? .flag(withoutRowid) : .none),
          ("sql", createStatement.map(SchemaCell.text) ?? .none)]
     }
 

@@ -17,7 +17,7 @@ enum SwiftGenerator {
     static func source(for entity: EntityDescription) -> String {
         let typeName = typeIdentifier(entity.name)
         // Names in comments as the shell's commands write them (`#"Order ID"`).
-        var text = "/// The \(entity.kind.rawValue) \(TerminalText.escaped(KeyName.written(entity.name))).\n"
+        var text = "/// The \(entity.kindLabel) \(TerminalText.escaped(KeyName.written(entity.name))).\n"
         text += "public struct \(typeName): PortalEntity, Codable, Sendable, Hashable {\n"
         text += "    public static let entityName = \(stringLiteral(entity.name))\n"
         text += identity(of: entity)
@@ -121,6 +121,10 @@ enum SwiftGenerator {
     /// SQLite's affinity rules (section 3.1 of its datatype page) mapped to Swift types.
     static func swiftType(_ declared: String) -> String {
         let type = declared.uppercased()
+        // A type that names two kinds (PROJ's INTEGER_OR_TEXT) says its column holds either:
+        // only `Value` reads every row.
+        let kinds = [["INT"], ["CHAR", "CLOB", "TEXT"], ["BLOB"], ["REAL", "FLOA", "DOUB"]]
+        if kinds.filter({ $0.contains { type.contains($0) } }).count > 1 { return "Value" }
         if type.contains("INT") { return "Int64" }
         if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "String" }
         // No declared type: the column keeps whatever it is given, so any kind of value.
@@ -129,7 +133,10 @@ enum SwiftGenerator {
         if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "Double" }
         if type.contains("BOOL") { return "Bool" }
         if type.contains("DATE") || type.contains("TIME") { return "String" }
-        return "Double"
+        if type.contains("NUM") || type.contains("DEC") { return "Double" }
+        // Any other name (SwiftPM's `STRING`) has NUMERIC affinity: text stays text, and text
+        // that looks like a number becomes one, so only `Value` reads every row.
+        return "Value"
     }
 
     static let keywords: Set<String> = [
@@ -140,27 +147,45 @@ enum SwiftGenerator {
         "nil", "rethrows", "super", "self", "Self", "throw", "throws", "true", "try", "Type", "Protocol",
     ]
 
-    /// `Track` → `Track`, `invoice items` → `InvoiceItems`, `2fa` → `_2fa`.
+    /// The types the generated code names: an entity of one of these names (a table `String`)
+    /// would hide it from the whole file, so its type takes the suffix `Entity`.
+    static let typesUsed: Set<String> = [
+        "String", "Int64", "Double", "Bool", "Value", "Date", "UUID", "UInt8", "Array", "Optional", "Codable",
+        "Sendable", "Hashable", "PortalEntity", "RowDecodable", "RowEncodable", "RowReader", "RowWriter", "CodingKey",
+        "Encoder", "Decoder", "Error", "Portal", "Store", "PortalEngine", "Foundation", "Swift",
+    ]
+
+    /// `Track` → `Track`, `invoice items` → `InvoiceItems`, `2fa` → `_2fa`, `String` → `StringEntity`.
     static func typeIdentifier(_ name: String) -> String {
         let words = identifierWords(name)
         var result = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         if result.isEmpty { result = "Entity" }
         if let first = result.first, first.isNumber { result = "_" + result }
+        if typesUsed.contains(result) { result += "Entity" }
         return keywords.contains(result) ? "`\(result)`" : result
     }
 
     /// `TrackId` → `trackId`, `first name` → `firstName`, `ID` → `id`.
     static func propertyIdentifier(_ name: String) -> String {
         let words = identifierWords(name)
-        guard let first = words.first else { return "_" }
+        guard let first = words.first, !first.allSatisfy({ $0 == "_" }) || words.count > 1 else {
+            return "attribute" + (words.first ?? "")
+        }
         let head = first == first.uppercased() ? first.lowercased() : first.prefix(1).lowercased() + first.dropFirst()
         var result = head + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         if let c = result.first, c.isNumber { result = "_" + result }
         return keywords.contains(result) ? "`\(result)`" : result
     }
 
+    /// The words of a name; a name of symbols alone (`€`, `👍`) is spelled by its characters'
+    /// Unicode names (`EURO SIGN`, `THUMBS UP SIGN`), as no Swift identifier can hold them.
     private static func identifierWords(_ name: String) -> [String] {
-        name.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init)
+        func words(_ text: String) -> [String] {
+            text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init)
+        }
+        let found = words(name)
+        guard found.isEmpty else { return found }
+        return words(name.unicodeScalars.compactMap(\.properties.name).joined(separator: " ").lowercased())
     }
 
     static func stringLiteral(_ text: String) -> String {
