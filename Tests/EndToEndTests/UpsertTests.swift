@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// `upsert` is built by the engine's statement, as `Portal<T>.upsert` is: an upsert that sets only the key of an existing entity still prints it.
+/// `upsert` is built by the engine's statement, as `Portal<T>.upsert` is: an upsert that sets
+/// only the key of an existing entity still prints it.
 @Suite struct UpsertTests {
     @Test func upsertOfOnlyTheKeyOfAnExistingEntityPrintsIt() throws {
         let (_, database) = try Shell.chinookCopy()
