@@ -18,6 +18,14 @@ import Testing
         return line.map { String($0.dropFirst(attribute.count + 3)) } ?? ""
     }
 
+    /// `create` prints the entity as stored: 3 given to a REAL column is the 3.0 stored.
+    @Test func createPrintsWhatWasStored() throws {
+        _ = try Spawn.run("/usr/bin/env", ["sqlite3", db, "CREATE TABLE Reading (id INTEGER PRIMARY KEY, value REAL)"])
+        let r = try run("create Reading set value = 3", ["--format", "csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "id,value\n1,3.0\n", "\(r.stdout)")
+    }
+
     /// A column declared DATETIME has NUMERIC affinity: without the refusal,
     /// `"2024-05-01 10:00:00" + 1` would store 2025.
     @Test func arithmeticOnADateColumnIsAnErrorWhateverItsAffinity() throws {

@@ -49,6 +49,15 @@ import Testing
         #expect(try store.write { try $0.update("Hike", [.value("km", 1)], where: .id([.integer(99)])) }.matched == 0)
     }
 
+    /// The row an insert returns is the row as stored: a whole number given to a REAL column
+    /// comes back as the real stored, not the integer given.
+    @Test func anInsertReturnsTheRowAsStored() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(folder)
+        let made = try store.write { try $0.insert("Hike", [.value("trail", "Round"), .value("km", 3)], returning: .all) }
+        #expect(made.rows.first?["km"] == .real(3.0))
+    }
+
     @Test func anUpsertWithoutTheWholeIdInserts() throws {
         let folder = try TemporaryFolder()
         let store = try store(folder)

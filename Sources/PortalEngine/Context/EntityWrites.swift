@@ -116,7 +116,9 @@ struct PlainWritePolicy: WritePolicy {
         guard matched > 0 else {
             throw PortalError(.readOnly, "nothing was inserted into \(entity.name) (is it a view?)", entity: entity.name)
         }
-        return WriteResult(matched: matched, rows: row.map { [$0] } ?? [], insertedRowid: context.connection.lastInsertRowid)
+        let rowid = context.connection.lastInsertRowid
+        return WriteResult(matched: matched, rows: try context.asStored(row, of: entity, rowid: rowid, returning),
+                           insertedRowid: rowid)
     }
 
     func updateStatement(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
@@ -147,6 +149,27 @@ struct PlainWritePolicy: WritePolicy {
 
 extension Returning {
     var isNothing: Bool { if case .nothing = self { true } else { false } }
+}
+
+extension WriteContext {
+    /// The row an insert returned, read again from the table where there is a rowid: SQLite's
+    /// RETURNING gives a REAL column's whole number as the integer it was given (3 for the 3.0
+    /// stored), where a read gives what is stored.
+    func asStored(_ returned: Row?, of entity: EntityDescription, rowid: Int64, _ returning: Returning) throws -> [Row] {
+        guard let returned else { return [] }
+        guard let rowidColumn = store.dialect.rowidColumn, entity.hasRowid else { return [returned] }
+        let columns: Select.Columns = switch returning.naming(entity) {
+        case .nothing, .all: .all(withRowid: false)
+        case .attributes(let described): .attributes(of: described, withRowid: false)
+        case .columns(let names): .expressions(names.map { SQLFragment(column("t0", $0)) })
+        }
+        let select = Select(entity.table, columns: columns, condition: SQLFragment(column("t0", rowidColumn) + " = ?", [.integer(rowid)]))
+            .rendered(in: store.dialect)
+        let statement = try connection.prepare(select.sql)
+        defer { statement.reset() }
+        try statement.bind(select.bindings)
+        return [try statement.rows().first ?? returned]
+    }
 }
 
 extension WriteContext {
