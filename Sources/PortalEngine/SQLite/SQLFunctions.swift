@@ -41,8 +41,6 @@ public enum SQLFunctions {
     /// folds into scratch memory. One state per connection, used by one thread at a time.
     private final class FoldOrder {
         let mode: TextFolding.Mode?
-        /// Where the left side is folded.
-        private let scratch = FoldScratch()
         /// The last right side and its fold, in memory of their own (read with no retain).
         private var right = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
         private var foldedRight = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
@@ -59,7 +57,7 @@ public enum SQLFunctions {
         func compare(_ left: UnsafeBufferPointer<UInt8>, _ rightBytes: UnsafeBufferPointer<UInt8>) -> Int32 {
             if !Self.same(rightBytes, UnsafeBufferPointer(right)) { keep(rightBytes) }
             let folded = UnsafeBufferPointer(foldedRight)
-            return SQLFunctions.withFolded(left, mode: mode, scratch: scratch) { Self.order($0, folded) }
+            return SQLFunctions.withFolded(left, mode: mode) { Self.order($0, folded) }
         }
 
         /// Keeps a new right side and its fold.
@@ -141,43 +139,21 @@ public enum SQLFunctions {
     /// by byte into scratch memory, no allocation for most text; through a Swift string when
     /// TextFolding leaves the text to Foundation or the bytes are not valid UTF-8 (read as
     /// U+FFFD, as everywhere else).
-    /// With a `limit`, the fold may stop after that many bytes (for a prefix test). Folded into
-    /// `scratch` when given (memory a statement or a connection keeps from row to row), else
-    /// into temporary memory.
+    /// With a `limit`, the fold may stop after that many bytes (for a prefix test).
     static func withFolded<R>(_ bytes: UnsafeBufferPointer<UInt8>, mode: TextFolding.Mode?, limit: Int = .max,
-                              scratch: FoldScratch? = nil, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+                              _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard let mode else {
             if TextMatching.isValidUTF8(bytes) { return body(bytes) }
             return Array(String(decoding: bytes, as: UTF8.self).utf8).withUnsafeBufferPointer(body)
         }
-        func fold(into out: UnsafeMutableBufferPointer<UInt8>) -> R {
-            if let count = TextFolding.fold(bytes, into: out, mode: mode, limit: limit) {
-                return body(UnsafeBufferPointer(rebasing: out[..<count]))
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TextFolding.capacity(forFolding: bytes.count)) { scratch in
+            if let count = TextFolding.fold(bytes, into: scratch, mode: mode, limit: limit) {
+                return body(UnsafeBufferPointer(rebasing: scratch[..<count]))
             }
             let folded = TextMatching.fold(String(decoding: bytes, as: UTF8.self), caseInsensitive: mode != .diacriticInsensitive,
                                            diacriticInsensitive: mode != .caseInsensitive)
             return Array(folded.utf8).withUnsafeBufferPointer(body)
         }
-        if let scratch { return fold(into: scratch.room(for: bytes.count)) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TextFolding.capacity(forFolding: bytes.count), fold)
-    }
-
-    /// Memory to fold into, kept by a statement or a connection (used by one thread at a time)
-    /// and grown as its texts need: no allocation per row.
-    final class FoldScratch {
-        private var buffer = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
-
-        /// Room to fold `count` bytes of text.
-        func room(for count: Int) -> UnsafeMutableBufferPointer<UInt8> {
-            let needed = TextFolding.capacity(forFolding: count)
-            if buffer.count < needed {
-                buffer.deallocate()
-                buffer = .allocate(capacity: max(needed, 256))
-            }
-            return buffer
-        }
-
-        deinit { buffer.deallocate() }
     }
 
     /// The fold flags (1 = `[c]`, 2 = `[d]`) as a folding mode; nil for none.
@@ -233,8 +209,6 @@ public enum SQLFunctions {
     private final class FoldedPart {
         let flags: Int32
         let bytes: UnsafeMutableBufferPointer<UInt8>
-        /// Where each row's text is folded.
-        let scratch = FoldScratch()
         init(flags: Int32, bytes: [UInt8]) {
             self.flags = flags
             self.bytes = .allocate(capacity: bytes.count)
@@ -256,7 +230,7 @@ public enum SQLFunctions {
         }
         let flags = arguments[2].map { sqlite3_value_int($0) } ?? 0
         let mode = mode(flags)
-        let part: UnsafeBufferPointer<UInt8>, scratch: FoldScratch
+        let part: UnsafeBufferPointer<UInt8>
         // A part folded in this call, held to the end of it: SQLite may release what it is
         // handed at once (a part that is not a constant).
         var fresh: FoldedPart?
@@ -265,15 +239,13 @@ public enum SQLFunctions {
            kept._withUnsafeGuaranteedRef({ $0.flags == flags }) {
             // SQLite holds the part for the statement: read without a retain.
             part = kept._withUnsafeGuaranteedRef { UnsafeBufferPointer($0.bytes) }
-            scratch = kept._withUnsafeGuaranteedRef { $0.scratch }
         } else {
             let folded = FoldedPart(flags: flags, bytes: withFolded(bytes(of: right), mode: mode) { Array($0) })
             fresh = folded
             part = UnsafeBufferPointer(folded.bytes)
-            scratch = folded.scratch
             sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(folded).toOpaque(), releasePart)
         }
-        let result = withFolded(bytes(of: left), mode: mode, limit: prefixOnly ? part.count : .max, scratch: scratch) { test($0, part) }
+        let result = withFolded(bytes(of: left), mode: mode, limit: prefixOnly ? part.count : .max) { test($0, part) }
         sqlite3_result_int(context, result ? 1 : 0)
     }
 
