@@ -90,12 +90,20 @@ public enum TextFolding {
                     continue
                 }
             }
-            let byte = source[i]
+            var byte = source[i]
             if byte < 0x80 {
-                target[o] = lower && byte &- 0x41 < 26 ? byte | 0x20 : byte
+                // A run of ASCII bytes shorter than a word (the end of the text, or before a
+                // letter that is not ASCII), in a loop of its own.
+                repeat {
+                    target[o] = lower && byte &- 0x41 < 26 ? byte | 0x20 : byte
+                    i &+= 1
+                    o &+= 1
+                    guard i < count else { break }
+                    let next = source[i]
+                    guard next < 0x80 else { break }
+                    byte = next
+                } while true
                 after = byte == 0 ? Marks.foldAsLetter : Marks.drop
-                i &+= 1
-                o &+= 1
                 continue
             }
             // A two-byte scalar here (most letters that are not ASCII), else the general decoder.

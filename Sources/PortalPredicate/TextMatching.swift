@@ -192,7 +192,15 @@ public enum TextMatching {
             } else if pi < p.count, p[pi] == t[ti] {
                 ti += 1; pi += 1
             } else if starP >= 0 {
-                pi = starP + 1; starT += scalarLength(at: starT); ti = starT
+                pi = starP + 1
+                starT += scalarLength(at: starT)
+                // A literal after the star can only match where its first byte is (a lead byte
+                // or ASCII, never inside another character): skip to the next one.
+                if pi < p.count, p[pi] != star, p[pi] != one, starT < t.count, let base = t.baseAddress {
+                    guard let found = memchr(base + starT, Int32(p[pi]), t.count - starT) else { return false }
+                    starT = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                }
+                ti = starT
             } else {
                 return false
             }

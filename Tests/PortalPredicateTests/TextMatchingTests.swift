@@ -46,6 +46,31 @@ import PortalPredicate
         #expect(!TextMatching.like(long, pattern: String(repeating: "*a", count: 50) + "*b"))
     }
 
+    /// LIKE on bytes against a plain recursive matcher over scalars, on generated texts and
+    /// patterns of one-, two-, three- and four-byte characters.
+    @Test func likeAgreesWithAReferenceMatcher() {
+        func reference(_ t: ArraySlice<Unicode.Scalar>, _ p: ArraySlice<Unicode.Scalar>) -> Bool {
+            guard let first = p.first else { return t.isEmpty }
+            if first == "*" { return (t.startIndex...t.endIndex).contains { reference(t[$0...], p.dropFirst()) } }
+            guard let c = t.first, first == "?" || first == c else { return false }
+            return reference(t.dropFirst(), p.dropFirst())
+        }
+        var generator = SeededGenerator(seed: 41)
+        let letters: [Unicode.Scalar] = ["a", "b", "é", "ß", "東", "😀"]
+        let symbols = letters + ["*", "?"]
+        var compared = 0, matched = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...7, using: &generator)).map { _ in letters[Int.random(in: 0..<letters.count, using: &generator)] }
+            let pattern = (0..<Int.random(in: 0...5, using: &generator)).map { _ in symbols[Int.random(in: 0..<symbols.count, using: &generator)] }
+            let expected = reference(text[...], pattern[...])
+            let t = String(String.UnicodeScalarView(text)), p = String(String.UnicodeScalarView(pattern))
+            #expect(TextMatching.like(t, pattern: p) == expected, "\(t.debugDescription) LIKE \(p.debugDescription)")
+            compared += 1
+            if expected { matched += 1 }
+        }
+        #expect(compared == 20_000 && matched > 1_000)
+    }
+
     @Test func matches() throws {
         #expect(try TextMatching.matches("abc", regex: "a.c"))
         #expect(try !TextMatching.matches("abcd", regex: "a.c"))

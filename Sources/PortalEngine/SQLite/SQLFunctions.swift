@@ -58,7 +58,9 @@ public enum SQLFunctions {
         func compare(_ left: UnsafeBufferPointer<UInt8>, _ rightBytes: UnsafeBufferPointer<UInt8>) -> Int32 {
             if !Self.same(rightBytes, UnsafeBufferPointer(right)) { keep(rightBytes) }
             let folded = UnsafeBufferPointer(foldedRight)
-            return SQLFunctions.withFolded(left, mode: mode) { Self.order($0, folded) }
+            // Folded only one byte past the right side's fold: the order is known by then (the
+            // common bytes, else the longer is greater).
+            return SQLFunctions.withFolded(left, mode: mode, limit: folded.count + 1) { Self.order($0, folded) }
         }
 
         /// Keeps a new right side and its fold.
