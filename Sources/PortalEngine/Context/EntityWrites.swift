@@ -116,9 +116,8 @@ struct PlainWritePolicy: WritePolicy {
         guard matched > 0 else {
             throw PortalError(.readOnly, "nothing was inserted into \(entity.name) (is it a view?)", entity: entity.name)
         }
-        let rowid = context.connection.lastInsertRowid
-        return WriteResult(matched: matched, rows: try context.asStored(row, of: entity, rowid: rowid, returning),
-                           insertedRowid: rowid)
+        return WriteResult(matched: matched, rows: context.asStored(row, of: entity),
+                           insertedRowid: context.connection.lastInsertRowid)
     }
 
     func updateStatement(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
@@ -152,23 +151,65 @@ extension Returning {
 }
 
 extension WriteContext {
-    /// The row an insert returned, read again from the table where there is a rowid: SQLite's
-    /// RETURNING gives a REAL column's whole number as the integer it was given (3 for the 3.0
-    /// stored), where a read gives what is stored.
-    func asStored(_ returned: Row?, of entity: EntityDescription, rowid: Int64, _ returning: Returning) throws -> [Row] {
-        guard let returned else { return [] }
-        guard let rowidColumn = store.dialect.rowidColumn, entity.hasRowid else { return [returned] }
-        let columns: Select.Columns = switch returning.naming(entity) {
-        case .nothing, .all: .all(withRowid: false)
-        case .attributes(let described): .attributes(of: described, withRowid: false)
-        case .columns(let names): .expressions(names.map { SQLFragment(column("t0", $0)) })
+    /// A plain database's insert of plain values, whole rows or none returned: the insert by
+    /// columns, which keeps its statement from one row to the next (a loop of `create`s renders
+    /// and looks up its SQL once). Nil where the general path is needed.
+    func insertingValues(_ entity: String, _ assignments: [AttributeAssignment], _ returning: Returning) throws -> WriteResult? {
+        guard store.coreDataCatalog == nil else { return nil }
+        switch returning {
+        case .nothing, .all: break
+        case .columns, .attributes: return nil
         }
-        let select = Select(entity.table, columns: columns, condition: SQLFragment(column("t0", rowidColumn) + " = ?", [.integer(rowid)]))
-            .rendered(in: store.dialect)
-        let statement = try connection.prepare(select.sql)
-        defer { statement.reset() }
-        try statement.bind(select.bindings)
-        return [try statement.rows().first ?? returned]
+        var columns: [String] = []
+        var values: [Value] = []
+        columns.reserveCapacity(assignments.count)
+        values.reserveCapacity(assignments.count)
+        for assignment in assignments {
+            guard case .value(let value) = assignment.source else { return nil }
+            columns.append(assignment.name)
+            values.append(value)
+        }
+        if !reusesLastInsert(entity, columns: columns, returning: !returning.isNothing),
+           Set(columns.map { $0.lowercased() }).count < columns.count {
+            let twice = columns.first { name in columns.filter { $0.lowercased() == name.lowercased() }.count > 1 } ?? ""
+            throw PortalError(.misuse, "\(entity).\(twice) is set twice", entity: entity, attribute: twice)
+        }
+        let row = try insert(entity, columns: columns, values: values, returning: !returning.isNothing)
+        let matched = connection.changes
+        // SQLite accepts INSERT … RETURNING on a view and silently does nothing.
+        guard matched > 0 else {
+            throw PortalError(.readOnly, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
+        }
+        guard let row else { return WriteResult(matched: matched, insertedRowid: connection.lastInsertRowid) }
+        let positions = try realPositions(of: row, entity: entity)
+        return WriteResult(matched: matched, rows: [asStored(row, realPositions: positions)], insertedRowid: connection.lastInsertRowid)
+    }
+
+    /// The row an insert returned, as stored: SQLite's RETURNING gives a whole number written to
+    /// a REAL column as the integer given (3 for the 3.0 stored, which every read gives), so such
+    /// a value is made the real it is.
+    func asStored(_ returned: Row?, of entity: EntityDescription) -> [Row] {
+        guard let returned else { return [] }
+        return [asStored(returned, realPositions: Self.realPositions(in: returned.names, of: entity))]
+    }
+
+    /// The positions of `names` that name a REAL column of `entity`.
+    static func realPositions(in names: [String], of entity: EntityDescription) -> [Int] {
+        names.indices.filter { i in
+            guard let attribute = entity.attribute(named: names[i]) ?? entity.attribute(column: names[i]) else { return false }
+            if case .real = ColumnAffinity(declaredType: attribute.declaredType) { return true }
+            return false
+        }
+    }
+
+    /// `returned` with the integers at `realPositions` made reals.
+    func asStored(_ returned: Row, realPositions: [Int]) -> Row {
+        guard realPositions.contains(where: { if case .integer = returned.value(at: $0) { true } else { false } }) else { return returned }
+        var values = returned.values
+        for i in realPositions {
+            if case .integer(let n) = values[i] { values[i] = .real(Double(n)) }
+        }
+        return Row(columns: returned.columns, values: values)
     }
 }
 
@@ -177,6 +218,7 @@ extension WriteContext {
     /// Inserts one row of `entity`; with `returning`, the result holds it as stored.
     @discardableResult
     public func insert(_ entity: String, _ assignments: [AttributeAssignment], returning: Returning = .nothing) throws -> WriteResult {
+        if let result = try insertingValues(entity, assignments, returning) { return result }
         try checkValid()
         let described = try checkWritable(entity, columns: assignments.filter { !$0.setsRelationship }.map(\.name))
         let (values, links) = try split(assignments, of: described)

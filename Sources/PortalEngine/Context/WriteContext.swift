@@ -57,6 +57,23 @@ public final class WriteContext: ReadContext {
         /// release a strong copy costs: `statement` holds it, and only `insert` replaces it,
         /// which nothing a row runs (binding, stepping, the engine's SQL functions) calls.
         var sqlite: Unmanaged<Statement>?
+        /// The positions of the returned row's REAL columns, once a row has been returned.
+        var realPositions: [Int]?
+    }
+
+    /// True when an insert of these columns reuses the last insert's statement (its columns
+    /// were checked when it was prepared).
+    func reusesLastInsert(_ entity: String, columns: [String], returning: Bool) -> Bool {
+        lastInsert.returning == returning && lastInsert.entity == entity && lastInsert.columns == columns
+    }
+
+    /// The positions of REAL columns in a row the last insert returned (`asStored`), found
+    /// once for the statement rather than for every row of a loop of inserts.
+    func realPositions(of row: Row, entity: String) throws -> [Int] {
+        if let known = lastInsert.realPositions, lastInsert.entity == entity { return known }
+        let positions = Self.realPositions(in: row.names, of: try self.entity(named: entity))
+        lastInsert.realPositions = positions
+        return positions
     }
 
     /// Sets `values` on the rows matching the predicate (all rows when nil); returns how many
@@ -77,10 +94,11 @@ public final class WriteContext: ReadContext {
     /// The assignments of a dictionary of values, in name order: on a Core Data store a value
     /// naming a to-one relationship sets it to the row with that id (nil clears it).
     private func assignments(_ values: [String: Value], of entity: String) throws -> [AttributeAssignment] {
+        let sorted = values.sorted { $0.key < $1.key }
+        guard store.coreDataCatalog != nil else { return sorted.map { .value($0.key, $0.value) } }
         let described = try self.entity(named: entity)
-        let isCoreData = store.coreDataCatalog != nil
-        return try values.sorted { $0.key < $1.key }.map { name, value in
-            guard isCoreData, let relationship = described.settableRelationship(named: name) else { return .value(name, value) }
+        return try sorted.map { name, value in
+            guard let relationship = described.settableRelationship(named: name) else { return .value(name, value) }
             switch (relationship.kind, value) {
             case (.toOne, .integer(let key)): return .rows(relationship.name, [key])
             case (.toOne, .null): return .rows(relationship.name, [])

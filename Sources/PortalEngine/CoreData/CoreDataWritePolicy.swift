@@ -22,7 +22,7 @@ struct CoreDataWritePolicy: WritePolicy {
         for link in links {
             try context.linkCoreData(model, entity.name, keys: [key], link.name, to: link.ids, marksRow: false)
         }
-        return WriteResult(matched: 1, rows: try context.asStored(row, of: entity, rowid: key, returning), insertedRowid: key)
+        return WriteResult(matched: 1, rows: context.asStored(row, of: entity), insertedRowid: key)
     }
 
     /// The update of the matched rows, their `Z_OPT` raised.
