@@ -148,7 +148,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         lock.unlock()
         if let known { return known }
         let backward = shape == .last || shape == .before
-        let statement = Self.rowSelect(entity, where: [filter, keyset].compactMap { $0 },
+        let statement = rowSelect(entity, where: [filter, keyset].compactMap { $0 },
                                        order: SQLFragment(keyParts.map { $0.ordering(reversed: backward, in: store.dialect) }.joined(separator: ", ")),
                                        limit: request.limit).rendered(in: store.dialect)
         lock.lock()
@@ -160,17 +160,17 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     /// A select of rows as pages return them: the key columns first when the rowid identifies
     /// the rows (it is no column), then every column.
-    private static func rowSelect(_ entity: EntityDescription, where conditions: [SQLFragment], order: SQLFragment? = nil,
-                                  limit: Int? = nil) -> Select {
-        let columns: Select.Columns = idPositions(entity) == nil ? keyThenAllColumns(entity) : .all(withRowid: false)
+    private func rowSelect(_ entity: EntityDescription, where conditions: [SQLFragment], order: SQLFragment? = nil,
+                           limit: Int? = nil) -> Select {
+        let columns: Select.Columns = Self.idPositions(entity) == nil ? keyThenAllColumns(entity) : .all(withRowid: false)
         let condition = conditions.isEmpty ? nil : SQLFragment.joined(conditions.map(\.parenthesized), separator: " AND ")
         return Select(entity, columns: columns, condition: condition, order: order, limit: limit)
     }
 
     /// The key columns, then every column (the rowid is no column, so it must be named).
-    private static func keyThenAllColumns(_ entity: EntityDescription) -> Select.Columns {
-        .expressions(keyColumns(entity).map { SQLFragment("t0." + quoted($0)) }
-                     + (entity.isStoredByName ? [SQLFragment("t0.*")] : entity.attributeColumns(alias: "t0", dialect: SQLiteDialect())))
+    private func keyThenAllColumns(_ entity: EntityDescription) -> Select.Columns {
+        .expressions(Self.keyColumns(entity).map { SQLFragment("t0." + store.dialect.quoted($0)) }
+                     + (entity.isStoredByName ? [SQLFragment("t0.*")] : entity.attributeColumns(alias: "t0", dialect: store.dialect)))
     }
 
     /// The sort column (if any) then the key columns, each with its direction.
@@ -180,11 +180,11 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             guard let attribute = entity.attribute(named: sort.column) else {
                 throw BrowserError("no attribute '\(sort.column)' on \(entity.name)")
             }
-            parts.append(Keyset.Part(expression: "t0." + quoted(attribute.column), ascending: sort.direction == .ascending,
+            parts.append(Keyset.Part(expression: "t0." + store.dialect.quoted(attribute.column), ascending: sort.direction == .ascending,
                                      nullable: true))
         }
         for column in Self.keyColumns(entity) {
-            parts.append(Keyset.Part(expression: "t0." + quoted(column), ascending: true,
+            parts.append(Keyset.Part(expression: "t0." + store.dialect.quoted(column), ascending: true,
                                      nullable: entity.rowKey.isEmpty))
         }
         return parts
@@ -383,7 +383,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// One row by its id, as pages return it.
     private func row(_ context: ReadContext, _ entity: EntityDescription, _ id: [Value]) throws -> BrowserRow {
         let key = Self.keyColumns(entity)
-        let select = Select(entity, columns: Self.keyThenAllColumns(entity),
+        let select = Select(entity, columns: keyThenAllColumns(entity),
                             condition: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
         guard let found = try context.query(select.sql, select.bindings).rows.first else {
             throw BrowserError("the \(entity.name) just written cannot be read back")
@@ -463,6 +463,3 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         }
     }
 }
-
-/// An identifier quoted for SQL, by the engine's dialect (the one place quoting is spelled).
-func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }

@@ -3,9 +3,6 @@ import PortalEngine
 import PortalPostgres
 import PortalTUI
 
-/// An identifier quoted for SQL, by the engine's dialect (the one place quoting is spelled).
-func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }
-
 /// The SQL a query compiles to, with what it binds.
 struct CompiledQuery {
     var sql: String
