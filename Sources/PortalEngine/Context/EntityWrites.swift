@@ -111,11 +111,7 @@ struct PlainWritePolicy: WritePolicy {
         let insert = Insert(entity, columns: values.map(\.column), values: values.map(\.value), returning: returning)
             .rendered(in: context.store.dialect)
         let row = try context.runWrite(entity.name, insert.sql, insert.bindings, returning: !returning.isNothing)
-        let matched = context.connection.changes
-        // SQLite accepts INSERT … RETURNING on a view and silently does nothing.
-        guard matched > 0 else {
-            throw PortalError(.readOnly, "nothing was inserted into \(entity.name) (is it a view?)", entity: entity.name)
-        }
+        let matched = try context.insertedRows(entity.name)
         return WriteResult(matched: matched, rows: context.asStored(row, of: entity),
                            insertedRowid: context.connection.lastInsertRowid)
     }
@@ -175,14 +171,20 @@ extension WriteContext {
             throw PortalError(.misuse, "\(entity).\(twice) is set twice", entity: entity, attribute: twice)
         }
         let row = try insert(entity, columns: columns, values: values, returning: !returning.isNothing)
-        let matched = connection.changes
-        // SQLite accepts INSERT … RETURNING on a view and silently does nothing.
-        guard matched > 0 else {
-            throw PortalError(.readOnly, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
-        }
+        let matched = try insertedRows(entity)
         guard let row else { return WriteResult(matched: matched, insertedRowid: connection.lastInsertRowid) }
         let positions = try realPositions(of: row, entity: entity)
         return WriteResult(matched: matched, rows: [asStored(row, realPositions: positions)], insertedRowid: connection.lastInsertRowid)
+    }
+
+    /// The rows the last insert wrote: SQLite accepts INSERT … RETURNING on a view and silently
+    /// does nothing, which is an error here.
+    func insertedRows(_ entity: String) throws -> Int {
+        let matched = connection.changes
+        guard matched > 0 else {
+            throw PortalError(.readOnly, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
+        }
+        return matched
     }
 
     /// The row an insert returned, as stored: SQLite's RETURNING gives a whole number written to

@@ -176,7 +176,7 @@ extension WriteContext {
             entityColumn
         } else { nil }
         try model.refuseTriggers(on: destination.table, writing: destination.name, updatedColumns([column, entityColumn, orderColumn]))
-        try markFormerOwners(of: targets, in: destination, column: column, except: row, relationship)
+        try markFormerOwners(of: targets, in: destination, column: column, except: row, relationship, model)
         let table = quoted(destination.table)
         let cleared = [column, entityColumn, orderColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
         let kept = targets.map { _ in "?" }.joined(separator: ", ")
@@ -196,17 +196,23 @@ extension WriteContext {
     /// The rows of this side that held some of `targets` before and lose them (their to-many
     /// changed): marked changed, as Core Data saves them.
     private func markFormerOwners(of targets: [CoreDataRow], in destination: CoreDataMapping.Entity, column: String,
-                                  except row: CoreDataRow, _ relationship: CoreDataMapping.Relationship) throws {
-        guard !targets.isEmpty, let own = try? coreDataStoreModel()?.mapping.entity(named: relationship.declaredBy) else { return }
+                                  except row: CoreDataRow, _ relationship: CoreDataMapping.Relationship,
+                                  _ model: CoreDataStoreModel) throws {
+        guard !targets.isEmpty, let own = model.mapping.entity(named: relationship.declaredBy) else { return }
         let list = targets.map { _ in "?" }.joined(separator: ", ")
-        let select = Select(destination.table, columns: .expressions([SQLFragment("DISTINCT " + quoted(column))]),
-                            condition: SQLFragment("Z_PK IN (" + list + ") AND " + quoted(column) + " != ?",
-                                                   targets.map { .integer($0.key) } + [.integer(row.key)])).rendered(in: store.dialect)
-        let owners = try connection.prepare(select.sql)
-        defer { owners.reset() }
-        try owners.bind(select.bindings)
-        let keys = try owners.rows().compactMap { row -> Int64? in if case .integer(let key) = row.value(at: 0) { key } else { nil } }
-        if !keys.isEmpty { try markChanged(own, keys: keys) }
+        let owners = try keys(Select(destination.table, columns: .expressions([SQLFragment("DISTINCT " + quoted(column))]),
+                                     condition: SQLFragment("Z_PK IN (" + list + ") AND " + quoted(column) + " != ?",
+                                                            targets.map { .integer($0.key) } + [.integer(row.key)])))
+        if !owners.isEmpty { try markChanged(own, keys: owners) }
+    }
+
+    /// The integers in the first column of a select's rows.
+    private func keys(_ select: Select) throws -> [Int64] {
+        let rendered = select.rendered(in: store.dialect)
+        let statement = try connection.prepare(rendered.sql)
+        defer { statement.reset() }
+        try statement.bind(rendered.bindings)
+        return try statement.rows().compactMap { if case .integer(let key) = $0.value(at: 0) { key } else { nil } }
     }
 
     /// A many-to-many: the row's join rows are replaced by one per target (both ways round for
@@ -262,12 +268,8 @@ extension WriteContext {
             : quoted(target)
         var condition = SQLFragment(quoted(source) + " = ?", [.integer(row.key)])
         if reflexive { condition = condition + SQLFragment(" OR " + quoted(target) + " = ?", [.integer(row.key)]) }
-        let select = Select(table, columns: .expressions([SQLFragment(other, reflexive ? [.integer(row.key)] : [])]),
-                            condition: condition).rendered(in: store.dialect)
-        let statement = try connection.prepare(select.sql)
-        defer { statement.reset() }
-        try statement.bind(select.bindings)
-        return Set(try statement.rows().compactMap { if case .integer(let key) = $0.value(at: 0) { key } else { nil } })
+        return Set(try keys(Select(table, columns: .expressions([SQLFragment(other, reflexive ? [.integer(row.key)] : [])]),
+                                   condition: condition)))
     }
 
     /// Raises the `Z_OPT` of one row.
