@@ -52,7 +52,9 @@ struct Lexer {
     static func tokenize(_ text: String) throws(PredicateError) -> [Token] {
         var lexer = Lexer(text)
         var tokens: [Token] = []
+        let ask = PredicateInterruption.requested
         while true {
+            try PredicateInterruption.poll(tokens.count &+ 1, ask)
             let token = try lexer.next()
             tokens.append(token)
             if token.kind == .end { return tokens }

@@ -13,6 +13,8 @@ struct Parser {
     private var depth = 0
     private let arguments: [Argument]
     private var argumentIndex = 0
+    /// Whether to stop a long parse (`PredicateInterruption`), asked along long chains.
+    private let interruption = PredicateInterruption.requested
 
     init(_ text: String, arguments: [Argument]) throws(PredicateError) {
         self.text = text
@@ -170,6 +172,7 @@ struct Parser {
         var operands = [left.value], tallest = left.height
         while isReserved("OR") || isSymbol("||") {
             advance()
+            try PredicateInterruption.poll(operands.count, interruption)
             guard case .predicate(let right) = try andOperand(allowExpression: false) else {
                 throw unexpected("a comparison operator")
             }
@@ -185,6 +188,7 @@ struct Parser {
         var operands = [left.value], tallest = left.height
         while isReserved("AND") || isSymbol("&&") {
             advance()
+            try PredicateInterruption.poll(operands.count, interruption)
             guard case .predicate(let right) = try notOperand(allowExpression: false) else {
                 throw unexpected("a comparison operator")
             }

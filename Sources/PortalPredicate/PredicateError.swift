@@ -14,6 +14,8 @@ public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible
         case unsupported
         /// A `%@` placeholder without an argument, a wrong argument type, …
         case argument
+        /// The caller asked the parse or the compile to stop (`PredicateInterruption`).
+        case interrupted
     }
 
     /// What kind of problem.

@@ -38,6 +38,48 @@ import Testing
         // Rejections are fine only when rare: the generator should make valid predicates.
         #expect(bothRejected < cases / 20)
     }
+
+    /// OR chains of `==` on one attribute, which the compiler turns into one `IN (…)`: texts,
+    /// numbers and NULL against text, integer, real and date columns, mixed with other terms
+    /// and negated, select what the evaluator selects on both dialects.
+    @Test(arguments: 0..<2) func orChainsOfEqualitiesAgreeWithTheEvaluator(dialectIndex: Int) throws {
+        let dialect = Self.dialects[dialectIndex]
+        let values = DifferentialWorld.texts + DifferentialWorld.numbers
+        var mismatches = 0
+        for world in 0..<6 {
+            var random = SeededRandom(seed: UInt64(0x0C4A_0000 + world))
+            let data = try DifferentialWorld(random: &random)
+            for index in 0..<150 {
+                let column = random.pick(["name", "note", "score", "ratio", "day"])
+                var terms: [Predicate] = (0..<random.int(2...9)).map { _ in
+                    .comparison(Comparison(.key(random.chance(85) ? column : "score"), .equal, .literal(random.pick(values))))
+                }
+                if random.chance(30) { terms.insert(.comparison(Comparison(.key("id"), .less, .literal(5))), at: random.int(0...terms.count)) }
+                let chain = Predicate.or(terms)
+                let predicate = random.chance(35) ? .not(chain) : chain
+                if case .differ(let message) = try data.compare(predicate, dialect: dialect) {
+                    mismatches += 1
+                    if mismatches <= 5 { Issue.record("world \(world) case \(index): \(predicate)\n\(message)") }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    /// The SQL of such a chain: each column's equalities in one list, in the place of the first,
+    /// the bindings in the order of the text; a lone equality and other comparisons left as written.
+    @Test func anOrChainOfEqualitiesOnOneColumnIsOneList() throws {
+        var random = SeededRandom(seed: 1)
+        let data = try DifferentialWorld(random: &random)
+        let filter = try PredicateCompiler.compile(#"name == "a" OR score == 1 OR name == "b" OR ratio > 2 OR name == "c" OR note == "d""#,
+                                                   entity: data.owner, schema: data.schema, alias: "t0")
+        #expect(filter.condition.sql == #"(t0."name" IN (?, ?, ?) OR t0."score" = ? OR t0."ratio" > ? OR t0."note" = ?)"#)
+        #expect(filter.condition.bindings == ["a", "b", "c", 1, 2, "d"])
+        // Under NOT, or inside AND, the same: the list is one term of the chain it stood in.
+        let negated = try PredicateCompiler.compile(#"NOT (score == 1 OR score == 2) AND name == "a""#,
+                                                    entity: data.owner, schema: data.schema, alias: "t0")
+        #expect(negated.condition.sql.contains(#"t0."score" IN (?, ?)"#), "\(negated.condition.sql)")
+    }
 }
 
 /// A small random database, and the same rows as evaluator objects.

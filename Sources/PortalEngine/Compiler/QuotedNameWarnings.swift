@@ -4,13 +4,11 @@ import PortalPredicate
 /// (true for every row): SQL's habit of double-quoting names. A string literal that is the
 /// name of an attribute, compared with a number or a non-text attribute, gets a warning that
 /// says how to write the attribute.
-public enum QuotedNameWarnings {
-    /// The warnings for predicate `text` on `entity`; none when it does not parse (the compiler
-    /// reports that).
-    public static func warnings(_ text: String, entity: EntityDescription) -> [String] {
-        guard let query = try? PortalPredicate.Query.parse(text) else { return [] }
+enum QuotedNameWarnings {
+    /// The warnings for `predicate` on `entity`.
+    static func warnings(_ predicate: Predicate, entity: EntityDescription) -> [String] {
         var warnings: [String] = []
-        visit(query.predicate, entity: entity, into: &warnings)
+        visit(predicate, entity: entity, into: &warnings)
         return warnings
     }
 

@@ -319,7 +319,9 @@ public struct CommandParser {
         let start = index
         var depth = 0
         var end = tokens.count
+        let interruption = PredicateInterruption.requested
         scan: while index < tokens.count {
+            try CommandError.poll(index - start &+ 1, interruption)
             let token = tokens[index]
             if token.kind == .symbol {
                 if listing && depth == 0 && token.text == "," {

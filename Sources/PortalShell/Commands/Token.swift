@@ -1,3 +1,5 @@
+import PortalEngine
+
 /// A token of the command language. Offsets are in characters from the start of the command.
 public struct Token: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
@@ -28,6 +30,11 @@ public struct CommandError: Error, Sendable, Equatable {
         self.message = message
         self.range = range
     }
+
+    /// Stops the lexing or parsing of a long command when the caller asks (`PredicateInterruption`).
+    static func poll(_ count: Int, _ ask: (@Sendable () -> Bool)?) throws(CommandError) {
+        do { try PredicateInterruption.poll(count, ask) } catch { throw CommandError("interrupted") }
+    }
 }
 
 /// Splits a command line into tokens. Never fails except on an unterminated string: every
@@ -37,7 +44,9 @@ enum Lexer {
     static func tokens(_ characters: [Character]) throws(CommandError) -> [Token] {
         var tokens: [Token] = []
         var i = 0
+        let interruption = PredicateInterruption.requested
         while i < characters.count {
+            try CommandError.poll(tokens.count &+ 1, interruption)
             let c = characters[i]
             let start = i
             if c.isWhitespace {

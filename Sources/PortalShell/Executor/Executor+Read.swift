@@ -48,13 +48,13 @@ extension Executor {
             let compiled = try PredicateCompiler.compile(predicate.text, variables: predicateVariables, entity: entity,
                                                          schema: schema, alias: Self.alias,
                                                          dialect: requireDatabase().store.dialect)
-            for warning in QuotedNameWarnings.warnings(predicate.text, entity: entity)
+            for warning in compiled.warnings
             where !predicateWarnings.contains(warning) {
                 predicateWarnings.append(warning)
                 report("warning: " + warning)
             }
             return compiled
-        } catch let error as PredicateError {
+        } catch let error as PredicateError where error.kind != .interrupted {
             throw ShellError(error.description, ShellError.locate(error, in: predicate.text, offset: predicate.offset))
         } catch let error as PortalError {
             guard let inner = error.predicateError else { throw ShellError.from(error) }

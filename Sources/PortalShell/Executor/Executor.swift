@@ -125,12 +125,15 @@ public final class Executor {
             }
         }
         do {
-            guard let command = try CommandParser.parse(text) else { return true }
-            // A command of megabytes takes a while to parse: a signal meanwhile stops it here.
-            try Self.stopIfInterrupted()
-            predicateWarnings = []
-            try database?.refreshSchema()
-            try execute(command)
+            // A command of megabytes takes seconds to parse and compile: its lexers, parsers and
+            // compiler ask the signal flag as they go, and stop.
+            try PredicateInterruption.$requested.withValue(Interrupts.interruptRequested) {
+                guard let command = try CommandParser.parse(text) else { return }
+                try Self.stopIfInterrupted()
+                predicateWarnings = []
+                try database?.refreshSchema()
+                try execute(command)
+            }
             try flushOutput()
             return true
         } catch {
@@ -140,7 +143,9 @@ public final class Executor {
             // start: its rest goes out too, so that the output ends with a whole line.
             if output.flushedCount == flushedBefore { output.discardBuffered() }
             try? flushOutput()
-            let shellError = ShellError.from(error)
+            var shellError = ShellError.from(error)
+            // A signal that stopped the command's parse ends it as one that stopped its run.
+            if error is CommandError && Interrupts.received { shellError.reason = .interrupted }
             lastErrorWasInterrupt = shellError.reason == .interrupted
             if shellError.reason == .usage { usageErrorSeen = true }
             if let location { errors.write(TerminalText.escaped(location) + ": ") }

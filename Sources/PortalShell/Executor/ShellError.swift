@@ -33,6 +33,10 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         switch error {
         case let error as ShellError: return error
         case let error as CommandError: return ShellError(error.message, error.range)
+        case let error as PredicateError where error.kind == .interrupted:
+            var shellError = ShellError(error.description)
+            shellError.reason = .interrupted
+            return shellError
         case let error as PredicateError:
             return ShellError(error.description, shift(error.range, by: offset))
         case let error as PortalError:
