@@ -88,7 +88,8 @@ public struct PostgresServer: DatabaseServer {
             guard !rest.isEmpty else { break }
             let key = rest.prefix(while: { $0.isLetter || $0 == "_" })
             rest = rest[key.endIndex...].drop(while: \.isWhitespace)
-            guard libpqKeywords.contains(String(key)), rest.first == "=" else { return nil }
+            // `=` first: a file name never builds the set of keywords.
+            guard rest.first == "=", libpqKeywords.contains(String(key)) else { return nil }
             rest = rest.dropFirst().drop(while: \.isWhitespace)
             var value = ""
             if rest.first == "'" {

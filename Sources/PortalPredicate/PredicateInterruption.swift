@@ -1,14 +1,20 @@
-/// Lets a caller stop a parse or a compile that takes long: a predicate of a million terms takes
+import Synchronization
+
+/// Lets a program stop a parse or a compile that takes long: a predicate of a million terms takes
 /// seconds to lex, parse and compile. The lexer, the parser's AND/OR chains and the SQL
 /// compiler's chains ask `requested` every `interval` tokens or terms, and stop with an
 /// `.interrupted` error when it says yes.
 ///
-/// A task-local value, so that every path that parses inside the caller's work (a command, with
-/// its filter, selection and values) sees it without a parameter threaded through each: the
-/// shell binds its signal flag around each command.
+/// One question for the whole process, as the signals that answer it are the process's: the
+/// shell sets it to its SIGINT/SIGTERM flag when it installs its handlers.
 public enum PredicateInterruption {
+    private static let current = Mutex<(@Sendable () -> Bool)?>(nil)
+
     /// True when the work under way should stop; nil (the default) never stops it.
-    @TaskLocal public static var requested: (@Sendable () -> Bool)?
+    public static var requested: (@Sendable () -> Bool)? {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
 
     /// How many tokens or terms pass between two questions: asking costs a call, and 4,096
     /// tokens take well under a millisecond.

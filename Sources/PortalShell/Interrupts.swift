@@ -41,6 +41,8 @@ enum Interrupts {
     static func installHandlers() {
         guard !watcherStarted else { return }
         watcherStarted = true
+        // Long parses and compiles ask the same flag.
+        PredicateInterruption.requested = interruptRequested
         sem_init(&wakeUp, 0, 0)
         // The watcher never takes the signals itself (it inherits this mask): they must reach
         // the main thread, whose read at the prompt they cut short.

@@ -17,7 +17,10 @@ extension SQLCompiler {
     /// `collection` (the rows the comparison ranges over) and continues from its element.
     func walk(_ scope: Scope, _ names: ArraySlice<String>) throws -> KeyPathEnd {
         var current = scope
-        for (offset, name) in zip(names.indices, names) {
+        // Indices rather than `zip`: the first zip of these types makes the runtime look up a
+        // conformance through every one the program has (a third of a short command's work).
+        for offset in names.indices {
+            let name = names[offset]
             let entity = current.entity
             if offset == names.index(before: names.endIndex) {
                 if let attribute = entity.attribute(named: name) { return .attribute(current, attribute) }

@@ -126,14 +126,12 @@ public final class Executor {
         }
         do {
             // A command of megabytes takes seconds to parse and compile: its lexers, parsers and
-            // compiler ask the signal flag as they go, and stop.
-            try PredicateInterruption.$requested.withValue(Interrupts.interruptRequested) {
-                guard let command = try CommandParser.parse(text) else { return }
-                try Self.stopIfInterrupted()
-                predicateWarnings = []
-                try database?.refreshSchema()
-                try execute(command)
-            }
+            // compiler ask the signal flag as they go (`PredicateInterruption`), and stop.
+            guard let command = try CommandParser.parse(text) else { return true }
+            try Self.stopIfInterrupted()
+            predicateWarnings = []
+            try database?.refreshSchema()
+            try execute(command)
             try flushOutput()
             return true
         } catch {
