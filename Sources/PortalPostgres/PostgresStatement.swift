@@ -108,7 +108,7 @@ public final class PostgresStatement: DatabaseStatement {
     /// True for the statements that only read: a query, `SHOW`, `EXPLAIN` (without `ANALYZE`).
     /// Readers' transactions are read-only on the server, which refuses any write anyway.
     public var isReadOnly: Bool {
-        let words = Self.leadingWords(sql, 2).map { $0.uppercased() }
+        let words = SQLStatements.leadingWords(sql, 2).map { $0.uppercased() }
         switch words.first {
         case "SELECT", "VALUES", "TABLE", "SHOW": return true
         case "EXPLAIN": return words.dropFirst().first != "ANALYZE"
@@ -119,19 +119,6 @@ public final class PostgresStatement: DatabaseStatement {
                 .contains { writes.contains($0.uppercased()) }
         default: return false
         }
-    }
-
-    /// The first `count` words of `sql`, read no further (a page's statement is asked each run).
-    private static func leadingWords(_ sql: String, _ count: Int) -> [Substring] {
-        func isSeparator(_ c: Character) -> Bool { c.isWhitespace || c == "(" }
-        var words: [Substring] = []
-        var rest = sql[...].drop(while: isSeparator)
-        while words.count < count, !rest.isEmpty {
-            let word = rest.prefix(while: { !isSeparator($0) })
-            words.append(word)
-            rest = rest[word.endIndex...].drop(while: isSeparator)
-        }
-        return words
     }
 
     /// The number of columns (asked of the server before the first run, when needed).

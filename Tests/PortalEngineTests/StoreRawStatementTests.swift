@@ -78,3 +78,26 @@ import Testing
         return Array(header.suffix(2))
     }
 }
+
+/// The first words of a statement, which decide whether it is transaction control (refused) or,
+/// on a server, a read: after comments, `;` and `(`, in any case, read no further than needed.
+@Suite struct StatementWordTests {
+    @Test func leadingWordsSkipCommentsAndParentheses() {
+        #expect(SQLStatements.leadingWords("  -- note\n/* a\n b */ ;(select * from t", 2) == ["select"])
+        #expect(SQLStatements.leadingWords("EXPLAIN ANALYZE SELECT 1", 2) == ["EXPLAIN", "ANALYZE"])
+        #expect(SQLStatements.leadingWords("with_x1 Ünïcode", 2) == ["with_x1", "Ünïcode"])
+        #expect(SQLStatements.leadingWords("/* unterminated", 2).isEmpty)
+        #expect(SQLStatements.leadingWords("", 2).isEmpty)
+        #expect(SQLStatements.leadingWords("SELECT*FROM t", 2) == ["SELECT"])
+    }
+
+    @Test func transactionControlIsKnownByItsWords() {
+        #expect(SQLStatements.transactionControl("/* c */ begin immediate") == "BEGIN")
+        #expect(SQLStatements.transactionControl("-- c\nStart Transaction") == "START TRANSACTION")
+        #expect(SQLStatements.transactionControl("start_x") == nil)
+        #expect(SQLStatements.transactionControl("SELECT 'BEGIN'") == nil)
+        #expect(SQLStatements.transactionControl(";;release sp") == "RELEASE")
+        #expect(SQLStatements.hasStatement(" -- only a comment\n ;") == false)
+        #expect(SQLStatements.hasStatement("-- c\nSELECT 1"))
+    }
+}

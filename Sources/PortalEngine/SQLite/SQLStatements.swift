@@ -52,7 +52,7 @@ public enum SQLStatements {
     }()
 
     /// True when `text` holds something besides whitespace, comments and `;`.
-    static func hasStatement(_ text: String) -> Bool { firstWordStart(Array(text)) != nil }
+    static func hasStatement(_ text: String) -> Bool { firstWordStart(text.utf8) != nil }
 
     /// The keyword of a statement that begins or ends a transaction or a savepoint (`BEGIN`,
     /// `START TRANSACTION`, `COMMIT`, `END`, `ROLLBACK`, `ABORT`, `SAVEPOINT`, `RELEASE`,
@@ -69,34 +69,46 @@ public enum SQLStatements {
         }
     }
 
-    /// The first `count` words (letters, digits and `_`) of `text`, after any leading comments.
-    private static func leadingWords(_ text: String, _ count: Int) -> [String] {
-        let characters = Array(text)
-        guard var i = firstWordStart(characters) else { return [] }
-        var words: [String] = []
-        while words.count < count && i < characters.count {
+    /// The first `count` words (letters, digits, `_`) of `text`, after any leading comments,
+    /// `;` and `(`, read no further: asked of every statement a context runs. On the bytes, as
+    /// SQL's separators are ASCII: no copy of the text, and no generic code whose first call
+    /// looks up conformances at run time.
+    public static func leadingWords(_ text: String, _ count: Int) -> [Substring] {
+        let bytes = text.utf8
+        guard var i = firstWordStart(bytes) else { return [] }
+        var words: [Substring] = []
+        while words.count < count && i < bytes.endIndex {
             let start = i
-            while i < characters.count && (characters[i].isLetter || characters[i].isNumber || characters[i] == "_") { i += 1 }
+            while i < bytes.endIndex && isWordByte(bytes[i]) { i = bytes.index(after: i) }
             guard i > start else { break }
-            words.append(String(characters[start..<i]))
-            while i < characters.count && characters[i].isWhitespace { i += 1 }
+            words.append(text[start..<i])
+            while i < bytes.endIndex && (isSpace(bytes[i]) || bytes[i] == UInt8(ascii: "(")) { i = bytes.index(after: i) }
         }
         return words
     }
 
-    /// Where the first character that is not whitespace, a comment or `;` is; nil when none is.
-    private static func firstWordStart(_ characters: [Character]) -> Int? {
-        var i = 0
-        while i < characters.count {
-            let c = characters[i]
-            if c.isWhitespace || c == ";" {
-                i += 1
-            } else if c == "-" && i + 1 < characters.count && characters[i + 1] == "-" {
-                while i < characters.count && characters[i] != "\n" { i += 1 }
-            } else if c == "/" && i + 1 < characters.count && characters[i + 1] == "*" {
-                i += 2
-                while i + 1 < characters.count && !(characters[i] == "*" && characters[i + 1] == "/") { i += 1 }
-                i += 2
+    /// A byte of a word: an ASCII letter, digit or `_`, or any byte of a non-ASCII character.
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte == UInt8(ascii: "_") || (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+    }
+
+    /// SQL's whitespace: space, tab, newline, vertical tab, form feed, carriage return.
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || (9...13).contains(byte) }
+
+    /// Where the first byte that is not whitespace, a comment, `;` or `(` is; nil when none is.
+    private static func firstWordStart(_ bytes: String.UTF8View) -> String.Index? {
+        var i = bytes.startIndex
+        func at(_ index: String.Index, _ char: Unicode.Scalar) -> Bool { index < bytes.endIndex && bytes[index] == UInt8(ascii: char) }
+        while i < bytes.endIndex {
+            let next = bytes.index(after: i)
+            if isSpace(bytes[i]) || at(i, ";") || at(i, "(") {
+                i = next
+            } else if at(i, "-") && at(next, "-") {
+                while i < bytes.endIndex && !at(i, "\n") { i = bytes.index(after: i) }
+            } else if at(i, "/") && at(next, "*") {
+                i = bytes.index(after: next)
+                while i < bytes.endIndex && !(at(i, "*") && at(bytes.index(after: i), "/")) { i = bytes.index(after: i) }
+                i = i < bytes.endIndex ? bytes.index(i, offsetBy: 2, limitedBy: bytes.endIndex) ?? bytes.endIndex : i
             } else {
                 return i
             }
