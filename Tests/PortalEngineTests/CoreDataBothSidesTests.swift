@@ -89,4 +89,113 @@ import Testing
             #expect(a == b + 1)
         }
     }
+
+    // MARK: Every relationship of the Photos store's albums, after a run of random writes
+
+    /// Each album's, folder's and album list's relationships as the raw tables hold them, by
+    /// `Z_PK` (`Z_OPT` apart): its folder and place there, its ordered assets, its album lists,
+    /// its ordered children; an album list's ordered albums. Written against the tables, not
+    /// through the model.
+    static let albumSides = """
+        SELECT 'album ' || a.Z_PK, a.Z_OPT, coalesce(a.ZPARENTFOLDER, '-') || '@' || coalesce(a.Z_FOK_PARENTFOLDER, '-')
+            || ' assets ' || coalesce((SELECT group_concat(Z_34ASSETS) FROM (SELECT Z_34ASSETS FROM Z_26ASSETS
+                                       WHERE Z_26ALBUMS = a.Z_PK ORDER BY Z_FOK_34ASSETS)), '')
+            || ' lists ' || coalesce((SELECT group_concat(Z_3ALBUMLISTS) FROM (SELECT Z_3ALBUMLISTS FROM Z_25ALBUMLISTS
+                                      WHERE Z_25ALBUMS = a.Z_PK ORDER BY Z_3ALBUMLISTS)), '')
+            || ' children ' || coalesce((SELECT group_concat(Z_PK) FROM (SELECT Z_PK FROM ZGENERICALBUM c
+                                         WHERE c.ZPARENTFOLDER = a.Z_PK ORDER BY c.Z_FOK_PARENTFOLDER)), '')
+        FROM ZGENERICALBUM a
+        UNION ALL
+        SELECT 'list ' || l.Z_PK, l.Z_OPT, coalesce((SELECT group_concat(Z_25ALBUMS) FROM (SELECT Z_25ALBUMS FROM Z_25ALBUMLISTS
+                                                    WHERE Z_3ALBUMLISTS = l.Z_PK ORDER BY Z_FOK_25ALBUMS)), '')
+        FROM ZALBUMLIST l
+        """
+
+    /// Every broken rule of the store's bookkeeping, by name: links to rows that are not there
+    /// or not of the destination entity, ordered sets with a missing or repeated key, a position
+    /// without a folder, a Z_MAX below its table's greatest Z_PK.
+    static let bookkeepingBreaks = """
+        SELECT 'folder of album ' || Z_PK FROM ZGENERICALBUM a WHERE ZPARENTFOLDER IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM ZGENERICALBUM f WHERE f.Z_PK = a.ZPARENTFOLDER AND f.Z_ENT = 32)
+        UNION ALL SELECT 'place without folder ' || Z_PK FROM ZGENERICALBUM WHERE (ZPARENTFOLDER IS NULL) != (Z_FOK_PARENTFOLDER IS NULL)
+        UNION ALL SELECT 'repeated place in folder ' || ZPARENTFOLDER FROM ZGENERICALBUM WHERE ZPARENTFOLDER IS NOT NULL
+            GROUP BY ZPARENTFOLDER, Z_FOK_PARENTFOLDER HAVING count(*) > 1
+        UNION ALL SELECT 'asset join ' || Z_26ALBUMS || '-' || Z_34ASSETS FROM Z_26ASSETS j
+            WHERE Z_FOK_34ASSETS IS NULL OR NOT EXISTS (SELECT 1 FROM ZGENERICALBUM WHERE Z_PK = j.Z_26ALBUMS AND Z_ENT = 26)
+               OR NOT EXISTS (SELECT 1 FROM ZGENERICASSET WHERE Z_PK = j.Z_34ASSETS)
+        UNION ALL SELECT 'repeated place in album ' || Z_26ALBUMS FROM Z_26ASSETS GROUP BY Z_26ALBUMS, Z_FOK_34ASSETS HAVING count(*) > 1
+        UNION ALL SELECT 'list join ' || Z_3ALBUMLISTS || '-' || Z_25ALBUMS FROM Z_25ALBUMLISTS j
+            WHERE Z_FOK_25ALBUMS IS NULL OR NOT EXISTS (SELECT 1 FROM ZGENERICALBUM WHERE Z_PK = j.Z_25ALBUMS)
+               OR NOT EXISTS (SELECT 1 FROM ZALBUMLIST WHERE Z_PK = j.Z_3ALBUMLISTS)
+        UNION ALL SELECT 'repeated place in list ' || Z_3ALBUMLISTS FROM Z_25ALBUMLISTS GROUP BY Z_3ALBUMLISTS, Z_FOK_25ALBUMS
+            HAVING count(*) > 1
+        UNION ALL SELECT 'Z_MAX of GenericAlbum' FROM Z_PRIMARYKEY WHERE Z_ENT = 25 AND Z_MAX < (SELECT max(Z_PK) FROM ZGENERICALBUM)
+        UNION ALL SELECT 'Z_MAX of AlbumList' FROM Z_PRIMARYKEY WHERE Z_ENT = 3 AND Z_MAX < (SELECT max(Z_PK) FROM ZALBUMLIST)
+        UNION ALL SELECT 'integrity ' || integrity_check FROM pragma_integrity_check WHERE integrity_check != 'ok'
+        """
+
+    /// A seeded run of random writes to every kind of relationship of the Photos store's albums
+    /// (ordered many-to-many, ordered to-many kept by the other side's column and its to-one
+    /// inverse, a many-to-many whose other side is ordered), creates and deletes: after each,
+    /// every row whose side of a relationship changed has a higher Z_OPT, and at the end the
+    /// bookkeeping holds.
+    @Test func randomRelationshipWritesKeepEveryRelationshipAndItsBookkeeping() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try CoreDataWriteTests().writable(.photos, folder)
+        let sides = { () throws -> [String: (opt: Int64, state: String)] in
+            try raw.read { ctx in
+                var result: [String: (opt: Int64, state: String)] = [:]
+                for row in try ctx.query(Self.albumSides).rows {
+                    guard case .text(let name)? = row.values.first, case .integer(let opt)? = row.values.dropFirst().first,
+                          case .text(let state)? = row.values.last else { continue }
+                    result[name] = (opt, state)
+                }
+                return result
+            }
+        }
+        let keys = { (sql: String) in try raw.read { try $0.query(sql).rows.compactMap(\.firstInteger) } }
+        var albums = try keys("SELECT Z_PK FROM ZGENERICALBUM WHERE Z_ENT = 26")
+        let folders = try keys("SELECT Z_PK FROM ZGENERICALBUM WHERE Z_ENT = 32 AND ZPARENTFOLDER IS NOT NULL")
+        let lists = try keys("SELECT Z_PK FROM ZALBUMLIST"), assets = try keys("SELECT Z_PK FROM ZGENERICASSET")
+        #expect(try raw.read { try $0.query(Self.bookkeepingBreaks).rows.count } == 0)
+        var random = SplitMix64(seed: 32)
+        let pick = { (from: [Int64], random: inout SplitMix64) in from[Int(random.next() % UInt64(from.count))] }
+        let some = { (from: [Int64], most: Int, random: inout SplitMix64) -> [Int64] in
+            var chosen: [Int64] = []
+            for _ in 0..<Int(random.next() % UInt64(most + 1)) { chosen.append(from[Int(random.next() % UInt64(from.count))]) }
+            return chosen.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        }
+        var unmarked: [String] = []
+        for step in 0..<80 {
+            let before = try sides()
+            let album = pick(albums, &random)
+            try model.write { ctx in
+                let op = random.next() % 7
+                switch op {
+                case 0: _ = try ctx.update("Album", [.rows("assets", some(assets, 4, &random))], where: .id([.integer(album)]))
+                case 1: _ = try ctx.update("Album", [.rows("parentFolder", random.next() % 4 == 0 ? [] : [pick(folders, &random)])],
+                                           where: .id([.integer(album)]))
+                case 2: _ = try ctx.update("Folder", [.rows("childCollections", some(albums, 3, &random))],
+                                           where: .id([.integer(pick(folders, &random))]))
+                case 3: _ = try ctx.update("AlbumList", [.rows("albums", some(albums, 4, &random))],
+                                           where: .id([.integer(pick(lists, &random))]))
+                case 4: _ = try ctx.update("Album", [.rows("albumLists", some(lists, 2, &random))], where: .id([.integer(album)]))
+                case 5:
+                    _ = try ctx.create("Album", ["title": .text("random \(step)")])
+                    albums.append(ctx.lastInsertRowid)
+                default:
+                    if albums.count > 6 {
+                        _ = try ctx.delete("Album", where: .id([.integer(album)]))
+                        albums.removeAll { $0 == album }
+                    }
+                }
+            }
+            for (name, after) in try sides() {
+                guard let old = before[name], old.state != after.state, after.opt <= old.opt else { continue }
+                unmarked.append("step \(step): \(name) \(old.state) → \(after.state), Z_OPT \(old.opt) → \(after.opt)")
+            }
+        }
+        #expect(unmarked.isEmpty, "\(unmarked)")
+        #expect(try raw.read { try $0.query(Self.bookkeepingBreaks).rows.map(\.values) } == [])
+    }
 }
