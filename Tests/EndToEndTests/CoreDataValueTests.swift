@@ -84,6 +84,39 @@ import Testing
         #expect(bad.status == 1 && bad.stderr.contains("token holds UUIDs: 'not a uuid' is not a UUID"), "\(bad.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     }
+
+    /// Transformable values (keyed archives the app wrote) shown decoded in every format,
+    /// filtered by their text, compared with SQL over the raw bytes; text is never written into
+    /// them, nil is.
+    @Test func archivedValuesShowDecodedAndFilterByTheirText() throws {
+        let store = try #require(shell).copy("Photos-macOS-10.15.sqlite")
+        let names = #"find Moment select localizedLocationNames where localizedLocationNames != nil sort by localizedLocationNames"#
+        #expect(try output([store, "-e", names]) == #"""
+            ["Palos Verdes Peninsula"]
+            ["San Juan Capistrano"]
+            ["Torrance"]
+
+            """#)
+        let json = try Shell.run([store, "--format", "json", "-e", names + " limit 1"])
+        #expect(json.stdout.contains(#"{"localizedLocationNames":"[\"Palos Verdes Peninsula\"]"}"#), "\(json.stdout)")
+        let csv = try Shell.run([store, "--format", "csv", "--no-header", "-e", names + " limit 1"])
+        #expect(csv.stdout == "\"[\"\"Palos Verdes Peninsula\"\"]\"\n", "\(csv.stdout)")
+        #expect(try output([store, "-e", "find AdditionalAssetAttributes select reverseLocationData limit 1"]) == "<PLRevGeoLocationInfo>\n")
+        for (predicate, sql) in [(#"localizedLocationNames CONTAINS[c] "torr""#, "instr(lower(ZLOCALIZEDLOCATIONNAMES), 'torr') > 0"),
+                                 (#"localizedLocationNames CONTAINS "San""#, "instr(ZLOCALIZEDLOCATIONNAMES, 'San') > 0")] {
+            let mapped = try output([store, "-e", "count Moment where " + predicate])
+            let raw = try output(["--raw", store, "-e", "sql SELECT count(*) FROM ZMOMENT WHERE " + sql])
+            #expect(mapped == raw && mapped == "1\n", "\(predicate): \(mapped) vs \(raw)")
+        }
+        let before = try output(["--raw", store, "-e", "sql SELECT hex(ZLOCALIZEDLOCATIONNAMES) FROM ZMOMENT WHERE Z_PK = 2"])
+        let refused = try Shell.run([store, "-e", #"update Moment set localizedLocationNames = "Torrance" where SELF == 2"#])
+        #expect(refused.status == 1 && refused.stderr.contains("localizedLocationNames holds archived values, shown decoded"),
+                "\(refused.stderr)")
+        #expect(try output(["--raw", store, "-e", "sql SELECT hex(ZLOCALIZEDLOCATIONNAMES) FROM ZMOMENT WHERE Z_PK = 2"]) == before)
+        #expect(try Shell.run([store, "-e", "update Moment set localizedLocationNames = nil where SELF == 2"]).status == 0)
+        #expect(try output(["--raw", store, "-e", "sql SELECT count(*) FROM ZMOMENT WHERE Z_PK = 2 AND ZLOCALIZEDLOCATIONNAMES IS NULL"])
+                == "1\n")
+    }
 }
 
 /// The browser's F and I on a Core Data date column show dates, as the grid does.

@@ -22,6 +22,7 @@ public enum SQLFunctions {
         try define(db, "portal_endswith", 3, endsWith)
         try define(db, "portal_like", 3, like)
         try define(db, "portal_matches", 3, matches)
+        try define(db, "portal_archived", 1, archived)
         guard sqlite3_create_collation_v2(db, "portal_locale", SQLITE_UTF8, nil, localeOrder, nil) == SQLITE_OK else {
             throw SQLFunctionError(message: "cannot register portal_locale: " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
         }
@@ -145,6 +146,35 @@ public enum SQLFunctions {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
         guard sqlite3_create_function_v2(db, name, arguments, flags, nil, function, nil, nil, nil) == SQLITE_OK else {
             throw SQLFunctionError(message: "cannot register \(name): " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
+        }
+    }
+
+    /// `portal_archived(x)`: a Core Data Transformable or Binary Data value as the app reads it
+    /// (`ArchivedValues`): text, a number, or JSON text; other values, and bytes in no format it
+    /// reads, unchanged. Only the first bytes of a blob are looked at before it is decoded.
+    private static let archived: Function = { context, _, arguments in
+        guard let context, let arguments, let value = arguments[0] else { return }
+        let count = Int(sqlite3_value_bytes(value))
+        guard sqlite3_value_type(value) == SQLITE_BLOB, count > 0, let start = sqlite3_value_blob(value) else {
+            return sqlite3_result_value(context, value)
+        }
+        let blob = UnsafeRawBufferPointer(start: start, count: count)
+        guard ArchivedValues.mayHold(prefix: Array(blob.prefix(16))), let decoded = ArchivedValues.decoded(Array(blob)) else {
+            return sqlite3_result_value(context, value)
+        }
+        switch decoded {
+        case .integer(let number): sqlite3_result_int64(context, number)
+        case .real(let number): sqlite3_result_double(context, number)
+        case .text(let text):
+            var text = text
+            text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    guard let base = chars.baseAddress else { return sqlite3_result_text(context, "", 0, portal_sqlite_transient()) }
+                    sqlite3_result_text64(context, base, UInt64(chars.count), portal_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
+        case .null: sqlite3_result_null(context)
+        default: sqlite3_result_value(context, value)
         }
     }
 
