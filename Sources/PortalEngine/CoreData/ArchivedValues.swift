@@ -5,7 +5,8 @@ import PortalPredicate
 /// a keyed archive (`NSSecureUnarchiveFromData`, the default transformer), a property list
 /// (binary or XML) or JSON (a Codable value). A string, number or date is shown as itself; an
 /// array, set or dictionary as JSON text; an object of another class by its class name
-/// (`<CLLocation>`). Bytes in none of these formats are left as they are.
+/// (`<CLLocation>`). Bytes in none of these formats are left as they are. A value kept in an
+/// external data file (an attribute that allows external storage) is the file's.
 public enum ArchivedValues {
     /// The value `bytes` hold; nil when they hold none of the formats above.
     public static func decoded(_ bytes: [UInt8]) -> Value? {
@@ -59,6 +60,45 @@ public enum ArchivedValues {
         }
     }
 
+    // MARK: External storage
+
+    /// The largest external data file read into a value.
+    static let externalFileLimit = 256 << 20
+
+    /// The file name an external data reference names: Core Data keeps a Binary Data value of
+    /// an attribute that allows external storage as 1 and the bytes, or as 2, the name of a file
+    /// (a UUID) and a NUL; the file is in `.<store name>_SUPPORT/_EXTERNAL_DATA/` beside the store.
+    /// `prefix` is the value's first bytes (40 at least), `count` its length.
+    public static func externalReference(_ prefix: [UInt8], count: Int) -> String? {
+        guard count == 38, prefix.count >= 38, prefix[0] == 2, prefix[37] == 0,
+              let name = String(bytes: prefix[1..<37], encoding: .ascii), UUID(uuidString: name) != nil else { return nil }
+        return name
+    }
+
+    /// The folder of a store's external data files.
+    public static func externalDataFolder(store: String) -> URL {
+        let file = URL(fileURLWithPath: store)
+        return file.deletingLastPathComponent()
+            .appendingPathComponent("." + file.deletingPathExtension().lastPathComponent + "_SUPPORT")
+            .appendingPathComponent("_EXTERNAL_DATA")
+    }
+
+    /// The value of the external data file `name` of the store at `store`: decoded as above, else
+    /// its bytes; text that says so when the file is missing or too large to read.
+    public static func externalValue(_ name: String, store: String) -> Value {
+        let path = externalDataFolder(store: store).appendingPathComponent(name).path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = (attributes[.size] as? NSNumber)?.intValue else {
+            return .text("<external data \(name): the file is missing>")
+        }
+        guard size <= externalFileLimit else { return .text("<external data \(name): \(size) bytes>") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .text("<external data \(name): the file cannot be read>")
+        }
+        let bytes = [UInt8](data)
+        return decoded(bytes) ?? .blob(bytes)
+    }
+
     /// True when bytes that begin with `prefix` (their first 16 bytes, or all of them) may be in
     /// one of the formats: a cheap test before a large blob is copied.
     public static func mayHold(prefix: [UInt8]) -> Bool {
@@ -68,6 +108,8 @@ public enum ArchivedValues {
     }
 
     static func node(_ bytes: [UInt8]) -> Node? {
+        // Kept inline by an attribute that allows external storage: a 1 before the bytes.
+        if bytes.first == 1, mayHold(prefix: Array(bytes.dropFirst().prefix(16))) { return node(Array(bytes.dropFirst())) }
         guard mayHold(prefix: Array(bytes.prefix(16))),
               let first = bytes.first(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }) else { return nil }
         let data = Data(bytes)
