@@ -18,6 +18,10 @@ import Testing
         #expect(keys([5, 7], set) == [5: 2048, 7: 4096])   // removed: the others keep theirs
         // No room between 1 and 2: the set is numbered afresh.
         #expect(keys([5, 8, 6], [5: 1, 6: 2]) == [5: 2048, 8: 3072, 6: 4096])
+        // A damaged store's keys at the ends of the integers: numbered afresh, never a crash.
+        #expect(keys([5, 6], [5: .max]) == [5: 2048, 6: 3072])
+        #expect(keys([6, 5], [5: .min]) == [6: 2048, 5: 3072])
+        #expect(CoreDataOrderKeys.appended(after: .max) == nil)
         // Reversed: one row keeps its key, the others go before it.
         #expect(keys([7, 6, 5], set) == [7: 682, 6: 1364, 5: 2048])
     }

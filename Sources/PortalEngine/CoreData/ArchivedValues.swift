@@ -121,19 +121,24 @@ public enum ArchivedValues {
             if let top = plist as? [String: Any], top["$objects"] != nil, top["$top"] != nil,
                let archive = try? KeyedArchive(data: data, source: "value") {
                 var seen: Set<Int> = []
-                return archived(archive, .reference(archive.root), seen: &seen)
+                return archived(archive, .reference(archive.root), seen: &seen, depth: 0)
             }
-            return propertyList(plist)
+            return propertyList(plist, depth: 0)
         }
         if [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(first),
            let json = try? JSONSerialization.jsonObject(with: data, options: []) {
-            return propertyList(json)
+            return propertyList(json, depth: 0)
         }
         return nil
     }
 
+    /// How deep arrays and dictionaries are followed: a value nested deeper is shown as `…`, so
+    /// that no file's nesting can exhaust the stack.
+    static let depthLimit = 64
+
     /// A property list's (or JSON's) value.
-    static func propertyList(_ value: Any) -> Node {
+    static func propertyList(_ value: Any, depth: Int) -> Node {
+        guard depth < depthLimit else { return .text("…") }
         switch value {
         case let text as String: return .text(text)
         case let bool as Bool where type(of: value) == Bool.self: return .bool(bool)
@@ -142,9 +147,9 @@ public enum ArchivedValues {
             return double == double.rounded() && abs(double) < 9e15 ? .integer(number.int64Value) : .real(double)
         case let date as Date: return .date(date.timeIntervalSinceReferenceDate)
         case let data as Data: return .data(data.count)
-        case let array as [Any]: return .array(array.map(propertyList))
+        case let array as [Any]: return .array(array.map { propertyList($0, depth: depth + 1) })
         case let dictionary as [String: Any]:
-            return .dictionary(dictionary.keys.sorted().map { ($0, propertyList(dictionary[$0] as Any)) })
+            return .dictionary(dictionary.keys.sorted().map { ($0, propertyList(dictionary[$0] as Any, depth: depth + 1)) })
         case is NSNull: return .null
         default: return .object(String(describing: type(of: value)))
         }
@@ -152,8 +157,9 @@ public enum ArchivedValues {
 
     /// The object `value` stands for in a keyed archive: Foundation's value classes by their
     /// fields, any other class by its name. `seen` stops an archive that points round in a cycle.
-    static func archived(_ archive: KeyedArchive, _ value: ArchiveValue?, seen: inout Set<Int>) -> Node {
+    static func archived(_ archive: KeyedArchive, _ value: ArchiveValue?, seen: inout Set<Int>, depth: Int) -> Node {
         guard let value else { return .null }
+        guard depth < depthLimit else { return .text("…") }
         guard case .reference(let index) = value else { return plain(value) }
         guard let resolved = archive.resolve(value) else { return .null }
         guard case .dictionary(let fields) = resolved, let name = archive.className(of: index) else { return plain(resolved) }
@@ -164,17 +170,17 @@ public enum ArchivedValues {
             return archive.string(fields["NS.string"]).map(Node.text) ?? .text("")
         case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
             guard case .array(let items)? = fields["NS.objects"] else { return .array([]) }
-            return .array(items.map { archived(archive, $0, seen: &seen) })
+            return .array(items.map { archived(archive, $0, seen: &seen, depth: depth + 1) })
         case "NSDictionary", "NSMutableDictionary":
             guard case .array(let keys)? = fields["NS.keys"], case .array(let values)? = fields["NS.objects"] else {
                 return .dictionary([])
             }
             return .dictionary(zip(keys, values).map { key, value in
-                let shownKey = switch archived(archive, key, seen: &seen) {
+                let shownKey = switch archived(archive, key, seen: &seen, depth: depth + 1) {
                 case .text(let text): text
                 case let other: other.json
                 }
-                return (shownKey, archived(archive, value, seen: &seen))
+                return (shownKey, archived(archive, value, seen: &seen, depth: depth + 1))
             })
         case "NSDate":
             if case .real(let seconds)? = archive.resolve(fields["NS.time"]) { return .date(seconds) }
@@ -182,7 +188,7 @@ public enum ArchivedValues {
             return .object(name)
         case "NSURL":
             let relative = archive.string(fields["NS.relative"]) ?? ""
-            guard case .text(let base) = archived(archive, fields["NS.base"], seen: &seen), !base.isEmpty else {
+            guard case .text(let base) = archived(archive, fields["NS.base"], seen: &seen, depth: depth + 1), !base.isEmpty else {
                 return .text(relative)
             }
             return .text(URL(string: relative, relativeTo: URL(string: base))?.absoluteString ?? relative)

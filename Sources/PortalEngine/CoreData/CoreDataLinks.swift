@@ -104,8 +104,8 @@ extension WriteContext {
         // keeps its place when the owner does not change.
         if case .inverseForeignKey(_, let order?)? = inverse?.storage, before != target?.key || target == nil {
             sets.append(quoted(order) + " = ?")
-            bindings.append(try target.map { .integer(CoreDataOrderKeys.appended(
-                after: try lastOrderKey(row.table, order, where: column, is: $0.key))) } ?? .null)
+            bindings.append(try target.map { .integer(try appendedKey(row.table, order, where: column, is: $0.key,
+                                                                      relationship.declaredBy)) } ?? .null)
         }
         try runWrite(relationship.declaredBy, "UPDATE " + quoted(row.table) + " SET " + sets.joined(separator: ", ")
                      + " WHERE Z_PK = ?", bindings + [.integer(row.key)], returning: false)
@@ -151,11 +151,17 @@ extension WriteContext {
         return nil
     }
 
-    /// The greatest order key in `order` among the rows of `table` whose `column` is `key`: the
-    /// end of an ordered set.
-    private func lastOrderKey(_ table: String, _ order: String, where column: String, is key: Int64) throws -> Int64? {
-        try keys(Select(table, columns: .expressions([SQLFragment("max(" + quoted(order) + ")")]),
-                        condition: SQLFragment(quoted(column) + " = ?", [.integer(key)]))).first
+    /// The order key of a row added at the end of an ordered set: the rows of `table` whose
+    /// `column` is `key`, ordered by `order`. Refused when a damaged set's last key leaves no room.
+    private func appendedKey(_ table: String, _ order: String, where column: String, is key: Int64,
+                             _ entity: String) throws -> Int64 {
+        let last = try keys(Select(table, columns: .expressions([SQLFragment("max(" + quoted(order) + ")")]),
+                                   condition: SQLFragment(quoted(column) + " = ?", [.integer(key)]))).first
+        guard let appended = CoreDataOrderKeys.appended(after: last) else {
+            throw refusal(entity, "the ordered set kept in \(table).\(order) has no room after its last key; "
+                          + "set the whole set to number it afresh")
+        }
+        return appended
     }
 
     /// The rows `column` links to `key` (`Z_PK`, or `target` in a join table) with their order
@@ -292,8 +298,8 @@ extension WriteContext {
                 if let orderColumn { columns.append(orderColumn); bindings.append(positions[other].map { .integer($0) } ?? .null) }
                 if let inverseOrder {
                     columns.append(inverseOrder.column)
-                    bindings.append(.integer(CoreDataOrderKeys.appended(
-                        after: try lastOrderKey(table, inverseOrder.column, where: inverseOrder.source, is: to))))
+                    bindings.append(.integer(try appendedKey(table, inverseOrder.column, where: inverseOrder.source, is: to,
+                                                             relationship.declaredBy)))
                 }
                 try runWrite(relationship.declaredBy, "INSERT INTO " + quoted(table) + " (" + columns.map(quoted).joined(separator: ", ")
                              + ") VALUES (" + columns.map { _ in "?" }.joined(separator: ", ") + ")", bindings, returning: false)

@@ -7,8 +7,15 @@ enum CoreDataOrderKeys {
     /// The distance between neighbours in a set numbered afresh.
     static let step: Int64 = 1024
 
-    /// The key of the row added last to a set whose greatest key is `last` (nil for an empty set).
-    static func appended(after last: Int64?) -> Int64 { (last ?? step) + step }
+    /// The first key of a set numbered afresh.
+    static let first: Int64 = 2 * step
+
+    /// The key of the row added last to a set whose greatest key is `last` (nil for an empty set);
+    /// nil when a damaged store's greatest key leaves no room above it.
+    static func appended(after last: Int64?) -> Int64? {
+        let (key, overflow) = (last ?? step).addingReportingOverflow(step)
+        return overflow ? nil : key
+    }
 
     /// The key of each row of `targets` (the set in its new order) when the set held `current`
     /// (rows and their keys) before. Rows of `current` left out are not in the answer.
@@ -39,7 +46,7 @@ enum CoreDataOrderKeys {
 
     /// The set numbered afresh: 2048, 3072, …
     static func renumbered(_ targets: [Int64]) -> [Int64: Int64] {
-        Dictionary(targets.enumerated().map { ($0.element, appended(after: nil) + Int64($0.offset) * step) },
+        Dictionary(targets.enumerated().map { ($0.element, first + Int64($0.offset) * step) },
                    uniquingKeysWith: { first, _ in first })
     }
 
@@ -50,15 +57,16 @@ enum CoreDataOrderKeys {
             var keys: [Int64] = []
             var last = previous
             for _ in 0..<count {
-                let key = appended(after: last)
+                guard let key = appended(after: last) else { return nil }
                 keys.append(key)
                 last = key
             }
             return keys
         }
         let low = previous ?? 0
-        let gap = (next - low) / Int64(count + 1)
-        guard gap >= 1 else { return nil }
+        let (width, overflow) = next.subtractingReportingOverflow(low)
+        let gap = width / Int64(count + 1)
+        guard !overflow, gap >= 1 else { return nil }
         return (1...count).map { low + gap * Int64($0) }
     }
 
