@@ -143,44 +143,23 @@ import Testing
     func randomRelationshipWritesKeepEveryRelationshipAndItsBookkeeping(seed: UInt64) throws {
         let folder = try TemporaryFolder()
         let (model, raw) = try CoreDataWriteTests().writable(.photos, folder)
-        let sides = { () throws -> [String: (opt: Int64, state: String)] in
-            try raw.read { ctx in
-                var result: [String: (opt: Int64, state: String)] = [:]
-                for row in try ctx.query(Self.albumSides).rows {
-                    guard case .text(let name)? = row.values.first, case .integer(let opt)? = row.values.dropFirst().first,
-                          case .text(let state)? = row.values.last else { continue }
-                    result[name] = (opt, state)
-                }
-                return result
-            }
-        }
-        let keys = { (sql: String) in try raw.read { try $0.query(sql).rows.compactMap(\.firstInteger) } }
-        var albums = try keys("SELECT Z_PK FROM ZGENERICALBUM WHERE Z_ENT = 26")
-        let folders = try keys("SELECT Z_PK FROM ZGENERICALBUM WHERE Z_ENT = 32 AND ZPARENTFOLDER IS NOT NULL")
-        let lists = try keys("SELECT Z_PK FROM ZALBUMLIST"), assets = try keys("SELECT Z_PK FROM ZGENERICASSET")
+        var albums = try keys(raw, "SELECT Z_PK FROM ZGENERICALBUM WHERE Z_ENT = 26")
+        let folders = try keys(raw, "SELECT Z_PK FROM ZGENERICALBUM WHERE Z_ENT = 32 AND ZPARENTFOLDER IS NOT NULL")
+        let lists = try keys(raw, "SELECT Z_PK FROM ZALBUMLIST"), assets = try keys(raw, "SELECT Z_PK FROM ZGENERICASSET")
         #expect(try raw.read { try $0.query(Self.bookkeepingBreaks).rows.count } == 0)
         var random = SplitMix64(seed: seed)
-        let pick = { (from: [Int64], random: inout SplitMix64) in from[Int(random.next() % UInt64(from.count))] }
-        let some = { (from: [Int64], most: Int, random: inout SplitMix64) -> [Int64] in
-            var chosen: [Int64] = []
-            for _ in 0..<Int(random.next() % UInt64(most + 1)) { chosen.append(from[Int(random.next() % UInt64(from.count))]) }
-            return chosen.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
-        }
-        var unmarked: [String] = []
-        for step in 0..<150 {
-            let before = try sides()
-            let album = pick(albums, &random)
+        let unmarked = try Self.unmarkedChanges(raw, sides: Self.albumSides, steps: 150) { step in
+            let album = Self.pick(albums, &random)
             try model.write { ctx in
-                let op = random.next() % 7
-                switch op {
-                case 0: _ = try ctx.update("Album", [.rows("assets", some(assets, 4, &random))], where: .id([.integer(album)]))
-                case 1: _ = try ctx.update("Album", [.rows("parentFolder", random.next() % 4 == 0 ? [] : [pick(folders, &random)])],
+                switch random.next() % 7 {
+                case 0: _ = try ctx.update("Album", [.rows("assets", Self.some(assets, 4, &random))], where: .id([.integer(album)]))
+                case 1: _ = try ctx.update("Album", [.rows("parentFolder", random.next() % 4 == 0 ? [] : [Self.pick(folders, &random)])],
                                            where: .id([.integer(album)]))
-                case 2: _ = try ctx.update("Folder", [.rows("childCollections", some(albums, 3, &random))],
-                                           where: .id([.integer(pick(folders, &random))]))
-                case 3: _ = try ctx.update("AlbumList", [.rows("albums", some(albums, 4, &random))],
-                                           where: .id([.integer(pick(lists, &random))]))
-                case 4: _ = try ctx.update("Album", [.rows("albumLists", some(lists, 2, &random))], where: .id([.integer(album)]))
+                case 2: _ = try ctx.update("Folder", [.rows("childCollections", Self.some(albums, 3, &random))],
+                                           where: .id([.integer(Self.pick(folders, &random))]))
+                case 3: _ = try ctx.update("AlbumList", [.rows("albums", Self.some(albums, 4, &random))],
+                                           where: .id([.integer(Self.pick(lists, &random))]))
+                case 4: _ = try ctx.update("Album", [.rows("albumLists", Self.some(lists, 2, &random))], where: .id([.integer(album)]))
                 case 5:
                     _ = try ctx.create("Album", ["title": .text("random \(step)")])
                     albums.append(ctx.lastInsertRowid)
@@ -191,12 +170,107 @@ import Testing
                     }
                 }
             }
-            for (name, after) in try sides() {
+        }
+        #expect(unmarked.isEmpty, "\(unmarked)")
+        #expect(try raw.read { try $0.query(Self.bookkeepingBreaks).rows.map(\.values) } == [])
+    }
+
+    // MARK: Notes and folders, cloud states, on the Notes store
+
+    /// Each row of the Notes store's one table as its relationships stand: its folder, the notes
+    /// a folder holds, its cloud state; and each cloud state's object.
+    var notesSides: String { """
+        SELECT 'object ' || o.Z_PK, o.Z_OPT, coalesce(o.ZFOLDER, '-') || ' notes ' || coalesce((SELECT group_concat(Z_PK) FROM
+                (SELECT n.Z_PK FROM \(objects) n WHERE n.ZFOLDER = o.Z_PK AND n.Z_ENT = 11 ORDER BY n.Z_PK)), '')
+            || ' state ' || coalesce(o.ZCLOUDSTATE, '-')
+        FROM \(objects) o
+        UNION ALL
+        SELECT 'state ' || Z_PK, Z_OPT, coalesce(ZCLOUDSYNCINGOBJECT, '-') FROM \(states)
+        """ }
+
+    /// Notes moved between folders from either side, created in a folder and deleted (Nullify),
+    /// and cloud states swapped between objects: every changed row marked, every link whole.
+    @Test(arguments: [11, 12] as [UInt64])
+    func randomNoteWritesKeepEveryRelationshipAndItsBookkeeping(seed: UInt64) throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try CoreDataWriteTests().writable(.monterey, folder)
+        try raw.write { ctx in
+            try ctx.execute("UPDATE \(states) SET ZCLOUDSYNCINGOBJECT = (SELECT min(o.Z_PK) FROM \(objects) o WHERE o.ZCLOUDSTATE = \(states).Z_PK)")
+        }
+        var notes = try keys(raw, "SELECT Z_PK FROM \(objects) WHERE Z_ENT = 11")
+        let folders = try keys(raw, "SELECT Z_PK FROM \(objects) WHERE Z_ENT = 14")
+        let stateKeys = try keys(raw, "SELECT Z_PK FROM \(states)")
+        var random = SplitMix64(seed: seed)
+        let unmarked = try Self.unmarkedChanges(raw, sides: notesSides, steps: 100) { step in
+            let note = Self.pick(notes, &random)
+            let objectKeys = try keys(raw, "SELECT Z_PK FROM \(objects)")
+            try model.write { ctx in
+                switch random.next() % 6 {
+                case 0: _ = try ctx.update("ICNote", [.rows("folder", random.next() % 5 == 0 ? [] : [Self.pick(folders, &random)])],
+                                           where: .id([.integer(note)]))
+                case 1: _ = try ctx.update("ICFolder", [.rows("notes", Self.some(notes, 3, &random))],
+                                           where: .id([.integer(Self.pick(folders, &random))]))
+                case 2: _ = try ctx.update("ICCloudState", [.rows("cloudSyncingObject", [Self.pick(objectKeys, &random)])],
+                                           where: .id([.integer(Self.pick(stateKeys, &random))]))
+                case 3:
+                    _ = try ctx.create("ICNote", ["title": .text("random \(step)"), "folder": .integer(Self.pick(folders, &random))])
+                    notes.append(ctx.lastInsertRowid)
+                case 4:
+                    if notes.count > 4 {
+                        _ = try ctx.delete("ICNote", where: .id([.integer(note)]))
+                        notes.removeAll { $0 == note }
+                    }
+                default: _ = try ctx.update("ICNote", [.rows("folder", [])], where: .id([.integer(note)]))
+                }
+            }
+        }
+        #expect(unmarked.isEmpty, "\(unmarked)")
+        #expect(try inconsistencies(raw) == .integer(0))
+        #expect(try scalar(raw, """
+            SELECT (SELECT count(*) FROM \(objects) n WHERE n.ZFOLDER IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM \(objects) f WHERE f.Z_PK = n.ZFOLDER AND f.Z_ENT = 14))
+                 + (SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT = 2 AND Z_MAX < (SELECT max(Z_PK) FROM \(objects)))
+            """) == .integer(0))
+    }
+
+    // MARK: The run's machinery
+
+    func keys(_ raw: Store, _ sql: String) throws -> [Int64] {
+        try raw.read { try $0.query(sql).rows.compactMap(\.firstInteger) }
+    }
+
+    static func pick(_ from: [Int64], _ random: inout SplitMix64) -> Int64 { from[Int(random.next() % UInt64(from.count))] }
+
+    /// Up to `most` distinct rows of `from`, in a random order.
+    static func some(_ from: [Int64], _ most: Int, _ random: inout SplitMix64) -> [Int64] {
+        var chosen: [Int64] = []
+        for _ in 0..<Int(random.next() % UInt64(most + 1)) where !from.isEmpty { chosen.append(pick(from, &random)) }
+        return chosen.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    /// Runs `write` `steps` times; after each, the rows (by `sides`: name, Z_OPT, state) whose
+    /// state changed without a higher Z_OPT, in words.
+    static func unmarkedChanges(_ raw: Store, sides: String, steps: Int, _ write: (Int) throws -> Void) throws -> [String] {
+        let read = { () throws -> [String: (opt: Int64, state: String)] in
+            try raw.read { ctx in
+                var result: [String: (opt: Int64, state: String)] = [:]
+                for row in try ctx.query(sides).rows {
+                    guard case .text(let name)? = row.values.first, case .integer(let opt)? = row.values.dropFirst().first,
+                          case .text(let state)? = row.values.last else { continue }
+                    result[name] = (opt, state)
+                }
+                return result
+            }
+        }
+        var unmarked: [String] = []
+        for step in 0..<steps {
+            let before = try read()
+            try write(step)
+            for (name, after) in try read() {
                 guard let old = before[name], old.state != after.state, after.opt <= old.opt else { continue }
                 unmarked.append("step \(step): \(name) \(old.state) → \(after.state), Z_OPT \(old.opt) → \(after.opt)")
             }
         }
-        #expect(unmarked.isEmpty, "\(unmarked)")
-        #expect(try raw.read { try $0.query(Self.bookkeepingBreaks).rows.map(\.values) } == [])
+        return unmarked
     }
 }
