@@ -32,7 +32,7 @@ import Testing
         let note = try generated(notes, "ICNote")
         #expect(note.hasPrefix("import Foundation\nimport PortalEngine\n"))
         for declaration in ["public var rowid: Int64?", "public var creationDate: Date?", "public var isPinned: Bool?",
-                            "public var markedForDeletion: Bool?", "public var lastViewedTimestampData: [UInt8]?", "public var title: String?"] {
+                            "public var markedForDeletion: Bool?", "public var lastViewedTimestampData: Value?", "public var title: String?"] {
             #expect(note.contains(declaration), "\(declaration)")
         }
         let album = try generated(photos, "Album Asset")

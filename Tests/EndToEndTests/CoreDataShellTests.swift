@@ -358,4 +358,49 @@ import Testing
         // --raw still opens it.
         #expect(try output(["--raw", store, "-e", "count Z_PRIMARYKEY"]) == "21\n")
     }
+
+    /// The momcom model with `birthday` declared `type` instead of Date, as an `.xcdatamodel` folder.
+    func modelWithBirthday(_ type: String) throws -> String {
+        let xml = try String(contentsOfFile: Self.xmlModel, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="birthday" optional="YES" attributeType="Date""#,
+            with: #"<attribute name="birthday" optional="YES" attributeType=""# + type + "\"")
+        let model = folder.appendingPathComponent("birthday-\(UUID().uuidString).xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try xml.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        return model.path
+    }
+
+    /// A model given with `--model` is used whatever the store's cache holds: empty, cut short,
+    /// not a blob, or a table with no row.
+    @Test(arguments: ["X''", "X'00112233'", "'text'", "zeroblob(64)"])
+    func model_standsInForADamagedModelCache(content: String) throws {
+        let store = try builtStore()
+        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        try raw.write { ctx in
+            try ctx.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+            try ctx.execute("INSERT INTO Z_MODELCACHE VALUES (\(content))")
+        }
+        try raw.close()
+        #expect(try output([store, "--model", Self.xmlModel, "-e", "count Entity where otherEntities.@count > 0"]) == "2\n")
+        // Without a model the damaged cache is an error that names the way out.
+        let run = try Shell.run([store, "-e", "count Entity"])
+        #expect(run.status == 3 && run.stderr.contains("Z_MODELCACHE") && run.stderr.contains("--model PATH"), "\(run.stderr)")
+    }
+
+    /// A model whose attribute type contradicts its column's declared type is refused, naming
+    /// the attribute, both types and the column; nothing is read by it and nothing written.
+    @Test func model_whoseTypeContradictsTheColumnIsRefused() throws {
+        let store = try builtStore()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let run = try Shell.run([store, "--model", try modelWithBirthday("String"), "-e", "find UnrelatedEntity"])
+        #expect(run.status == 3, "\(run.stdout)")
+        #expect(run.stderr.contains("UnrelatedEntity.birthday is String in the model, but its column "
+                                    + "ZUNRELATEDENTITY.ZBIRTHDAY is declared TIMESTAMP"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        let number = try Shell.run([store, "--model", try modelWithBirthday("Integer 64"), "-e", "count UnrelatedEntity"])
+        #expect(number.status == 3 && number.stderr.contains("is Integer 64 in the model"), "\(number.stderr)")
+        // The model as it is agrees with every column.
+        #expect(try output([store, "--model", Self.xmlModel, "-e", "count UnrelatedEntity"]) == "2\n")
+    }
 }

@@ -84,6 +84,86 @@ import Testing
         #expect(bad.status == 1 && bad.stderr.contains("token holds UUIDs: 'not a uuid' is not a UUID"), "\(bad.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     }
+
+    /// Transformable values (keyed archives the app wrote) shown decoded in every format,
+    /// filtered by their text, compared with SQL over the raw bytes; text is never written into
+    /// them, nil is.
+    @Test func archivedValuesShowDecodedAndFilterByTheirText() throws {
+        let store = try #require(shell).copy("Photos-macOS-10.15.sqlite")
+        let names = #"find Moment select localizedLocationNames where localizedLocationNames != nil sort by localizedLocationNames"#
+        #expect(try output([store, "-e", names]) == #"""
+            ["Palos Verdes Peninsula"]
+            ["San Juan Capistrano"]
+            ["Torrance"]
+
+            """#)
+        let json = try Shell.run([store, "--format", "json", "-e", names + " limit 1"])
+        #expect(json.stdout.contains(#"{"localizedLocationNames":"[\"Palos Verdes Peninsula\"]"}"#), "\(json.stdout)")
+        let csv = try Shell.run([store, "--format", "csv", "--no-header", "-e", names + " limit 1"])
+        #expect(csv.stdout == "\"[\"\"Palos Verdes Peninsula\"\"]\"\n", "\(csv.stdout)")
+        #expect(try output([store, "-e", "find AdditionalAssetAttributes select reverseLocationData limit 1"]) == "<PLRevGeoLocationInfo>\n")
+        for (predicate, sql) in [(#"localizedLocationNames CONTAINS[c] "torr""#, "instr(lower(ZLOCALIZEDLOCATIONNAMES), 'torr') > 0"),
+                                 (#"localizedLocationNames CONTAINS "San""#, "instr(ZLOCALIZEDLOCATIONNAMES, 'San') > 0")] {
+            let mapped = try output([store, "-e", "count Moment where " + predicate])
+            let raw = try output(["--raw", store, "-e", "sql SELECT count(*) FROM ZMOMENT WHERE " + sql])
+            #expect(mapped == raw && mapped == "1\n", "\(predicate): \(mapped) vs \(raw)")
+        }
+        let before = try output(["--raw", store, "-e", "sql SELECT hex(ZLOCALIZEDLOCATIONNAMES) FROM ZMOMENT WHERE Z_PK = 2"])
+        let refused = try Shell.run([store, "-e", #"update Moment set localizedLocationNames = "Torrance" where SELF == 2"#])
+        #expect(refused.status == 1 && refused.stderr.contains("localizedLocationNames holds archived values, shown decoded"),
+                "\(refused.stderr)")
+        #expect(try output(["--raw", store, "-e", "sql SELECT hex(ZLOCALIZEDLOCATIONNAMES) FROM ZMOMENT WHERE Z_PK = 2"]) == before)
+        #expect(try Shell.run([store, "-e", "update Moment set localizedLocationNames = nil where SELF == 2"]).status == 0)
+        #expect(try output(["--raw", store, "-e", "sql SELECT count(*) FROM ZMOMENT WHERE Z_PK = 2 AND ZLOCALIZEDLOCATIONNAMES IS NULL"])
+                == "1\n")
+    }
+
+    /// A value kept in an external data file (`.<store>_SUPPORT/_EXTERNAL_DATA/<UUID>`, named in
+    /// the column by 2, the UUID and a NUL) is the file's: decoded when it is an archive, its
+    /// bytes otherwise (which `export` writes); a missing file is said. A value kept inline by such
+    /// an attribute (1 before the bytes) is decoded too.
+    @Test func externalDataFilesAreTheirValues() throws {
+        let shell = try #require(shell)
+        let store = try shell.builtStore()
+        let folder = URL(fileURLWithPath: store).deletingLastPathComponent()
+            .appendingPathComponent("." + URL(fileURLWithPath: store).deletingPathExtension().lastPathComponent + "_SUPPORT/_EXTERNAL_DATA")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (archived, image, missing) = (UUID().uuidString, UUID().uuidString, UUID().uuidString)
+        try NSKeyedArchiver.archivedData(withRootObject: NSArray(array: ["kept", "outside"]), requiringSecureCoding: false)
+            .write(to: folder.appendingPathComponent(archived))
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<300).map { UInt8($0 % 251) })
+        try png.write(to: folder.appendingPathComponent(image))
+        let reference = { (name: String) in Value.blob([2] + Array(name.utf8) + [0]) }
+        let inline = try PropertyListSerialization.data(fromPropertyList: ["inline": 1], format: .binary, options: 0)
+        let raw = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        try raw.write { ctx in
+            for (key, value) in [(1, reference(archived)), (2, reference(image)), (3, reference(missing))] {
+                try ctx.execute("UPDATE ZABSTRACTENTITY SET ZTRANSFORMABLEATTRIBUTE = ? WHERE Z_PK = ?", [value, .integer(Int64(key))])
+            }
+        }
+        try raw.close()
+        let model = ["--model", CoreDataShellTests.xmlModel]
+        #expect(try output([store, "-e", "find Entity select stringAttribute, transformableAttribute sort by stringAttribute"] + model) == """
+            alpha	["kept","outside"]
+            beta	\(png.base64EncodedString())
+            gamma	<external data \(missing): the file is missing>
+
+            """)
+        #expect(try output([store, "-e", #"count Entity where transformableAttribute CONTAINS "outside""#] + model) == "1\n")
+        let exported = folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("out.json")
+        let run = try Shell.run([store, "-e", "export Entity select transformableAttribute where stringAttribute == 'beta' to \(exported.path)"] + model)
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: exported)) as? [[String: Any]]
+        #expect((json?.first?["transformableAttribute"] as? String).flatMap { Data(base64Encoded: $0) } == png, "\(String(describing: json))")
+        // Kept inline, behind the 1.
+        let again = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
+        try again.write { ctx in
+            try ctx.execute("UPDATE ZABSTRACTENTITY SET ZTRANSFORMABLEATTRIBUTE = ? WHERE Z_PK = 3", [.blob([1] + [UInt8](inline))])
+        }
+        try again.close()
+        #expect(try output([store, "-e", "find Entity select transformableAttribute where stringAttribute == 'gamma'"] + model)
+                == #"{"inline":1}"# + "\n")
+    }
 }
 
 /// The browser's F and I on a Core Data date column show dates, as the grid does.

@@ -99,14 +99,14 @@ import Testing
             try ctx.query("SELECT ZPARENTFOLDER, Z_FOK_PARENTFOLDER, ZKEYASSET, Z34_KEYASSET, Z_OPT FROM ZGENERICALBUM WHERE Z_PK = ?",
                           [.integer(key)]).rows.map(\.values)
         }
-        #expect(album == [[.integer(19), .integer(folderLast + 1), .integer(2), try #require(assetEntity), .integer(5)]])
+        #expect(album == [[.integer(19), .integer(folderLast + 1024), .integer(2), try #require(assetEntity), .integer(5)]])
         let joins = try raw.read { ctx in
             try ctx.query("SELECT Z_34ASSETS, Z_FOK_34ASSETS FROM Z_26ASSETS WHERE Z_26ALBUMS = ? ORDER BY Z_FOK_34ASSETS",
                           [.integer(key)]).rows.map(\.values)
         }
-        #expect(joins == [[.integer(3), .integer(1)], [.integer(1), .integer(2)]])
+        #expect(joins == [[.integer(3), .integer(2048)], [.integer(1), .integer(3072)]])
         #expect(try scalar(raw, "SELECT Z_FOK_25ALBUMS FROM Z_25ALBUMLISTS WHERE Z_25ALBUMS = \(key) AND Z_3ALBUMLISTS = 4")
-                == .integer(listLast + 1))
+                == .integer(listLast + 1024))
         // The model's key paths see the same links.
         #expect(try model.read { ctx in
             try ctx.count("Album", where: "title == 'round trip' AND assets.@count == 2 AND parentFolder != nil AND albumLists.@count == 1")

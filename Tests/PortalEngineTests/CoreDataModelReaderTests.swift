@@ -152,6 +152,33 @@ enum CoreDataFixture: String, CaseIterable {
         #expect(portalError { try ModelFile.read(mom.path) }?.kind == .coreDataModel)
     }
 
+    /// An `.xcdatamodel` last saved by Xcode 3 or 4.0 keeps a binary `elements` instead of
+    /// `contents`: read when it archives the model itself, else refused as that format, by name.
+    @Test func xcode3Elements_readOrRefusedByName() throws {
+        let folder = try TemporaryFolder()
+        let connection = try CoreDataFixture.photos.connection(in: folder)
+        guard case .blob(let compressed)? = try connection.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") else {
+            Issue.record("no model cache")
+            return
+        }
+        let bundle = folder.url.appendingPathComponent("Photos.xcdatamodeld")
+        let version = bundle.appendingPathComponent("Photos.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        let elements = version.appendingPathComponent("elements")
+        try Data(try Inflate.raw(compressed)).write(to: elements)
+        #expect(try ModelFile.read(bundle.path).entities.count == 54)
+        #expect(try ModelFile.read(version.path).entities.count == 54)
+        // An archive of Xcode's own editing objects, not of a model.
+        let other = try PropertyListSerialization.data(
+            fromPropertyList: ["$archiver": "NSKeyedArchiver", "$objects": ["$null", ["name": "XDDevModel"]],
+                               "$top": ["root": "x"]] as [String: Any], format: .binary, options: 0)
+        try other.write(to: elements)
+        let error = portalError { try ModelFile.read(bundle.path) }
+        #expect(error?.kind == .coreDataModel)
+        #expect(error?.message.contains("elements is the binary model format of Xcode 3 and 4.0, which this version does not read")
+                == true, "\(String(describing: error))")
+    }
+
     @Test func cachedModel_unknownPropertyKindsAreNoted() throws {
         let folder = try TemporaryFolder()
         let connection = try CoreDataFixture.monterey.connection(in: folder)

@@ -343,3 +343,27 @@ final class ChinookCopy {
         #expect(view.status.contains("read-only"))
     }
 }
+
+/// A Core Data store's Transformable values in the browser's grid: decoded (the keyed archive
+/// of an array of strings as `["Torrance"]`), and the filter reads the decoded text.
+@Suite struct CoreDataArchivedValueBrowserTests {
+    @Test func theGridShowsArchivedValuesDecoded() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/coredata/Photos-macOS-10.15.sqlite")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tui-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("Photos.sqlite").path
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        var options = StoreOptions()
+        options.switchesToWAL = false
+        options.catalog = CoreDataStoreCatalog()
+        let store = try Store(path: path, options: options)
+        defer { try? store.close() }
+        let model = BrowserModel(source: EngineDataSource(store: store), width: 100, height: 12, readOnly: true)
+        try model.start(entity: "Moment", filter: #"localizedLocationNames CONTAINS "Torr""#)
+        model.runPendingCounts()
+        #expect(model.rows.count == 1)
+        #expect(model.rows.first?.values.contains(.text(#"["Torrance"]"#)) == true, "\(model.rows)")
+    }
+}

@@ -144,6 +144,7 @@ extension SQLCompiler {
         case .natural: sql
         case .secondsSinceReferenceDate: SQLFragment(dialect.dateText(unixSeconds: sql.sql), sql.bindings)
         case .uuidBlob: SQLFragment(dialect.uuidText(sql.sql), sql.bindings)
+        case .archivedValue: sql   // already decoded: the operand is its language value
         }
     }
 

@@ -29,6 +29,14 @@ extension PredicateCompiler {
 
     private static func storedValue(_ operand: Operand, for attribute: AttributeDescription) throws -> SQLFragment {
         if attribute.storage == .secondsSinceReferenceDate { return try secondsSinceReferenceDate(operand, for: attribute) }
+        // An archived value is shown decoded and kept as the app's bytes: only bytes or nil go in.
+        if attribute.storage == .archivedValue {
+            guard case .scalar(let sql, let info) = operand, let literal = info.literal, literal.isNull || { if case .blob = literal { true } else { false } }() else {
+                throw PredicateError(.invalidOperation, "\(attribute.name) holds archived values, shown decoded: write one as "
+                                     + "the bytes the app archived (a blob), or nil")
+            }
+            return sql
+        }
         // UUID text for a column that keeps UUIDs as 16-byte blobs (Core Data's): the blob.
         if attribute.storage == .uuidBlob, case .scalar(_, let info) = operand, case .text(let text)? = info.literal {
             guard let bytes = StorageConvention.uuidBytes(text) else {

@@ -28,7 +28,7 @@ public struct CoreDataCatalog: Sendable, Hashable {
 
     /// As `init(_:modelPath:)`, the tables already read (`raw`).
     init(_ connection: Connection, raw: Schema, modelPath: String?) throws {
-        info = try CoreDataStoreInfo(connection)
+        info = try CoreDataStoreInfo(connection, readingModelCache: modelPath == nil)
         let tables = Dictionary(raw.entities.map { ($0.name, $0.attributes.map(\.name)) }, uniquingKeysWith: { first, _ in first })
         if let modelPath {
             model = try ModelFile.read(modelPath)
@@ -41,6 +41,21 @@ public struct CoreDataCatalog: Sendable, Hashable {
             source = .none
         }
         mapping = try CoreDataMapping.build(model: model, numbers: info.entityNumbers, tables: tables)
+        try checkColumnTypes(raw: raw)
+    }
+
+    /// A model file that contradicts the store's column types is refused (it is another
+    /// version of the model, or another app's); the store's own cache, which Core Data itself
+    /// trusts, is only noted.
+    private mutating func checkColumnTypes(raw: Schema) throws {
+        let contradictions = mapping.typeContradictions(raw: raw)
+        guard let first = contradictions.first else { return }
+        if case .file = source {
+            let more = contradictions.count > 1 ? " (and \(contradictions.count - 1) more)" : ""
+            throw PortalError(.coreDataModel, "the model does not match the store: " + first.message + more,
+                              entity: first.entity, attribute: first.attribute)
+        }
+        mapping.notes += contradictions.map(\.message)
     }
 
     /// A model without a model file: each entity of `Z_PRIMARYKEY` whose table exists, its root

@@ -3,8 +3,9 @@ import PortalPredicate
 // Setting a relationship of a Core Data row writes wherever the store keeps it: the row's own
 // key column (and the entity column beside it when the destination has sub-entities), the
 // destination rows' key columns (a to-many kept by its inverse), or join-table rows (a
-// many-to-many; `REFLEXIVE` pairs both ways round). Ordered relationships get the positions in
-// the order given (1, 2, …), and a row added to the other side's ordered set goes last there.
+// many-to-many; `REFLEXIVE` pairs both ways round). Ordered relationships keep Core Data's
+// order keys (`CoreDataOrderKeys`) in the order given, and a row added to the other side's
+// ordered set goes last there.
 
 extension WriteContext {
     /// The ids (`Z_PK`) of the rows of `entity` that `condition` (over `alias`) matches.
@@ -99,11 +100,12 @@ extension WriteContext {
             sets.append(quoted(entityColumn) + " = ?")
             bindings.append(target.map { .integer(Int64($0.number)) } ?? .null)
         }
-        // The inverse is an ordered to-many: the row goes last in the target's set.
-        if case .inverseForeignKey(_, let order?)? = inverse?.storage {
-            sets.append(quoted(order) + " = " + (target == nil ? "NULL" : "(SELECT coalesce(max(" + quoted(order) + "), 0) + 1 FROM "
-                                                  + quoted(row.table) + " WHERE " + quoted(column) + " = ?)"))
-            if let target { bindings.append(.integer(target.key)) }
+        // The inverse is an ordered to-many: the row goes last in its new owner's set, and
+        // keeps its place when the owner does not change.
+        if case .inverseForeignKey(_, let order?)? = inverse?.storage, before != target?.key || target == nil {
+            sets.append(quoted(order) + " = ?")
+            bindings.append(try target.map { .integer(try appendedKey(row.table, order, where: column, is: $0.key,
+                                                                      relationship.declaredBy)) } ?? .null)
         }
         try runWrite(relationship.declaredBy, "UPDATE " + quoted(row.table) + " SET " + sets.joined(separator: ", ")
                      + " WHERE Z_PK = ?", bindings + [.integer(row.key)], returning: false)
@@ -149,6 +151,35 @@ extension WriteContext {
         return nil
     }
 
+    /// The order key of a row added at the end of an ordered set: the rows of `table` whose
+    /// `column` is `key`, ordered by `order`. Refused when a damaged set's last key leaves no room.
+    private func appendedKey(_ table: String, _ order: String, where column: String, is key: Int64,
+                             _ entity: String) throws -> Int64 {
+        let last = try keys(Select(table, columns: .expressions([SQLFragment("max(" + quoted(order) + ")")]),
+                                   condition: SQLFragment(quoted(column) + " = ?", [.integer(key)]))).first
+        guard let appended = CoreDataOrderKeys.appended(after: last) else {
+            throw refusal(entity, "the ordered set kept in \(table).\(order) has no room after its last key; "
+                          + "set the whole set to number it afresh")
+        }
+        return appended
+    }
+
+    /// The rows `column` links to `key` (`Z_PK`, or `target` in a join table) with their order
+    /// keys: an ordered set as the store holds it.
+    private func orderKeys(_ table: String, member: String, order: String, where column: String, is key: Int64) throws
+        -> [Int64: Int64] {
+        let select = Select(table, columns: .expressions([SQLFragment(quoted(member)), SQLFragment(quoted(order))]),
+                            condition: SQLFragment(quoted(column) + " = ?", [.integer(key)])).rendered(in: store.dialect)
+        let statement = try connection.prepare(select.sql)
+        defer { statement.reset() }
+        try statement.bind(select.bindings)
+        var result: [Int64: Int64] = [:]
+        for found in try statement.rows() {
+            if case .integer(let member) = found.value(at: 0), case .integer(let order) = found.value(at: 1) { result[member] = order }
+        }
+        return result
+    }
+
     /// Raises the `Z_OPT` of the rows of `entity` with these keys: rows on the other side of a
     /// changed relationship. Not in a table whose triggers call Core Data's own SQL functions
     /// (which only Core Data has): the relationship itself is kept elsewhere (a join table, this
@@ -183,11 +214,17 @@ extension WriteContext {
         try runWrite(destination.name, "UPDATE " + table + " SET " + cleared.joined(separator: ", ")
                      + ", Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE " + quoted(column) + " = ? AND Z_PK NOT IN (" + kept + ")",
                      [.integer(row.key)] + targets.map { .integer($0.key) }, returning: false)
-        for (position, target) in targets.enumerated() {
+        // Rows that stay, at the same place, are not written: their side did not change.
+        let members = try orderKeys(destination.table, member: "Z_PK", order: orderColumn ?? "Z_PK", where: column, is: row.key)
+        let positions = orderColumn == nil ? [:] : CoreDataOrderKeys.keys(for: targets.map(\.key), current: members)
+        for target in targets where members[target.key] == nil || (orderColumn != nil && positions[target.key] != members[target.key]) {
             var sets = [quoted(column) + " = ?"]
             var bindings: [Value] = [.integer(row.key)]
             if let entityColumn { sets.append(quoted(entityColumn) + " = ?"); bindings.append(.integer(Int64(row.number))) }
-            if let orderColumn { sets.append(quoted(orderColumn) + " = ?"); bindings.append(.integer(Int64(position + 1))) }
+            if let orderColumn, let position = positions[target.key] {
+                sets.append(quoted(orderColumn) + " = ?")
+                bindings.append(.integer(position))
+            }
             try runWrite(destination.name, "UPDATE " + table + " SET " + sets.joined(separator: ", ")
                          + ", Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE Z_PK = ?", bindings + [.integer(target.key)], returning: false)
         }
@@ -215,9 +252,10 @@ extension WriteContext {
         return try statement.rows().compactMap { if case .integer(let key) = $0.value(at: 0) { key } else { nil } }
     }
 
-    /// A many-to-many: the row's join rows are replaced by one per target (both ways round for
-    /// `REFLEXIVE`), with its position in the ordered set and the row's last place in the
-    /// target's ordered inverse.
+    /// A many-to-many: the row's join rows become one per target (both ways round for
+    /// `REFLEXIVE`). Join rows that stay are kept, with their place in the other side's ordered
+    /// set; in an ordered set they keep their keys unless moved (see `CoreDataOrderKeys`), and
+    /// a row new to a target's ordered inverse goes last there.
     private func linkByJoinRows(_ row: CoreDataRow, _ relationship: CoreDataMapping.Relationship, table: String,
                                 source: String, target: String, orderColumn: String?, to targets: [CoreDataRow],
                                 _ model: CoreDataStoreModel) throws {
@@ -227,35 +265,49 @@ extension WriteContext {
                           + "Core Data keeps in a way this version does not write")
         }
         let before = try joinedKeys(row, table: table, source: source, target: target)
-        var removal = "DELETE FROM " + quoted(table) + " WHERE " + quoted(source) + " = ?"
-        if reflexive { removal += " OR " + quoted(target) + " = ?" }
-        try runWrite(relationship.declaredBy, removal, reflexive ? [.integer(row.key), .integer(row.key)] : [.integer(row.key)],
-                     returning: false)
+        let after = targets.map(\.key)
+        for other in before.subtracting(after).sorted() {
+            var removal = "DELETE FROM " + quoted(table) + " WHERE (" + quoted(source) + " = ? AND " + quoted(target) + " = ?)"
+            var bindings: [Value] = [.integer(row.key), .integer(other)]
+            if reflexive {
+                removal += " OR (" + quoted(source) + " = ? AND " + quoted(target) + " = ?)"
+                bindings += [.integer(other), .integer(row.key)]
+            }
+            try runWrite(relationship.declaredBy, removal, bindings, returning: false)
+        }
+        var positions: [Int64: Int64] = [:]
+        if let orderColumn {
+            let current = try orderKeys(table, member: target, order: orderColumn, where: source, is: row.key)
+            positions = CoreDataOrderKeys.keys(for: after, current: current)
+            for other in after where current[other] != nil && positions[other] != current[other] {
+                try runWrite(relationship.declaredBy, "UPDATE " + quoted(table) + " SET " + quoted(orderColumn) + " = ? WHERE "
+                             + quoted(source) + " = ? AND " + quoted(target) + " = ?",
+                             [positions[other].map { .integer($0) } ?? .null, .integer(row.key), .integer(other)], returning: false)
+            }
+        }
         let inverseOrder: (column: String, source: String)? = switch model.inverse(of: relationship)?.storage {
         case .joinTable(_, let inverseSource, _, let order?)?: (order, inverseSource)
         default: nil
         }
-        for (position, other) in targets.enumerated() {
-            var pairs = [(row.key, other.key)]
-            if reflexive, other.key != row.key { pairs.append((other.key, row.key)) }
+        for other in after where !before.contains(other) {
+            var pairs = [(row.key, other)]
+            if reflexive, other != row.key { pairs.append((other, row.key)) }
             for (from, to) in pairs {
                 var columns = [source, target]
-                var values = ["?", "?"]
                 var bindings: [Value] = [.integer(from), .integer(to)]
-                if let orderColumn { columns.append(orderColumn); values.append("?"); bindings.append(.integer(Int64(position + 1))) }
+                if let orderColumn { columns.append(orderColumn); bindings.append(positions[other].map { .integer($0) } ?? .null) }
                 if let inverseOrder {
                     columns.append(inverseOrder.column)
-                    values.append("(SELECT coalesce(max(" + quoted(inverseOrder.column) + "), 0) + 1 FROM " + quoted(table)
-                                  + " WHERE " + quoted(inverseOrder.source) + " = ?)")
-                    bindings.append(.integer(to))
+                    bindings.append(.integer(try appendedKey(table, inverseOrder.column, where: inverseOrder.source, is: to,
+                                                             relationship.declaredBy)))
                 }
                 try runWrite(relationship.declaredBy, "INSERT INTO " + quoted(table) + " (" + columns.map(quoted).joined(separator: ", ")
-                             + ") VALUES (" + values.joined(separator: ", ") + ")", bindings, returning: false)
+                             + ") VALUES (" + columns.map { _ in "?" }.joined(separator: ", ") + ")", bindings, returning: false)
             }
         }
-        // The rows that gained or lost this one: their side of the relationship changed too.
-        let after = Set(targets.map(\.key))
-        let changed = before.symmetricDifference(after).filter { $0 != row.key }.sorted()
+        // The rows that gained or lost this one: their side of the relationship changed too
+        // (the row itself, in a relationship to its own entity, is marked by the caller).
+        let changed = before.symmetricDifference(after).filter { !reflexive || $0 != row.key }.sorted()
         if !changed.isEmpty, let destination = model.mapping.entity(named: relationship.destination) {
             try markChanged(destination, keys: changed)
         }

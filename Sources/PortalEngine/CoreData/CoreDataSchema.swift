@@ -47,6 +47,7 @@ extension CoreDataCatalog {
         switch type {
         case .date: .secondsSinceReferenceDate
         case .uuid: .uuidBlob
+        case .transformable, .binary: .archivedValue
         case .unknown where declaredType?.uppercased() == "TIMESTAMP": .secondsSinceReferenceDate
         default: .natural
         }

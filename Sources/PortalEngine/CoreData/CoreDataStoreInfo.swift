@@ -17,7 +17,7 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
 
     /// Every row of `Z_PRIMARYKEY`, by `Z_ENT`.
     public var entityNumbers: [EntityNumber]
-    /// The model of `Z_MODELCACHE`, nil when the store keeps none.
+    /// The model of `Z_MODELCACHE`, nil when the store keeps none or it was not read.
     public var cachedModel: CoreDataModel?
 
     /// True when the database has the tables only Core Data makes (`Z_PRIMARYKEY`, `Z_METADATA`).
@@ -33,8 +33,10 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
         return try isCoreDataStore(sqlite)
     }
 
-    /// Reads `Z_PRIMARYKEY` and the model cache of the store on `connection`.
-    public init(_ connection: Connection) throws {
+    /// Reads `Z_PRIMARYKEY` and, when `readingModelCache`, the model cache of the store on
+    /// `connection`. A caller with a model of its own does not read the cache: a damaged cache
+    /// must not stop a store opened by the app's model.
+    public init(_ connection: Connection, readingModelCache: Bool = true) throws {
         let tables = try Self.tableNames(connection)
         guard tables.contains("Z_PRIMARYKEY") else {
             throw PortalError(.coreDataModel, "not a Core Data store: there is no Z_PRIMARYKEY table")
@@ -48,17 +50,23 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
                 let max = if case .integer(let m) = row.value(at: 3) { m } else { Int64(0) }
                 entityNumbers.append(EntityNumber(number: Int(number), name: name, parent: parent, max: max))
         }
-        cachedModel = tables.contains("Z_MODELCACHE") ? try Self.cachedModel(connection) : nil
+        cachedModel = readingModelCache && tables.contains("Z_MODELCACHE") ? try Self.cachedModel(connection) : nil
     }
 
-    /// The model `Z_MODELCACHE` holds: raw DEFLATE around a keyed archive.
+    /// The model `Z_MODELCACHE` holds: raw DEFLATE around a keyed archive. A cache that cannot
+    /// be read says that the app's model file can stand in for it.
     private static func cachedModel(_ connection: Connection) throws -> CoreDataModel? {
         guard let value = try connection.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") else { return nil }
-        guard case .blob(let compressed) = value, !compressed.isEmpty else {
-            throw PortalError(.coreDataModel, "Z_MODELCACHE.Z_CONTENT holds no compressed model")
+        do {
+            guard case .blob(let compressed) = value, !compressed.isEmpty else {
+                throw PortalError(.coreDataModel, "Z_MODELCACHE.Z_CONTENT holds no compressed model")
+            }
+            let archive = try Inflate.raw(compressed)
+            return try ModelArchiveReader.model(archive: Data(archive), source: "Z_MODELCACHE")
+        } catch var error as PortalError where error.kind == .coreDataModel {
+            error.message += "; --model PATH opens the store by the app's model file instead"
+            throw error
         }
-        let archive = try Inflate.raw(compressed)
-        return try ModelArchiveReader.model(archive: Data(archive), source: "Z_MODELCACHE")
     }
 
     private static func tableNames(_ connection: Connection) throws -> Set<String> {

@@ -10,6 +10,9 @@ public enum ModelFile {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw PortalError(.coreDataModel, "cannot read the model file \(file)", path: file)
         }
+        if URL(fileURLWithPath: file).lastPathComponent == "elements" {
+            return try xcode3Model(data, file: file)
+        }
         if data.starts(with: Array("bplist".utf8)) {
             return try ModelArchiveReader.model(archive: data, source: file)
         }
@@ -31,13 +34,36 @@ public enum ModelFile {
         case "xcdatamodeld":
             let version = try currentVersion(in: folder, listing: ".xccurrentversion", key: "_XCCurrentVersionName",
                                              suffix: ".xcdatamodel")
-            return folder.appendingPathComponent(version).appendingPathComponent("contents").path
+            return modelFile(in: folder.appendingPathComponent(version))
         case "momd":
             let version = try currentVersion(in: folder, listing: "VersionInfo.plist",
                                              key: "NSManagedObjectModel_CurrentVersionName", suffix: ".mom")
             return folder.appendingPathComponent(version.hasSuffix(".mom") ? version : version + ".mom").path
         default:
-            return folder.appendingPathComponent("contents").path
+            return modelFile(in: folder)
+        }
+    }
+
+    /// The file of an `.xcdatamodel` folder: its XML `contents`, or, in a model last saved by
+    /// Xcode 3 or 4.0, the binary `elements` it kept instead.
+    private static func modelFile(in folder: URL) -> String {
+        let contents = folder.appendingPathComponent("contents").path
+        let elements = folder.appendingPathComponent("elements").path
+        if !FileManager.default.fileExists(atPath: contents), FileManager.default.fileExists(atPath: elements) {
+            return elements
+        }
+        return contents
+    }
+
+    /// Xcode 3's binary `elements`: a keyed archive, read when its root is the model itself;
+    /// otherwise (Xcode's own editing classes) refused with the way to a readable file.
+    private static func xcode3Model(_ data: Data, file: String) throws -> CoreDataModel {
+        do {
+            return try ModelArchiveReader.model(archive: data, source: file)
+        } catch {
+            throw PortalError(.coreDataModel, "\(file) is the binary model format of Xcode 3 and 4.0, which this version "
+                              + "does not read: open the model in a later Xcode (which saves it as XML `contents`) or give "
+                              + "the compiled model (.momd or .mom in the app's bundle)", path: file)
         }
     }
 

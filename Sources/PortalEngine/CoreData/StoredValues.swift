@@ -3,7 +3,8 @@ import PortalPredicate
 
 // A value written to a column of a storage convention goes in the stored form: Core Data's
 // dates as seconds since 2001 (from date text, as shown), UUIDs as 16-byte blobs (from UUID
-// text). Numbers and blobs are taken as already stored.
+// text). Numbers and blobs are taken as already stored; an archived value (Transformable, Binary
+// Data) is written only as bytes.
 
 extension StorageConvention {
     /// `value` in the form the column keeps; throws, naming `attribute`, for text that is no
@@ -22,6 +23,10 @@ extension StorageConvention {
                 throw PortalError(.conversion, "\(attribute) holds UUIDs: '\(text)' is not a UUID", attribute: attribute)
             }
             return .blob(bytes)
+        case (.archivedValue, .text), (.archivedValue, .integer), (.archivedValue, .real):
+            // Shown decoded, kept archived: text written back would not be what the app reads.
+            throw PortalError(.conversion, "\(attribute) holds archived values, shown decoded: write one as the bytes "
+                              + "the app archived (a blob, x'…'), or nil", attribute: attribute)
         default:
             return value
         }

@@ -133,6 +133,7 @@ public enum ColumnQueries {
         case .natural: dialect.comparable(value, declaredType: attribute.declaredType)
         case .secondsSinceReferenceDate: dialect.dateText(unixSeconds: attribute.storage.languageValue(of: value))
         case .uuidBlob: dialect.uuidText(value)
+        case .archivedValue: attribute.storage.languageValue(of: value)
         }
     }
 

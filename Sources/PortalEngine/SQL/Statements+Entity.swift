@@ -15,7 +15,7 @@ extension EntityDescription {
 
     /// Every attribute, as `alias."COLUMN" AS "name"` where the two differ (no alias: unqualified,
     /// as `RETURNING` names them), a value kept by a storage convention in the engine's form
-    /// (Core Data's dates as date text, UUID blobs as UUID text).
+    /// (Core Data's dates as date text, UUID blobs as UUID text, archived values decoded).
     public func attributeColumns(alias: String?, dialect: some SQLDialect) -> [SQLFragment] {
         attributes.map { attribute in
             let source = alias.map { PortalEngine.column($0, attribute.column) } ?? quoted(attribute.column)
@@ -24,6 +24,7 @@ extension EntityDescription {
             case .secondsSinceReferenceDate:
                 dialect.dateText(unixSeconds: attribute.storage.languageValue(of: source))
             case .uuidBlob: dialect.uuidText(source)
+            case .archivedValue: attribute.storage.languageValue(of: source)
             }
             let renamed = attribute.storage != .natural || attribute.column != attribute.name
             return SQLFragment(renamed ? value + " AS " + quoted(attribute.name) : value)

@@ -22,6 +22,9 @@ public enum SQLFunctions {
         try define(db, "portal_endswith", 3, endsWith)
         try define(db, "portal_like", 3, like)
         try define(db, "portal_matches", 3, matches)
+        // Not innocuous: it reads the store's external data files, so a schema's own triggers
+        // and views may not call it.
+        try define(db, "portal_archived", 1, archived, innocuous: false)
         guard sqlite3_create_collation_v2(db, "portal_locale", SQLITE_UTF8, nil, localeOrder, nil) == SQLITE_OK else {
             throw SQLFunctionError(message: "cannot register portal_locale: " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
         }
@@ -141,10 +144,53 @@ public enum SQLFunctions {
 
     typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
-    private static func define(_ db: OpaquePointer, _ name: String, _ arguments: Int32, _ function: Function) throws {
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+    private static func define(_ db: OpaquePointer, _ name: String, _ arguments: Int32, _ function: Function,
+                               innocuous: Bool = true) throws {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | (innocuous ? SQLITE_INNOCUOUS : 0)
         guard sqlite3_create_function_v2(db, name, arguments, flags, nil, function, nil, nil, nil) == SQLITE_OK else {
             throw SQLFunctionError(message: "cannot register \(name): " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
+        }
+    }
+
+    /// `portal_archived(x)`: a Core Data Transformable or Binary Data value as the app reads it
+    /// (`ArchivedValues`): text, a number, or JSON text; an external data reference, the file's
+    /// value; other values, and bytes in no format it reads, unchanged. Only the first bytes of
+    /// a blob are looked at before it is decoded.
+    private static let archived: Function = { context, _, arguments in
+        guard let context, let arguments, let value = arguments[0] else { return }
+        let count = Int(sqlite3_value_bytes(value))
+        guard sqlite3_value_type(value) == SQLITE_BLOB, count > 0, let start = sqlite3_value_blob(value) else {
+            return sqlite3_result_value(context, value)
+        }
+        let blob = UnsafeRawBufferPointer(start: start, count: count)
+        let prefix = Array(blob.prefix(40))
+        let decoded: Value?
+        if let name = ArchivedValues.externalReference(prefix, count: count) {
+            let store = sqlite3_context_db_handle(context).flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }
+            decoded = ArchivedValues.externalValue(name, store: store ?? "")
+        } else if ArchivedValues.mayHold(prefix: Array(prefix.dropFirst(prefix.first == 1 ? 1 : 0))) {
+            decoded = ArchivedValues.decoded(Array(blob))
+        } else {
+            decoded = nil
+        }
+        guard let decoded else { return sqlite3_result_value(context, value) }
+        switch decoded {
+        case .integer(let number): sqlite3_result_int64(context, number)
+        case .real(let number): sqlite3_result_double(context, number)
+        case .text(let text):
+            var text = text
+            text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    guard let base = chars.baseAddress else { return sqlite3_result_text(context, "", 0, portal_sqlite_transient()) }
+                    sqlite3_result_text64(context, base, UInt64(chars.count), portal_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
+        case .null: sqlite3_result_null(context)
+        case .blob(let bytes):
+            bytes.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return sqlite3_result_zeroblob(context, 0) }
+                sqlite3_result_blob64(context, base, UInt64(raw.count), portal_sqlite_transient())
+            }
         }
     }
 

@@ -219,6 +219,7 @@ public enum StorageConvention: String, Sendable, Hashable {
         switch self {
         case .natural, .uuidBlob: return column
         case .secondsSinceReferenceDate: return "(" + column + " + " + String(Int(DateSemantics.referenceDateOffset)) + ")"
+        case .archivedValue: return "portal_archived(" + column + ")"
         }
     }
 
@@ -229,6 +230,9 @@ public enum StorageConvention: String, Sendable, Hashable {
     case secondsSinceReferenceDate
     /// UUIDs as 16-byte blobs (Core Data's UUID attributes).
     case uuidBlob
+    /// Values archived into bytes (Core Data's Transformable and Binary Data attributes: keyed
+    /// archives, property lists, JSON), read decoded (`ArchivedValues`); SQLite stores only.
+    case archivedValue
 }
 
 /// One statement of the schema as SQLite keeps it in `sqlite_schema`.

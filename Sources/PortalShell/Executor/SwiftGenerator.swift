@@ -108,12 +108,13 @@ enum SwiftGenerator {
         switch attribute.storage {
         case .secondsSinceReferenceDate: return "Date"
         case .uuidBlob: return "UUID"
+        // Read decoded: text, a number, or the bytes when they are in no format the engine reads.
+        case .archivedValue: return "Value"
         case .natural: break
         }
         // Core Data's names (Xcode's): the column of a Boolean is an INTEGER.
         switch attribute.modelType {
         case "Boolean": return "Bool"
-        case "Binary", "Transformable": return "[UInt8]"
         default: return swiftType(attribute.declaredType)
         }
     }
