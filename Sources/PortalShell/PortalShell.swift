@@ -78,7 +78,7 @@ public enum PortalShell {
         defer { database.close() }
         if let target = configuration.copyTo {
             Interrupts.install(database.store)
-            return CopyTo.run(database, to: target, output: OutputStream(fileDescriptor: 1), errors: errors)
+            return CopyTo.run(database, to: target, mixed: configuration.mixedColumns, output: OutputStream(fileDescriptor: 1), errors: errors)
         }
 
         let standardOutput = OutputStream(fileDescriptor: 1)
