@@ -18,24 +18,35 @@ enum CopyDefaults {
             return type == "bytea" ? "'\\x" + value.dropFirst(2).dropLast() + "'::bytea" : nil
         }
         // SQLite's current time is UTC text in its own format; a text column keeps that format.
-        let now = ["CURRENT_TIMESTAMP": "YYYY-MM-DD HH24:MI:SS", "CURRENT_DATE": "YYYY-MM-DD", "CURRENT_TIME": "HH24:MI:SS"]
-        if let format = now[upper] {
+        if let format = nowFormats[upper] {
             return type == "text" ? "to_char(now() AT TIME ZONE 'UTC', '\(format)')" : upper
         }
         return nil
     }
 
     /// A PostgreSQL default (as `pg_get_expr` prints it) in SQLite's SQL: a constant with its
-    /// cast dropped (`'G'::mpaa_rating`, `'{}'::text[]`, `(-1)`), the current time; nil for a
-    /// sequence's `nextval` and anything else.
+    /// cast dropped (`'G'::mpaa_rating`, `'-1'::integer` as -1, `'\x01'::bytea` as X'01'), the
+    /// current time (also as `postgres(fromSQLite:)` writes SQLite's); nil for a sequence's
+    /// `nextval` and anything else.
     static func sqlite(fromPostgres text: String) -> String? {
         var value = unparenthesized(text)
+        if let now = nowFormats.first(where: { value == "to_char((now() AT TIME ZONE 'UTC'::text), '\($0.value)'::text)" }) {
+            return now.key
+        }
         // `'…'::type` or `(-1)::integer`: the constant before the last cast.
-        if let cast = value.range(of: "::", options: .backwards), !value[cast.upperBound...].contains("'") {
-            value = unparenthesized(String(value[..<cast.lowerBound]))
+        var cast = ""
+        if let range = value.range(of: "::", options: .backwards), !value[range.upperBound...].contains("'") {
+            cast = String(value[range.upperBound...])
+            value = unparenthesized(String(value[..<range.lowerBound]))
+        }
+        if isStringLiteral(value) {
+            let inner = String(value.dropFirst().dropLast())
+            if numericTypes.contains(cast), isNumber(inner) { return inner }
+            if cast == "bytea", inner.hasPrefix("\\x") { return "X'" + inner.dropFirst(2) + "'" }
+            return value
         }
         let lower = value.lowercased()
-        if isNumber(value) || isStringLiteral(value) { return value }
+        if isNumber(value) { return value }
         if lower == "true" || lower == "false" { return lower == "true" ? "1" : "0" }
         if lower == "null" { return "NULL" }
         switch lower {
@@ -45,6 +56,11 @@ enum CopyDefaults {
         default: return nil
         }
     }
+
+    /// SQLite's current time as text, in PostgreSQL's `to_char` formats.
+    private static let nowFormats = ["CURRENT_TIMESTAMP": "YYYY-MM-DD HH24:MI:SS", "CURRENT_DATE": "YYYY-MM-DD", "CURRENT_TIME": "HH24:MI:SS"]
+
+    private static let numericTypes: Set<String> = ["integer", "bigint", "smallint", "numeric", "real", "double precision"]
 
     /// `text` in single quotes, a quote inside doubled: the one string literal both SQLs read.
     static func quotedString(_ text: String) -> String {

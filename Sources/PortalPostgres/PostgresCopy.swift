@@ -133,12 +133,11 @@ public struct PostgresCopy {
     /// AUTOINCREMENT key ever had (SQLite's `sqlite_sequence`), so that no number is used again.
     private func setIdentity(of table: EntityDescription, column: String, from source: Store) throws {
         let highest = try source.read { ctx -> Int64? in
-            var sql = "SELECT max(" + dialect.quoted(column) + ") FROM " + dialect.quoted(table.table)
-            if try ctx.schema.entities.contains(where: { $0.table == "sqlite_sequence" }) {
-                sql = "SELECT max(m) FROM (\(sql) AS m UNION ALL SELECT seq FROM sqlite_sequence WHERE name = ?)"
-                return Self.integer(try ctx.query(sql, [.text(table.table)]).rows.first?.values.first)
-            }
-            return Self.integer(try ctx.query(sql).rows.first?.values.first)
+            let key = "SELECT max(" + dialect.quoted(column) + ") AS m FROM " + dialect.quoted(table.table)
+            let sequences = try ctx.query("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'").rows.first?.values.first
+            guard sequences == .integer(1) else { return Self.integer(try ctx.query(key).rows.first?.values.first) }
+            let sql = "SELECT max(m) FROM (\(key) UNION ALL SELECT seq FROM sqlite_sequence WHERE name = ?)"
+            return Self.integer(try ctx.query(sql, [.text(table.table)]).rows.first?.values.first)
         }
         guard let highest, highest >= 1 else { return }
         let statement = try target.prepare("SELECT setval(pg_catalog.pg_get_serial_sequence($1, $2), $3)")
