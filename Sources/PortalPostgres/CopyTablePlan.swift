@@ -31,7 +31,8 @@ struct CopyTablePlan {
     /// SQLite's affinity lets in), with one query over the table and one more per such column.
     mutating func findMixedColumns(_ ctx: ReadContext) throws {
         let quoted = SQLiteDialect().quoted
-        let checked = table.attributes.indices.compactMap { index in
+        // An INTEGER PRIMARY KEY holds integers only: SQLite sees to it.
+        let checked = table.attributes.indices.filter { table.attributes[$0].column != identity }.compactMap { index in
             Self.misfit(types[index], quoted(table.attributes[index].column)).map { (index, $0) }
         }
         guard !checked.isEmpty else { return }

@@ -782,7 +782,8 @@ public final class PostgresConnection: DatabaseConnection {
 }
 
 /// A connection, for the timer that sends its deferred end from another thread (under its
-/// `endLock`); weak, so that a timer keeps no connection open.
+/// `endLock`) and for a signal's watcher thread (`canceller`); weak, so that neither keeps a
+/// connection open.
 private struct WeakConnection: @unchecked Sendable {
     weak var connection: PostgresConnection?
 }
