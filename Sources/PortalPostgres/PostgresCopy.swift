@@ -4,8 +4,8 @@ import PortalPredicate
 
 /// Copies an SQLite store's tables into a PostgreSQL database (`--copy-to postgres://…`): each
 /// table created with PostgreSQL types, its primary key (an INTEGER PRIMARY KEY as an identity),
-/// UNIQUE constraints, defaults and indexes, its rows streamed with `COPY` in bounded memory,
-/// then the foreign keys — all in one transaction: a copy that fails or is interrupted at any
+/// UNIQUE constraints, defaults, indexes and the CHECKs PostgreSQL reads, its rows streamed with
+/// `COPY` in bounded memory, then the foreign keys — all in one transaction: a copy that fails or is interrupted at any
 /// moment leaves no table behind.
 public struct PostgresCopy {
     /// How far the copy is: the entity, rows copied, rows in all.
@@ -31,8 +31,8 @@ public struct PostgresCopy {
 
     /// Copies every table of `source`; returns each table's name and row count, in order. What
     /// PostgreSQL cannot take as it is — a view (its SQL is SQLite's), an index on an expression
-    /// or with a `WHERE`, a CHECK, a default that is an expression, a foreign key to columns that
-    /// are not unique — is left out and named to `note`. `interrupted` is asked between rows and
+    /// or with a `WHERE`, a CHECK it cannot read, a default that is an expression, a foreign key
+    /// to columns that are not unique — is left out and named to `note`. `interrupted` is asked between rows and
     /// statements: when it says so, the copy stops with `.interrupted` and is rolled back.
     public func copy(from source: Store, mixed: MixedColumns = .refuse, progress: Progress, interrupted: () -> Bool,
                      note: (String) -> Void = { _ in }) throws -> [(String, Int)] {
@@ -117,8 +117,11 @@ public struct PostgresCopy {
             try target.execute(createIndex(index, on: table))
         }
         if let identity = plan.identity { try setIdentity(of: table, column: identity, from: source) }
-        if !table.checks.isEmpty {
-            note("\(table.name): its CHECK constraints were not copied (their SQL is SQLite's)")
+        // A CHECK whose SQL PostgreSQL reads, and which the rows meet, is kept; the server decides.
+        for check in table.checks {
+            if let failure = try attempt("ALTER TABLE \(dialect.quoted(table.table)) ADD \(check)") {
+                note("\(table.name): \(check) was not copied: \(failure.message)")
+            }
         }
         if !table.triggers.isEmpty {
             note("\(table.name): its triggers were not copied (their SQL is SQLite's)")

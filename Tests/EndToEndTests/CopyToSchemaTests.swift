@@ -235,6 +235,8 @@ extension CopyToTests {
         let target = try TargetDatabase()
         let there = try Shell.run([file, "--copy-to", target.url])
         #expect(there.status == 0, "\(there.stderr)")
+        #expect(there.stderr == "")
+        #expect(try target.rows("SELECT count(*) FROM pg_constraint WHERE contype = 'c' AND conrelid = 'film'::regclass") == [[.integer(1)]])
         let keys = try postgresSchema(source)
         #expect(keys.count > 15)
         #expect(try postgresSchema(target) == keys)
