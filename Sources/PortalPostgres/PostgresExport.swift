@@ -85,35 +85,39 @@ public struct PostgresExport {
         return Int(n)
     }
 
-    /// The rows through a cursor, 10,000 at a time. A row SQLite refuses is named: the table,
-    /// the row's number.
+    /// The rows through a cursor, 10,000 at a time. A failure names the table, and the row when
+    /// SQLite refused it.
     private func copyRows(_ table: EntityDescription, types: ExportTypes, total: Int, into ctx: WriteContext,
                           progress: Progress, interrupted: () -> Bool) throws -> Int {
         let columns = table.attributes.map(\.column)
         let server = PostgresDialect()
-        try source.execute("DECLARE portal_export NO SCROLL CURSOR FOR SELECT "
-            + table.attributes.map { types.selected(server.quoted($0.column), type: $0.declaredType) }.joined(separator: ", ")
-            + " FROM " + server.quoted(table.table))
-        defer { try? source.execute("CLOSE portal_export") }
-        let fetch = try source.prepare("FETCH 10000 FROM portal_export")
         var rows = 0
-        while true {
-            if interrupted() { throw PortalError(.interrupted, "interrupted while copying \(table.name)") }
-            defer { fetch.reset() }
-            var batch = 0
-            while try fetch.step() {
-                do {
+        var refused: Int?
+        do {
+            try source.execute("DECLARE portal_export NO SCROLL CURSOR FOR SELECT "
+                + table.attributes.map { types.selected(server.quoted($0.column), type: $0.declaredType) }.joined(separator: ", ")
+                + " FROM " + server.quoted(table.table))
+            defer { try? source.execute("CLOSE portal_export") }
+            let fetch = try source.prepare("FETCH 10000 FROM portal_export")
+            while true {
+                if interrupted() { throw PortalError(.interrupted, "interrupted while copying \(table.name)") }
+                defer { fetch.reset() }
+                var batch = 0
+                while try fetch.step() {
+                    refused = rows + batch + 1
                     try ctx.insert(table.name, columns: columns, values: (0..<columns.count).map { fetch.value(at: Int32($0)) })
-                } catch var error as PortalError where error.kind != .interrupted {
-                    error.message = "cannot copy \(table.name), row \(rows + batch + 1): " + error.message
-                    error.row = rows + batch + 1
-                    throw error
+                    refused = nil
+                    batch += 1
                 }
-                batch += 1
+                rows += batch
+                progress(table.name, rows, total)
+                if batch == 0 { return rows }
             }
-            rows += batch
-            progress(table.name, rows, total)
-            if batch == 0 { return rows }
+        } catch var error as PortalError where error.kind != .interrupted {
+            error.message = "cannot copy \(table.name)" + (refused.map { ", row \($0)" } ?? "") + ": " + error.message
+            error.entity = table.name
+            error.row = refused
+            throw error
         }
     }
 

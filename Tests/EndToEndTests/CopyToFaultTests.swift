@@ -128,6 +128,31 @@ extension CopyToTests {
         #expect(!FileManager.default.fileExists(atPath: copy + "-journal"))
     }
 
+    /// The server ending the session of a copy from it into a new SQLite file: status 3, the
+    /// table named, no file left.
+    @Test func theServerEndingACopyFromItLeavesNoFile() throws {
+        let path = try smallAndLarge(rows: 1_500_000)
+        let source = try TargetDatabase()
+        #expect(try Shell.run([path, "--copy-to", source.url]).status == 0)
+        let copy = path + ".from-server"
+        let errors = path + ".stderr"
+        let pid = try Spawn.start(Shell.binary, [source.url, "--copy-to", copy], stdout: path + ".stdout", stderr: errors)
+        let started = Date()
+        var ended: [[Value]] = []
+        while ended != [[.integer(1)]], Date().timeIntervalSince(started) < 30 {
+            ended = try source.rows("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                    + "WHERE datname = current_database() AND query LIKE 'FETCH%' AND pid <> pg_backend_pid()")
+            usleep(5_000)
+        }
+        let status = Spawn.wait(pid)
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(ended == [[.integer(1)]])
+        #expect(status == 3, "\(stderr)")
+        #expect(stderr.hasPrefix("error: cannot copy "), "\(stderr)")
+        #expect(try String(contentsOfFile: path + ".stdout", encoding: .utf8) == "")
+        for suffix in ["", "-journal", "-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: copy + suffix)) }
+    }
+
     /// A table whose name holds a terminal's escape (OSC: set the title) and a newline: the
     /// summary and the notes show it escaped, as everything else the program prints does.
     @Test func tableNamesArePrintedEscaped() throws {
