@@ -6,8 +6,8 @@ import Glibc
 
 /// Copies a PostgreSQL database's tables into a new SQLite file (`portal-shell postgres://…
 /// --copy-to new.sqlite`): each table created with the SQLite type of its column type (a domain's
-/// base type, an enum as TEXT with a CHECK of its labels), its primary key, defaults, foreign
-/// keys and indexes; a partitioned table once, with the rows of all its partitions. Its rows
+/// base type, an enum as TEXT with a CHECK of its labels), its primary key, defaults, the CHECKs
+/// SQLite reads, foreign keys and indexes; a partitioned table once, with the rows of all its partitions. Its rows
 /// are read through a server-side cursor (bounded memory) from one snapshot of the server, and
 /// written in one transaction per table; a copy that fails removes the new file.
 public struct PostgresExport {
@@ -59,7 +59,10 @@ public struct PostgresExport {
         try target.writeOutsideTransaction { ctx in try ctx.execute("PRAGMA foreign_keys = OFF") }
         let names = Set(tables.map(\.table))
         try target.write { ctx in
-            for table in tables { try ctx.execute(createTable(table, types: types, tables: names, note: note)) }
+            for table in tables {
+                let checks = try self.checks(of: table, types: types, in: ctx, note: note)
+                try ctx.execute(createTable(table, types: types, tables: names, checks: checks, note: note))
+            }
         }
         var copied: [(String, Int)] = []
         for table in tables {
@@ -71,7 +74,6 @@ public struct PostgresExport {
                 }
                 return rows
             }
-            if !table.checks.isEmpty { note("\(table.name): its CHECK constraints were not copied (their SQL is PostgreSQL's)") }
             if !table.triggers.isEmpty { note("\(table.name): its triggers were not copied (their SQL is PostgreSQL's)") }
             copied.append((table.name, rows))
         }
@@ -121,11 +123,38 @@ public struct PostgresExport {
         }
     }
 
+    /// The table's CHECK constraints and its columns' domains' that SQLite reads as they are
+    /// (no casts, no function of PostgreSQL's alone): each tried in a query on a row of NULLs
+    /// first. The others are named to `note`.
+    private func checks(of table: EntityDescription, types: ExportTypes, in ctx: WriteContext,
+                        note: (String) -> Void) throws -> [String] {
+        var candidates = table.checks
+        for attribute in table.attributes {
+            candidates += types.domainChecks(of: attribute.declaredType).map { check in
+                check.replacingOccurrences(of: #"\bVALUE\b"#, with: dialect.quoted(attribute.column), options: .regularExpression)
+            }
+        }
+        let row = "SELECT " + table.attributes.map { "NULL AS " + dialect.quoted($0.column) }.joined(separator: ", ")
+        return candidates.filter { check in
+            guard let start = check.range(of: "CHECK "), !check.hasSuffix(" NOT VALID") else {
+                note("\(table.name): \(check) was not copied: not validated on the server")
+                return false
+            }
+            do {
+                _ = try ctx.query("SELECT 1 FROM (\(row)) WHERE " + check[start.upperBound...])
+                return true
+            } catch {
+                note("\(table.name): \(check) was not copied: its SQL is PostgreSQL's (\((error as? PortalError)?.message ?? "\(error)"))")
+                return false
+            }
+        }
+    }
+
     /// `CREATE TABLE` with SQLite's type for each PostgreSQL type, its default where SQLite
     /// spells it, NOT NULL, an enum's labels as a CHECK, the primary key and the foreign keys to
     /// the tables copied (SQLite lets them name tables made later).
     func createTable(_ table: EntityDescription, types: ExportTypes = ExportTypes(), tables: Set<String>? = nil,
-                     note: (String) -> Void = { _ in }) -> String {
+                     checks: [String] = [], note: (String) -> Void = { _ in }) -> String {
         let rowid = table.primaryKey.count == 1 ? table.primaryKey[0] : nil
         var parts = table.attributes.map { attribute in
             let type = types.sqliteType(of: attribute.declaredType)
@@ -148,6 +177,7 @@ public struct PostgresExport {
         if !table.primaryKey.isEmpty {
             parts.append("PRIMARY KEY (" + table.primaryKey.map(dialect.quoted).joined(separator: ", ") + ")")
         }
+        parts += checks
         for relationship in table.relationships where relationship.kind == .toOne && tables?.contains(relationship.destination) ?? true {
             parts.append("FOREIGN KEY (" + relationship.sourceColumns.map(dialect.quoted).joined(separator: ", ")
                 + ") REFERENCES " + dialect.quoted(relationship.destination) + " ("
@@ -172,6 +202,8 @@ struct ExportTypes {
     private var enums: [String: [String]] = [:]
     /// The partitions of partitioned tables (copied through their parents).
     private(set) var partitions: Set<String> = []
+    /// Each domain's CHECK constraints (`CHECK ((VALUE > 0))`), by the name columns give it.
+    private var checks: [String: [String]] = [:]
 
     init() {}
 
@@ -187,6 +219,13 @@ struct ExportTypes {
             if row[2] == .text("d"), case .text(let base) = row[1] { domains[name] = base }
             if row[2] == .text("e"), case .text(let labels) = row[3] { enums[name] = labels.split(separator: "\u{1F}").map(String.init) }
         }
+        for row in try connection.rows("""
+            SELECT pg_catalog.format_type(c.contypid, NULL), pg_catalog.pg_get_constraintdef(c.oid) FROM pg_catalog.pg_constraint c
+            WHERE c.contype = 'c' AND c.contypid <> 0
+              AND c.connamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace) ORDER BY c.oid
+            """).map(\.values) {
+            if case .text(let domain) = row[0], case .text(let check) = row[1] { checks[domain, default: []].append(check) }
+        }
         partitions = Set(try connection.rows("""
             SELECT relname FROM pg_catalog.pg_class WHERE relispartition AND relnamespace = current_schema()::regnamespace
             """).compactMap { $0.values.first?.textValue })
@@ -200,6 +239,18 @@ struct ExportTypes {
     }
 
     func enumLabels(of type: String) -> [String]? { enums[base(of: type)] }
+
+    /// The CHECKs of the domain `type` and of the domains under it.
+    func domainChecks(of type: String) -> [String] {
+        var found: [String] = []
+        var type = type
+        for _ in 0..<8 {
+            found += checks[type] ?? []
+            guard let next = domains[type] else { break }
+            type = next
+        }
+        return found
+    }
 
     /// INTEGER, REAL, NUMERIC, BOOLEAN, BLOB, DATETIME, TIMESTAMPTZ or TEXT, by the type's name.
     func sqliteType(of postgresType: String) -> String {
