@@ -29,28 +29,28 @@ public struct PostgresCopy {
     /// Stops the statement running on the server; callable from any thread (a signal's watcher).
     public var canceller: @Sendable () -> Void { target.canceller }
 
-    /// Copies every table of `source`; returns each table's name and row count, in order. What
-    /// PostgreSQL cannot take as it is — a view (its SQL is SQLite's), an index on an expression
+    /// Copies every table of `source`, and the views PostgreSQL reads as they are; returns each
+    /// table's name and row count, in order. What PostgreSQL cannot take as it is — a view in
+    /// SQLite's own SQL, an index on an expression
     /// or with a `WHERE`, a CHECK it cannot read, a default that is an expression, a foreign key
     /// to columns that are not unique — is left out and named to `note`. `interrupted` is asked between rows and
     /// statements: when it says so, the copy stops with `.interrupted` and is rolled back.
     public func copy(from source: Store, mixed: MixedColumns = .refuse, progress: Progress, interrupted: () -> Bool,
                      note: (String) -> Void = { _ in }) throws -> [(String, Int)] {
         let schema = try source.read { ctx in try ctx.schema }
-        for view in schema.entities where view.kind == .view {
-            note("the view \(view.name) was not copied: its SQL is SQLite's")
-        }
         let plans = try self.plans(schema, mixed: mixed, from: source, note: note)
+        let names = schema.entities.flatMap { [$0.table] + $0.attributes.map(\.column) }
         try target.begin(.immediate)
         do {
             try refuseExisting(plans.map(\.table))
             var copied: [(String, Int)] = []
             for plan in plans {
                 let total = try source.read { ctx in try ctx.count(plan.table.name) }
-                copied.append((plan.table.name, try copy(plan, total: total, from: source, progress: progress,
+                copied.append((plan.table.name, try copy(plan, total: total, from: source, names: names, progress: progress,
                                                          interrupted: interrupted, note: note)))
             }
             try addForeignKeys(plans.map(\.table), interrupted: interrupted, note: note)
+            try addViews(schema.entities.filter { $0.kind == .view }, names: names, note: note)
             if interrupted() { throw PortalError(.interrupted, "interrupted while adding the foreign keys") }
             try target.commit()
             return copied
@@ -101,7 +101,7 @@ public struct PostgresCopy {
         }
     }
 
-    private func copy(_ plan: CopyTablePlan, total: Int, from source: Store, progress: Progress,
+    private func copy(_ plan: CopyTablePlan, total: Int, from source: Store, names: [String], progress: Progress,
                       interrupted: () -> Bool, note: (String) -> Void) throws -> Int {
         let table = plan.table
         try target.execute(createTable(plan, note: note))
@@ -119,7 +119,7 @@ public struct PostgresCopy {
         if let identity = plan.identity { try setIdentity(of: table, column: identity, from: source) }
         // A CHECK whose SQL PostgreSQL reads, and which the rows meet, is kept; the server decides.
         for check in table.checks {
-            if let failure = try attempt("ALTER TABLE \(dialect.quoted(table.table)) ADD \(check)") {
+            if let failure = try attempt("ALTER TABLE \(dialect.quoted(table.table)) ADD " + CopyNames.quoted(in: check, names: names)) {
                 note("\(table.name): \(check) was not copied: \(failure.message)")
             }
         }
@@ -240,6 +240,17 @@ public struct PostgresCopy {
                 } else {
                     note(what + " was left out: \(failure.message)")
                 }
+            }
+        }
+    }
+
+    /// Each view whose SQL PostgreSQL reads as it is, in SQLite's order (a view made from
+    /// another comes after it); the others are named.
+    private func addViews(_ views: [EntityDescription], names: [String], note: (String) -> Void) throws {
+        for view in views {
+            guard let sql = view.definitions.first(where: { $0.type == .view })?.sql else { continue }
+            if let failure = try attempt(CopyNames.quoted(in: sql, names: names)) {
+                note("the view \(view.name) was not copied: its SQL is SQLite's (\(failure.message))")
             }
         }
     }

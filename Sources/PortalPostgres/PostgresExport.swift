@@ -38,11 +38,10 @@ public struct PostgresExport {
             let schema = try PostgresCatalog().schema(of: source)
             let types = try ExportTypes(source)
             let partitions = types.partitions
-            for view in schema.entities where view.kind == .view {
-                note("the view \(view.name) was not copied: its SQL is PostgreSQL's")
-            }
             let tables = schema.entities.filter { $0.kind == .table && !partitions.contains($0.table) }
-            return try copy(tables, types: types, to: path, progress: progress, interrupted: interrupted, note: note)
+            let copied = try copy(tables, types: types, to: path, progress: progress, interrupted: interrupted, note: note)
+            try addViews(to: path, note: note)
+            return copied
         } catch {
             // A copy that failed leaves nothing behind, not half the tables.
             file.remove()
@@ -123,15 +122,45 @@ public struct PostgresExport {
         }
     }
 
+    /// Each view whose SQL SQLite reads as it is (tried as a query first), in the order they
+    /// were made; the others, and materialized views (their rows are a snapshot), are named.
+    private func addViews(to path: String, note: (String) -> Void) throws {
+        let views = try source.rows("""
+            SELECT c.relname, c.relkind::text, pg_catalog.pg_get_viewdef(c.oid) FROM pg_catalog.pg_class c
+            WHERE c.relkind IN ('v', 'm') AND c.relnamespace = current_schema()::regnamespace ORDER BY c.oid
+            """).map(\.values)
+        guard !views.isEmpty else { return }
+        let target = try Store(path: path, options: StoreOptions(readOnly: false, create: false))
+        defer { try? target.close() }
+        try target.write { ctx in
+            for view in views {
+                guard case .text(let name) = view[0], case .text(var select) = view[2] else { continue }
+                guard view[1] == .text("v") else {
+                    note("the materialized view \(name) was not copied")
+                    continue
+                }
+                select = ExportTypes.withoutLiteralCasts(select).trimmingCharacters(in: .whitespacesAndNewlines)
+                if select.hasSuffix(";") { select.removeLast() }
+                do {
+                    _ = try ctx.query("SELECT * FROM (\(select)) LIMIT 0")
+                    try ctx.execute("CREATE VIEW \(dialect.quoted(name)) AS \(select)")
+                } catch {
+                    note("the view \(name) was not copied: its SQL is PostgreSQL's (\((error as? PortalError)?.message ?? "\(error)"))")
+                }
+            }
+        }
+    }
+
     /// The table's CHECK constraints and its columns' domains' that SQLite reads as they are
     /// (no casts, no function of PostgreSQL's alone): each tried in a query on a row of NULLs
     /// first. The others are named to `note`.
     private func checks(of table: EntityDescription, types: ExportTypes, in ctx: WriteContext,
                         note: (String) -> Void) throws -> [String] {
-        var candidates = table.checks
+        var candidates = table.checks.map(ExportTypes.withoutLiteralCasts)
         for attribute in table.attributes {
             candidates += types.domainChecks(of: attribute.declaredType).map { check in
-                check.replacingOccurrences(of: #"\bVALUE\b"#, with: dialect.quoted(attribute.column), options: .regularExpression)
+                ExportTypes.withoutLiteralCasts(check)
+                    .replacingOccurrences(of: #"\bVALUE\b"#, with: dialect.quoted(attribute.column), options: .regularExpression)
             }
         }
         let row = "SELECT " + table.attributes.map { "NULL AS " + dialect.quoted($0.column) }.joined(separator: ", ")
@@ -239,6 +268,16 @@ struct ExportTypes {
     }
 
     func enumLabels(of type: String) -> [String]? { enums[base(of: type)] }
+
+    /// PostgreSQL's SQL as the server prints it, without the casts it puts on constants that
+    /// SQLite has no use for (`' '::text`, `(0)::numeric`): a view's or a CHECK's SQL is then
+    /// often SQLite's too.
+    static func withoutLiteralCasts(_ sql: String) -> String {
+        sql.replacingOccurrences(of: #"('(?:[^']|'')*')::(?:text|character varying|bpchar|name)\b"#, with: "$1",
+                                 options: .regularExpression)
+            .replacingOccurrences(of: #"\((-?[0-9]+(?:\.[0-9]+)?)\)::(?:numeric|integer|bigint|smallint|double precision|real)\b"#,
+                                  with: "($1)", options: .regularExpression)
+    }
 
     /// The CHECKs of the domain `type` and of the domains under it.
     func domainChecks(of type: String) -> [String] {
