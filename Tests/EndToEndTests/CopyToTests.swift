@@ -142,6 +142,10 @@ import PortalPostgres
         let alone = try Shell.run([path, "--mixed-columns", "text", "-e", "count A"])
         #expect(alone.status == 2)
         #expect(alone.stderr.contains("--mixed-columns goes with --copy-to"))
+        let intoFile = try Shell.run([path, "--copy-to", path + ".copy", "--mixed-columns", "skip"])
+        #expect(intoFile.status == 2)
+        #expect(intoFile.stderr == "error: --mixed-columns goes with --copy-to a PostgreSQL URL (SQLite takes every value as it is)\n")
+        #expect(!FileManager.default.fileExists(atPath: path + ".copy"))
     }
 
     @Test func andBackFromPostgreSQLIntoANewSQLiteFile() throws {

@@ -74,8 +74,11 @@ enum CopyTo {
             output.flush()
             return ExitStatus.success
         } catch let error as PortalError {
+            // After a signal, whatever failed first (a statement cancelled, a read stopped) was the signal's doing.
+            if error.kind == .interrupted || Interrupts.received {
+                return fail("\(error.message); \(undone)", ExitStatus.interrupted)
+            }
             switch error.kind {
-            case _ where Interrupts.received, .interrupted: return fail("\(error.message); \(undone)", ExitStatus.interrupted)
             case .cannotOpen: return fail(error.message, ExitStatus.cannotOpen)
             default: return fail(error.message, ExitStatus.commandFailed)
             }
