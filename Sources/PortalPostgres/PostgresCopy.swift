@@ -5,8 +5,8 @@ import PortalPredicate
 /// Copies an SQLite store's tables into a PostgreSQL database (`--copy-to postgres://…`): each
 /// table created with PostgreSQL types, its primary key (an INTEGER PRIMARY KEY as an identity),
 /// UNIQUE constraints, defaults, indexes and the CHECKs PostgreSQL reads, its rows streamed with
-/// `COPY` in bounded memory, then the foreign keys — all in one transaction: a copy that fails or is interrupted at any
-/// moment leaves no table behind.
+/// `COPY` in bounded memory, then the foreign keys and views — all in one transaction: a copy
+/// that fails or is interrupted at any moment leaves no table behind.
 public struct PostgresCopy {
     /// How far the copy is: the entity, rows copied, rows in all.
     public typealias Progress = (_ entity: String, _ copied: Int, _ total: Int) -> Void
@@ -30,11 +30,11 @@ public struct PostgresCopy {
     public var canceller: @Sendable () -> Void { target.canceller }
 
     /// Copies every table of `source`, and the views PostgreSQL reads as they are; returns each
-    /// table's name and row count, in order. What PostgreSQL cannot take as it is — a view in
-    /// SQLite's own SQL, an index on an expression
-    /// or with a `WHERE`, a CHECK it cannot read, a default that is an expression, a foreign key
-    /// to columns that are not unique — is left out and named to `note`. `interrupted` is asked between rows and
-    /// statements: when it says so, the copy stops with `.interrupted` and is rolled back.
+    /// table's name and row count, in order. What PostgreSQL cannot take as it is — a view or a
+    /// CHECK in SQLite's own SQL, an index on an expression or with a `WHERE`, a default that is
+    /// an expression, a foreign key to columns that are not unique — is left out and named to
+    /// `note`. `interrupted` is asked between rows and statements: when it says so, the copy
+    /// stops with `.interrupted` and is rolled back.
     public func copy(from source: Store, mixed: MixedColumns = .refuse, progress: Progress, interrupted: () -> Bool,
                      note: (String) -> Void = { _ in }) throws -> [(String, Int)] {
         let schema = try source.read { ctx in try ctx.schema }
@@ -64,7 +64,7 @@ public struct PostgresCopy {
     /// anything is written.
     private func plans(_ schema: Schema, mixed: MixedColumns, from source: Store,
                        note: (String) -> Void) throws -> [CopyTablePlan] {
-        let tables = schema.entities.filter { $0.kind == .table && !$0.table.lowercased().hasPrefix("sqlite_") && !$0.isVirtual }
+        let tables = schema.entities.filter { $0.kind == .table && !$0.table.lowercased().hasPrefix("sqlite_") }
         var plans: [CopyTablePlan] = []
         for table in tables {
             var plan = CopyTablePlan(table)
@@ -174,7 +174,8 @@ public struct PostgresCopy {
             if !buffer.isEmpty { try target.putCopyData(buffer) }
             try target.endCopy(failure: nil)
         } catch var error as PortalError {
-            if error.kind != .interrupted && error.kind != .cannotOpen { try? target.endCopy(failure: "\(error)") }
+            // The copy is ended (the server discards its rows) unless the connection is gone.
+            if error.kind != .cannotOpen { try? target.endCopy(failure: "\(error)") }
             if error.kind != .interrupted {
                 error.message = "cannot copy \(table.name)" + (error.row.map { ", row \($0)" } ?? "") + ": " + error.message
                 error.entity = table.name
