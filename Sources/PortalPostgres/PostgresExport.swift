@@ -65,9 +65,8 @@ public struct PostgresExport {
         }
         var copied: [(String, Int)] = []
         for table in tables {
-            let total = try count(table)
             let rows = try target.write { ctx in
-                let rows = try copyRows(table, types: types, total: total, into: ctx, progress: progress, interrupted: interrupted)
+                let rows = try copyRows(table, types: types, into: ctx, progress: progress, interrupted: interrupted)
                 for index in table.indexes where !(index.isUnique && index.columns == table.primaryKey) {
                     try ctx.execute(createIndex(index, on: table))
                 }
@@ -88,13 +87,14 @@ public struct PostgresExport {
 
     /// The rows through a cursor, 10,000 at a time. A failure names the table, and the row when
     /// SQLite refused it.
-    private func copyRows(_ table: EntityDescription, types: ExportTypes, total: Int, into ctx: WriteContext,
+    private func copyRows(_ table: EntityDescription, types: ExportTypes, into ctx: WriteContext,
                           progress: Progress, interrupted: () -> Bool) throws -> Int {
         let columns = table.attributes.map(\.column)
         let server = PostgresDialect()
         var rows = 0
         var refused: Int?
         do {
+            let total = try count(table)
             try source.execute("DECLARE portal_export NO SCROLL CURSOR FOR SELECT "
                 + table.attributes.map { types.selected(server.quoted($0.column), type: $0.declaredType) }.joined(separator: ", ")
                 + " FROM " + server.quoted(table.table))
