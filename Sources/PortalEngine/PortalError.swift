@@ -73,6 +73,8 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
     public var detail: String?
     /// A server's hint at what to do (PostgreSQL's `HINT`).
     public var hint: String?
+    /// The row a bulk load failed at, counted from 1 (PostgreSQL's `COPY … line N`).
+    public var row: Int?
 
     /// An error of `kind` with `message`, and where it happened when known.
     public init(_ kind: Kind, _ message: String, entity: String? = nil, attribute: String? = nil,

@@ -19,7 +19,7 @@ public struct PostgresCatalog: Catalog {
             SELECT i.indrelid::bigint, a.attname FROM pg_catalog.pg_index i
             CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)
             JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-            WHERE i.indisprimary AND i.indrelid IN (SELECT oid FROM pg_catalog.pg_class WHERE \(inSchema))
+            WHERE i.indisprimary AND k.n <= i.indnkeyatts AND i.indrelid IN (SELECT oid FROM pg_catalog.pg_class WHERE \(inSchema))
             ORDER BY i.indrelid, k.n
             """).mapValues { rows in rows.compactMap { $0[0].textValue } }
         let columns = try reader.grouped("""
@@ -29,11 +29,13 @@ public struct PostgresCatalog: Catalog {
             WHERE a.attrelid IN (SELECT oid FROM pg_catalog.pg_class WHERE \(inSchema)) AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY a.attrelid, a.attnum
             """)
-        // Indexes on expressions or with a WHERE are left out (SQLite could not keep them either).
+        // Indexes on expressions or with a WHERE are left out (SQLite could not keep them either);
+        // an index's INCLUDE columns (after its `indnkeyatts` key columns) are no part of its key.
         let indexes = try reader.grouped("""
             SELECT i.indrelid::bigint, ic.relname, i.indisunique,
                    array_to_string(array(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(attnum, n)
-                       JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n), chr(31))
+                       JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+                       WHERE k.n <= i.indnkeyatts ORDER BY k.n), chr(31))
             FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
             WHERE i.indrelid IN (SELECT oid FROM pg_catalog.pg_class WHERE \(inSchema))
               AND i.indexprs IS NULL AND i.indpred IS NULL

@@ -223,6 +223,12 @@ public final class PostgresConnection: DatabaseConnection {
         lastCommandChanges = changes(of: result)
     }
 
+    /// `interrupt`, for a signal's watcher thread to call.
+    public var canceller: @Sendable () -> Void {
+        let connection = WeakConnection(connection: self)
+        return { connection.connection?.interrupt() }
+    }
+
     /// Asks the server to cancel the running statement, which then fails with `.interrupted`.
     public func interrupt() {
         cancelLock.withLock {
@@ -496,11 +502,21 @@ public final class PostgresConnection: DatabaseConnection {
         var refusal: Error?
         while let result = pq.getResult(connection) {
             if failure == nil, refusal == nil {
-                do { try check(result, sql: "COPY") } catch { refusal = error }
+                do { try check(result, sql: "COPY") } catch var error as PortalError {
+                    error.row = copyLine(result)
+                    refusal = error
+                } catch { refusal = error }
             }
             pq.clear(result)
         }
         if let refusal { throw refusal }
+    }
+
+    /// The line of its input a failed COPY names in its context (`COPY t, line 2, column n: …`).
+    private func copyLine(_ result: OpaquePointer) -> Int? {
+        guard let context = pq.resultErrorField(result, Int32(UInt8(ascii: "W"))).map({ String(cString: $0) }),
+              let range = context.range(of: #", line [0-9]+"#, options: .regularExpression) else { return nil }
+        return Int(context[range].dropFirst(7))
     }
 
     // MARK: Results and errors
@@ -725,7 +741,10 @@ public final class PostgresConnection: DatabaseConnection {
         let message = field("M") ?? result.map { Self.text(pq.resultErrorMessage($0)) } ?? Self.text(pq.errorMessage(connection))
         let state = field("C") ?? ""
         let cancelled = state == "57014" && cancelLock.withLock { cancelRequested }
-        let kind = state == "57014" && !cancelled ? .sqlite : Self.kind(ofSQLState: state)
+        // libpq's own failure (no SQLSTATE) on a connection that is gone is a lost server, as
+        // the server's own word that it ends the session is (`57P01` and its kin).
+        let lost = state.isEmpty && pq.status(connection) != CONNECTION_OK
+        let kind = lost ? .cannotOpen : state == "57014" && !cancelled ? .sqlite : Self.kind(ofSQLState: state)
         var error = PortalError(kind, message.isEmpty ? "PostgreSQL failed: \(sql)" : message)
         error.detail = field("D")
         error.hint = field("H")
@@ -746,6 +765,8 @@ public final class PostgresConnection: DatabaseConnection {
         case "42P01": return .unknownEntity
         case "42703": return .unknownAttribute
         case "40001", "40P01", "55P03": return .busy
+        // The server ends the session: an administrator's command, a crash, a shutdown.
+        case "57P01", "57P02", "57P03": return .cannotOpen
         default: return state.hasPrefix("08") ? .cannotOpen : .sqlite
         }
     }
@@ -761,7 +782,8 @@ public final class PostgresConnection: DatabaseConnection {
 }
 
 /// A connection, for the timer that sends its deferred end from another thread (under its
-/// `endLock`); weak, so that a timer keeps no connection open.
+/// `endLock`) and for a signal's watcher thread (`canceller`); weak, so that neither keeps a
+/// connection open.
 private struct WeakConnection: @unchecked Sendable {
     weak var connection: PostgresConnection?
 }

@@ -3,12 +3,20 @@ import PortalEngine
 import PortalPredicate
 
 /// Copies an SQLite store's tables into a PostgreSQL database (`--copy-to postgres://…`): each
-/// table created with PostgreSQL types, its primary key and indexes, its rows streamed with
-/// `COPY` in bounded memory — one transaction per table; foreign keys are added once every table
-/// is there. A table that cannot be copied is rolled back whole; the tables before it stay.
+/// table created with PostgreSQL types, its primary key (an INTEGER PRIMARY KEY as an identity),
+/// UNIQUE constraints, defaults, indexes and the CHECKs PostgreSQL reads, its rows streamed with
+/// `COPY` in bounded memory, then the foreign keys and views — all in one transaction: a copy
+/// that fails or is interrupted at any moment leaves no table behind.
 public struct PostgresCopy {
     /// How far the copy is: the entity, rows copied, rows in all.
     public typealias Progress = (_ entity: String, _ copied: Int, _ total: Int) -> Void
+
+    /// What becomes of a table with a column whose values do not all fit its type (text in an
+    /// INTEGER column): the copy is refused before anything is written, the column is made
+    /// `text`, or the table is left out.
+    public enum MixedColumns: String, Sendable, CaseIterable {
+        case refuse, text, skip
+    }
 
     private let target: PostgresConnection
     private let dialect = PostgresDialect()
@@ -18,24 +26,67 @@ public struct PostgresCopy {
         target = try PostgresConnection(conninfo)
     }
 
-    /// Copies every table of `source`; returns each table's name and row count, in order. Views
-    /// are not copied (their SQL is SQLite's), nor indexes on expressions or with a `WHERE`; a
-    /// foreign key PostgreSQL cannot keep is left out. `note` hears of each such omission.
-    /// `interrupted` is asked between rows: when it says so, the table in flight is rolled back
-    /// and the copy stops with `.interrupted`.
-    public func copy(from source: Store, progress: Progress, interrupted: () -> Bool,
+    /// Stops the statement running on the server; callable from any thread (a signal's watcher).
+    public var canceller: @Sendable () -> Void { target.canceller }
+
+    /// Copies every table of `source`, and the views PostgreSQL reads as they are; returns each
+    /// table's name and row count, in order. What PostgreSQL cannot take as it is — a view or a
+    /// CHECK in SQLite's own SQL, an index on an expression or with a `WHERE`, a default that is
+    /// an expression, a foreign key to columns that are not unique — is left out and named to
+    /// `note`. `interrupted` is asked between rows and statements: when it says so, the copy
+    /// stops with `.interrupted` and is rolled back.
+    public func copy(from source: Store, mixed: MixedColumns = .refuse, progress: Progress, interrupted: () -> Bool,
                      note: (String) -> Void = { _ in }) throws -> [(String, Int)] {
         let schema = try source.read { ctx in try ctx.schema }
-        let tables = schema.entities.filter { $0.kind == .table && !$0.table.lowercased().hasPrefix("sqlite_") }
-        try refuseExisting(tables)
-        var copied: [(String, Int)] = []
-        for table in tables {
-            let total = try source.read { ctx in try ctx.count(table.name) }
-            copied.append((table.name, try copy(table, total: total, from: source, progress: progress,
-                                                interrupted: interrupted, note: note)))
+        let plans = try self.plans(schema, mixed: mixed, from: source, note: note)
+        let names = schema.entities.flatMap { [$0.table] + $0.attributes.map(\.column) }
+        try target.begin(.immediate)
+        do {
+            try refuseExisting(plans.map(\.table))
+            var copied: [(String, Int)] = []
+            for plan in plans {
+                let total = try source.read { ctx in try ctx.count(plan.table.name) }
+                copied.append((plan.table.name, try copy(plan, total: total, from: source, names: names, progress: progress,
+                                                         interrupted: interrupted, note: note)))
+            }
+            try addForeignKeys(plans.map(\.table), interrupted: interrupted, note: note)
+            try addViews(schema.entities.filter { $0.kind == .view }, names: names, note: note)
+            if interrupted() { throw PortalError(.interrupted, "interrupted while adding the foreign keys") }
+            try target.commit()
+            return copied
+        } catch {
+            if target.isInTransaction { try? target.rollback() }
+            throw error
         }
-        addForeignKeys(tables, note: note)
-        return copied
+    }
+
+    /// Every table's plan, its mixed columns found (and dealt with as `mixed` says) before
+    /// anything is written.
+    private func plans(_ schema: Schema, mixed: MixedColumns, from source: Store,
+                       note: (String) -> Void) throws -> [CopyTablePlan] {
+        let tables = schema.entities.filter { $0.kind == .table && !$0.table.lowercased().hasPrefix("sqlite_") }
+        var plans: [CopyTablePlan] = []
+        for table in tables {
+            var plan = CopyTablePlan(table)
+            try source.read { ctx in try plan.findMixedColumns(ctx) }
+            for column in plan.mixed {
+                let what = "\(table.name): the column \(column.column) holds \(column.holds) values (first in the row \(column.row))"
+                    + " that its type \(plan.types[table.attributes.firstIndex { $0.column == column.column } ?? 0]) cannot take"
+                switch mixed {
+                case .refuse:
+                    throw PortalError(.conversion, what + ": nothing was copied; --mixed-columns text copies such columns as"
+                                      + " text, --mixed-columns skip leaves their tables out", entity: table.name, attribute: column.column)
+                case .text: note(what + ": copied as text")
+                case .skip: note(what + ": the table was not copied")
+                }
+            }
+            if !plan.mixed.isEmpty && mixed == .skip { continue }
+            for column in plan.mixed {
+                if let index = table.attributes.firstIndex(where: { $0.column == column.column }) { plan.types[index] = "text" }
+            }
+            plans.append(plan)
+        }
+        return plans
     }
 
     /// The target must not hold any of the tables already: a copy never writes into existing data.
@@ -50,31 +101,56 @@ public struct PostgresCopy {
         }
     }
 
-    private func copy(_ table: EntityDescription, total: Int, from source: Store, progress: Progress,
+    private func copy(_ plan: CopyTablePlan, total: Int, from source: Store, names: [String], progress: Progress,
                       interrupted: () -> Bool, note: (String) -> Void) throws -> Int {
-        try target.begin(.immediate)
-        do {
-            try target.execute(createTable(table))
-            let rows = try copyRows(table, total: total, from: source, progress: progress, interrupted: interrupted)
-            for index in table.indexes where !index.name.lowercased().hasPrefix("sqlite_autoindex") {
-                guard Self.isPlain(index) else {
-                    note("\(table.name): the index \(index.name) is on an expression or has a WHERE: not copied")
-                    continue
-                }
-                try target.execute(createIndex(index, on: table))
-            }
-            // Statistics now, not when autovacuum comes: without them the planner may walk a
-            // whole table by its key for every row of another (a correlated `ORDER BY … LIMIT 1`).
-            try target.execute("ANALYZE " + dialect.quoted(table.table))
-            try target.commit()
-            return rows
-        } catch {
-            if target.isInTransaction { try? target.rollback() }
-            throw error
+        let table = plan.table
+        try target.execute(createTable(plan, note: note))
+        let rows = try copyRows(table, total: total, from: source, progress: progress, interrupted: interrupted)
+        for columns in plan.uniques {
+            try target.execute("ALTER TABLE \(dialect.quoted(table.table)) ADD UNIQUE (" + columns.map(dialect.quoted).joined(separator: ", ") + ")")
         }
+        for index in table.indexes where !index.name.lowercased().hasPrefix("sqlite_autoindex") {
+            guard Self.isPlain(index) else {
+                note("\(table.name): the index \(index.name) is on an expression or has a WHERE: not copied")
+                continue
+            }
+            try target.execute(createIndex(index, on: table))
+        }
+        if let identity = plan.identity { try setIdentity(of: table, column: identity, from: source) }
+        // A CHECK whose SQL PostgreSQL reads, and which the rows meet, is kept; the server decides.
+        for check in table.checks {
+            if let failure = try attempt("ALTER TABLE \(dialect.quoted(table.table)) ADD " + CopyNames.quoted(in: check, names: names)) {
+                note("\(table.name): \(check) was not copied: \(failure.message)")
+            }
+        }
+        if !table.triggers.isEmpty {
+            note("\(table.name): its triggers were not copied (their SQL is SQLite's)")
+        }
+        // Statistics now, not when autovacuum comes: without them the planner may walk a
+        // whole table by its key for every row of another (a correlated `ORDER BY … LIMIT 1`).
+        try target.execute("ANALYZE " + dialect.quoted(table.table))
+        return rows
     }
 
-    /// `COPY … FROM STDIN` in text format, fed from a streaming read of the source.
+    /// The identity's next number past the highest copied key, and past the highest an
+    /// AUTOINCREMENT key ever had (SQLite's `sqlite_sequence`), so that no number is used again.
+    private func setIdentity(of table: EntityDescription, column: String, from source: Store) throws {
+        let highest = try source.read { ctx -> Int64? in
+            let key = "SELECT max(" + dialect.quoted(column) + ") AS m FROM " + dialect.quoted(table.table)
+            let sequences = try ctx.query("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'").rows.first?.values.first
+            guard sequences == .integer(1) else { return Self.integer(try ctx.query(key).rows.first?.values.first) }
+            let sql = "SELECT max(m) FROM (\(key) UNION ALL SELECT seq FROM sqlite_sequence WHERE name = ?)"
+            return Self.integer(try ctx.query(sql, [.text(table.table)]).rows.first?.values.first)
+        }
+        guard let highest, highest >= 1 else { return }
+        let statement = try target.prepare("SELECT setval(pg_catalog.pg_get_serial_sequence($1, $2), $3)")
+        defer { statement.reset() }
+        try statement.bind([.text(dialect.quoted(table.table)), .text(column), .integer(highest)])
+        _ = try statement.step()
+    }
+
+    /// `COPY … FROM STDIN` in text format, fed from a streaming read of the source. A row the
+    /// server refuses is named: the table, the row's number in the source's order.
     private func copyRows(_ table: EntityDescription, total: Int, from source: Store, progress: Progress,
                           interrupted: () -> Bool) throws -> Int {
         let columns = table.attributes.map { dialect.quoted($0.column) }.joined(separator: ", ")
@@ -97,6 +173,14 @@ public struct PostgresCopy {
             }
             if !buffer.isEmpty { try target.putCopyData(buffer) }
             try target.endCopy(failure: nil)
+        } catch var error as PortalError {
+            // The copy is ended (the server discards its rows) unless the connection is gone.
+            if error.kind != .cannotOpen { try? target.endCopy(failure: "\(error)") }
+            if error.kind != .interrupted {
+                error.message = "cannot copy \(table.name)" + (error.row.map { ", row \($0)" } ?? "") + ": " + error.message
+                error.entity = table.name
+            }
+            throw error
         } catch {
             try? target.endCopy(failure: "\(error)")
             throw error
@@ -105,11 +189,21 @@ public struct PostgresCopy {
         return rows
     }
 
-    /// `CREATE TABLE` with each column's PostgreSQL type (by SQLite's affinity rules), NOT NULL
-    /// and the primary key.
-    func createTable(_ table: EntityDescription) -> String {
-        var parts = table.attributes.map { attribute in
-            dialect.quoted(attribute.column) + " " + Self.type(of: attribute) + (attribute.isNullable ? "" : " NOT NULL")
+    /// `CREATE TABLE` with each column's PostgreSQL type (by SQLite's affinity rules), its
+    /// default where PostgreSQL spells it, NOT NULL and the primary key.
+    func createTable(_ plan: CopyTablePlan, note: (String) -> Void = { _ in }) -> String {
+        let table = plan.table
+        var parts = zip(table.attributes, plan.types).map { attribute, type in
+            var column = dialect.quoted(attribute.column) + " " + type
+            if attribute.column == plan.identity { return column + " GENERATED BY DEFAULT AS IDENTITY" }
+            if let text = attribute.defaultValue {
+                if let value = CopyDefaults.postgres(fromSQLite: text, type: type) {
+                    column += " DEFAULT " + value
+                } else {
+                    note("\(table.name): the default of \(attribute.column) (\(text)) was not copied")
+                }
+            }
+            return column + (attribute.isNullable ? "" : " NOT NULL")
         }
         if !table.primaryKey.isEmpty {
             parts.append("PRIMARY KEY (" + table.primaryKey.map(dialect.quoted).joined(separator: ", ") + ")")
@@ -122,53 +216,69 @@ public struct PostgresCopy {
             + dialect.quoted(table.table) + " (" + index.columns.map(dialect.quoted).joined(separator: ", ") + ")"
     }
 
-    /// Each to-one relationship as a foreign key, added `NOT VALID` and then validated: SQLite
-    /// does not enforce its foreign keys by default, so rows that break one keep the constraint
-    /// for new rows rather than fail the copy. One PostgreSQL cannot keep (to columns that are
-    /// not unique) is left out, with a note.
-    private func addForeignKeys(_ tables: [EntityDescription], note: (String) -> Void) {
+    /// Each to-one relationship as a foreign key, each in a savepoint of its own: SQLite does not
+    /// enforce its foreign keys by default, so one that existing rows break is added `NOT VALID`
+    /// (kept for new rows) rather than fail the copy; one PostgreSQL cannot keep (to columns
+    /// that are not unique) is left out. Each with a note. A lost server or an interrupt ends
+    /// the copy.
+    private func addForeignKeys(_ tables: [EntityDescription], interrupted: () -> Bool, note: (String) -> Void) throws {
         let names = Set(tables.map(\.name))
         for table in tables {
             let keys = table.relationships.filter { $0.kind == .toOne && names.contains($0.destination) }
             for (number, relationship) in keys.enumerated() {
                 guard let destination = tables.first(where: { $0.name == relationship.destination }) else { continue }
+                if interrupted() { throw PortalError(.interrupted, "interrupted while adding the foreign keys") }
                 // Short names: PostgreSQL cuts identifiers at 63 bytes; they are per table.
                 let constraint = dialect.quoted("fk\(number + 1)_\(relationship.name.prefix(40))")
-                let quotedTable = dialect.quoted(table.table)
-                do {
-                    try target.execute("ALTER TABLE \(quotedTable) ADD CONSTRAINT \(constraint) FOREIGN KEY ("
-                        + relationship.sourceColumns.map(dialect.quoted).joined(separator: ", ") + ") REFERENCES "
-                        + dialect.quoted(destination.table) + " ("
-                        + relationship.destinationColumns.map(dialect.quoted).joined(separator: ", ") + ") NOT VALID")
-                } catch {
-                    note("\(table.name): the foreign key \(relationship.name) (\(relationship.sourceColumns.joined(separator: ", "))) "
-                         + "was left out: \(error)")
-                    continue
+                let add = "ALTER TABLE \(dialect.quoted(table.table)) ADD CONSTRAINT \(constraint) FOREIGN KEY ("
+                    + relationship.sourceColumns.map(dialect.quoted).joined(separator: ", ") + ") REFERENCES "
+                    + dialect.quoted(destination.table) + " ("
+                    + relationship.destinationColumns.map(dialect.quoted).joined(separator: ", ") + ")"
+                let what = "\(table.name): the foreign key \(relationship.name) (\(relationship.sourceColumns.joined(separator: ", ")))"
+                guard let failure = try attempt(add) else { continue }
+                if failure.kind == .constraint(.foreignKey), try attempt(add + " NOT VALID") == nil {
+                    note(what + " is kept for new rows but not validated: \(failure.message)")
+                } else {
+                    note(what + " was left out: \(failure.message)")
                 }
-                try? target.execute("ALTER TABLE \(quotedTable) VALIDATE CONSTRAINT \(constraint)")
             }
         }
+    }
+
+    /// Each view whose SQL PostgreSQL reads as it is, in SQLite's order (a view made from
+    /// another comes after it); the others are named.
+    private func addViews(_ views: [EntityDescription], names: [String], note: (String) -> Void) throws {
+        for view in views {
+            guard let sql = view.definitions.first(where: { $0.type == .view })?.sql else { continue }
+            if let failure = try attempt(CopyNames.quoted(in: sql, names: names)) {
+                note("the view \(view.name) was not copied: its SQL is SQLite's (\(failure.message))")
+            }
+        }
+    }
+
+    /// Runs `sql` in a savepoint: nil when it worked, else the server's error, the transaction
+    /// as it was before. A lost server or an interrupt is thrown.
+    private func attempt(_ sql: String) throws -> PortalError? {
+        try target.savepoint("portal_copy")
+        do {
+            try target.execute(sql)
+            try target.release(savepoint: "portal_copy")
+            return nil
+        } catch let error as PortalError where error.kind != .cannotOpen && error.kind != .interrupted {
+            try target.rollback(toSavepoint: "portal_copy")
+            try target.release(savepoint: "portal_copy")
+            return error
+        }
+    }
+
+    private static func integer(_ value: Value?) -> Int64? {
+        if case .integer(let n) = value { return n } else { return nil }
     }
 
     /// An index of plain columns (SQLite's PRAGMA gives an expression's column no name), not
     /// partial.
     static func isPlain(_ index: IndexDescription) -> Bool {
         !index.columns.contains(where: \.isEmpty) && !index.isPartial
-    }
-
-    /// bigint, double precision, text, bytea or numeric, by the declared type's SQLite affinity.
-    static func type(of attribute: AttributeDescription) -> String {
-        let declared = attribute.declaredType.uppercased()
-        if declared.contains("BOOL") { return "boolean" }
-        switch ColumnAffinity(declaredType: attribute.declaredType) {
-        case .integer: return "bigint"
-        case .real: return "double precision"
-        case .text: return "text"
-        case .blob: return declared.isEmpty ? "text" : "bytea"
-        case .numeric:
-            if declared.contains("DATE") || declared.contains("TIME") { return "text" }
-            return "numeric"
-        }
     }
 }
 

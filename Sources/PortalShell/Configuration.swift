@@ -1,6 +1,9 @@
+import PortalPostgres
+
 /// Everything the command line decided, handed by `main` to `PortalShell.run`.
 public struct Configuration: Sendable {
     public enum ColorMode: String, Sendable, CaseIterable { case auto, always, never }
+    public typealias MixedColumns = PostgresCopy.MixedColumns
 
     public var database: String?
     public var exec: [String] = []
@@ -27,6 +30,9 @@ public struct Configuration: Sendable {
     public var coreData: CoreDataOpening = .byModel
     /// `--copy-to TARGET`: a PostgreSQL URL or an SQLite path.
     public var copyTo: String?
+    /// `--mixed-columns text|skip`: what a copy to PostgreSQL does with a column whose values do
+    /// not all fit its type (else it is refused before anything is written).
+    public var mixedColumns: MixedColumns = .refuse
 
     public init() {}
 }

@@ -17,6 +17,8 @@ enum Interrupts {
     nonisolated(unsafe) private static var watcherStarted = false
     /// The store to interrupt, guarded by `lock` so that it is never interrupted while it closes.
     nonisolated(unsafe) private static var store: Store?
+    /// What else stops at a signal while it runs (a copy's PostgreSQL statement), under `lock`.
+    nonisolated(unsafe) private static var canceller: (@Sendable () -> Void)?
     private static let lock = NSLock()
 
     static var received: Bool { flag != 0 }
@@ -56,6 +58,7 @@ enum Interrupts {
                 while sem_wait(&Interrupts.wakeUp) != 0 {}   // EINTR: wait again
                 Interrupts.lock.lock()
                 Interrupts.store?.interrupt()
+                Interrupts.canceller?()
                 Interrupts.lock.unlock()
             }
         }
@@ -72,6 +75,25 @@ enum Interrupts {
         sigaction(SIGTERM, &action, nil)
         // A parent may have started us with these signals blocked (Foundation's Process does).
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    /// Runs `body` with `cancel` called at a signal (from the watcher thread) as the store is:
+    /// a PostgreSQL statement then stops at once instead of at its end.
+    static func cancelling<T>(with cancel: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+        lock.withLock { canceller = cancel }
+        defer { lock.withLock { canceller = nil } }
+        // A signal that came before the canceller was set is heard too.
+        if received { cancel() }
+        return try body()
+    }
+
+    /// SIGHUP too (the terminal went away), for a run that must undo its work rather than be
+    /// killed half-way: a copy, which then removes what it wrote.
+    static func catchHangUp() {
+        installHandlers()
+        var action = sigaction()
+        sigaction(SIGINT, nil, &action)
+        sigaction(SIGHUP, &action, nil)
     }
 
     /// Stops interrupting `store` (before it closes).

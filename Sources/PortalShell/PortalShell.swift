@@ -40,6 +40,9 @@ public enum PortalShell {
         let interactive = !scripted && !configuration.browse && stdinIsTerminal
         let readsStandardInput = !scripted && !configuration.browse && !stdinIsTerminal
 
+        if let target = configuration.copyTo, configuration.mixedColumns != .refuse, !CopyTo.isPostgresURL(target) {
+            return fail("--mixed-columns goes with --copy-to a PostgreSQL URL (SQLite takes every value as it is)", ExitStatus.usage)
+        }
         // A PostgreSQL database copied into a new SQLite file; else it opens as a file does.
         if let source = configuration.database, CopyTo.isPostgresURL(source), let target = configuration.copyTo {
             Interrupts.installHandlers()
@@ -78,7 +81,7 @@ public enum PortalShell {
         defer { database.close() }
         if let target = configuration.copyTo {
             Interrupts.install(database.store)
-            return CopyTo.run(database, to: target, output: OutputStream(fileDescriptor: 1), errors: errors)
+            return CopyTo.run(database, to: target, mixed: configuration.mixedColumns, output: OutputStream(fileDescriptor: 1), errors: errors)
         }
 
         let standardOutput = OutputStream(fileDescriptor: 1)

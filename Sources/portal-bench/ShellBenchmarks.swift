@@ -273,6 +273,7 @@ func shellBenchmarks() throws -> [Figure] {
     // process would time start-up, which shell.startup measures).
     if wanted("shell.group") { figures.append(try groupFigure(try indexedCopy(of: big))) }
     figures.append(try copyToPostgresFigure(big, ours: ours))
+    figures.append(try copyFromPostgresFigure(big, ours: ours))
     let chinook = URL(fileURLWithPath: root).appendingPathComponent("Tests/Fixtures/chinook/Chinook_Sqlite.sqlite").path
     var startup = try figure("shell.startup", [chinook, "-r", "--exec", "count Track"],
                              [chinook, "SELECT count(*) FROM Track"], runs: 21, goal: "median<25ms")
@@ -322,6 +323,55 @@ private func copyToPostgresFigure(_ big: String, ours: String) throws -> Figure?
     _ = try psql("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
     return Figure(name: name, oursMilliseconds: median(mine), baselineMilliseconds: median(theirs),
                   notes: ["goal": "ratio<=2 (at least half of psql \\copy's speed)", "baseline": "psql \\copy (csv)"])
+}
+
+/// `shell.copy_to.sqlite_from_postgres`: `postgresql://… --copy-to new.sqlite` of the
+/// million-row table (one snapshot, a cursor, the rows into SQLite), against psql's `\copy … TO`
+/// a CSV file and sqlite3's `.import` of it into the same table made beforehand: ours must keep
+/// at least half their speed. Only with a server (`make bench` starts one).
+private func copyFromPostgresFigure(_ big: String, ours: String) throws -> Figure? {
+    let name = "shell.copy_to.sqlite_from_postgres"
+    guard wanted(name) else { return nil }
+    guard let host = ProcessInfo.processInfo.environment["PGHOST"] else {
+        FileHandle.standardError.write(Data("portal-bench: \(name) left out: no PostgreSQL server (PGHOST is not set)\n".utf8))
+        return nil
+    }
+    let database = "portal_bench_copy_from"
+    let url = "postgresql:///\(database)?host=\(host)"
+    func psql(_ command: String, in database: String = "postgres") throws -> ShellChildRun {
+        let run = try runShellChild(["/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database, "-c", command])
+        guard run.status == 0 else { throw ShellBenchError("psql failed: \(command)") }
+        return run
+    }
+    _ = try psql("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
+    _ = try psql("CREATE DATABASE \(database)")
+    guard try runShellChild([ours, big, "--copy-to", url]).status == 0 else { throw ShellBenchError("--copy-to into \(database) failed") }
+    let directory = benchDirectory()
+    let copy = directory.appendingPathComponent("shell-1m-from-postgres.sqlite").path
+    let csv = directory.appendingPathComponent("shell-1m-from-postgres.csv").path
+    func remove() { for path in [copy, copy + "-wal", copy + "-shm", copy + "-journal", csv] { unlink(path) } }
+    var mine: [Double] = [], theirs: [Double] = []
+    var peak = 0
+    for run in 0..<4 {
+        remove()
+        let a = try runShellChild([ours, url, "--copy-to", copy])
+        guard a.status == 0 else { throw ShellBenchError("--copy-to from PostgreSQL exited with \(a.status)") }
+        remove()
+        let exported = try psql("\\copy \"T\" TO '\(csv)' WITH (FORMAT csv)", in: database)
+        let imported = try runShellChild(["/usr/bin/sqlite3", copy, "CREATE TABLE T (id INTEGER PRIMARY KEY, score REAL NOT NULL, "
+                                          + "name TEXT NOT NULL, city TEXT NOT NULL, note TEXT)", ".import --csv \(csv) T"])
+        guard imported.status == 0 else { throw ShellBenchError("sqlite3 .import failed") }
+        if run > 0 {   // the first warms up
+            mine.append(a.milliseconds)
+            theirs.append(exported.milliseconds + imported.milliseconds)
+            peak = max(peak, a.peakKilobytes)
+        }
+    }
+    remove()
+    _ = try psql("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
+    return Figure(name: name, oursMilliseconds: median(mine), baselineMilliseconds: median(theirs),
+                  notes: ["goal": "ratio<=2 (at least half the speed of psql \\copy TO csv + sqlite3 .import)",
+                          "baseline": "psql \\copy TO csv, sqlite3 .import", "peak_mb": String(format: "%.1f", Double(peak) / 1024)])
 }
 
 /// `shell.group`: the engine's `count … group by` against the C API running its SQL.

@@ -29,6 +29,7 @@ struct CommandLineOptions: Equatable {
     var raw = false
     var model: String?
     var copyTo: String?
+    var mixedColumns: String?
 
     /// The command line of a plain run, or nil for anything this parse leaves to ArgumentParser,
     /// which then parses it whole (help, version, completion scripts, `--`, an option value that
@@ -91,6 +92,7 @@ struct CommandLineOptions: Equatable {
             case "--demo": guard let v = single() else { return nil }; options.demo = v
             case "--model": guard let v = single() else { return nil }; options.model = v
             case "--copy-to": guard let v = single() else { return nil }; options.copyTo = v
+            case "--mixed-columns": guard let v = single() else { return nil }; options.mixedColumns = v
             case "--browse": guard flag() else { return nil }; options.browse = true
             case "--no-header": guard flag() else { return nil }; options.noHeader = true
             case "-r", "--read-only": guard flag() else { return nil }; options.readOnly = true
@@ -123,6 +125,10 @@ struct CommandLineOptions: Equatable {
         if copyTo != nil && (database == nil || browse || !exec.isEmpty || file != nil) {
             throw ValidationError("--copy-to needs a DATABASE and goes alone (no --browse, --exec or --file)")
         }
+        if let mixedColumns {
+            guard copyTo != nil else { throw ValidationError("--mixed-columns goes with --copy-to") }
+            guard ["text", "skip"].contains(mixedColumns) else { throw ValidationError("--mixed-columns must be text or skip") }
+        }
         if (entity != nil || wherePredicate != nil) && !browse {
             throw ValidationError("--entity and --where go with --browse")
         }
@@ -153,6 +159,7 @@ struct CommandLineOptions: Equatable {
         c.noInit = noInit
         c.coreData = raw ? .raw : model.map { .modelFile($0) } ?? .byModel
         c.copyTo = copyTo
+        c.mixedColumns = mixedColumns.flatMap(Configuration.MixedColumns.init(rawValue:)) ?? .refuse
         return c
     }
 }

@@ -95,6 +95,9 @@ struct PortalShellCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Copy every table of DATABASE (schema, rows, keys, indexes) into TARGET, a PostgreSQL URL (postgres://…) or a new SQLite file, and exit.", valueName: "TARGET"))
     var copyTo: String?
 
+    @Option(help: ArgumentHelp("With --copy-to PostgreSQL: a column holding values its type cannot take (text in an INTEGER column) is copied as text, or its table skipped (default: the copy is refused before anything is written).", valueName: "text|skip"))
+    var mixedColumns: String?
+
     mutating func validate() throws { try options.validate() }
 
     /// The values parsed, for `CommandLineOptions` to check and turn into the configuration.
@@ -103,7 +106,7 @@ struct PortalShellCommand: ParsableCommand {
                            wherePredicate: wherePredicate, format: format, noHeader: noHeader, nullText: nullText,
                            param: param, readOnly: readOnly, create: create, onError: onError,
                            busyTimeout: busyTimeout, color: color, demo: demo, force: force, noInit: noInit,
-                           raw: raw, model: model, copyTo: copyTo)
+                           raw: raw, model: model, copyTo: copyTo, mixedColumns: mixedColumns)
     }
 }
 

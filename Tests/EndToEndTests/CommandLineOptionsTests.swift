@@ -24,6 +24,7 @@ import Testing
             ["--busy-timeout", "100", "db.sqlite", "--color", "never", "--no-init", "--raw", "--create"],
             ["db.sqlite", "--model", "m.momd", "--read-only"],
             ["db.sqlite", "--copy-to", "copy.sqlite"],
+            ["db.sqlite", "--copy-to", "postgresql:///music", "--mixed-columns", "text"],
             ["db.sqlite", "-e", ""],
         ]
         for arguments in runs {
@@ -41,6 +42,7 @@ import Testing
             ["db.sqlite", "-f", "a", "-f", "b"], ["db.sqlite", "-r", "-r"], ["db.sqlite", "--browse=yes"],
             ["db.sqlite", "-e=count t"], ["db.sqlite", "--busy-timeout", "soon"], ["-e", "count t"],
             ["db.sqlite", "--unknown"], ["-"], ["db.sqlite", "--entity", "T"], ["db.sqlite", "--null=", "x"],
+            ["db.sqlite", "--mixed-columns", "text"], ["db.sqlite", "--copy-to", "c.sqlite", "--mixed-columns", "wide"],
         ]
         for arguments in left { #expect(CommandLineOptions.quickParse(arguments) == nil, "\(arguments)") }
     }
@@ -51,10 +53,10 @@ import Testing
         let names = ["-e", "--exec", "-p", "--param", "-f", "--file", "--browse", "--entity", "--where",
                      "--format", "--no-header", "--null", "-r", "--read-only", "--create", "--on-error",
                      "--busy-timeout", "--color", "--demo", "--force", "--no-init", "--raw", "--model",
-                     "--copy-to", "--help", "--version", "-h", "--", "--exec=count t", "--format=csv",
+                     "--copy-to", "--mixed-columns", "--help", "--version", "-h", "--", "--exec=count t", "--format=csv",
                      "--null=", "--busy-timeout=-1", "--no-header=1", "-rf"]
         let values = ["db.sqlite", "count t", "-", "json", "table", "never", "continue", "stop", "a=1", "=1",
-                      "x", "10", "-3", "", "help", "-e", "--format", "always", "JSON"]
+                      "x", "10", "-3", "", "help", "-e", "--format", "always", "JSON", "text", "skip"]
         var random = SplitMix64(seed: 16)
         var quickCount = 0
         for _ in 0..<3000 {

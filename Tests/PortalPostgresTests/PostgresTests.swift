@@ -142,6 +142,30 @@ final class ScratchDatabase {
         #expect(throws: PortalError.self) { try PostgresConnection("dbname=no_such_database_here") }
     }
 
+    /// A session the server ends (an administrator's `pg_terminate_backend`) is a lost server,
+    /// whichever word arrives first: the server's "terminating connection" (57P01) or libpq's
+    /// "server closed the connection".
+    @Test func aSessionTheServerEndsIsALostServer() throws {
+        #expect(PostgresConnection.kind(ofSQLState: "57P01") == .cannotOpen)
+        #expect(PostgresConnection.kind(ofSQLState: "57P02") == .cannotOpen)
+        #expect(PostgresConnection.kind(ofSQLState: "57014") == .interrupted)
+        let db = try ScratchDatabase()
+        let pid = try db.rows(SQLFragment("SELECT pg_backend_pid()"))
+        let admin = try PostgresConnection("dbname=postgres")
+        let ended = try admin.prepare("SELECT pg_terminate_backend($1::int)")
+        try ended.bind(pid[0])
+        _ = try ended.step()
+        ended.reset()
+        Thread.sleep(forTimeInterval: 0.2)
+        for _ in 0..<2 {
+            do {
+                try db.connection.execute("SELECT 1")
+            } catch let error as PortalError {
+                #expect(error.kind == .cannotOpen, "\(error)")
+            }
+        }
+    }
+
     @Test func interruptCancelsARunningStatement() throws {
         let db = try ScratchDatabase()
         let connection = db.connection

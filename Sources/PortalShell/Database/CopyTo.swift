@@ -7,24 +7,30 @@ import Glibc
 
 /// `--copy-to TARGET`: every table of the database into a PostgreSQL database (a `postgres://`
 /// or `postgresql://` URL) or a new SQLite file, or of a PostgreSQL database into a new SQLite
-/// file; a line per table at the end, progress on a terminal. Returns the exit status: 3 when
-/// the server cannot be reached, 130 when interrupted.
+/// file; a line per table at the end, progress on a terminal. All or nothing: PostgreSQL's copy
+/// is one transaction, a new file is removed when the copy fails. Returns the exit status: 3
+/// when the server cannot be reached or goes away, 130 at a signal (SIGHUP too: the copy is
+/// undone, not left half-made), 1 for data that does not fit.
 enum CopyTo {
     /// From an open SQLite database into PostgreSQL or a new SQLite file.
-    static func run(_ database: ShellDatabase, to target: String, output: OutputStream, errors: OutputStream) -> Int32 {
+    static func run(_ database: ShellDatabase, to target: String, mixed: Configuration.MixedColumns,
+                    output: OutputStream, errors: OutputStream) -> Int32 {
         // A Core Data store's entities share tables: a copy is of the tables themselves.
         if database.coreDataBanner != nil {
             errors.write("error: a Core Data store is copied as its plain tables: add --raw\n")
             errors.flush()
             return ExitStatus.usage
         }
-        let undone = isPostgresURL(target) ? "the table in flight was rolled back" : "the new file was removed"
+        Interrupts.catchHangUp()
+        let undone = isPostgresURL(target) ? "nothing was copied" : "the new file was removed"
         defer { noteCollationStandIns(errors) }
         return report(output: output, errors: errors, undone: undone) { progress in
             if isPostgresURL(target) {
-                return try PostgresCopy(to: target).copy(from: database.store, progress: progress,
-                                                         interrupted: { Interrupts.received },
-                                                         note: { errors.write("note: " + TerminalText.escaped($0) + "\n") })
+                let copy = try PostgresCopy(to: target)
+                return try Interrupts.cancelling(with: copy.canceller) {
+                    try copy.copy(from: database.store, mixed: mixed, progress: progress, interrupted: { Interrupts.received },
+                                  note: { errors.write("note: " + TerminalText.escaped($0) + "\n") })
+                }
             }
             return try database.store.copy(to: target)
         }
@@ -37,8 +43,13 @@ enum CopyTo {
             errors.flush()
             return ExitStatus.usage
         }
+        Interrupts.catchHangUp()
         return report(output: output, errors: errors, undone: "the new file was removed") { progress in
-            try PostgresExport(from: source).copy(to: target, progress: progress, interrupted: { Interrupts.received })
+            let export = try PostgresExport(from: source)
+            return try Interrupts.cancelling(with: export.canceller) {
+                try export.copy(to: target, progress: progress, interrupted: { Interrupts.received },
+                                note: { errors.write("note: " + TerminalText.escaped($0) + "\n") })
+            }
         }
     }
 
@@ -48,7 +59,7 @@ enum CopyTo {
                                _ copy: (PostgresCopy.Progress) throws -> [(String, Int)]) -> Int32 {
         let line = ProgressLine(errors, enabled: isatty(2) == 1)
         func progress(_ entity: String, _ copied: Int, _ total: Int) {
-            line.show("copying \(entity): \(copied) of \(total) rows")
+            line.show("copying \(TerminalText.escaped(entity)): \(copied) of \(total) rows")
         }
         func fail(_ message: String, _ status: Int32) -> Int32 {
             line.finish()
@@ -59,12 +70,15 @@ enum CopyTo {
         do {
             let copied = try copy(progress)
             line.finish()
-            for (entity, rows) in copied { output.write("\(entity)\t\(rows)\n") }
+            for (entity, rows) in copied { output.write("\(TerminalText.escaped(entity))\t\(rows)\n") }
             output.flush()
             return ExitStatus.success
         } catch let error as PortalError {
+            // After a signal, whatever failed first (a statement cancelled, a read stopped) was the signal's doing.
+            if error.kind == .interrupted || Interrupts.received {
+                return fail("\(error.message); \(undone)", ExitStatus.interrupted)
+            }
             switch error.kind {
-            case .interrupted: return fail("\(error.message); \(undone)", ExitStatus.interrupted)
             case .cannotOpen: return fail(error.message, ExitStatus.cannotOpen)
             default: return fail(error.message, ExitStatus.commandFailed)
             }
