@@ -22,7 +22,7 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
 
     /// True when the database has the tables only Core Data makes (`Z_PRIMARYKEY`, `Z_METADATA`).
     public static func isCoreDataStore(_ connection: Connection) throws -> Bool {
-        try tableNames(connection).isSuperset(of: ["Z_PRIMARYKEY", "Z_METADATA"])
+        try tablesPresent(["Z_PRIMARYKEY", "Z_METADATA"], connection) == 2
     }
 
     /// True when the database `context` reads has the tables only Core Data makes, asked in
@@ -37,8 +37,7 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
     /// `connection`. A caller with a model of its own does not read the cache: a damaged cache
     /// must not stop a store opened by the app's model.
     public init(_ connection: Connection, readingModelCache: Bool = true) throws {
-        let tables = try Self.tableNames(connection)
-        guard tables.contains("Z_PRIMARYKEY") else {
+        guard try Self.tablesPresent(["Z_PRIMARYKEY"], connection) == 1 else {
             throw PortalError(.coreDataModel, "not a Core Data store: there is no Z_PRIMARYKEY table")
         }
         entityNumbers = []
@@ -50,7 +49,8 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
                 let max = if case .integer(let m) = row.value(at: 3) { m } else { Int64(0) }
                 entityNumbers.append(EntityNumber(number: Int(number), name: name, parent: parent, max: max))
         }
-        cachedModel = readingModelCache && tables.contains("Z_MODELCACHE") ? try Self.cachedModel(connection) : nil
+        cachedModel = try readingModelCache && Self.tablesPresent(["Z_MODELCACHE"], connection) == 1
+            ? Self.cachedModel(connection) : nil
     }
 
     /// The model `Z_MODELCACHE` holds: raw DEFLATE around a keyed archive. A cache that cannot
@@ -69,9 +69,13 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
         }
     }
 
-    private static func tableNames(_ connection: Connection) throws -> Set<String> {
-        let rows = try connection.prepare("SELECT name FROM main.sqlite_schema WHERE type = 'table'").rows()
-        return Set(rows.compactMap { if case .text(let name) = $0.value(at: 0) { name } else { nil } })
+    /// How many of `names` are tables of the database: asked of SQLite, as every open asks it
+    /// (a set of every table's name cost each start a run-time conformance lookup).
+    private static func tablesPresent(_ names: [String], _ connection: Connection) throws -> Int64 {
+        let list = names.map { "'" + $0 + "'" }.joined(separator: ", ")
+        let count = try connection.scalar("SELECT count(*) FROM main.sqlite_schema WHERE type = 'table' AND name IN (\(list))")
+        if case .integer(let n) = count { return n }
+        return 0
     }
 
     /// The number (`Z_ENT`) of the entity called `name`.
