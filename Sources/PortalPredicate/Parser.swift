@@ -352,34 +352,19 @@ struct Parser {
 
     // MARK: Expressions
 
-    /// The binary operators of expressions by level, loosest first; all left-associative.
-    /// The bitwise ones keep C's order among themselves and bind tighter than comparisons.
-    static let binaryLevels: [[String: ArithmeticOperator]] = [
-        ["|": .bitwiseOr], ["^": .bitwiseXor], ["&": .bitwiseAnd], ["<<": .shiftLeft, ">>": .shiftRight],
-        ["+": .add, "-": .subtract], ["*": .multiply, "/": .divide], ["**": .power],
-    ]
-
-    /// The level of a binary operator symbol (an index into `binaryLevels`) and its operator.
-    private static let binaryOperators: [String: (level: Int, op: ArithmeticOperator)] = {
-        var table: [String: (level: Int, op: ArithmeticOperator)] = [:]
-        for (level, operators) in binaryLevels.enumerated() {
-            for (symbol, op) in operators { table[symbol] = (level, op) }
-        }
-        return table
-    }()
 
     /// `seed` is an already parsed parenthesised expression that starts this one.
     private mutating func expression(seed: Node<Expression>? = nil) throws(PredicateError) -> Node<Expression> {
         try binary(atLeast: 0, seed: seed)
     }
 
-    /// Precedence climbing over `binaryLevels`: one stack frame per operand, not one per level,
+    /// Precedence climbing over `ArithmeticOperator.level`: one stack frame per operand, not one per level,
     /// so that nesting as deep as the limit stays well inside a thread's stack.
     private mutating func binary(atLeast minimum: Int, seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
         var left = try unary(seed: seed)
-        while case .symbol(let symbol) = current.kind, let (level, op) = Parser.binaryOperators[symbol], level >= minimum {
+        while case .symbol(let symbol) = current.kind, let op = ArithmeticOperator(rawValue: symbol), op.level >= minimum {
             advance()
-            let right = try binary(atLeast: level + 1, seed: nil)
+            let right = try binary(atLeast: op.level + 1, seed: nil)
             left = (.arithmetic(left.value, op, right.value), try height(over: left.height, right.height))
         }
         return left

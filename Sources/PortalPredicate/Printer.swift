@@ -14,9 +14,9 @@
 /// Not canonical, so not printed back to themselves: `.negate` of a number literal (the parser
 /// folds `-5` into `.literal(-5)`), function names that are not lowercase, and NaN.
 enum Printer {
-    // Expression precedence levels, loosest first: the binary levels of `Parser.binaryLevels`
+    // Expression precedence levels, loosest first: the binary levels of `ArithmeticOperator.level`
     // (`|`, `^`, `&`, shifts, additive, multiplicative, power), then unary, postfix, primary.
-    static let loosest = 1, power = Parser.binaryLevels.count
+    static let loosest = 1, power = ArithmeticOperator.levels
     static let unary = power + 1, postfix = power + 2, primary = power + 3
 
     static func predicate(_ p: Predicate) -> String {
@@ -79,7 +79,7 @@ enum Printer {
     static func level(of e: Expression) -> Int {
         switch e {
         case .arithmetic(_, let op, _):
-            return (Parser.binaryLevels.firstIndex { $0.values.contains(op) } ?? 0) + 1
+            return op.level + 1
         case .negate: return unary
         case .literal(.integer(let i)) where i < 0: return unary
         case .literal(.real(let r)) where r.sign == .minus: return unary

@@ -153,6 +153,27 @@ public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+extension ArithmeticOperator {
+    /// How many precedence levels the operators have.
+    static let levels = 7
+
+    /// The operator's precedence, loosest first (0) to tightest: `|`, `^`, `&`, shifts,
+    /// additive, multiplicative, power; all left-associative. The bitwise ones keep C's order
+    /// among themselves and bind tighter than comparisons. A switch, not a table: a table's
+    /// first use cost every start a run-time conformance lookup.
+    var level: Int {
+        switch self {
+        case .bitwiseOr: 0
+        case .bitwiseXor: 1
+        case .bitwiseAnd: 2
+        case .shiftLeft, .shiftRight: 3
+        case .add, .subtract: 4
+        case .multiply, .divide: 5
+        case .power: 6
+        }
+    }
+}
+
 /// A predicate with Realm's trailing `SORT(…)` and `LIMIT(…)` clauses.
 public struct Query: Sendable, Hashable {
     /// The filter.

@@ -126,7 +126,8 @@ final class SQLCompiler {
     func compile(_ query: Query, entity: EntityDescription) throws -> CompiledFilter {
         let condition = try predicate(query.predicate, in: Scope(entity: entity, alias: rootAlias))
         try SQLNesting.check(condition)
-        if let most = dialect.maximumBindings, condition.bindings.count > most {
+        // SQLite binds at least 999 values in any build: below that its limit need not be asked.
+        if condition.bindings.count > 999, let most = dialect.maximumBindings, condition.bindings.count > most {
             throw PredicateError(.invalidOperation, "the predicate compares with \(condition.bindings.count) values, "
                                      + "more than one statement can bind (\(most)): split it")
         }

@@ -72,7 +72,10 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
     /// How many of `names` are tables of the database: asked of SQLite, as every open asks it
     /// (a set of every table's name cost each start a run-time conformance lookup).
     private static func tablesPresent(_ names: [String], _ connection: Connection) throws -> Int64 {
-        let list = names.map { "'" + $0 + "'" }.joined(separator: ", ")
+        // Appended in a loop: `joined(separator:)` is generic, and its first call looks a
+        // conformance up at run time.
+        var list = ""
+        for name in names { list += (list.isEmpty ? "'" : ", '") + name + "'" }
         let count = try connection.scalar("SELECT count(*) FROM main.sqlite_schema WHERE type = 'table' AND name IN (\(list))")
         if case .integer(let n) = count { return n }
         return 0
