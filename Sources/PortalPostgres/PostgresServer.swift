@@ -18,6 +18,8 @@ public struct PostgresServer: DatabaseServer {
 
     /// The listening connection for `notifiedChangeMarker` (shared by the copies of this value).
     private let listener: ChangeListener
+    /// The search path the store's connections share (and the copies of this value).
+    private let searchPath = SharedSearchPath()
 
     /// The URL without its password.
     public var displayName: String { Self.withoutPassword(conninfo) }
@@ -25,7 +27,7 @@ public struct PostgresServer: DatabaseServer {
     public var dialect: any SQLDialect { PostgresDialect() }
 
     public func connect(readOnly: Bool) throws -> any DatabaseConnection {
-        try PostgresConnection(conninfo, readOnly: readOnly)
+        try PostgresConnection(conninfo, readOnly: readOnly, searchPath: searchPath)
     }
 
     public func schemaFingerprint(on connection: any DatabaseConnection) throws -> String {

@@ -175,6 +175,15 @@ extension SQLDialect where Self == SQLiteDialect {
     public static var sqlite: SQLiteDialect { SQLiteDialect() }
 }
 
+extension SQLDialect {
+    /// A table as SQL names it: quoted, after its quoted schema when it has one
+    /// (`"sales"."OrderLines"`).
+    public func quoted(table: String, in namespace: String?) -> String {
+        guard let namespace else { return quoted(table) }
+        return quoted(namespace) + "." + quoted(table)
+    }
+}
+
 /// `name` quoted as SQL's standard and both SQLite and PostgreSQL quote identifiers (double
 /// quotes, inner ones doubled): the shorthand of code that holds no dialect.
 func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }

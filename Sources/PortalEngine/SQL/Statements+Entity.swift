@@ -42,6 +42,7 @@ extension Select {
         }
         self.init(entity.table, alias: alias, columns: columns, condition: entity.restricting(condition, alias: alias),
                   order: order, limit: limit, offset: offset)
+        namespace = entity.namespace
     }
 }
 
@@ -51,6 +52,7 @@ extension Update {
                 where condition: SQLFragment? = nil) {
         self.init(entity.table, alias: alias, set: assignments.map { (entity.column(for: $0.column), $0.value) },
                   where: entity.restricting(condition, alias: alias))
+        namespace = entity.namespace
     }
 }
 
@@ -58,6 +60,7 @@ extension Delete {
     /// A delete of `entity`'s rows (only its own, in a shared table).
     public init(_ entity: EntityDescription, alias: String = "t0", where condition: SQLFragment? = nil) {
         self.init(entity.table, alias: alias, where: entity.restricting(condition, alias: alias))
+        namespace = entity.namespace
     }
 }
 
@@ -67,6 +70,7 @@ extension Insert {
                 returning: Returning = .nothing) {
         self.init(entity.table, columns: columns.map(entity.column(for:)), values: values,
                   returning: returning.naming(entity))
+        namespace = entity.namespace
     }
 }
 
@@ -76,6 +80,7 @@ extension Upsert {
                 returning: Returning = .all) {
         self.init(entity.table, key: key.map(entity.column(for:)), columns: columns.map(entity.column(for:)), values: values,
                   returning: returning.naming(entity))
+        insert.namespace = entity.namespace
     }
 }
 

@@ -102,6 +102,15 @@ public struct CommandParser {
         CommandSpec(["entities"], aliases: ["tables"], usages: [
             ("entities", "each entity: name, kind, row count, attribute count"),
         ]) { _ in .entities },
+        CommandSpec(["schemas"], usages: [
+            ("schemas", "each schema (SQLite: each attached database): owner, entities, place in the search for names"),
+        ]) { _ in .schemas },
+        CommandSpec(["databases"], usages: [
+            ("databases", "the server's databases (SQLite: the connection's files, as sqlite3's .databases)"),
+        ]) { _ in .databases },
+        CommandSpec(["describe"], entity: true, usages: [
+            ("describe E", "an entity as psql's \\d shows it: columns, indexes, constraints, what refers to it, triggers"),
+        ]) { .describe(try $0.name("an entity name")) },
         CommandSpec(["schema"], entity: true, usages: [
             ("schema [E] [sql]", "attributes, relationships, indexes, checks and triggers; with sql, the CREATE statements"),
         ]) { try $0.schema() },
@@ -204,13 +213,24 @@ public struct CommandParser {
 
     // MARK: Pieces
 
+    /// A name: a word or a quoted string; parts joined by dots with nothing between, each
+    /// quoted or not, make one name (`sales."OrderLines"`, `"sales"."OrderLines"`: an entity in
+    /// a schema, as psql writes it).
     private mutating func name(_ what: String) throws(CommandError) -> Located<String> {
         guard let token = peek else { throw CommandError("expected \(what)", endRange) }
         guard token.kind == .word || token.kind == .string else {
             throw CommandError("expected \(what), found '\(token.text)'", token.range)
         }
         index += 1
-        return Located(token.text, token.range)
+        var (text, range) = (token.text, token.range)
+        while index + 1 < tokens.count, tokens[index].isSymbol("."), tokens[index].range.lowerBound == range.upperBound,
+              tokens[index + 1].kind == .word || tokens[index + 1].kind == .string,
+              tokens[index + 1].range.lowerBound == tokens[index].range.upperBound {
+            text += "." + tokens[index + 1].text
+            range = range.lowerBound..<tokens[index + 1].range.upperBound
+            index += 2
+        }
+        return Located(text, range)
     }
 
     private mutating func query(allowWindow: Bool) throws(CommandError) -> Query {
