@@ -33,12 +33,6 @@ public struct Schema: Sendable, Hashable {
         return inSchema.first { $0.table == table } ?? uniqueCaseInsensitive(inSchema, table, \.table)
             ?? uniqueCaseInsensitive(entities.filter { $0.namespace?.lowercased() == namespace.lowercased() }, table, \.table)
     }
-
-    /// The schemas that hold the entities (PostgreSQL's), each once, in the entities' order.
-    public var namespaces: [String] {
-        var seen = Set<String>()
-        return entities.compactMap(\.namespace).filter { seen.insert($0).inserted }
-    }
 }
 
 /// A table or a view.
