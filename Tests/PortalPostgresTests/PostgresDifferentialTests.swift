@@ -68,6 +68,92 @@ import PortalEngine
         #expect(groups[0].count > 5)
     }
 
+    /// The predicates on `entity` whose rows (ids in order) differ between the two databases.
+    private func disagreements(_ predicates: [String], entity name: String, key: String, sqlite: Store,
+                               postgres db: ScratchDatabase) throws -> [String] {
+        let sqliteSchema = try sqlite.read { ctx in try ctx.schema }
+        let postgresSchema = try PostgresCatalog().schema(of: db.connection)
+        var differing: [String] = []
+        for predicate in predicates {
+            var results: [[[Value]]] = []
+            for dialect in [SQLiteDialect() as any SQLDialect, PostgresDialect()] {
+                let schema = dialect is PostgresDialect ? postgresSchema : sqliteSchema
+                let entity = try #require(schema.entity(named: name))
+                let filter = try PredicateCompiler.compile(predicate, entity: entity, schema: schema, alias: "t0", dialect: dialect)
+                let select = Select(entity, columns: .expressions([SQLFragment("t0.\"\(key)\"")]), condition: filter.condition,
+                                    order: SQLFragment("1"))
+                let sql = select.rendered(in: dialect)
+                results.append(dialect is PostgresDialect ? try db.rows(sql)
+                               : try sqlite.read { ctx in try ctx.query(sql.sql, sql.bindings).rows.map(\.values) })
+            }
+            if results[0] != results[1] {
+                differing.append("\(predicate): SQLite \(results[0].count) rows, PostgreSQL \(results[1].count)")
+            }
+        }
+        return differing
+    }
+
+    /// Dates against `now()` and `CAST(…, "NSDate")`, arithmetic with typed literals, lists of
+    /// thousands of values and long OR chains select the same rows on both.
+    @Test func datesArithmeticAndLongListsSelectTheSameRows() throws {
+        let db = try ScratchDatabase()
+        var options = StoreOptions(readOnly: true)
+        options.switchesToWAL = false
+        let sqlite = try Store(path: Self.chinook, options: options)
+        _ = try PostgresCopy(to: "dbname=\(db.name)").copy(from: sqlite, progress: { _, _, _ in }, interrupted: { false })
+        let longList = "TrackId IN {" + (1...7500).map(String.init).joined(separator: ", ") + "}"
+        let longOr = (1...3000).map { "TrackId == \($0 * 3)" }.joined(separator: " OR ")
+        let names = "Name IN {" + (1...2000).map { "\"Song \($0)\"" }.joined(separator: ", ") + ", \"Dazed and Confused\"}"
+        #expect(try disagreements([
+            longList, longOr, names, "Milliseconds + 1000 * 60 > 600000", "Milliseconds / 1000 / 60 >= 5",
+            "UnitPrice * 100 == 99", "(Bytes - Milliseconds) / 7 > 100000", "-Milliseconds < -500000",
+        ], entity: "Track", key: "TrackId", sqlite: sqlite, postgres: db) == [])
+        #expect(try disagreements([
+            #"InvoiceDate > CAST("2012-06-01", "NSDate")"#, "InvoiceDate < now()",
+            #"InvoiceDate BETWEEN {CAST("2010-01-01", "NSDate"), CAST("2010-12-31", "NSDate")}"#,
+            #"InvoiceDate >= CAST("2011-01-01", "NSDate") AND Total * 2 > 20"#, "InvoiceDate > now()",
+            #"Customer.invoices.@count > 6 AND InvoiceDate < CAST("2010-01-01", "NSDate")"#,
+        ], entity: "Invoice", key: "InvoiceId", sqlite: sqlite, postgres: db) == [])
+    }
+
+    /// An array column (a JSON array on SQLite) ranges as a to-many key path does, and a JSON
+    /// column's keys are key paths: the same rows on both, from the same documents.
+    @Test func arraysAndJSONKeyPathsSelectTheSameRows() throws {
+        let db = try ScratchDatabase()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("json-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var create = StoreOptions()
+        create.create = true
+        let sqlite = try Store(path: path, options: create)
+        let tagSets: [[String]?] = [[], ["red"], ["red", "blue"], ["green", "gold"], nil, ["blue", "green", "red"], ["Red"]]
+        let documents = [#"{"qty": 3, "name": "alpha", "a": {"b": 1}}"#, #"{"qty": 1, "name": "beta"}"#,
+                         #"{"qty": "3", "a": {"b": 2}}"#, #"{"qty": null, "name": "gamma", "a": {"b": 1, "c": [1]}}"#,
+                         #"{"name": "al'pha", "a": 5}"#, "[1, 2]", #"{"qty": 2.5}"#]
+        var sqliteRows: [String] = [], postgresRows: [String] = []
+        for id in 0..<49 {
+            let tags = tagSets[id % tagSets.count], document = id % 5 == 4 ? nil : documents[(id / 2) % documents.count]
+            let json = tags.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
+            func literal(_ text: String?) -> String { text.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "NULL" }
+            sqliteRows.append("(\(id), \(literal(json)), \(literal(document)))")
+            let array = tags.map { "ARRAY[" + $0.map { "'\($0)'" }.joined(separator: ",") + "]::text[]" } ?? "NULL"
+            postgresRows.append("(\(id), \(array), \(literal(document))::jsonb)")
+        }
+        try sqlite.write { ctx in
+            try ctx.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, tags JSON, body JSON)")
+            try ctx.execute("INSERT INTO item VALUES " + sqliteRows.joined(separator: ", "))
+        }
+        try db.connection.execute("CREATE TABLE item (id int PRIMARY KEY, tags text[], body jsonb);"
+                                  + "INSERT INTO item VALUES " + postgresRows.joined(separator: ", "))
+        #expect(try disagreements([
+            #"ANY tags == "red""#, #""blue" IN tags"#, "tags.@count == 2", "tags.@count == 0", #"NONE tags BEGINSWITH "g""#,
+            #"ALL tags != "red""#, #"tags CONTAINS "green""#, #"ANY tags ==[c] "RED""#, #"ANY tags IN {"gold", "blue"}"#,
+            "tags == nil", #"tags.@count > 1 AND ANY tags ENDSWITH "d""#,
+            "body.qty == 3", "body.qty > 2", "body.qty IN {1, 3}", #"body.qty == "3""#, #"body.name == "alpha""#,
+            #"body.name BEGINSWITH[c] "AL""#, "body.a.b == 1", "body.a.b != 1", "body.missing == nil", "body.name == nil",
+            "body.a == 5", "body.qty * 2 > 5",
+        ], entity: "item", key: "id", sqlite: sqlite, postgres: db) == [])
+    }
+
     /// The same entities, attribute names, keys, relationships and index names.
     private func expectSameShape(_ sqlite: Schema, _ postgres: Schema) throws {
         #expect(Set(sqlite.entities.map(\.name)) == Set(postgres.entities.map(\.name)))
