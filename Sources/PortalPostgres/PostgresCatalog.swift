@@ -95,9 +95,28 @@ public struct PostgresCatalog: Catalog {
 
     /// The schemas whose relations are entities: every one the role may use but PostgreSQL's
     /// own (`pg_catalog`, `information_schema`, TOAST and other sessions' temporary tables).
-    public static let usableSchemas = """
+    static let usableSchemas = """
         SELECT oid FROM pg_catalog.pg_namespace WHERE nspname <> 'information_schema' AND nspname NOT LIKE 'pg\\_%' \
         AND pg_catalog.has_schema_privilege(oid, 'USAGE')
+        """
+
+    /// The schemas the role may use (`CatalogListing.schemas`); the search order is the place
+    /// on the search path (`current_schemas`), none for a schema off it.
+    static let schemasListing = """
+        SELECT n.nspname AS schema, pg_catalog.pg_get_userbyid(n.nspowner) AS owner,
+               (SELECT count(*) FROM pg_catalog.pg_class c
+                WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'v', 'm')) AS entities,
+               array_position(pg_catalog.current_schemas(false), n.nspname) AS search_order
+        FROM pg_catalog.pg_namespace n WHERE n.oid IN (\(usableSchemas))
+        ORDER BY 4 NULLS LAST, 1
+        """
+
+    /// The server's databases that take connections (`CatalogListing.databases`).
+    static let databasesListing = """
+        SELECT datname AS database, pg_catalog.pg_get_userbyid(datdba) AS owner,
+               pg_catalog.pg_encoding_to_char(encoding) AS encoding, datcollate AS collation,
+               CASE WHEN datname = pg_catalog.current_database() THEN 'yes' ELSE '' END AS current
+        FROM pg_catalog.pg_database WHERE NOT datistemplate AND datallowconn ORDER BY 1
         """
 
     /// A value that changes whenever the tables, views, columns, indexes or constraints of the

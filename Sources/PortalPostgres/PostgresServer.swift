@@ -49,6 +49,13 @@ public struct PostgresServer: DatabaseServer {
     /// (`ChangeNotifications`): it costs no round trip.
     public func notifiedChangeMarker() -> Value? { listener.marker() }
 
+    public func listing(_ listing: CatalogListing) -> String {
+        switch listing {
+        case .schemas: PostgresCatalog.schemasListing
+        case .databases: PostgresCatalog.databasesListing
+        }
+    }
+
     private static func postgres(_ connection: any DatabaseConnection) throws -> PostgresConnection {
         guard let postgres = connection as? PostgresConnection else {
             throw PortalError(.misuse, "a PostgreSQL catalog read over another kind of connection")

@@ -247,4 +247,16 @@ extension PostgresShellTests {
         #expect(run.status == 1)
         #expect(run.stderr == "error: canceling statement due to statement timeout\n", "\(run.stderr)")
     }
+
+    /// Raw SQL keeps PostgreSQL's quoting: `E'…'` escapes, a standard string's backslash, dollar
+    /// quotes; piped in as on the command line.
+    @Test func rawSQLKeepsPostgreSQLsQuoting() throws {
+        let target = try filmsOnServer()
+        let statement = #"sql SELECT E'it\'s' AS e, 'C:\' AS path, $$a 'b'$$ AS dollars"#
+        let run = try Shell.run([target.url, "-e", statement])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "e\tpath\tdollars\nit's\tC:\\\\\ta 'b'\n", "\(run.stdout)")
+        let piped = try Shell.run([target.url], input: statement + "\nsql SELECT 1 AS one\n")
+        #expect(piped.stdout == run.stdout + "one\n1\n", "\(piped.stdout)")
+    }
 }

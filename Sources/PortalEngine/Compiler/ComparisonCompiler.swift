@@ -11,11 +11,12 @@ extension SQLCompiler {
         var comparison = comparison
         // A collection column ranges over its elements where a to-many key path would: under a
         // quantifier, as the container of IN, as the collection of CONTAINS (`tags CONTAINS "x"`).
+        var ofColumn = false
         var left = try comparison.quantifier != nil || comparison.op == .contains
-            ? elementOperand(comparison.left, in: scope) : operand(comparison.left, in: scope)
-        if comparison.op == .contains, collection != nil { comparison.op = .equal }
+            ? elementOperand(comparison.left, in: scope, ofColumn: &ofColumn) : operand(comparison.left, in: scope)
+        if comparison.op == .contains, ofColumn { comparison.op = .equal }
         var right = try comparison.op == .in && collection == nil
-            ? elementOperand(comparison.right, in: scope) : operand(comparison.right, in: scope)
+            ? elementOperand(comparison.right, in: scope, ofColumn: &ofColumn) : operand(comparison.right, in: scope)
         (left, right) = (Self.asStored(left, comparedWith: right), Self.asStored(right, comparedWith: left))
         (left, right) = (asJSON(left, comparedWith: right), asJSON(right, comparedWith: left))
         let rows = collection

@@ -84,12 +84,13 @@ extension SQLCompiler {
 
     /// `expression` as `operand(_:in:)` compiles it, except that a key path to a collection
     /// column (an array, a JSON array) stands for one of its elements, the rows a comparison
-    /// ranges over (`ANY tags == "x"`, `"x" IN tags`).
-    func elementOperand(_ expression: Expression, in scope: Scope) throws -> Operand {
+    /// ranges over (`ANY tags == "x"`, `"x" IN tags`); `ofColumn` is then set.
+    func elementOperand(_ expression: Expression, in scope: Scope, ofColumn: inout Bool) throws -> Operand {
         let (root, parts) = flatten(expression)
         guard case .self = root, !parts.isEmpty, parts.allSatisfy(\.isName) else { return try operand(expression, in: scope) }
         let end = try walk(scope, names(parts[...]))
         if case .attribute(let owner, let attribute) = end, let element = try enterCollection(attribute, of: owner) {
+            ofColumn = true
             return element
         }
         return try operand(for: end)

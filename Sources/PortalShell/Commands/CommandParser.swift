@@ -18,7 +18,32 @@ public struct CommandParser {
 
     init(_ line: String) throws(CommandError) {
         characters = Array(line)
-        tokens = try Lexer.tokens(characters)
+        guard let body = Self.sqlStatementStart(characters) else {
+            tokens = try Lexer.tokens(characters)
+            return
+        }
+        // Raw SQL keeps the database's own quoting (`'a\'`, `E'it\'s'`, `$$…$$`), which the
+        // command language's strings would misread: the statement is one token, as written
+        // (unquoted when it is one quoted string: `sql "SELECT 1"`).
+        let statement = Array(characters[body...])
+        var tokens = try Lexer.tokens(Array(characters[..<body]))
+        if let only = try? Lexer.tokens(statement), only.count == 1, only[0].kind == .string,
+           only[0].range.upperBound == statement.count {
+            tokens.append(Token(kind: .string, text: only[0].text, range: (body + only[0].range.lowerBound)..<characters.count))
+        } else if let start = statement.firstIndex(where: { !$0.isWhitespace }) {
+            tokens.append(Token(kind: .word, text: String(statement[start...]), range: (body + start)..<characters.count))
+        }
+        self.tokens = tokens
+    }
+
+    /// Where the statement of an `sql` (or `.sql`) command starts: just after the command word.
+    private static func sqlStatementStart(_ characters: [Character]) -> Int? {
+        var i = characters.firstIndex { !$0.isWhitespace } ?? characters.count
+        if i < characters.count, characters[i] == "." { i += 1 }
+        guard i + 3 <= characters.count, String(characters[i..<(i + 3)]).lowercased() == "sql" else { return nil }
+        i += 3
+        guard i == characters.count || characters[i].isWhitespace else { return nil }
+        return i
     }
 
     private var peek: Token? { index < tokens.count ? tokens[index] : nil }
