@@ -35,7 +35,9 @@ public struct PostgresServer: DatabaseServer {
     }
 
     public func schema(on connection: any DatabaseConnection) throws -> Schema {
-        try PostgresCatalog().schema(of: try Self.postgres(connection))
+        let schema = try PostgresCatalog().schema(of: try Self.postgres(connection))
+        listener.note(schema)
+        return schema
     }
 
     /// The next transaction id the server will hand out (`PostgresConnection.changeMarkerSQL`),

@@ -219,7 +219,8 @@ extension PostgresShellTests {
 
     /// The browser's connections carry the program's name, and none stays in a transaction
     /// ("active" or "idle in transaction") once a page is on the screen: a read's end goes by
-    /// itself, 2 ms after the read.
+    /// itself, 2 ms after the read. They are the writer and the readers (at most four): no
+    /// connection listens for notifications while no table sends them.
     @Test func theBrowsersConnectionsAreNamedAndIdleBetweenPages() throws {
         let target = try filmsOnServer()
         let s = try BrowserSession(copyChinook: false)
@@ -235,6 +236,13 @@ extension PostgresShellTests {
             """)
         #expect(!sessions.isEmpty)
         #expect(sessions.allSatisfy { $0 == [.text("portal-shell"), .text("idle")] }, "\(sessions)")
+        // A writer and readers only: no listening connection where no table notifies.
+        let listening = try target.rows("""
+            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+              AND query LIKE '%pg_trigger%'
+            """)
+        #expect(listening == [[.integer(0)]])
+        #expect(sessions.count <= 5, "\(sessions)")
         try s.type("q")
         try s.waitFor("BROWSER-EXITED-0")
     }
