@@ -26,7 +26,9 @@ public struct PostgresExport {
         let file = try NewDatabaseFile(path)
         do {
             let schema = try PostgresCatalog().schema(of: source)
-            return try copy(schema.entities.filter { $0.kind == .table }, to: path, progress: progress, interrupted: interrupted)
+            // The tables the search path finds: an SQLite file has one namespace for them.
+            return try copy(schema.entities.filter { $0.kind == .table && $0.isOnSearchPath }, to: path, progress: progress,
+                            interrupted: interrupted)
         } catch {
             // A copy that failed leaves nothing behind, not half the tables.
             file.remove()

@@ -124,4 +124,17 @@ extension PostgresShellTests {
         #expect(lines.contains { $0.hasPrefix(target.name + "\t") && $0.hasSuffix("\tyes") }, "\(databases.stdout)")
         #expect(lines.contains { $0.hasPrefix("postgres\t") && !$0.hasSuffix("\tyes") }, "\(databases.stdout)")
     }
+
+    /// A copy into an SQLite file, which has one namespace, takes the tables the search path
+    /// finds (two tables named `film` cannot both be there).
+    @Test func aCopyToSQLiteTakesTheTablesOnTheSearchPath() throws {
+        let target = try schemasOnServer()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schemas-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("copy.sqlite").path
+        let run = try Shell.run([target.url, "--copy-to", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "film\t3\n", "\(run.stdout)")
+    }
 }

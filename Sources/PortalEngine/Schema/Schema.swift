@@ -88,6 +88,10 @@ public struct EntityDescription: Sendable, Hashable {
         self.checks = checks
     }
 
+    /// False for a server's table that the connection's search path does not find (named with
+    /// its schema, `sales.OrderLines`).
+    public var isOnSearchPath: Bool { namespace == nil || name == table }
+
     /// The entity's triggers.
     public var triggers: [SchemaDefinition] { definitions.filter { $0.type == .trigger } }
 
