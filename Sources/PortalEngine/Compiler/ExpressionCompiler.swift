@@ -88,6 +88,8 @@ extension SQLCompiler {
     func elementOperand(_ expression: Expression, in scope: Scope, ofColumn: inout Bool) throws -> Operand {
         let (root, parts) = flatten(expression)
         guard case .self = root, !parts.isEmpty, parts.allSatisfy(\.isName) else { return try operand(expression, in: scope) }
+        // A selection's name (`having n IN {1, 2}`) is no key path.
+        if case .key(let name) = expression, selectionNames[name.lowercased()] != nil { return try operand(expression, in: scope) }
         let end = try walk(scope, names(parts[...]))
         if case .attribute(let owner, let attribute) = end, let element = try enterCollection(attribute, of: owner) {
             ofColumn = true
