@@ -19,8 +19,7 @@ extension SQLCompiler {
         var value: Operand?
         let end = prefix.isEmpty ? KeyPathEnd.row(scope) : try walk(scope, prefix)
         switch end {
-        case .attribute(let owner, let attribute) where suffix.isEmpty && collection == nil
-                                                        && dialect.collectionElements("", declaredType: attribute.declaredType) != nil:
+        case .attribute(let owner, let attribute) where suffix.isEmpty && collection == nil && holdsCollection(attribute):
             value = try enterCollection(attribute, of: owner)   // `tags.@count`
         case .toMany(let owner, let relationship):
             let element = try enter(relationship, from: owner)

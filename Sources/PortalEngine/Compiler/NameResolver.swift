@@ -32,8 +32,7 @@ extension SQLCompiler {
                 current = traverse(relationship, from: current)
             } else if let relationship = entity.relationship(named: name), relationship.kind == .toMany {
                 current = try enter(relationship, from: current)
-            } else if let attribute = entity.attribute(named: name), dialect.jsonValue(
-                "", declaredType: attribute.declaredType, keys: [], comparedWith: nil) != nil {
+            } else if let attribute = entity.attribute(named: name), holdsJSON(attribute) {
                 return .json(current, attribute, Array(names[names.index(after: offset)...]))
             } else if let attribute = entity.attribute(named: name) {
                 failingToken = name
@@ -78,6 +77,16 @@ extension SQLCompiler {
             collection = Collection(steps: steps, elementAlias: alias, crossings: 1, leadingToOne: scope.path.count)
         }
         return Scope(entity: destination, alias: alias, variables: scope.variables)
+    }
+
+    /// True when the dialect reads the attribute's column as a JSON document (`doc.a.b`).
+    func holdsJSON(_ attribute: AttributeDescription) -> Bool {
+        dialect.jsonValue("", declaredType: attribute.declaredType, keys: [], comparedWith: nil) != nil
+    }
+
+    /// True when the dialect reads the attribute's column as a collection of values (`tags`).
+    func holdsCollection(_ attribute: AttributeDescription) -> Bool {
+        dialect.collectionElements("", declaredType: attribute.declaredType) != nil
     }
 
     /// The elements of a collection column (an array, a JSON array) of the row at `scope`,
