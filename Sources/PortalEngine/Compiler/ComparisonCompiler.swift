@@ -9,10 +9,11 @@ extension SQLCompiler {
         collection = nil
         defer { collection = saved }
         var comparison = comparison
-        // A collection column ranges over its elements where a to-many key path would: under a
-        // quantifier, as the container of IN, as the collection of CONTAINS (`tags CONTAINS "x"`).
+        // A collection column ranges over its elements where a to-many key path would (without a
+        // quantifier: ANY), as the container of IN, as the collection of CONTAINS (`tags CONTAINS
+        // "x"`); compared with nil it is the column's own value (`tags == nil`: no array at all).
         var ofColumn = false
-        var left = try comparison.quantifier != nil || comparison.op == .contains
+        var left = try comparison.quantifier != nil || comparison.right != .literal(.null)
             ? elementOperand(comparison.left, in: scope, ofColumn: &ofColumn) : operand(comparison.left, in: scope)
         if comparison.op == .contains, ofColumn { comparison.op = .equal }
         var right = try comparison.op == .in && collection == nil
