@@ -266,7 +266,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// transaction (where no rollback undoes it); a round trip only when it changed.
     private func takeSharedSearchPath() throws {
         guard let (path, generation) = sharedSearchPath?.newer(than: searchPathTaken) else { return }
-        try execute("SELECT pg_catalog.set_config('search_path', '" + path.replacingOccurrences(of: "'", with: "''") + "', false)")
+        try execute("SELECT pg_catalog.set_config('search_path', " + stringLiteral(path) + ", false)")
         searchPathTaken = generation
     }
 
