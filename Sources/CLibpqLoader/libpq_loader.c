@@ -36,6 +36,7 @@ static void load(void) {
     LOAD(getisnull, PQgetisnull)
     LOAD(getvalue, PQgetvalue)
     LOAD(cmdTuples, PQcmdTuples)
+    LOAD(cmdStatus, PQcmdStatus)
     LOAD(transactionStatus, PQtransactionStatus)
     LOAD(putCopyData, PQputCopyData)
     LOAD(putCopyEnd, PQputCopyEnd)

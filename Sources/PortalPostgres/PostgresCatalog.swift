@@ -1,10 +1,11 @@
 import PortalEngine
 import PortalPredicate
 
-/// A PostgreSQL database's catalog, read from `pg_catalog` for the connection's current schema:
-/// tables and views as entities, columns as attributes (with their types as declared), primary
+/// A PostgreSQL database's catalog, read from `pg_catalog`: the tables and views of every schema
+/// the role may use as entities, columns as attributes (with their types as declared), primary
 /// keys, foreign keys as relationships (named by the same rules as SQLite's), indexes, CHECK
-/// constraints and triggers.
+/// constraints and triggers. A relation the connection's `search_path` finds is named as psql
+/// names it, by its own name; any other by its schema and name (`sales.OrderLines`).
 public struct PostgresCatalog: Catalog {
     /// The catalog (it has no settings).
     public init() {}
@@ -14,7 +15,7 @@ public struct PostgresCatalog: Catalog {
     /// costs no more round trips.
     public func schema(of connection: PostgresConnection) throws -> Schema {
         let reader = Reader(connection: connection)
-        let inSchema = "relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p', 'v', 'm')"
+        let inSchema = "relnamespace IN (\(Self.usableSchemas)) AND relkind IN ('r', 'p', 'v', 'm')"
         let keys = try reader.grouped("""
             SELECT i.indrelid::bigint, a.attname FROM pg_catalog.pg_index i
             CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)
@@ -53,8 +54,17 @@ public struct PostgresCatalog: Catalog {
             ORDER BY 1, 2, 3
             """)
         var entities: [EntityDescription] = []
-        for row in try reader.rows("SELECT c.oid::bigint, c.relname, c.relkind::text FROM pg_catalog.pg_class c WHERE c.\(inSchema) ORDER BY c.oid") {
-            guard case .integer(let oid) = row[0], case .text(let name) = row[1], case .text(let kind) = row[2] else { continue }
+        var names: [Int64: String] = [:]
+        // Those the search path finds first, as psql's \d lists them; then the others by schema.
+        for row in try reader.rows("""
+            SELECT c.oid::bigint, c.relname, c.relkind::text, n.nspname, pg_catalog.pg_table_is_visible(c.oid)
+            FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.\(inSchema)
+            ORDER BY 5 DESC, array_position(pg_catalog.current_schemas(false), n.nspname), n.nspname, c.oid
+            """) {
+            guard case .integer(let oid) = row[0], case .text(let relation) = row[1], case .text(let kind) = row[2],
+                  case .text(let namespace) = row[3] else { continue }
+            let name = row[4] == .integer(1) ? relation : namespace + "." + relation
+            names[oid] = name
             let key = keys[oid] ?? []
             let attributes = (columns[oid] ?? []).compactMap { column -> AttributeDescription? in
                 guard case .text(let columnName) = column[0] else { return nil }
@@ -80,26 +90,54 @@ public struct PostgresCatalog: Catalog {
             }
             entities.append(EntityDescription(name: name, kind: isView ? .view : .table, attributes: attributes,
                                               primaryKey: key, hasRowid: false, relationships: [], indexes: described,
-                                              definitions: triggers, checks: checks))
+                                              definitions: triggers, checks: checks, table: relation, namespace: namespace))
         }
-        return Schema(entities: entities).addingRelationships(try reader.foreignKeys())
+        return Schema(entities: entities).addingRelationships(try reader.foreignKeys(names: names))
     }
 
-    /// A value that changes whenever the current schema's tables, views, columns, indexes or
-    /// constraints do (each catalog row's id and the transaction that last wrote it), and not
-    /// when rows are written or statistics gathered (those update the catalog in place); also,
-    /// needlessly, after a TRUNCATE, VACUUM FULL, CLUSTER or GRANT, which rewrite catalog rows.
-    /// Cheap: one query on the catalog, for callers that keep what they derived from the schema.
+    /// The schemas whose relations are entities: every one the role may use but PostgreSQL's
+    /// own (`pg_catalog`, `information_schema`, TOAST and other sessions' temporary tables).
+    static let usableSchemas = """
+        SELECT oid FROM pg_catalog.pg_namespace WHERE nspname <> 'information_schema' AND nspname NOT LIKE 'pg\\_%' \
+        AND pg_catalog.has_schema_privilege(oid, 'USAGE')
+        """
+
+    /// The schemas the role may use (`CatalogListing.schemas`); the search order is the place
+    /// on the search path (`current_schemas`), none for a schema off it.
+    static let schemasListing = """
+        SELECT n.nspname AS schema, pg_catalog.pg_get_userbyid(n.nspowner) AS owner,
+               (SELECT count(*) FROM pg_catalog.pg_class c
+                WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'v', 'm')) AS entities,
+               array_position(pg_catalog.current_schemas(false), n.nspname) AS search_order
+        FROM pg_catalog.pg_namespace n WHERE n.oid IN (\(usableSchemas))
+        ORDER BY 4 NULLS LAST, 1
+        """
+
+    /// The server's databases that take connections (`CatalogListing.databases`).
+    static let databasesListing = """
+        SELECT datname AS database, pg_catalog.pg_get_userbyid(datdba) AS owner,
+               pg_catalog.pg_encoding_to_char(encoding) AS encoding, datcollate AS collation,
+               CASE WHEN datname = pg_catalog.current_database() THEN 'yes' ELSE '' END AS current
+        FROM pg_catalog.pg_database WHERE NOT datistemplate AND datallowconn ORDER BY 1
+        """
+
+    /// A value that changes whenever the tables, views, columns, indexes or constraints of the
+    /// schemas (`usableSchemas`) do (each catalog row's id and the transaction that last wrote
+    /// it), or the search path that names them, and not when rows are written or statistics
+    /// gathered (those update the catalog in place); also, needlessly, after a TRUNCATE, VACUUM
+    /// FULL, CLUSTER or GRANT, which rewrite catalog rows. Cheap: one query on the catalog, for
+    /// callers that keep what they derived from the schema.
     public func fingerprint(of connection: PostgresConnection) throws -> String {
         let statement = try connection.prepare("""
             SELECT md5(
+              pg_catalog.current_schemas(false)::text || '/' ||
               coalesce((SELECT string_agg(c.oid || '.' || c.xmin, ',' ORDER BY c.oid) FROM pg_catalog.pg_class c
-                        WHERE c.relnamespace = current_schema()::regnamespace), '') || '/' ||
+                        WHERE c.relnamespace IN (\(Self.usableSchemas))), '') || '/' ||
               coalesce((SELECT string_agg(a.attrelid || '.' || a.attnum || '.' || a.xmin, ',' ORDER BY a.attrelid, a.attnum)
                         FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
-                        WHERE c.relnamespace = current_schema()::regnamespace), '') || '/' ||
+                        WHERE c.relnamespace IN (\(Self.usableSchemas))), '') || '/' ||
               coalesce((SELECT string_agg(o.oid || '.' || o.xmin, ',' ORDER BY o.oid) FROM pg_catalog.pg_constraint o
-                        WHERE o.connamespace = current_schema()::regnamespace), ''))
+                        WHERE o.connamespace IN (\(Self.usableSchemas))), ''))
             """)
         defer { statement.reset() }
         try statement.bind([])
@@ -127,37 +165,24 @@ public struct PostgresCatalog: Catalog {
             return groups
         }
 
-        /// Every foreign key of the schema's tables, columns in key order.
-        func foreignKeys() throws -> [ForeignKey] {
+        /// Every foreign key between the entities (`names`: each relation's entity name, by
+        /// oid), columns in key order.
+        func foreignKeys(names: [Int64: String]) throws -> [ForeignKey] {
             try rows("""
-                SELECT c.conrelid::regclass::text, c.confrelid::regclass::text,
+                SELECT c.conrelid::bigint, c.confrelid::bigint,
                        array_to_string(array(SELECT a.attname FROM unnest(c.conkey) WITH ORDINALITY k(attnum, n)
                            JOIN pg_catalog.pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum ORDER BY k.n), chr(31)),
                        array_to_string(array(SELECT a.attname FROM unnest(c.confkey) WITH ORDINALITY k(attnum, n)
                            JOIN pg_catalog.pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.attnum ORDER BY k.n), chr(31))
                 FROM pg_catalog.pg_constraint c
-                WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace ORDER BY c.conrelid, c.oid
+                WHERE c.contype = 'f' AND c.connamespace IN (\(PostgresCatalog.usableSchemas)) ORDER BY c.conrelid, c.oid
                 """).compactMap { row in
-                guard case .text(let from) = row[0], case .text(let to) = row[1], case .text(let fromColumns) = row[2],
-                      case .text(let toColumns) = row[3] else { return nil }
-                return ForeignKey(from: Self.unquoted(from), to: Self.unquoted(to),
+                guard case .integer(let fromOID) = row[0], case .integer(let toOID) = row[1], let from = names[fromOID],
+                      let to = names[toOID], case .text(let fromColumns) = row[2], case .text(let toColumns) = row[3] else { return nil }
+                return ForeignKey(from: from, to: to,
                                   fromColumns: fromColumns.split(separator: "\u{1F}").map(String.init),
                                   toColumns: toColumns.split(separator: "\u{1F}").map(String.init))
             }
-        }
-
-        /// `regclass` text quotes names that need it (`"Track"`).
-        static func unquoted(_ name: String) -> String {
-            guard name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 else { return name }
-            var inner = ""
-            var previousWasQuote = false
-            for character in name.dropFirst().dropLast() {
-                // `""` inside stands for one quote.
-                if character == "\"" && previousWasQuote { previousWasQuote = false; continue }
-                previousWasQuote = character == "\""
-                inner.append(character)
-            }
-            return inner
         }
     }
 }

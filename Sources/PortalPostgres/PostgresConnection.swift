@@ -34,12 +34,22 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// True for a reader: every transaction is read-only, and a read sees one snapshot.
     public let isReadOnly: Bool
+    /// The search path of the store's connections (`SharedSearchPath`), and the generation of
+    /// it this session has.
+    private let sharedSearchPath: SharedSearchPath?
+    private var searchPathTaken = 0
 
     /// Connects with a libpq connection string or URL (`postgresql://user@host/db`, `host=… dbname=…`);
     /// the usual `PG*` environment variables fill in what it leaves out. A `readOnly` connection
     /// (a reader) has the server refuse every write (`default_transaction_read_only`).
-    public init(_ conninfo: String, readOnly: Bool = false) throws {
+    public convenience init(_ conninfo: String, readOnly: Bool = false) throws {
+        try self.init(conninfo, readOnly: readOnly, searchPath: nil)
+    }
+
+    /// A connection of a store, whose `search_path` it shares with the store's others.
+    init(_ conninfo: String, readOnly: Bool, searchPath: SharedSearchPath?) throws {
         isReadOnly = readOnly
+        sharedSearchPath = searchPath
         switch LibPQ.shared {
         case .success(let library): pq = library.functions
         case .failure(let error): throw PortalError(.cannotOpen, "cannot load libpq (install libpq5): " + error.message)
@@ -115,6 +125,7 @@ public final class PostgresConnection: DatabaseConnection {
             throw PortalError(.cannotOpen, "cannot connect to PostgreSQL again: " + Self.text(pq.errorMessage(connection)))
         }
         prepared = [:]
+        searchPathTaken = 0
         readBegunAhead = false
         resultsPending = false
         syncPending = false
@@ -221,6 +232,13 @@ public final class PostgresConnection: DatabaseConnection {
         defer { pq.clear(result) }
         try check(result, sql: sql)
         lastCommandChanges = changes(of: result)
+        publishSearchPath(after: tag(of: result))
+    }
+
+    /// A command's tag (`SET`, `UPDATE 3`), empty for none.
+    private func tag(of result: OpaquePointer?) -> String {
+        guard let result, let status = pq.cmdStatus(result) else { return "" }
+        return String(cString: status)
     }
 
     /// `interrupt`, for a signal's watcher thread to call.
@@ -246,7 +264,26 @@ public final class PostgresConnection: DatabaseConnection {
     /// the engine's caches costs no round trip to the server.
     public func begin(_ start: TransactionStart) throws {
         snapshotChangeMarker = nil
+        try takeSharedSearchPath()
         pendingBegin = isReadOnly ? Self.readerBegin : "BEGIN"
+    }
+
+    /// Sets the search path another connection of the store published, outside any
+    /// transaction (where no rollback undoes it); a round trip only when it changed.
+    private func takeSharedSearchPath() throws {
+        guard let (path, generation) = sharedSearchPath?.newer(than: searchPathTaken) else { return }
+        try execute("SELECT pg_catalog.set_config('search_path', " + stringLiteral(path) + ", false)")
+        searchPathTaken = generation
+    }
+
+    /// After a command whose tag is `tag`: a `SET` or `RESET` may have changed the search path,
+    /// which the store's other connections then take (`SharedSearchPath`).
+    private func publishSearchPath(after tag: String) {
+        guard let sharedSearchPath, tag == "SET" || tag == "RESET" else { return }
+        let result = pq.exec(connection, "SELECT pg_catalog.current_setting('search_path')")
+        defer { pq.clear(result) }
+        guard let result, pq.resultStatus(result) == PGRES_TUPLES_OK, let path = pq.getvalue(result, 0, 0) else { return }
+        searchPathTaken = sharedSearchPath.publish(String(cString: path))
     }
     public func commit() throws { try end("COMMIT") }
     public func rollback() throws { try end("ROLLBACK") }
@@ -263,7 +300,11 @@ public final class PostgresConnection: DatabaseConnection {
             pendingBegin = nil
             return
         }
-        guard isReadOnly else { return try execute(sql) }
+        guard isReadOnly else {
+            // What this transaction set is undone: the path shared is taken again.
+            if sql == "ROLLBACK" { searchPathTaken = -1 }
+            return try execute(sql)
+        }
         makeReady()
         deferEnd(sql)
     }
@@ -703,8 +744,10 @@ public final class PostgresConnection: DatabaseConnection {
         do { try check(result, sql: sql) } catch { failure = error }
         if status == PGRES_TUPLES_OK { emptyResultColumns = columnNames(of: result) }
         lastCommandChanges = changes(of: result)
+        let tag = status == PGRES_COMMAND_OK ? tag(of: result) : ""
         discardRemaining()
         if let failure { throw failure }
+        publishSearchPath(after: tag)
         return .end
     }
 

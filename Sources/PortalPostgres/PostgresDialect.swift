@@ -251,4 +251,30 @@ public struct PostgresDialect: SQLDialect {
     public func uuidText(_ column: String) -> String {
         "(CASE WHEN octet_length(\(column)) = 16 THEN upper(encode(\(column), 'hex')::uuid::text) END)"
     }
+
+    // MARK: Collections and JSON inside a column
+
+    /// An array column (`text[]`) by `unnest`, whose one column takes the item's name; a `json`
+    /// or `jsonb` array by its elements as text.
+    public func collectionElements(_ column: String, declaredType: String) -> (from: String, valueColumn: String?)? {
+        if declaredType.hasSuffix("[]") { return ("unnest(\(column))", nil) }
+        guard declaresJSON(declaredType) else { return nil }
+        return ("jsonb_array_elements_text(CASE WHEN jsonb_typeof(\(column)::jsonb) = 'array' THEN \(column)::jsonb END)", "value")
+    }
+
+    /// The `jsonb` at the keys, as a number where a number is compared (NULL where it holds
+    /// another kind of value, as SQLite's text never equals a number), else as text (a JSON
+    /// null is NULL there).
+    public func jsonValue(_ column: String, declaredType: String, keys: [String], comparedWith literal: Value?) -> SQLFragment? {
+        guard declaresJSON(declaredType) else { return nil }
+        let value = "jsonb_extract_path(\(column)::jsonb, " + keys.map(stringLiteral).joined(separator: ", ") + ")"
+        switch literal {
+        case .integer?, .real?:
+            return SQLFragment("(CASE WHEN jsonb_typeof(\(value)) = 'number' THEN (\(value) #>> '{}')::numeric END)")
+        case .text?:
+            return SQLFragment("(CASE WHEN jsonb_typeof(\(value)) = 'string' THEN \(value) #>> '{}' END)")
+        default:
+            return SQLFragment("(\(value) #>> '{}')")
+        }
+    }
 }

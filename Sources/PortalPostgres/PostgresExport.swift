@@ -38,7 +38,8 @@ public struct PostgresExport {
             let schema = try PostgresCatalog().schema(of: source)
             let types = try ExportTypes(source)
             let partitions = types.partitions
-            let tables = schema.entities.filter { $0.kind == .table && !partitions.contains($0.table) }
+            // The tables the search path finds: an SQLite file has one namespace for them.
+            let tables = schema.entities.filter { $0.kind == .table && $0.isOnSearchPath && !partitions.contains($0.table) }
             let copied = try copy(tables, types: types, to: path, progress: progress, interrupted: interrupted, note: note)
             try addViews(to: path, note: note)
             return copied

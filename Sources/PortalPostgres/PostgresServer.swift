@@ -18,6 +18,8 @@ public struct PostgresServer: DatabaseServer {
 
     /// The listening connection for `notifiedChangeMarker` (shared by the copies of this value).
     private let listener: ChangeListener
+    /// The search path the store's connections share (and the copies of this value).
+    private let searchPath = SharedSearchPath()
 
     /// The URL without its password.
     public var displayName: String { Self.withoutPassword(conninfo) }
@@ -25,7 +27,7 @@ public struct PostgresServer: DatabaseServer {
     public var dialect: any SQLDialect { PostgresDialect() }
 
     public func connect(readOnly: Bool) throws -> any DatabaseConnection {
-        try PostgresConnection(conninfo, readOnly: readOnly)
+        try PostgresConnection(conninfo, readOnly: readOnly, searchPath: searchPath)
     }
 
     public func schemaFingerprint(on connection: any DatabaseConnection) throws -> String {
@@ -33,7 +35,9 @@ public struct PostgresServer: DatabaseServer {
     }
 
     public func schema(on connection: any DatabaseConnection) throws -> Schema {
-        try PostgresCatalog().schema(of: try Self.postgres(connection))
+        let schema = try PostgresCatalog().schema(of: try Self.postgres(connection))
+        listener.note(schema)
+        return schema
     }
 
     /// The next transaction id the server will hand out (`PostgresConnection.changeMarkerSQL`),
@@ -46,6 +50,13 @@ public struct PostgresServer: DatabaseServer {
     /// The count of change notifications received, while every table notifies
     /// (`ChangeNotifications`): it costs no round trip.
     public func notifiedChangeMarker() -> Value? { listener.marker() }
+
+    public func listing(_ listing: CatalogListing) -> String {
+        switch listing {
+        case .schemas: PostgresCatalog.schemasListing
+        case .databases: PostgresCatalog.databasesListing
+        }
+    }
 
     private static func postgres(_ connection: any DatabaseConnection) throws -> PostgresConnection {
         guard let postgres = connection as? PostgresConnection else {

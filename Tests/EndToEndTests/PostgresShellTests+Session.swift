@@ -219,7 +219,8 @@ extension PostgresShellTests {
 
     /// The browser's connections carry the program's name, and none stays in a transaction
     /// ("active" or "idle in transaction") once a page is on the screen: a read's end goes by
-    /// itself, 2 ms after the read.
+    /// itself, 2 ms after the read. They are the writer and the readers (at most four): no
+    /// connection listens for notifications while no table sends them.
     @Test func theBrowsersConnectionsAreNamedAndIdleBetweenPages() throws {
         let target = try filmsOnServer()
         let s = try BrowserSession(copyChinook: false)
@@ -235,6 +236,13 @@ extension PostgresShellTests {
             """)
         #expect(!sessions.isEmpty)
         #expect(sessions.allSatisfy { $0 == [.text("portal-shell"), .text("idle")] }, "\(sessions)")
+        // A writer and readers only: no listening connection where no table notifies.
+        let listening = try target.rows("""
+            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+              AND query LIKE '%pg_trigger%'
+            """)
+        #expect(listening == [[.integer(0)]])
+        #expect(sessions.count <= 5, "\(sessions)")
         try s.type("q")
         try s.waitFor("BROWSER-EXITED-0")
     }
@@ -246,5 +254,17 @@ extension PostgresShellTests {
         let run = try Shell.run([target.url + "&options=-c%20statement_timeout%3D100", "-e", "sql SELECT pg_sleep(5)"])
         #expect(run.status == 1)
         #expect(run.stderr == "error: canceling statement due to statement timeout\n", "\(run.stderr)")
+    }
+
+    /// Raw SQL keeps PostgreSQL's quoting: `E'…'` escapes, a standard string's backslash, dollar
+    /// quotes; piped in as on the command line.
+    @Test func rawSQLKeepsPostgreSQLsQuoting() throws {
+        let target = try filmsOnServer()
+        let statement = #"sql SELECT E'it\'s' AS e, 'C:\' AS path, $$a 'b'$$ AS dollars"#
+        let run = try Shell.run([target.url, "-e", statement])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "e\tpath\tdollars\nit's\tC:\\\\\ta 'b'\n", "\(run.stdout)")
+        let piped = try Shell.run([target.url], input: statement + "\nsql SELECT 1 AS one\n")
+        #expect(piped.stdout == run.stdout + "one\n1\n", "\(piped.stdout)")
     }
 }

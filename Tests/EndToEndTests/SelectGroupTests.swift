@@ -55,6 +55,14 @@ import Testing
         }
     }
 
+    /// A selection's name in `having` stays the selection's under CONTAINS and IN, whose sides
+    /// may otherwise be a collection column's elements.
+    @Test func havingNamesTheSelectionUnderContainsAndIn() throws {
+        #expect(try ours("find Track select Composer as who, count() as n group by Composer "
+                         + "having who CONTAINS \"Jimmy Page, Robert\" AND n IN {15, 12} sort by n desc")
+                == "who\tn\nJimmy Page, Robert Plant\t15\nJimmy Page, Robert Plant, Charlie Jones, Michael Lee\t12\n")
+    }
+
     @Test func exportAndExplainTakeTheSameClauses() throws {
         let path = folder.appendingPathComponent("genres.csv").path
         let r = try Shell.run([db, "-e", "export Track select Genre.Name as genre, count() as tracks group by Genre.Name sort by tracks desc limit 2 to \(path)"])

@@ -155,6 +155,16 @@ import Testing
         #expect(lines.status == 0, "\(lines.stderr)")
     }
 
+    /// Raw SQL keeps SQL's quoting: a backslash in a string is a character (`'a\'`), and a
+    /// quote is doubled (`'it''s'`), not escaped as in the command language.
+    @Test func sqlStringsFollowSQLsQuoting() throws {
+        let r = try Shell.run([db, "-e", #"sql SELECT 'a\' AS a, 'it''s' AS b, "x\y" AS c FROM (SELECT 1 AS "x\y")"#])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "a\tb\tc\na\\\\\tit's\t1\n", "\(r.stdout)")
+        let piped = try Shell.run([db], input: "sql SELECT 'C:\\' AS path\ncount Genre\n")
+        #expect(piped.stdout == "path\nC:\\\\\n25\n", "\(piped.stdout)")
+    }
+
     @Test func statementAfterACommentIsNotDropped() throws {
         let r = try run("sql DELETE FROM Genre WHERE 0 /* ( */; DELETE FROM Genre; /* ) */")
         // The second statement is not run silently as part of the first, nor dropped: it is a

@@ -49,6 +49,12 @@ struct StandardSpellingDialect: SQLDialect {
     func dateText(unixSeconds column: String) -> String { sqlite.dateText(unixSeconds: column) }
     func uuidText(_ column: String) -> String { sqlite.uuidText(column) }
     func dayNumber(_ column: String) -> String { sqlite.dayNumber(column) }
+    func collectionElements(_ column: String, declaredType: String) -> (from: String, valueColumn: String?)? {
+        sqlite.collectionElements(column, declaredType: declaredType)
+    }
+    func jsonValue(_ column: String, declaredType: String, keys: [String], comparedWith literal: Value?) -> SQLFragment? {
+        sqlite.jsonValue(column, declaredType: declaredType, keys: keys, comparedWith: literal)
+    }
 }
 
 @Suite struct DialectTests {

@@ -266,7 +266,9 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
 
     @Test func commandsEntitiesAttributesKeyPathsVariables() {
         #expect(complete("fi") == ["find", "first"])
-        #expect(complete(".sch") == [".schema"])
+        #expect(complete(".sch") == [".schemas", ".schema"])
+        #expect(complete("desc") == ["describe"])
+        #expect(complete("describe Al") == ["Album"])
         #expect(complete("find Tr") == ["Track"])
         #expect(complete("find Track where Na") == ["Name"])
         #expect(complete("find Track where Album.Ti") == ["Album.Title"])

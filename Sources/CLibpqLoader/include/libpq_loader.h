@@ -30,6 +30,7 @@ struct portal_libpq {
     __typeof__(PQgetisnull) * _Nonnull getisnull;
     __typeof__(PQgetvalue) * _Nonnull getvalue;
     __typeof__(PQcmdTuples) * _Nonnull cmdTuples;
+    __typeof__(PQcmdStatus) * _Nonnull cmdStatus;
     __typeof__(PQtransactionStatus) * _Nonnull transactionStatus;
     __typeof__(PQputCopyData) * _Nonnull putCopyData;
     __typeof__(PQputCopyEnd) * _Nonnull putCopyEnd;

@@ -19,6 +19,8 @@ extension SQLCompiler {
         var value: Operand?
         let end = prefix.isEmpty ? KeyPathEnd.row(scope) : try walk(scope, prefix)
         switch end {
+        case .attribute(let owner, let attribute) where suffix.isEmpty && collection == nil && holdsCollection(attribute):
+            value = try enterCollection(attribute, of: owner)   // `tags.@count`
         case .toMany(let owner, let relationship):
             let element = try enter(relationship, from: owner)
             if !suffix.isEmpty { value = try keyPath(root: element, suffix) }

@@ -8,9 +8,18 @@ extension SQLCompiler {
         let saved = collection
         collection = nil
         defer { collection = saved }
-        var left = try operand(comparison.left, in: scope)
-        var right = try operand(comparison.right, in: scope)
+        var comparison = comparison
+        // A collection column ranges over its elements where a to-many key path would (without a
+        // quantifier: ANY), as the container of IN, as the collection of CONTAINS (`tags CONTAINS
+        // "x"`); compared with nil it is the column's own value (`tags == nil`: no array at all).
+        var ofColumn = false
+        var left = try comparison.quantifier != nil || comparison.right != .literal(.null)
+            ? elementOperand(comparison.left, in: scope, ofColumn: &ofColumn) : operand(comparison.left, in: scope)
+        if comparison.op == .contains, ofColumn { comparison.op = .equal }
+        var right = try comparison.op == .in && collection == nil
+            ? elementOperand(comparison.right, in: scope, ofColumn: &ofColumn) : operand(comparison.right, in: scope)
         (left, right) = (Self.asStored(left, comparedWith: right), Self.asStored(right, comparedWith: left))
+        (left, right) = (asJSON(left, comparedWith: right), asJSON(right, comparedWith: left))
         let rows = collection
         let core: SQLFragment
         do {
@@ -53,6 +62,24 @@ extension SQLCompiler {
         case .date, .toMany:
             return operand
         }
+    }
+
+    /// A value inside a JSON document compared with a literal (or a list of them): as a number
+    /// with a number, as a text with a text (`SQLDialect.jsonValue`).
+    func asJSON(_ operand: Operand, comparedWith other: Operand) -> Operand {
+        guard case .scalar(_, let info) = operand, let path = info.json else { return operand }
+        let literal: Value?
+        switch other {
+        case .scalar(_, let otherInfo): literal = otherInfo.literal
+        case .list(let elements):
+            literal = elements.lazy.compactMap { element -> Value? in
+                if case .scalar(_, let elementInfo) = element, elementInfo.literal != .null { return elementInfo.literal }
+                return nil
+            }.first
+        case .date, .toMany: literal = nil
+        }
+        guard let literal, literal != .null else { return operand }
+        return .scalar(jsonValue(path, comparedWith: literal), info)
     }
 
     /// `Album.Artist.Name == "AC/DC"` as `t0."AlbumId" IN (SELECT pc1."AlbumId" FROM "Album" AS pc1

@@ -82,6 +82,29 @@ extension SQLCompiler {
         }
     }
 
+    /// `expression` as `operand(_:in:)` compiles it, except that a key path to a collection
+    /// column (an array, a JSON array) stands for one of its elements, the rows a comparison
+    /// ranges over (`ANY tags == "x"`, `"x" IN tags`); `ofColumn` is then set.
+    func elementOperand(_ expression: Expression, in scope: Scope, ofColumn: inout Bool) throws -> Operand {
+        let (root, parts) = flatten(expression)
+        guard case .self = root, !parts.isEmpty, parts.allSatisfy(\.isName) else { return try operand(expression, in: scope) }
+        // A selection's name (`having n IN {1, 2}`) is no key path.
+        if case .key(let name) = expression, selectionNames[name.lowercased()] != nil { return try operand(expression, in: scope) }
+        let end = try walk(scope, names(parts[...]))
+        if case .attribute(let owner, let attribute) = end, let element = try enterCollection(attribute, of: owner) {
+            ofColumn = true
+            return element
+        }
+        return try operand(for: end)
+    }
+
+    /// The value at a JSON key path, as compared with `literal` (`SQLDialect.jsonValue`).
+    func jsonValue(_ path: JSONKeyPath, comparedWith literal: Value?) -> SQLFragment {
+        let column = column(path.scope.alias, path.attribute.column)
+        return path.scope.value(dialect.jsonValue(column, declaredType: path.attribute.declaredType, keys: path.keys,
+                                                  comparedWith: literal) ?? SQLFragment("NULL"))
+    }
+
     /// The operand at the end of a key path of plain names.
     func keyPath(root: Scope, _ names: ArraySlice<String>) throws -> Operand {
         try operand(for: walk(root, names))
@@ -105,6 +128,9 @@ extension SQLCompiler {
                                       isIdentity: true))
         case .toMany(_, let relationship):
             return .toMany(relationship)
+        case .json(let scope, let attribute, let keys):
+            let path = JSONKeyPath(scope: scope, attribute: attribute, keys: keys)
+            return .scalar(jsonValue(path, comparedWith: nil), ScalarInfo(json: path))
         case .row(let scope):
             let key = scope.entity.identifyingColumns
             guard key.count == 1 else {
@@ -148,7 +174,10 @@ extension SQLCompiler {
     /// A numeric operand (dates count as their Unix seconds).
     func number(_ expression: Expression, in scope: Scope, for op: String) throws -> (SQLFragment, ScalarInfo) {
         switch try operand(expression, in: scope) {
-        case .scalar(let sql, let info): return (sql, info)
+        case .scalar(let sql, let info):
+            // A JSON value computes where it is a number.
+            if let path = info.json { return (jsonValue(path, comparedWith: .integer(0)), .computed) }
+            return (sql, info)
         case .date(let seconds): return (.bound(.real(seconds)), .computed)
         case let other: throw PredicateError(.invalidOperation, "'\(op)' cannot apply to \(other.kindDescription)")
         }

@@ -10,6 +10,8 @@ enum KeyPathEnd {
     case toMany(Scope, RelationshipDescription)
     /// The row itself (an empty key path, `SELF`, a `SUBQUERY` variable).
     case row(Scope)
+    /// A key path into the JSON document of an attribute (`doc.a.b`): the keys after it.
+    case json(Scope, AttributeDescription, [String])
 }
 
 extension SQLCompiler {
@@ -33,6 +35,8 @@ extension SQLCompiler {
                 current = traverse(relationship, from: current)
             } else if let relationship = entity.relationship(named: name), relationship.kind == .toMany {
                 current = try enter(relationship, from: current)
+            } else if let attribute = entity.attribute(named: name), holdsJSON(attribute) {
+                return .json(current, attribute, Array(names[names.index(after: offset)...]))
             } else if let attribute = entity.attribute(named: name) {
                 failingToken = name
                 throw PredicateError(.invalidOperation,
@@ -76,6 +80,44 @@ extension SQLCompiler {
             collection = Collection(steps: steps, elementAlias: alias, crossings: 1, leadingToOne: scope.path.count)
         }
         return Scope(entity: destination, alias: alias, variables: scope.variables)
+    }
+
+    /// True when the dialect reads the attribute's column as a JSON document (`doc.a.b`).
+    func holdsJSON(_ attribute: AttributeDescription) -> Bool {
+        dialect.jsonValue("", declaredType: attribute.declaredType, keys: [], comparedWith: nil) != nil
+    }
+
+    /// True when the dialect reads the attribute's column as a collection of values (`tags`).
+    func holdsCollection(_ attribute: AttributeDescription) -> Bool {
+        dialect.collectionElements("", declaredType: attribute.declaredType) != nil
+    }
+
+    /// The elements of a collection column (an array, a JSON array) of the row at `scope`,
+    /// entered as a to-many relationship's rows are (`enter`): `ANY tags == "x"`, `"x" IN tags`
+    /// and `tags.@count` then compile as they do over related rows. Nil for any other attribute.
+    func enterCollection(_ attribute: AttributeDescription, of scope: Scope) throws -> Operand? {
+        guard let elements = dialect.collectionElements(column(scope.alias, attribute.column),
+                                                        declaredType: attribute.declaredType) else { return nil }
+        let alias = newAlias()
+        let value = alias + "." + (elements.valueColumn.map(dialect.quoted) ?? alias)
+        let step = JoinStep(table: elements.from, entity: nil, alias: alias, on: dialect.boolean(true), presence: value)
+        if var existing = collection {
+            guard existing.elementAlias == scope.baseAlias else {
+                throw PredicateError(.invalidOperation,
+                                     "one comparison can range over only one to-many key path ('\(attribute.name)' is a second one)")
+            }
+            existing.steps += scope.path + [step]
+            existing.elementAlias = alias
+            existing.crossings += 1
+            collection = existing
+        } else {
+            collection = Collection(steps: scope.path + [step], elementAlias: alias, crossings: 1, leadingToOne: scope.path.count)
+        }
+        // An array's elements have its element type (`text` of `text[]`); a JSON array's, none.
+        let elementType = attribute.declaredType.hasSuffix("[]") ? String(attribute.declaredType.dropLast(2)) : nil
+        return .scalar(.raw(value), ScalarInfo(attribute: elementType.map {
+            AttributeDescription(name: attribute.name, declaredType: $0, isNullable: true, defaultValue: nil, primaryKeyPosition: nil)
+        }))
     }
 
     /// The entity a relationship points to; the reader only makes relationships to existing ones.

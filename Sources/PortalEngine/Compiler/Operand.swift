@@ -32,10 +32,22 @@ struct ScalarInfo {
     var local: String?
     /// The text-valued function that computed it (`lowercase`, `uppercase`), for type errors.
     var textFunction: String?
+    /// For a value inside a JSON document: where, to be compiled again as compared with a
+    /// literal (a number with a number, a text with a text: `SQLDialect.jsonValue`).
+    var json: JSONKeyPath?
 
     static let computed = ScalarInfo()
 
     var affinity: ColumnAffinity? { attribute.map { ColumnAffinity(declaredType: $0.declaredType) } }
+}
+
+/// A key path into the JSON document of an attribute (`doc.a.b`).
+struct JSONKeyPath {
+    /// The row that holds the document.
+    var scope: Scope
+    var attribute: AttributeDescription
+    /// The keys after the attribute's name.
+    var keys: [String]
 }
 
 extension Operand {

@@ -3,6 +3,7 @@ import PortalPredicate
 /// One table joined into a key path: `FROM/JOIN table AS alias`, linked to the previous alias
 /// (or, for the first step, correlated with the outer query) by `on`.
 struct JoinStep {
+    /// The table, quoted, in its schema when it has one.
     var table: String
     /// The entity whose row this step reaches (nil for a many-to-many join table's row).
     var entity: String?
@@ -47,9 +48,9 @@ extension JoinStep {
         var sql = ""
         for (index, step) in steps.enumerated() {
             if index == 0 {
-                sql += quoted(step.table) + " AS " + step.alias
+                sql += step.table + " AS " + step.alias
             } else {
-                sql += " JOIN " + quoted(step.table) + " AS " + step.alias + " ON " + step.on
+                sql += " JOIN " + step.table + " AS " + step.alias + " ON " + step.on
             }
         }
         return sql
@@ -64,11 +65,12 @@ extension JoinStep {
         var from = (alias: alias, columns: relationship.sourceColumns)
         if let pairs = relationship.joinTable {
             let middle = joinAlias()
-            steps.append(step(table: pairs.table, entity: nil, alias: middle,
+            steps.append(step(table: quoted(pairs.table), entity: nil, alias: middle,
                               pairs: zip(from.columns, pairs.sourceColumns), from: from.alias, discriminator: nil))
             from = (middle, pairs.destinationColumns)
         }
-        steps.append(step(table: destination.table, entity: destination.name, alias: newAlias,
+        steps.append(step(table: SQLiteDialect().quoted(table: destination.table, in: destination.namespace),
+                          entity: destination.name, alias: newAlias,
                           pairs: zip(from.columns, relationship.destinationColumns), from: from.alias,
                           discriminator: destination.discriminator))
         return steps
@@ -123,7 +125,7 @@ struct Collection {
     func fromWhereComparingNullWhenMissing(_ condition: SQLFragment, anchor: String) -> SQLFragment {
         guard leadingToOne > 0, leadingToOne < steps.count else { return fromWhere(condition) }
         var sql = " FROM (SELECT 1) AS " + anchor
-        for step in steps { sql += " LEFT JOIN " + quoted(step.table) + " AS " + step.alias + " ON " + step.on }
+        for step in steps { sql += " LEFT JOIN " + step.table + " AS " + step.alias + " ON " + step.on }
         let missing = steps[leadingToOne - 1].presence + " IS NULL"
         let present = (steps.last?.presence ?? "1") + " IS NOT NULL"
         return SQLFragment(sql + " WHERE (" + missing + " OR " + present + ") AND ") + condition

@@ -91,6 +91,20 @@ public protocol SQLDialect: Sendable {
     /// that needs fewer parameters than the values, or nil for `IN (…)` with one each.
     func membership(_ value: SQLFragment, inLiterals literals: [Value]) -> SQLFragment?
 
+    // MARK: Collections and JSON inside a column
+
+    /// The elements of a collection held by a column of `declaredType` (a server's array, a JSON
+    /// array) as rows: the FROM item that lists those of `column` (none for NULL or a value that
+    /// is no array), and the column of the item that holds the element (nil: the one column the
+    /// item takes its name for); nil when such a column holds no collection here.
+    func collectionElements(_ column: String, declaredType: String) -> (from: String, valueColumn: String?)?
+    /// The value at `keys` inside the JSON document a column of `declaredType` holds, as the
+    /// language compares it with `literal`: a number with a number, a text with a text (nil: as
+    /// the database gives it); NULL where the document has no such key or another kind of value
+    /// there. Nil when such a column holds no JSON here. `keys` are names of the predicate, as
+    /// column names are, written into the SQL as string literals.
+    func jsonValue(_ column: String, declaredType: String, keys: [String], comparedWith literal: Value?) -> SQLFragment?
+
     // MARK: Storage conventions
 
     /// A date held as Unix seconds by `column` (an expression without parameters), as the
@@ -173,6 +187,25 @@ extension SQLDialect {
 extension SQLDialect where Self == SQLiteDialect {
     /// SQLite's spelling.
     public static var sqlite: SQLiteDialect { SQLiteDialect() }
+}
+
+extension SQLDialect {
+    /// A table as SQL names it: quoted, after its quoted schema when it has one
+    /// (`"sales"."OrderLines"`).
+    public func quoted(table: String, in namespace: String?) -> String {
+        guard let namespace else { return quoted(table) }
+        return quoted(namespace) + "." + quoted(table)
+    }
+}
+
+/// `text` as an SQL string literal (single quotes, inner ones doubled), as SQLite and
+/// PostgreSQL (with its standard_conforming_strings) read it.
+public func stringLiteral(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+/// True for a declared type of JSON documents (`JSON`, `jsonb`).
+public func declaresJSON(_ declaredType: String) -> Bool {
+    let lowered = declaredType.lowercased()
+    return lowered == "json" || lowered == "jsonb"
 }
 
 /// `name` quoted as SQL's standard and both SQLite and PostgreSQL quote identifiers (double

@@ -131,4 +131,26 @@ extension SQLiteDialect {
         "sqrt": "sqrt", "floor": "floor", "ceiling": "ceil", "trunc": "trunc", "ln": "ln", "log": "log10",
         "exp": "exp", "pow": "pow",
     ]
+
+    /// A JSON column's array (`JSON` declared): `json_each` of a valid document that is an array.
+    public func collectionElements(_ column: String, declaredType: String) -> (from: String, valueColumn: String?)? {
+        guard declaresJSON(declaredType) else { return nil }
+        return ("json_each(CASE WHEN NOT json_valid(\(column)) THEN NULL WHEN json_type(\(column)) = 'array' THEN \(column) END)",
+                "value")
+    }
+
+    /// `json_extract` gives a JSON number as a number and a string as text; compared with a
+    /// literal, only a value of its kind (SQLite would order a text after every number, where a
+    /// server has no order between them). A document that is no valid JSON has no keys.
+    public func jsonValue(_ column: String, declaredType: String, keys: [String], comparedWith literal: Value?) -> SQLFragment? {
+        guard declaresJSON(declaredType) else { return nil }
+        let path = stringLiteral("$" + keys.map { ".\"" + $0.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined())
+        let document = "CASE WHEN json_valid(\(column)) THEN \(column) END"
+        let value = "json_extract(\(document), \(path))"
+        switch literal {
+        case .integer?, .real?: return SQLFragment("(CASE WHEN json_type(\(document), \(path)) IN ('integer', 'real') THEN \(value) END)")
+        case .text?: return SQLFragment("(CASE WHEN json_type(\(document), \(path)) = 'text' THEN \(value) END)")
+        default: return SQLFragment(value)
+        }
+    }
 }

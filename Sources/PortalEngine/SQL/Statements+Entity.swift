@@ -43,6 +43,7 @@ extension Select {
         }
         self.init(entity.table, alias: alias, columns: columns, condition: entity.restricting(condition, alias: alias),
                   order: order, limit: limit, offset: offset)
+        namespace = entity.namespace
     }
 }
 
@@ -52,6 +53,7 @@ extension Update {
                 where condition: SQLFragment? = nil) {
         self.init(entity.table, alias: alias, set: assignments.map { (entity.column(for: $0.column), $0.value) },
                   where: entity.restricting(condition, alias: alias))
+        namespace = entity.namespace
     }
 }
 
@@ -59,6 +61,7 @@ extension Delete {
     /// A delete of `entity`'s rows (only its own, in a shared table).
     public init(_ entity: EntityDescription, alias: String = "t0", where condition: SQLFragment? = nil) {
         self.init(entity.table, alias: alias, where: entity.restricting(condition, alias: alias))
+        namespace = entity.namespace
     }
 }
 
@@ -68,6 +71,7 @@ extension Insert {
                 returning: Returning = .nothing) {
         self.init(entity.table, columns: columns.map(entity.column(for:)), values: values,
                   returning: returning.naming(entity))
+        namespace = entity.namespace
     }
 }
 
@@ -77,6 +81,7 @@ extension Upsert {
                 returning: Returning = .all) {
         self.init(entity.table, key: key.map(entity.column(for:)), columns: columns.map(entity.column(for:)), values: values,
                   returning: returning.naming(entity))
+        insert.namespace = entity.namespace
     }
 }
 

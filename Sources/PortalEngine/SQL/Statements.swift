@@ -23,6 +23,8 @@ public struct Select: Sendable {
 
     /// The table or view.
     public var table: String
+    /// The schema that holds the table, when SQL must name it (`EntityDescription.namespace`).
+    public var namespace: String?
     /// The alias the condition and order refer to.
     public var alias: String
     /// What is returned.
@@ -74,7 +76,7 @@ public struct Select: Sendable {
         case .count: result.sql += limited ? "1" : "count(*)"
         case .expressions(let expressions): result = result + SQLFragment.joined(expressions, separator: ", ")
         }
-        result.sql += " FROM \(dialect.quoted(table)) AS \(alias)"
+        result.sql += " FROM \(dialect.quoted(table: table, in: namespace)) AS \(alias)"
         if let condition { result = result + " WHERE " + condition }
         if !groupBy.isEmpty { result = result + " GROUP BY " + SQLFragment.joined(groupBy, separator: ", ") }
         if let having { result = result + " HAVING " + having }
@@ -111,6 +113,8 @@ public enum Returning: Sendable {
 public struct Insert: Sendable {
     /// The table.
     public var table: String
+    /// The schema that holds the table, when SQL must name it (`EntityDescription.namespace`).
+    public var namespace: String?
     /// The columns given values.
     public var columns: [String]
     /// Each column's value (an expression with its bindings); nil: one `?` per column, bound by
@@ -129,7 +133,7 @@ public struct Insert: Sendable {
 
     /// The SQL and bindings in `dialect`.
     public func rendered(in dialect: some SQLDialect) -> SQLFragment {
-        var result = SQLFragment("INSERT INTO \(dialect.quoted(table))")
+        var result = SQLFragment("INSERT INTO \(dialect.quoted(table: table, in: namespace))")
         if columns.isEmpty {
             result.sql += " DEFAULT VALUES"
         } else {
@@ -175,6 +179,8 @@ public struct Upsert: Sendable {
 public struct Update: Sendable {
     /// The table.
     public var table: String
+    /// The schema that holds the table, when SQL must name it (`EntityDescription.namespace`).
+    public var namespace: String?
     /// The alias the values and condition refer to.
     public var alias: String
     /// Each column and its new value (a bound value or an expression).
@@ -193,7 +199,7 @@ public struct Update: Sendable {
 
     /// The SQL and bindings in `dialect`.
     public func rendered(in dialect: some SQLDialect) -> SQLFragment {
-        var result = SQLFragment("UPDATE \(dialect.quoted(table)) AS \(alias) SET ")
+        var result = SQLFragment("UPDATE \(dialect.quoted(table: table, in: namespace)) AS \(alias) SET ")
         result = result + SQLFragment.joined(assignments.map { dialect.quoted($0.column) + " = " + $0.value },
                                              separator: ", ")
         if let condition { result = result + " WHERE " + condition }
@@ -205,6 +211,8 @@ public struct Update: Sendable {
 public struct Delete: Sendable {
     /// The table.
     public var table: String
+    /// The schema that holds the table, when SQL must name it (`EntityDescription.namespace`).
+    public var namespace: String?
     /// The alias the condition refers to.
     public var alias: String
     /// Which rows (all when nil).
@@ -219,7 +227,7 @@ public struct Delete: Sendable {
 
     /// The SQL and bindings in `dialect`.
     public func rendered(in dialect: some SQLDialect) -> SQLFragment {
-        var result = SQLFragment("DELETE FROM \(dialect.quoted(table)) AS \(alias)")
+        var result = SQLFragment("DELETE FROM \(dialect.quoted(table: table, in: namespace)) AS \(alias)")
         if let condition { result = result + " WHERE " + condition }
         return dialect.parameters(in: result)
     }

@@ -21,7 +21,79 @@ public enum SQLStatements {
     }
 
     /// True when `text` ends with a whole statement and `;` (SQLite's `sqlite3_complete`).
-    public static func isComplete(_ text: String) -> Bool { sqlite3_complete(text) != 0 }
+    public static func isComplete(_ text: String) -> Bool { sqlite3_complete(withServerStringsMasked(text)) != 0 }
+
+    /// `text` with PostgreSQL's own strings made plain ones SQLite reads the same way, for the
+    /// questions above: an escape string's body (`E'it\'s'`, where a backslash escapes the quote)
+    /// and a dollar-quoted one (`$$a 'b'; c$$`, `$body$…$body$`) become `'x…'`; an unterminated one
+    /// stays open. Neither form is valid in SQLite's SQL, whose strings are left as they are.
+    static func withServerStringsMasked(_ text: String) -> String {
+        let characters = Array(text)
+        guard characters.contains("$") || characters.contains(where: { $0 == "E" || $0 == "e" }) else { return text }
+        var result = ""
+        var i = 0
+        func isWordPart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "$" }
+        while i < characters.count {
+            let c = characters[i]
+            let startsWord = i == 0 || !isWordPart(characters[i - 1])
+            if c == "'" || c == "\"" {
+                // A plain string or quoted name, copied whole (its doubled quotes included).
+                var j = i + 1
+                while j < characters.count && characters[j] != c { j += 1 }
+                result += String(characters[i..<min(j + 1, characters.count)])
+                i = j + 1
+            } else if c == "-", i + 1 < characters.count, characters[i + 1] == "-" {
+                let end = characters[i...].firstIndex(of: "\n") ?? characters.count
+                result += String(characters[i..<end])
+                i = end
+            } else if c == "/", i + 1 < characters.count, characters[i + 1] == "*" {
+                var j = i + 2
+                while j + 1 < characters.count && !(characters[j] == "*" && characters[j + 1] == "/") { j += 1 }
+                let end = min(j + 2, characters.count)
+                result += String(characters[i..<end])
+                i = end
+            } else if (c == "E" || c == "e") && startsWord && i + 1 < characters.count && characters[i + 1] == "'" {
+                var j = i + 2
+                var body = ""
+                while j < characters.count {
+                    if characters[j] == "\\" { j += 2; body += "xx"; continue }
+                    if characters[j] == "'" {
+                        if j + 1 < characters.count && characters[j + 1] == "'" { j += 2; body += "xx"; continue }
+                        break
+                    }
+                    body += "x"
+                    j += 1
+                }
+                result += "E'" + body + (j < characters.count ? "'" : "")
+                i = j + 1
+            } else if c == "$" && startsWord, let (tag, bodyStart) = dollarTag(characters, at: i) {
+                let closing = Array(tag)
+                var j = bodyStart
+                while j + closing.count <= characters.count && Array(characters[j..<(j + closing.count)]) != closing { j += 1 }
+                if j + closing.count <= characters.count {
+                    result += "'" + String(repeating: "x", count: j - bodyStart) + "'"
+                    i = j + closing.count
+                } else {
+                    result += "'"
+                    i = characters.count
+                }
+            } else {
+                result.append(c)
+                i += 1
+            }
+        }
+        return result
+    }
+
+    /// The opening `$tag$` (or `$$`) at `i`, and where the body starts.
+    private static func dollarTag(_ characters: [Character], at i: Int) -> (String, Int)? {
+        var j = i + 1
+        while j < characters.count && (characters[j].isLetter || characters[j] == "_" || (j > i + 1 && characters[j].isNumber)) {
+            j += 1
+        }
+        guard j < characters.count, characters[j] == "$" else { return nil }
+        return (String(characters[i...j]), j + 1)
+    }
 
     /// True when `text` would end a statement if a `;` followed: no string, comment or trigger
     /// body is left open (the line ends there).
@@ -37,7 +109,7 @@ public enum SQLStatements {
             return false
         }
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v2(database, text, -1, &statement, nil)
+        let code = sqlite3_prepare_v2(database, withServerStringsMasked(text), -1, &statement, nil)
         sqlite3_finalize(statement)
         return code == SQLITE_ERROR && String(cString: sqlite3_errmsg(database)) == "incomplete input"
     }

@@ -16,9 +16,9 @@ enum RelationshipNaming {
             let taken = Set(result[child].attributes.map { $0.name.lowercased() })
                 .union(result[child].relationships.map { $0.name.lowercased() })
             result[child].relationships.append(RelationshipDescription(
-                name: toOneName(key, parentName: key.to, taken: taken), kind: .toOne, destination: key.to,
-                sourceColumns: key.fromColumns, destinationColumns: toColumns))
-            inverses.append((parent, inverseName(of: key.from), key, toColumns))
+                name: toOneName(key, parentName: entities[parent].unqualifiedName, taken: taken), kind: .toOne,
+                destination: key.to, sourceColumns: key.fromColumns, destinationColumns: toColumns))
+            inverses.append((parent, inverseName(of: entities[child].unqualifiedName), key, toColumns))
         }
 
         // Inverse names collide when two foreign keys yield the same one, or when one equals a
@@ -75,6 +75,10 @@ enum RelationshipNaming {
 }
 
 extension EntityDescription {
+    /// The name without its schema (`OrderLines` for `sales.OrderLines`), which relationships
+    /// are named after: a key path cannot hold the dot.
+    var unqualifiedName: String { namespace != nil && name != table ? table : name }
+
     /// The to-one relationship a key path traverses with this name: the relationship's own name,
     /// or its foreign key column's (`ReportsTo.FirstName`, `SupportRepId.FirstName`).
     public func toOneRelationship(traversing name: String) -> RelationshipDescription? {

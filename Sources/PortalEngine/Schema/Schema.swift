@@ -20,9 +20,18 @@ public struct Schema: Sendable, Hashable {
     /// A schema of these entities.
     public init(entities: [EntityDescription]) { self.entities = entities }
 
-    /// The entity with this name: exact match first, then case-insensitive when unambiguous.
+    /// The entity with this name: exact match first, then case-insensitive when unambiguous;
+    /// then `schema.table` for an entity in a schema (`public.film` is `film` when `public` is
+    /// on the search path).
     public func entity(named name: String) -> EntityDescription? {
-        entities.first { $0.name == name } ?? uniqueCaseInsensitive(entities, name, \.name)
+        if let found = entities.first(where: { $0.name == name }) ?? uniqueCaseInsensitive(entities, name, \.name) {
+            return found
+        }
+        guard let dot = name.firstIndex(of: ".") else { return nil }
+        let (namespace, table) = (String(name[..<dot]), String(name[name.index(after: dot)...]))
+        let inSchema = entities.filter { $0.namespace == namespace }
+        return inSchema.first { $0.table == table } ?? uniqueCaseInsensitive(inSchema, table, \.table)
+            ?? uniqueCaseInsensitive(entities.filter { $0.namespace?.lowercased() == namespace.lowercased() }, table, \.table)
     }
 }
 
@@ -37,6 +46,9 @@ public struct EntityDescription: Sendable, Hashable {
     public var kind: Kind
     /// The table or view that stores the entity's rows (its name, unless a catalog maps it).
     public var table: String
+    /// The schema that holds `table`, when the database has several (PostgreSQL): SQL then
+    /// names the table in it, whatever the connection's `search_path` says.
+    public var namespace: String?
     /// Which of the table's rows are this entity's, when the table holds several entities (a
     /// Core Data hierarchy shares its root's table, told apart by `Z_ENT`); nil: every row.
     public var discriminator: Discriminator?
@@ -61,10 +73,11 @@ public struct EntityDescription: Sendable, Hashable {
     public init(name: String, kind: Kind, attributes: [AttributeDescription], primaryKey: [String],
                 hasRowid: Bool, relationships: [RelationshipDescription], indexes: [IndexDescription],
                 definitions: [SchemaDefinition] = [], checks: [String] = [], table: String? = nil,
-                discriminator: Discriminator? = nil) {
+                namespace: String? = nil, discriminator: Discriminator? = nil) {
         self.name = name
         self.kind = kind
         self.table = table ?? name
+        self.namespace = namespace
         self.discriminator = discriminator
         self.attributes = attributes
         self.primaryKey = primaryKey
@@ -74,6 +87,10 @@ public struct EntityDescription: Sendable, Hashable {
         self.definitions = definitions
         self.checks = checks
     }
+
+    /// False for a server's table that the connection's search path does not find (named with
+    /// its schema, `sales.OrderLines`).
+    public var isOnSearchPath: Bool { namespace == nil || name == table }
 
     /// The entity's triggers.
     public var triggers: [SchemaDefinition] { definitions.filter { $0.type == .trigger } }
@@ -132,10 +149,11 @@ public struct EntityDescription: Sendable, Hashable {
     /// column such as `rowid`, or a column the catalog does not map).
     public func column(for name: String) -> String { attribute(named: name)?.column ?? name }
 
-    /// True when every attribute is stored under its own name in a table of the entity's name and
+    /// True when every attribute is stored under its own name in a table of the entity's name (in
+    /// its schema, for `sales.OrderLines`) and
     /// the table holds only this entity: statements may then use `*` and names as they are.
     public var isStoredByName: Bool {
-        table == name && discriminator == nil && attributes.allSatisfy { $0.column == $0.name }
+        unqualifiedName == table && discriminator == nil && attributes.allSatisfy { $0.column == $0.name }
     }
 
     /// The rows of a shared table that belong to one entity: `column IN (values)`.

@@ -19,4 +19,6 @@ public protocol DatabaseServer: Sendable {
     /// change is notified; else nil, and observers poll `changeMarker`. Unlike that one, it is
     /// no snapshot's: a reader takes it before its snapshot, not after.
     func notifiedChangeMarker() -> Value?
+    /// The query of the server's catalog that lists `listing`, with its columns.
+    func listing(_ listing: CatalogListing) -> String
 }

@@ -80,6 +80,8 @@ public indirect enum Command: Sendable, Equatable {
     case get(Located<String>, [Literal])
     case explain(Command)
     case entities
+    case schemas, databases
+    case describe(Located<String>)
     /// `sql`: the CREATE statements instead of the description.
     case schema(Located<String>?, sql: Bool)
     case create(Located<String>, [Assignment])

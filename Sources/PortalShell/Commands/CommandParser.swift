@@ -18,7 +18,32 @@ public struct CommandParser {
 
     init(_ line: String) throws(CommandError) {
         characters = Array(line)
-        tokens = try Lexer.tokens(characters)
+        guard let body = Self.sqlStatementStart(characters) else {
+            tokens = try Lexer.tokens(characters)
+            return
+        }
+        // Raw SQL keeps the database's own quoting (`'a\'`, `E'it\'s'`, `$$…$$`), which the
+        // command language's strings would misread: the statement is one token, as written
+        // (unquoted when it is one quoted string: `sql "SELECT 1"`).
+        let statement = Array(characters[body...])
+        var tokens = try Lexer.tokens(Array(characters[..<body]))
+        if let only = try? Lexer.tokens(statement), only.count == 1, only[0].kind == .string,
+           only[0].range.upperBound == statement.count {
+            tokens.append(Token(kind: .string, text: only[0].text, range: (body + only[0].range.lowerBound)..<characters.count))
+        } else if let start = statement.firstIndex(where: { !$0.isWhitespace }) {
+            tokens.append(Token(kind: .word, text: String(statement[start...]), range: (body + start)..<characters.count))
+        }
+        self.tokens = tokens
+    }
+
+    /// Where the statement of an `sql` (or `.sql`) command starts: just after the command word.
+    private static func sqlStatementStart(_ characters: [Character]) -> Int? {
+        var i = characters.firstIndex { !$0.isWhitespace } ?? characters.count
+        if i < characters.count, characters[i] == "." { i += 1 }
+        guard i + 3 <= characters.count, String(characters[i..<(i + 3)]).lowercased() == "sql" else { return nil }
+        i += 3
+        guard i == characters.count || characters[i].isWhitespace else { return nil }
+        return i
     }
 
     private var peek: Token? { index < tokens.count ? tokens[index] : nil }
@@ -102,6 +127,15 @@ public struct CommandParser {
         CommandSpec(["entities"], aliases: ["tables"], usages: [
             ("entities", "each entity: name, kind, row count, attribute count"),
         ]) { _ in .entities },
+        CommandSpec(["schemas"], usages: [
+            ("schemas", "each schema (SQLite: each attached database): owner, entities, place in the search for names"),
+        ]) { _ in .schemas },
+        CommandSpec(["databases"], usages: [
+            ("databases", "the server's databases (SQLite: the connection's files, as sqlite3's .databases)"),
+        ]) { _ in .databases },
+        CommandSpec(["describe"], entity: true, usages: [
+            ("describe E", "an entity as psql's \\d shows it: columns, indexes, constraints, what refers to it, triggers"),
+        ]) { .describe(try $0.name("an entity name")) },
         CommandSpec(["schema"], entity: true, usages: [
             ("schema [E] [sql]", "attributes, relationships, indexes, checks and triggers; with sql, the CREATE statements"),
         ]) { try $0.schema() },
@@ -204,13 +238,24 @@ public struct CommandParser {
 
     // MARK: Pieces
 
+    /// A name: a word or a quoted string; parts joined by dots with nothing between, each
+    /// quoted or not, make one name (`sales."OrderLines"`, `"sales"."OrderLines"`: an entity in
+    /// a schema, as psql writes it).
     private mutating func name(_ what: String) throws(CommandError) -> Located<String> {
         guard let token = peek else { throw CommandError("expected \(what)", endRange) }
         guard token.kind == .word || token.kind == .string else {
             throw CommandError("expected \(what), found '\(token.text)'", token.range)
         }
         index += 1
-        return Located(token.text, token.range)
+        var (text, range) = (token.text, token.range)
+        while index + 1 < tokens.count, tokens[index].isSymbol("."), tokens[index].range.lowerBound == range.upperBound,
+              tokens[index + 1].kind == .word || tokens[index + 1].kind == .string,
+              tokens[index + 1].range.lowerBound == tokens[index].range.upperBound {
+            text += "." + tokens[index + 1].text
+            range = range.lowerBound..<tokens[index + 1].range.upperBound
+            index += 2
+        }
+        return Located(text, range)
     }
 
     private mutating func query(allowWindow: Bool) throws(CommandError) -> Query {

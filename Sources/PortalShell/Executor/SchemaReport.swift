@@ -49,8 +49,48 @@ struct SchemaSection {
 /// and tsv one table whose `section` column says which part a row describes.
 struct SchemaReport {
     var entity: EntityDescription
+    /// Which sections the report has.
+    var view = View.schema
+
+    enum View {
+        /// `schema`: attributes, relationships, indexes, checks, triggers.
+        case schema
+        /// `describe`: as psql's `\d` shows a table: columns, indexes, constraints, the
+        /// entities that refer to it, triggers.
+        case description
+    }
 
     var sections: [SchemaSection] {
+        switch view {
+        case .schema: schemaSections
+        case .description: descriptionSections
+        }
+    }
+
+    private var descriptionSections: [SchemaSection] {
+        let foreignKeys = entity.relationships.filter { $0.kind == .toOne && $0.joinTable == nil }.map { r in
+            [SchemaCell.text("foreign key"), .text("FOREIGN KEY (\(r.sourceColumns.joined(separator: ", "))) REFERENCES "
+                                                + "\(r.destination) (\(r.destinationColumns.joined(separator: ", ")))")]
+        }
+        let primaryKey = entity.primaryKey.isEmpty ? []
+            : [[SchemaCell.text("primary key"), .text("PRIMARY KEY (\(entity.primaryKey.joined(separator: ", ")))")]]
+        return [
+            SchemaSection(name: "columns", title: "column", columns: ["name", "type", "nullable", "default"],
+                          rows: entity.attributes.map { a in
+                              [.text(a.name), .text(a.declaredType), .flag(a.isNullable), a.defaultValue.map(SchemaCell.text) ?? .none]
+                          }),
+            SchemaSection(name: "indexes", title: "index", columns: ["name", "columns", "unique"],
+                          rows: entity.indexes.map { [.text($0.name), .list($0.columns), .flag($0.isUnique)] }),
+            SchemaSection(name: "constraints", title: "constraint", columns: ["constraint", "definition"],
+                          rows: primaryKey + foreignKeys + entity.checks.map { [.text("check"), .text($0)] }),
+            SchemaSection(name: "referencedBy", title: "referenced by", columns: ["from", "via"],
+                          rows: entity.relationships.filter { $0.kind == .toMany }.map { r in [.text(r.destination), .list(via(r))] }),
+            SchemaSection(name: "triggers", title: "trigger", columns: ["name", "sql"],
+                          rows: entity.triggers.map { [.text($0.name), .text($0.sql)] }),
+        ]
+    }
+
+    private var schemaSections: [SchemaSection] {
         [
             SchemaSection(name: "attributes", title: "attribute",
                           columns: ["name"] + (isMapped ? ["column"] : []) + ["type", "nullable", "default", "id", "generated"],
@@ -131,10 +171,10 @@ struct SchemaReport {
 
     /// The columns of the one csv/tsv table: `entity`, `section`, then every key of the entity
     /// fields and the sections, each once.
-    static var delimitedColumns: [String] {
+    static func delimitedColumns(_ view: View) -> [String] {
         var columns = ["entity", "section", "name"]
         let keys = SchemaReport(entity: EntityDescription(name: "", kind: .table, attributes: [], primaryKey: [],
-                                                          hasRowid: true, relationships: [], indexes: []))
+                                                          hasRowid: true, relationships: [], indexes: []), view: view)
         for key in keys.entityFields.map(\.0) + keys.sections.flatMap(\.columns) where !columns.contains(key) {
             columns.append(key)
         }
@@ -171,21 +211,27 @@ extension Executor {
             report.hasRowids = hasRowids
             return report
         }
+        try schema(reports, single: name != nil)
+    }
+
+    /// The reports in the output format: json an array of them (one object alone when
+    /// `single`), ndjson one per line, csv and tsv one table, the others a headline and tables.
+    func schema(_ reports: [SchemaReport], single: Bool) throws {
         switch options.format {
         case .json:
-            if name == nil { output.write("[") }
+            if !single { output.write("[") }
             for (i, report) in reports.enumerated() {
-                if name == nil { output.write(i == 0 ? "\n" : ",\n") }
+                if !single { output.write(i == 0 ? "\n" : ",\n") }
                 report.writeJSON(to: output)
             }
-            output.write(name == nil ? (reports.isEmpty ? "]\n" : "\n]\n") : "\n")
+            output.write(!single ? (reports.isEmpty ? "]\n" : "\n]\n") : "\n")
         case .ndjson:
             for report in reports {
                 report.writeJSON(to: output)
                 output.write(10)
             }
         case .csv, .tsv:
-            let columns = SchemaReport.delimitedColumns
+            let columns = SchemaReport.delimitedColumns(reports.first?.view ?? .schema)
             let renderer = makeRenderer(options, stream: output)
             renderer.begin(columns: columns)
             for report in reports {
@@ -200,11 +246,12 @@ extension Executor {
         }
     }
 
-    /// The headline and a table per non-empty section (attributes always).
+    /// The headline and a table per non-empty section (the first, attributes or columns, always).
     private func describe(_ report: SchemaReport) {
         output.write((options.format == .markdown ? "### " : "") + displayed(report.headline) + "\n")
-        for section in report.sections where section.name == "attributes" || !section.rows.isEmpty {
-            if section.name != "attributes" || options.format == .markdown { output.write(10) }
+        let first = report.sections.first?.name
+        for section in report.sections where section.name == first || !section.rows.isEmpty {
+            if section.name != first || options.format == .markdown { output.write(10) }
             let renderer = makeRenderer(options, stream: output)
             renderer.begin(columns: [section.title] + section.columns.dropFirst())
             for row in section.rows { renderer.row(row.map { $0.value(none: .text("")) }) }
