@@ -279,6 +279,10 @@ func shellBenchmarks() throws -> [Figure] {
                              [chinook, "SELECT count(*) FROM Track"], runs: 21, goal: "median<25ms")
     if let milliseconds = startup?.oursMilliseconds { startup?.notes["ours_median_ms"] = String(format: "%.1f", milliseconds) }
     figures.append(startup)
+    // A small query through an index from the command line: start-up, schema read, predicate
+    // parse and compile, and one row's lookup, against sqlite3 doing its share of the same.
+    figures.append(try figure("shell.count.indexed", [big, "-r", "--exec", "count T where id == 500000"],
+                              [big, "SELECT count(*) FROM T WHERE id = 500000"], runs: 21, goal: "ratio<=1.3"))
     return figures.compactMap { $0 }
 }
 
