@@ -32,9 +32,13 @@ import Testing
             #expect(try count(and) == .integer(Int64(max(0, 3503 - terms))))
         }
         // Parenthesised groups of the same operator join the chain in SQL.
-        let grouped = try compile("(TrackId == 1 OR (TrackId == 2 OR TrackId == 3)) OR TrackId == 4")
+        let grouped = try compile("(TrackId <= 1 OR (TrackId BETWEEN {2, 2} OR TrackId >= 3503)) OR TrackId == 3")
         #expect(SQLNesting.depth(of: grouped.sql) == 1)
         #expect(try count(grouped) == 4)
+        // Equalities on one column, grouped or not, become one list, in parentheses of its own.
+        let listed = try compile("(TrackId == 1 OR (TrackId == 2 OR TrackId == 3)) OR TrackId == 4")
+        #expect(SQLNesting.depth(of: listed.sql) == 2)
+        #expect(try count(listed) == 4)
     }
 
     @Test func runsOfNotCollapse() throws {
