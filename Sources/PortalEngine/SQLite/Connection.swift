@@ -270,8 +270,10 @@ public final class Statement {
     @inline(__always)
     public func value(at index: Int32) -> Value { Statement.value(of: handle, at: index) }
 
+    /// The column `index` of the row `handle` (a prepared statement) stands on, as a `Value`:
+    /// the one place an SQLite column becomes one (the columnar `Row` keeps its bits instead).
     @inline(__always)
-    static func value(of handle: OpaquePointer, at index: Int32) -> Value {
+    public static func value(of handle: OpaquePointer, at index: Int32) -> Value {
         // One column lookup (sqlite3_column_value), then cheap reads of that value, rather
         // than a lookup per sqlite3_column_* call.
         guard let value = sqlite3_column_value(handle, index) else { return .null }

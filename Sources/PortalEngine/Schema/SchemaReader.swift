@@ -191,7 +191,7 @@ private final class PragmaReader {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { return rows }
             guard rc == SQLITE_ROW else { throw schemaError(rc, sql) }
-            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+            rows.append((0..<sqlite3_column_count(statement)).map { Statement.value(of: statement, at: $0) })
         }
     }
 
@@ -202,18 +202,6 @@ private final class PragmaReader {
         guard code == SQLITE_OK, let statement else { throw schemaError(code, sql) }
         prepared[sql] = statement
         return statement
-    }
-
-    private func column(_ statement: OpaquePointer, _ index: Int32) -> Value {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
-            let count = Int(sqlite3_column_bytes(statement, index))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-        default: return .null
-        }
     }
 
     /// The engine's error for `code` (an interrupt stays `.interrupted`, a lock `.busy`), saying

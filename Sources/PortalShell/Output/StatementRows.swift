@@ -63,19 +63,7 @@ enum StatementCell {
 
     /// The cell as a `Value`, for everything the fast paths leave to the general one.
     static func value(_ statement: OpaquePointer, _ column: Int32) -> Value {
-        switch sqlite3_column_type(statement, column) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
-        case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(statement, column) else { return .text("") }
-            let count = Int(sqlite3_column_bytes(statement, column))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, column))
-            guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return .blob([]) }
-            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
-        default: return .null
-        }
+        Statement.value(of: statement, at: column)
     }
 }
 
