@@ -17,7 +17,7 @@ import PortalPredicate
 /// - `Decimal`: its exact text; read from text or from a number.
 /// - `URL`: its `absoluteString`; read from text.
 /// - Enums with raw values: declare the conformance and their raw value is stored.
-public protocol DatabaseValueConvertible {
+public protocol DatabaseValueConvertible: ArgumentConvertible {
     /// The value stored for `self`.
     var databaseValue: Value { get }
     /// `self` from a stored value; nil when the value cannot stand for one.
@@ -140,4 +140,12 @@ extension URL: DatabaseValueConvertible {
         guard case .text(let text) = databaseValue else { return nil }
         self.init(string: text)
     }
+}
+
+/// Every type stored through the one value conversion is also a predicate argument, by the same
+/// rule: `findAll(where: "day > %@", [someDate])` compares with the text a typed write stores,
+/// and a `UUID`, `Data`, `Decimal`, `URL` or enum with raw values is a `%@` as it is a column.
+extension DatabaseValueConvertible {
+    /// The stored value.
+    public var predicateArgument: Argument { .value(databaseValue) }
 }
