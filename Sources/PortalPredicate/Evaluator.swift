@@ -27,7 +27,7 @@ import Foundation
 //   `YYYY-MM-DD HH:MM:SS` (UTC), compared with anything else seconds. A number cast to NSDate is
 //   seconds since 2001-01-01 (Apple's reference date).
 
-extension Predicate {
+extension PredicateTree {
     /// Whether `object` matches, by the semantics of docs/predicates.md (the same answer as the compiled
     /// SQL). `variables` binds free `$name`s. Unknown names and operators that cannot apply are
     /// `PredicateError`s.
@@ -37,7 +37,7 @@ extension Predicate {
     }
 }
 
-extension Expression {
+extension ExpressionTree {
     /// The value of this expression on `object` (a to-one relationship gives the related id).
     public func evaluate(with object: any EvaluationObject,
                          variables: [String: Argument] = [:]) throws(PredicateError) -> Value {
@@ -60,7 +60,7 @@ extension Query {
             guard try evaluator.predicate(predicate, scope) else { continue }
             var keys: [Value] = []
             for descriptor in sort {
-                var path = Expression.key(descriptor.keyPath.first ?? "")
+                var path = ExpressionTree.key(descriptor.keyPath.first ?? "")
                 for part in descriptor.keyPath.dropFirst() { path = .member(path, part) }
                 keys.append(try evaluator.scalarValue(try evaluator.expression(path, scope), for: "SORT"))
             }
@@ -118,7 +118,7 @@ struct Evaluator {
 
     // MARK: Predicates
 
-    func predicate(_ p: Predicate, _ scope: Scope) throws(PredicateError) -> Bool {
+    func predicate(_ p: PredicateTree, _ scope: Scope) throws(PredicateError) -> Bool {
         switch p {
         case .constant(let value): return value
         case .not(let inner): return try !predicate(inner, scope)
@@ -308,7 +308,7 @@ struct Evaluator {
 
     // MARK: Expressions
 
-    func expression(_ e: Expression, _ scope: Scope) throws(PredicateError) -> Operand {
+    func expression(_ e: ExpressionTree, _ scope: Scope) throws(PredicateError) -> Operand {
         switch e {
         case .literal(let v): return .value(v, nil)
         case .self: return .value(scope.object.id, nil)
@@ -472,7 +472,7 @@ struct Evaluator {
 
     // MARK: Functions and CAST
 
-    private func function(_ name: String, _ arguments: [Expression], _ scope: Scope) throws(PredicateError) -> Operand {
+    private func function(_ name: String, _ arguments: [ExpressionTree], _ scope: Scope) throws(PredicateError) -> Operand {
         if name == "now" { return .date(Date().timeIntervalSince1970) }
         guard let first = arguments.first else { throw invalid("\(name)() needs an argument") }
         let argument = try expression(first, scope)

@@ -25,15 +25,15 @@ struct Parser {
 
     /// What a parenthesised group or an operand turned out to be.
     private enum Operand {
-        case predicate(Node<Predicate>)
-        case expression(Node<Expression>)
+        case predicate(Node<PredicateTree>)
+        case expression(Node<ExpressionTree>)
 
         var isExpression: Bool { if case .expression = self { return true } else { return false } }
     }
 
     // MARK: Entry points
 
-    mutating func parsePredicate() throws(PredicateError) -> Predicate {
+    mutating func parsePredicate() throws(PredicateError) -> PredicateTree {
         let predicate = try predicateOperand()
         try expectEnd(allowingClauses: false)
         try checkArgumentsUsed()
@@ -62,7 +62,7 @@ struct Parser {
     }
 
     /// One expression and nothing after it (the value of the shell's `set KEY = …`).
-    mutating func parseExpression() throws(PredicateError) -> Expression {
+    mutating func parseExpression() throws(PredicateError) -> ExpressionTree {
         let value = try expression()
         guard current.kind == .end else { throw unexpected("an operator or the end of the value") }
         try checkArgumentsUsed()
@@ -154,7 +154,7 @@ struct Parser {
     // MARK: Predicates
 
     /// A predicate where nothing else may stand.
-    private mutating func predicateOperand() throws(PredicateError) -> Node<Predicate> {
+    private mutating func predicateOperand() throws(PredicateError) -> Node<PredicateTree> {
         guard case .predicate(let p) = try orOperand(allowExpression: false) else {
             throw unexpected("a comparison operator")
         }
@@ -222,7 +222,7 @@ struct Parser {
         case .reserved("NONE"): quantifier = Quantifier.none
         default: break
         }
-        let left: Node<Expression>
+        let left: Node<ExpressionTree>
         if quantifier != nil {
             advance()
             left = try expression()
@@ -365,13 +365,13 @@ struct Parser {
     }()
 
     /// `seed` is an already parsed parenthesised expression that starts this one.
-    private mutating func expression(seed: Node<Expression>? = nil) throws(PredicateError) -> Node<Expression> {
+    private mutating func expression(seed: Node<ExpressionTree>? = nil) throws(PredicateError) -> Node<ExpressionTree> {
         try binary(atLeast: 0, seed: seed)
     }
 
     /// Precedence climbing over `binaryLevels`: one stack frame per operand, not one per level,
     /// so that nesting as deep as the limit stays well inside a thread's stack.
-    private mutating func binary(atLeast minimum: Int, seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
+    private mutating func binary(atLeast minimum: Int, seed: Node<ExpressionTree>?) throws(PredicateError) -> Node<ExpressionTree> {
         var left = try unary(seed: seed)
         while case .symbol(let symbol) = current.kind, let (level, op) = Parser.binaryOperators[symbol], level >= minimum {
             advance()
@@ -381,7 +381,7 @@ struct Parser {
         return left
     }
 
-    private mutating func unary(seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
+    private mutating func unary(seed: Node<ExpressionTree>?) throws(PredicateError) -> Node<ExpressionTree> {
         if let seed { return try postfix(seed: seed) }
         guard isSymbol("-") else { return try postfix(seed: nil) }
         try descend()
@@ -402,8 +402,8 @@ struct Parser {
         }
     }
 
-    private mutating func postfix(seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
-        var base: Node<Expression>
+    private mutating func postfix(seed: Node<ExpressionTree>?) throws(PredicateError) -> Node<ExpressionTree> {
+        var base: Node<ExpressionTree>
         if let seed { base = seed } else { base = try primary() }
         while true {
             if isSymbol(".") {
@@ -443,7 +443,7 @@ struct Parser {
         }
     }
 
-    private mutating func primary() throws(PredicateError) -> Node<Expression> {
+    private mutating func primary() throws(PredicateError) -> Node<ExpressionTree> {
         let token = current
         switch token.kind {
         case .string(let s):
@@ -505,7 +505,7 @@ struct Parser {
         }
     }
 
-    private mutating func aggregate() throws(PredicateError) -> Node<Expression> {
+    private mutating func aggregate() throws(PredicateError) -> Node<ExpressionTree> {
         try descend()
         defer { ascend() }
         advance()
@@ -514,8 +514,8 @@ struct Parser {
     }
 
     /// `e, e, …` up to `closing`, which it consumes; returns the elements and their tallest height.
-    private mutating func expressionList(closing: String) throws(PredicateError) -> ([Expression], Int) {
-        var elements: [Expression] = []
+    private mutating func expressionList(closing: String) throws(PredicateError) -> ([ExpressionTree], Int) {
+        var elements: [ExpressionTree] = []
         var tallest = 0
         if isSymbol(closing) { advance(); return ([], 0) }
         while true {
@@ -550,7 +550,7 @@ struct Parser {
         return key
     }
 
-    private mutating func function(_ written: String, colon: Bool = false) throws(PredicateError) -> Node<Expression> {
+    private mutating func function(_ written: String, colon: Bool = false) throws(PredicateError) -> Node<ExpressionTree> {
         let token = current
         let name = written.lowercased()
         if name == "function" || name == "ternary" {
@@ -574,7 +574,7 @@ struct Parser {
         return (.function(name, arguments), try height(over: h))
     }
 
-    private mutating func subquery() throws(PredicateError) -> Node<Expression> {
+    private mutating func subquery() throws(PredicateError) -> Node<ExpressionTree> {
         try descend()
         defer { ascend() }
         advance()
@@ -593,7 +593,7 @@ struct Parser {
     /// The types `CAST` understands.
     static let castTypes: Set<String> = ["NSDate", "NSNumber", "NSString", "NSDecimalNumber"]
 
-    private mutating func cast() throws(PredicateError) -> Node<Expression> {
+    private mutating func cast() throws(PredicateError) -> Node<ExpressionTree> {
         try descend()
         defer { ascend() }
         advance()
@@ -622,7 +622,7 @@ struct Parser {
     }
 
     /// `%K` with its argument, a key path such as "Album.Title": a new path, or the rest of `base`.
-    private mutating func keyPathArgument(after base: Node<Expression>?, at token: Token) throws(PredicateError) -> Node<Expression> {
+    private mutating func keyPathArgument(after base: Node<ExpressionTree>?, at token: Token) throws(PredicateError) -> Node<ExpressionTree> {
         guard case .value(.text(let path)) = try nextArgument("%K", at: token) else {
             throw failure(.argument, "%K expects a key name (text)", at: token)
         }
@@ -630,7 +630,7 @@ struct Parser {
         guard !parts.contains(where: \.isEmpty) else {
             throw failure(.argument, "%K expects a key path such as \"Album.Title\"", at: token)
         }
-        var node: Node<Expression>
+        var node: Node<ExpressionTree>
         var rest = parts[...]
         if let base {
             node = base
@@ -653,7 +653,7 @@ struct Parser {
         }
     }
 
-    private mutating func substitute(_ form: String, at token: Token) throws(PredicateError) -> Node<Expression> {
+    private mutating func substitute(_ form: String, at token: Token) throws(PredicateError) -> Node<ExpressionTree> {
         if form == "%K" { return try keyPathArgument(after: nil, at: token) }
         let argument = try nextArgument(form, at: token)
         func wrong(_ expected: String) -> PredicateError {
@@ -663,7 +663,7 @@ struct Parser {
             switch argument {
             case .value(let v): return (.literal(try checked(v, at: token)), 1)
             case .list(let values):
-                var elements: [Expression] = []
+                var elements: [ExpressionTree] = []
                 for v in values { elements.append(.literal(try checked(v, at: token))) }
                 return (.aggregate(elements), 2)
             }
@@ -702,10 +702,10 @@ struct Parser {
 
     // MARK: SORT and LIMIT
 
-    private mutating func sortClause() throws(PredicateError) -> [SortDescriptor] {
+    private mutating func sortClause() throws(PredicateError) -> [QuerySortKey] {
         advance()
         advance() // (
-        var descriptors: [SortDescriptor] = []
+        var descriptors: [QuerySortKey] = []
         while true {
             var path: [String] = []
             repeat {
@@ -724,7 +724,7 @@ struct Parser {
                 default: throw unexpected("ASC, DESC, ',' or ')'")
                 }
             }
-            descriptors.append(SortDescriptor(keyPath: path, ascending: ascending))
+            descriptors.append(QuerySortKey(keyPath: path, ascending: ascending))
             if isSymbol(",") { advance(); continue }
             try expectSymbol(")", "',' or ')' to close SORT")
             return descriptors
@@ -743,18 +743,18 @@ struct Parser {
     }
 }
 
-extension Predicate {
+extension PredicateTree {
     /// Parses a predicate; `%@`-style placeholders take `arguments` in order.
-    public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> Predicate {
+    public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> PredicateTree {
         var parser = try Parser(text, arguments: arguments)
         return try parser.parsePredicate()
     }
 }
 
-extension Expression {
+extension ExpressionTree {
     /// Parses one expression of the predicate language (`Milliseconds + 1000`, `uppercase(Name)`,
     /// `"caf\u00e9"`): the same strings, numbers, functions and operators as in a predicate.
-    public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> Expression {
+    public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> ExpressionTree {
         var parser = try Parser(text, arguments: arguments)
         return try parser.parseExpression()
     }

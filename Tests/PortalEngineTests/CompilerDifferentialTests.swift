@@ -126,7 +126,7 @@ struct DifferentialWorld {
 
     enum Outcome { case agree, bothRejected, differ(String) }
 
-    func compare(_ predicate: Predicate, dialect: any SQLDialect = SQLiteDialect()) throws -> Outcome {
+    func compare(_ predicate: PredicateTree, dialect: any SQLDialect = SQLiteDialect()) throws -> Outcome {
         var expected: [Value] = []
         var evaluatorError: PredicateError?
         do {
@@ -192,7 +192,7 @@ func showValue(_ value: Value) -> String {
             var random = SeededRandom(seed: UInt64(0x7E47_0000 + world))
             let data = try DifferentialWorld(random: &random)
             for (text, arguments) in Self.cases {
-                let predicate = try Predicate.parse(text, arguments: arguments)
+                let predicate = try PredicateTree.parse(text, arguments: arguments)
                 switch try data.compare(predicate, dialect: dialect) {
                 case .agree: break
                 case .bothRejected: Issue.record("both rejected \(text)")

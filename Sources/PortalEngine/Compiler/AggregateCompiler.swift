@@ -103,7 +103,7 @@ extension SQLCompiler {
     static let aggregateFunctions = ["@count": "COUNT", "@sum": "SUM", "@avg": "AVG", "@min": "MIN", "@max": "MAX"]
 
     /// `SUBQUERY(collection, $variable, predicate).@count`.
-    func subqueryCount(_ collectionPath: Expression, _ variable: String, _ predicate: Predicate,
+    func subqueryCount(_ collectionPath: ExpressionTree, _ variable: String, _ predicate: PredicateTree,
                        in scope: Scope) throws -> Operand {
         let saved = collection
         collection = nil

@@ -6,14 +6,14 @@ enum PathPart: Equatable {
     /// `@count`, `@sum`, `@avg`, `@min`, `@max` (lowercased), or `[SIZE]` as `@count`.
     case aggregate(String)
     case first, last
-    case index(Expression)
+    case index(ExpressionTree)
 
     var isName: Bool { if case .name = self { return true } else { return false } }
 }
 
 extension SQLCompiler {
     /// Compiles an expression to an operand.
-    func operand(_ expression: Expression, in scope: Scope) throws -> Operand {
+    func operand(_ expression: ExpressionTree, in scope: Scope) throws -> Operand {
         switch expression {
         case .literal(let value):
             return .literal(value)
@@ -43,7 +43,7 @@ extension SQLCompiler {
     }
 
     /// A key path with its root: the row, a `SUBQUERY` variable, a `$variable`, a list or a SUBQUERY.
-    func path(_ expression: Expression, in scope: Scope) throws -> Operand {
+    func path(_ expression: ExpressionTree, in scope: Scope) throws -> Operand {
         let (root, parts) = flatten(expression)
         let row: Scope
         switch root {
@@ -146,7 +146,7 @@ extension SQLCompiler {
     }
 
     /// A numeric operand (dates count as their Unix seconds).
-    func number(_ expression: Expression, in scope: Scope, for op: String) throws -> (SQLFragment, ScalarInfo) {
+    func number(_ expression: ExpressionTree, in scope: Scope, for op: String) throws -> (SQLFragment, ScalarInfo) {
         switch try operand(expression, in: scope) {
         case .scalar(let sql, let info): return (sql, info)
         case .date(let seconds): return (.bound(.real(seconds)), .computed)
@@ -154,7 +154,7 @@ extension SQLCompiler {
         }
     }
 
-    func arithmetic(_ left: Expression, _ op: ArithmeticOperator, _ right: Expression,
+    func arithmetic(_ left: ExpressionTree, _ op: ArithmeticOperator, _ right: ExpressionTree,
                     in scope: Scope) throws -> Operand {
         var (l, leftInfo) = try number(left, in: scope, for: op.rawValue)
         var (r, rightInfo) = try number(right, in: scope, for: op.rawValue)
@@ -188,11 +188,11 @@ extension SQLCompiler {
         }
         if case .text(let text)? = info.literal {
             failingToken = op
-            throw PredicateError(.invalidOperation, "'\(op)' needs numbers, not the text \(Expression.literal(.text(text)))")
+            throw PredicateError(.invalidOperation, "'\(op)' needs numbers, not the text \(ExpressionTree.literal(.text(text)))")
         }
     }
 
-    func cast(_ value: Expression, to type: String, in scope: Scope) throws -> Operand {
+    func cast(_ value: ExpressionTree, to type: String, in scope: Scope) throws -> Operand {
         let inner = try operand(value, in: scope)
         if case .date(let seconds) = inner {
             switch type {
@@ -223,7 +223,7 @@ extension SQLCompiler {
 }
 
 /// Splits `a.b[SIZE].@count` into its root and the parts after it. A bare key is a part of SELF.
-func flatten(_ expression: Expression) -> (Expression, [PathPart]) {
+func flatten(_ expression: ExpressionTree) -> (ExpressionTree, [PathPart]) {
     switch expression {
     case .key(let name):
         return (.self, [part(name)])

@@ -11,7 +11,7 @@ extension SQLCompiler {
     static let aggregateFunctionNames = ["sum": "@sum", "count": "@count", "min": "@min", "max": "@max",
                                          "average": "@avg", "avg": "@avg", GroupAggregate.countDistinct: "@count"]
 
-    func function(_ name: String, _ arguments: [Expression], in scope: Scope) throws -> Operand {
+    func function(_ name: String, _ arguments: [ExpressionTree], in scope: Scope) throws -> Operand {
         let lowered = name.lowercased()
         if lowered == "now" {
             guard arguments.isEmpty else { throw argumentCount(name, 0) }
@@ -36,7 +36,7 @@ extension SQLCompiler {
     }
 
     /// `sum(tracks.Milliseconds)`, `count(tracks)`, `max({1, 2})`.
-    private func aggregateFunction(_ aggregate: String, _ name: String, _ argument: Expression,
+    private func aggregateFunction(_ aggregate: String, _ name: String, _ argument: ExpressionTree,
                                    in scope: Scope) throws -> Operand {
         let (root, parts) = flatten(argument)
         if case .self = root, !parts.isEmpty,

@@ -20,7 +20,7 @@ extension SQLCompiler {
 
     /// The SQL aggregate of `argument` over the group's rows, or nil when `argument` is a to-many
     /// key path or a list (an aggregate per entity).
-    func groupAggregate(_ aggregate: String, _ name: String, _ argument: Expression, in scope: Scope) throws -> Operand? {
+    func groupAggregate(_ aggregate: String, _ name: String, _ argument: ExpressionTree, in scope: Scope) throws -> Operand? {
         if try isPerEntity(argument, in: scope) { return nil }
         try requireGroup(name == GroupAggregate.countDistinct ? "count" : name)
         let saved = groupAggregates
@@ -52,7 +52,7 @@ extension SQLCompiler {
 
     /// True when `argument` ranges over a to-many relationship (`tracks.Milliseconds`, `tracks`)
     /// or is a list: the aggregate is then one entity's, not the group's.
-    private func isPerEntity(_ argument: Expression, in scope: Scope) throws -> Bool {
+    private func isPerEntity(_ argument: ExpressionTree, in scope: Scope) throws -> Bool {
         if case .aggregate = argument { return true }
         let (root, parts) = flatten(argument)
         guard case .self = root, !parts.isEmpty, parts.allSatisfy(\.isName) else { return false }

@@ -55,7 +55,7 @@ public enum PredicateCompiler {
         } catch var error as PredicateError where error.range == nil {
             // The tree has no positions: point at the first place the text names the culprit,
             // or, for nesting, at the deepest point of the text.
-            error.range = error.kind == .tooDeep ? Predicate.deepestNesting(in: predicate)
+            error.range = error.kind == .tooDeep ? PredicateTree.deepestNesting(in: predicate)
                 : compiler.failingToken.flatMap { TokenLocator.range(of: $0, in: predicate) }
             throw error
         }
@@ -132,7 +132,7 @@ final class SQLCompiler {
     /// A boolean SQL expression, true exactly when NSPredicate's two-valued logic says true.
     /// Comparisons may yield NULL for "false"; AND and OR treat that as false already, and NOT
     /// is the dialect's "is not true", so NULL never turns into true.
-    func predicate(_ predicate: Predicate, in scope: Scope) throws -> SQLFragment {
+    func predicate(_ predicate: PredicateTree, in scope: Scope) throws -> SQLFragment {
         switch predicate {
         case .constant(let value):
             return .raw(dialect.boolean(value))
@@ -156,7 +156,7 @@ final class SQLCompiler {
 
     /// Operands of one `AND` or `OR` chain; an operand that is the same kind of chain (written in
     /// parentheses) joins it, as the operators are associative.
-    private func chain(_ operands: [Predicate], isAnd: Bool, in scope: Scope) throws -> SQLFragment {
+    private func chain(_ operands: [PredicateTree], isAnd: Bool, in scope: Scope) throws -> SQLFragment {
         var parts: [SQLFragment] = []
         var pending = Array(operands.reversed())
         while let next = pending.popLast() {

@@ -109,7 +109,7 @@ extension SQLCompiler {
         }
         let columns = values.indices.map { shown(values[$0], storages[$0]) + " AS " + dialect.quoted(names[$0]) }
         let having = try selection.having.map { text throws(SelectionError) in
-            try part(.having, text) { text in (try predicate(Predicate.parse(text), in: scope), false) }.0
+            try part(.having, text) { text in (try predicate(PredicateTree.parse(text), in: scope), false) }.0
         }
         var order: [SQLFragment] = []
         for (index, key) in sort.enumerated() {
@@ -123,7 +123,7 @@ extension SQLCompiler {
     /// The storage convention of the attribute an item shows: a Core Data date or UUID attribute
     /// (through to-one key paths too), or the `min`/`max` of one; `.natural` for anything else.
     private func storage(of text: String, in scope: Scope) -> StorageConvention {
-        guard let expression = try? Expression.parse(text) else { return .natural }
+        guard let expression = try? ExpressionTree.parse(text) else { return .natural }
         var shown = expression
         switch expression {
         case .function(let name, let arguments) where ["min", "max"].contains(name) && arguments.count == 1: shown = arguments[0]
@@ -154,7 +154,7 @@ extension SQLCompiler {
             return (sql, false)
         }
         sawGroupAggregate = false
-        let expression = try Expression.parse(Self.rewritingCountDistinct(text))
+        let expression = try ExpressionTree.parse(Self.rewritingCountDistinct(text))
         switch try operand(expression, in: scope) {
         case .scalar(let sql, _): return (sql, sawGroupAggregate)
         case .date(let seconds): return (.bound(.real(seconds)), false)
@@ -173,7 +173,7 @@ extension SQLCompiler {
         }
         for (index, item) in selection.items.enumerated()
         where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) && !groupedByName(item) {
-            let parsed = try? Expression.parse(item.expression)
+            let parsed = try? ExpressionTree.parse(item.expression)
             if case .literal? = parsed { continue }
             throw SelectionError(part: .item(index), error: PredicateError(
                 .invalidOperation, Self.notGroupedMessage(item.expression.trimmed, parsed, entity),
@@ -184,7 +184,7 @@ extension SQLCompiler {
     /// Why an item of a grouped selection is refused. An aggregate over a to-many path
     /// (`avg(tracks.Milliseconds)`) is one value per row of the entity, not per group: the
     /// related entity is the one to group.
-    private static func notGroupedMessage(_ text: String, _ parsed: Expression?, _ entity: EntityDescription) -> String {
+    private static func notGroupedMessage(_ text: String, _ parsed: ExpressionTree?, _ entity: EntityDescription) -> String {
         if case .function(let name, let arguments)? = parsed, ["sum", "count", "min", "max", "average", "avg"].contains(name),
            let path = arguments.first.flatMap(Self.firstKey), let relationship = entity.relationship(named: path),
            relationship.kind == .toMany {
@@ -195,7 +195,7 @@ extension SQLCompiler {
     }
 
     /// The first name of a key path (`tracks` of `tracks.Milliseconds`).
-    private static func firstKey(_ expression: Expression) -> String? {
+    private static func firstKey(_ expression: ExpressionTree) -> String? {
         switch expression {
         case .key(let name): return name
         case .member(let base, _): return firstKey(base)

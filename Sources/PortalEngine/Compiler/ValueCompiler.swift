@@ -12,7 +12,7 @@ extension PredicateCompiler {
                                     variables: [String: Argument] = [:], entity: EntityDescription,
                                     schema: Schema, alias: String?,
                                     dialect: any SQLDialect = SQLiteDialect()) throws -> SQLFragment {
-        let expression = try Expression.parse(text)
+        let expression = try ExpressionTree.parse(text)
         if alias == nil, let name = firstName(in: expression) {
             throw PredicateError(.invalidOperation, "a value here cannot refer to an attribute (quote text: \"\(name)\")",
                                  range: TokenLocator.range(of: name, in: text))
@@ -72,7 +72,7 @@ extension PredicateCompiler {
     }
 
     /// The first attribute name (or SELF) an expression refers to, outside SUBQUERY variables.
-    private static func firstName(in expression: Expression) -> String? {
+    private static func firstName(in expression: ExpressionTree) -> String? {
         switch expression {
         case .key(let name): return name
         case .self: return "SELF"
