@@ -128,7 +128,7 @@ struct DifferentialWorld {
 
     func compare(_ predicate: PredicateTree, dialect: any SQLDialect = SQLiteDialect()) throws -> Outcome {
         var expected: [Value] = []
-        var evaluatorError: PredicateError?
+        var evaluatorError: PortalPredicateError?
         do {
             for object in objects where try predicate.evaluate(with: object) { expected.append(object.id) }
         } catch {
@@ -138,7 +138,7 @@ struct DifferentialWorld {
         do {
             filter = try PredicateCompiler.compile(Query(predicate: predicate), entity: owner, schema: schema, alias: "t0",
                                                    dialect: dialect)
-        } catch let error as PredicateError {
+        } catch let error as PortalPredicateError {
             return evaluatorError == nil ? .differ("compiler rejected it: \(error)") : .bothRejected
         }
         if let evaluatorError { return .differ("evaluator rejected it: \(evaluatorError)\nSQL: \(filter.condition.sql)") }

@@ -2,7 +2,7 @@ import CSQLite
 import Testing
 @testable import PortalEngine
 
-/// Arbitrary trees — valid or not — compile to SQL that SQLite accepts, or to a PredicateError;
+/// Arbitrary trees — valid or not — compile to SQL that SQLite accepts, or to a PortalPredicateError;
 /// never to a crash or to SQL that fails to prepare.
 @Suite struct CompilerRobustnessTests {
     @Test func arbitraryTreesCompileOrFailCleanly() throws {
@@ -21,7 +21,7 @@ import Testing
             do {
                 filter = try PredicateCompiler.compile(Query(predicate: predicate), variables: ["v": .value(3), "l": .list([1, "a"])],
                                                        entity: description, schema: schema, alias: "t0")
-            } catch is PredicateError {
+            } catch is PortalPredicateError {
                 rejected += 1
                 continue
             }

@@ -8,7 +8,7 @@ private func parse(_ text: String, _ arguments: [Argument] = []) throws -> Predi
     try PredicateTree.parse(text, arguments: arguments)
 }
 
-private func failure(_ text: String, _ arguments: [Argument] = []) -> PredicateError? {
+private func failure(_ text: String, _ arguments: [Argument] = []) -> PortalPredicateError? {
     do { _ = try PredicateTree.parse(text, arguments: arguments); return nil } catch { return error }
 }
 
@@ -89,7 +89,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
     }
 
     private func comparison(_ text: String) throws -> Comparison {
-        guard case .comparison(let c) = try parse(text) else { throw PredicateError(.syntax, "not a comparison") }
+        guard case .comparison(let c) = try parse(text) else { throw PortalPredicateError(.syntax, "not a comparison") }
         return c
     }
 

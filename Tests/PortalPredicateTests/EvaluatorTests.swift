@@ -43,7 +43,7 @@ private func value(_ text: String, _ object: MemoryObject = Sample.loveSong) thr
     return try c.left.evaluate(with: object)
 }
 
-private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? {
+private func failure(_ text: String, _ object: MemoryObject) -> PortalPredicateError? {
     do {
         _ = try PredicateTree.parse(text).evaluate(with: object)
         return nil
@@ -309,7 +309,7 @@ private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? 
     }
 
     @Test func generatedTreesEvaluateWithoutCrashing() {
-        // Whatever the tree, evaluation either answers or throws a PredicateError.
+        // Whatever the tree, evaluation either answers or throws a PortalPredicateError.
         var generator = TreeGenerator(seed: 99)
         var answered = 0
         for _ in 0..<2_000 {

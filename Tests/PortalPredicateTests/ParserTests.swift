@@ -32,7 +32,7 @@ private func key(_ path: String) -> ExpressionTree {
     return parts.dropFirst().reduce(ExpressionTree.key(parts[0])) { .member($0, $1) }
 }
 
-private func error(_ text: String) -> PredicateError? {
+private func error(_ text: String) -> PortalPredicateError? {
     do {
         _ = try PredicateTree.parse(text)
         return nil
@@ -216,7 +216,7 @@ private func error(_ text: String) -> PredicateError? {
         #expect(try parse("a == %@", [Optional<Int>.none.predicateArgument]) == parse("a == nil"))
         #expect(try parse("%K == 1", [.value("Unit Price")]) == .comparison(Comparison(.key("Unit Price"), .equal, .literal(1))))
         // Too few, too many, wrong types.
-        #expect(throws: PredicateError.self) { try parse("a == %@") }
+        #expect(throws: PortalPredicateError.self) { try parse("a == %@") }
         #expect(error("a == %@")?.kind == .argument)
         #expect((try? parse("a == 1", [.value(1)])) == nil)
         #expect((try? parse("a == %d", [.value("x")])) == nil)

@@ -36,11 +36,11 @@ extension SQLCompiler {
         case .date(let seconds):
             sql = .bound(.real(seconds))
         default:
-            throw PredicateError(.invalidOperation, "\(name)() needs one value per row, not \(value.kindDescription)")
+            throw PortalPredicateError(.invalidOperation, "\(name)() needs one value per row, not \(value.kindDescription)")
         }
         if aggregate == "@sum" || aggregate == "@avg", info.affinity == .text || info.textFunction != nil {
             failingToken = name
-            throw PredicateError(.invalidOperation, "\(name)() needs numbers, not text")
+            throw PortalPredicateError(.invalidOperation, "\(name)() needs numbers, not text")
         }
         sawGroupAggregate = true
         let function = Self.aggregateFunctions[aggregate] ?? "count"
@@ -71,7 +71,7 @@ extension SQLCompiler {
     private func requireGroup(_ name: String) throws {
         guard groupAggregates else {
             failingToken = name
-            throw PredicateError(.invalidOperation,
+            throw PortalPredicateError(.invalidOperation,
                                  "\(name)() over rows belongs in 'having' (or in 'select'), not in a filter: "
                                      + "a filter tests one row at a time")
         }

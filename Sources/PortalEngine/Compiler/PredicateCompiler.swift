@@ -44,7 +44,7 @@ public struct CompiledFilter: Sendable, Hashable {
 public enum PredicateCompiler {
     /// Parses `predicate` and compiles it against `entity` of `schema`: `%@`-style placeholders take
     /// `arguments` in order, `$name` takes `variables[name]`. Every value becomes a bound parameter.
-    /// Throws a `PredicateError` (with the position of the culprit when it is known).
+    /// Throws a `PortalPredicateError` (with the position of the culprit when it is known).
     public static func compile(_ predicate: String, arguments: [Argument] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String,
                                dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
@@ -52,7 +52,7 @@ public enum PredicateCompiler {
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         do {
             return try compiler.compile(query, entity: entity)
-        } catch var error as PredicateError where error.range == nil {
+        } catch var error as PortalPredicateError where error.range == nil {
             // The tree has no positions: point at the first place the text names the culprit,
             // or, for nesting, at the deepest point of the text.
             error.range = error.kind == .tooDeep ? PredicateTree.deepestNesting(in: predicate)
@@ -122,7 +122,7 @@ final class SQLCompiler {
         let condition = try predicate(query.predicate, in: Scope(entity: entity, alias: rootAlias))
         try SQLNesting.check(condition)
         if let most = dialect.maximumBindings, condition.bindings.count > most {
-            throw PredicateError(.invalidOperation, "the predicate compares with \(condition.bindings.count) values, "
+            throw PortalPredicateError(.invalidOperation, "the predicate compares with \(condition.bindings.count) values, "
                                      + "more than one statement can bind (\(most)): split it")
         }
         let sort = query.sort.map { SortKey($0.keyPath.joined(separator: "."), ascending: $0.ascending) }
@@ -191,7 +191,7 @@ final class SQLCompiler {
     func sortTerm(_ names: [String], in scope: Scope) throws -> SQLFragment {
         let operand = try keyPath(root: scope, names[...])
         guard collection == nil, case .scalar(let sql, _) = operand else {
-            throw PredicateError(.invalidOperation,
+            throw PortalPredicateError(.invalidOperation,
                                  "cannot sort \(scope.entity.name) by '\(names.joined(separator: "."))': "
                                      + "only attributes and to-one key paths sort")
         }

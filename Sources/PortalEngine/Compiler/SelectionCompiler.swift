@@ -65,7 +65,7 @@ public struct SelectionError: Error, Sendable {
         case item(Int), groupKey(Int), having, sortKey(Int)
     }
     public var part: Part
-    public var error: PredicateError
+    public var error: PortalPredicateError
 }
 
 extension PredicateCompiler {
@@ -95,7 +95,7 @@ extension SQLCompiler {
         var groupBy: [SQLFragment] = []
         for (index, key) in selection.groupBy.enumerated() {
             let (sql, isAggregate) = try part(.groupKey(index), key) { try scalarItem($0, in: scope, named: false) }
-            if isAggregate { throw SelectionError(part: .groupKey(index), error: PredicateError(.invalidOperation, "an aggregate cannot be a group key")) }
+            if isAggregate { throw SelectionError(part: .groupKey(index), error: PortalPredicateError(.invalidOperation, "an aggregate cannot be a group key")) }
             groupBy.append(sql)
             // An item that is this key says it in the same words: a server matches the select
             // list to GROUP BY by its text (a to-one path's subquery has fresh aliases each time).
@@ -159,7 +159,7 @@ extension SQLCompiler {
         case .scalar(let sql, _): return (sql, sawGroupAggregate)
         case .date(let seconds): return (.bound(.real(seconds)), false)
         case let other:
-            throw PredicateError(.invalidOperation, "a column needs one value per row, not \(other.kindDescription)")
+            throw PortalPredicateError(.invalidOperation, "a column needs one value per row, not \(other.kindDescription)")
         }
     }
 
@@ -175,7 +175,7 @@ extension SQLCompiler {
         where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) && !groupedByName(item) {
             let parsed = try? ExpressionTree.parse(item.expression)
             if case .literal? = parsed { continue }
-            throw SelectionError(part: .item(index), error: PredicateError(
+            throw SelectionError(part: .item(index), error: PortalPredicateError(
                 .invalidOperation, Self.notGroupedMessage(item.expression.trimmed, parsed, entity),
                 range: 0..<item.expression.count))
         }
@@ -209,11 +209,11 @@ extension SQLCompiler {
         failingToken = nil
         do {
             return try body(text)
-        } catch var error as PredicateError {
+        } catch var error as PortalPredicateError {
             if error.range == nil { error.range = failingToken.flatMap { TokenLocator.range(of: $0, in: text) } }
             throw SelectionError(part: part, error: error)
         } catch {
-            throw SelectionError(part: part, error: PredicateError(.invalidOperation, "\(error)"))
+            throw SelectionError(part: part, error: PortalPredicateError(.invalidOperation, "\(error)"))
         }
     }
 

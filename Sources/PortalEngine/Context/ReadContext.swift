@@ -304,7 +304,7 @@ public class ReadContext {
 
     /// Turns a predicate compiler error into `.predicate` with the entity named.
     func compiling<T>(_ entity: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as PredicateError {
+        do { return try body() } catch let error as PortalPredicateError {
             var wrapped = PortalError(.predicate, "invalid predicate for \(entity): \(error.message)", entity: entity,
                                       suggestion: error.suggestion)
             wrapped.predicateError = error

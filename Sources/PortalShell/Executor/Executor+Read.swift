@@ -54,7 +54,7 @@ extension Executor {
                 report("warning: " + warning)
             }
             return compiled
-        } catch let error as PredicateError {
+        } catch let error as PortalPredicateError {
             throw ShellError(error.description, ShellError.locate(error, in: predicate.text, offset: predicate.offset))
         } catch let error as PortalError {
             guard let inner = error.predicateError else { throw ShellError.from(error) }
