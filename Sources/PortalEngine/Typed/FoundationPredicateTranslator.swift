@@ -144,7 +144,7 @@ struct FoundationPredicateTranslator {
         var operands: [PredicateTree] = []
         for l in left {
             for r in right {
-                let test = PredicateTree.comparison(Comparison(l.expression, op, options: options, r.expression))
+                let test = Self.folded(.comparison(Comparison(l.expression, op, options: options, r.expression)))
                 let condition: PredicateTree? = switch (l.condition, r.condition) {
                 case (nil, nil): nil
                 case (let a?, nil): a
@@ -156,6 +156,14 @@ struct FoundationPredicateTranslator {
             }
         }
         return try Self.either(operands)
+    }
+
+    /// A comparison of two literals (from `??` and `?:`) decided here, by the language's own
+    /// evaluator: a database would compare two untyped parameters as it pleases (PostgreSQL as text).
+    static func folded(_ test: PredicateTree) -> PredicateTree {
+        guard case .comparison(let comparison) = test, case .literal = comparison.left, case .literal = comparison.right,
+              let value = try? test.evaluate(with: MemoryObject(id: .null)) else { return test }
+        return .constant(value)
     }
 
     /// Equality, Swift's: of conditions too, and of optional conditions with true or false.

@@ -5,62 +5,63 @@ import PortalEngine
 // relationships are plain properties, filled by the tests (so that `predicate.evaluate` sees
 // them) and never read or written by the engine.
 
-struct MusicArtist: PortalEntity, Equatable {
-    static let entityName = "Artist"
-    static let idAttribute = "ArtistId"
-    var artistId: Int64
-    var name: String?
-    enum CodingKeys: String, CodingKey { case artistId = "ArtistId", name = "Name" }
+public struct MusicArtist: PortalEntity, Equatable {
+    public static let entityName = "Artist"
+    public static let idAttribute = "ArtistId"
+    public var artistId: Int64
+    public var name: String?
+    public enum CodingKeys: String, CodingKey { case artistId = "ArtistId", name = "Name" }
 }
 
-struct MusicAlbum: PortalEntity, Equatable {
-    static let entityName = "Album"
-    static let idAttribute = "AlbumId"
-    var albumId: Int64
-    var title: String
-    var artistId: Int64?
-    var released: Date?
+public struct MusicAlbum: PortalEntity, Equatable {
+    public static let entityName = "Album"
+    public static let idAttribute = "AlbumId"
+    public var albumId: Int64
+    public var title: String
+    public var artistId: Int64?
+    public var released: Date?
     /// The to-one relationship `Artist`.
-    var artist: MusicArtist? = nil
+    public var artist: MusicArtist? = nil
     /// The to-many relationship `tracks`.
-    var tracks: [MusicTrack] = []
-    enum CodingKeys: String, CodingKey {
+    public var tracks: [MusicTrack] = []
+    public enum CodingKeys: String, CodingKey {
         case albumId = "AlbumId", title = "Title", artistId = "ArtistId", released = "Released"
     }
 }
 
-enum MediaKind: Int64, Codable, Sendable, CaseIterable { case audio = 1, video = 2, podcast = 3 }
+public enum MediaKind: Int64, Codable, Sendable, CaseIterable { case audio = 1, video = 2, podcast = 3 }
 
-struct MusicTrack: PortalEntity, Equatable {
-    static let entityName = "Track"
-    static let idAttribute = "TrackId"
-    var trackId: Int64
-    var name: String
-    var albumId: Int64?
-    var milliseconds: Int
-    var composer: String?
-    var unitPrice: Double
-    var explicit: Bool
+public struct MusicTrack: PortalEntity, Equatable {
+    public static let entityName = "Track"
+    public static let idAttribute = "TrackId"
+    public var trackId: Int64
+    public var name: String
+    public var albumId: Int64?
+    public var milliseconds: Int
+    public var composer: String?
+    public var unitPrice: Double
+    public var explicit: Bool
     /// Stored under another name than the property's: mapped by `predicateKeys`.
-    var kind: MediaKind
+    public var kind: MediaKind
     /// The to-one relationship `Album`.
-    var album: MusicAlbum? = nil
+    public var album: MusicAlbum? = nil
     /// Computed: no column, refused in a predicate.
-    var seconds: Int { milliseconds / 1000 }
-    enum CodingKeys: String, CodingKey {
+    public var seconds: Int { milliseconds / 1000 }
+    public enum CodingKeys: String, CodingKey {
         case trackId = "TrackId", name = "Name", albumId = "AlbumId", milliseconds = "Milliseconds",
              composer = "Composer", unitPrice = "UnitPrice", explicit = "Explicit", kind = "MediaKind"
     }
-    static var predicateKeys: [PartialKeyPath<MusicTrack>: String] { [\MusicTrack.kind: "MediaKind"] }
+    public static var predicateKeys: [PartialKeyPath<MusicTrack>: String] { [\MusicTrack.kind: "MediaKind"] }
 }
 
 /// The tables, and random rows for them from `seed`, with each entity's relationships filled.
-struct MusicWorld {
-    var artists: [MusicArtist] = []
-    var albums: [MusicAlbum] = []
-    var tracks: [MusicTrack] = []
+public struct MusicWorld {
+    public var artists: [MusicArtist] = []
+    public var albums: [MusicAlbum] = []
+    public var tracks: [MusicTrack] = []
 
-    static let schema = """
+    /// The tables on SQLite.
+    public static let schema = """
         CREATE TABLE Artist (ArtistId INTEGER PRIMARY KEY, Name TEXT);
         CREATE TABLE Album (AlbumId INTEGER PRIMARY KEY, Title TEXT NOT NULL, ArtistId INTEGER REFERENCES Artist(ArtistId),
                             Released DATETIME);
@@ -68,9 +69,18 @@ struct MusicWorld {
                             Milliseconds INTEGER NOT NULL, Composer TEXT, UnitPrice REAL NOT NULL, Explicit BOOLEAN NOT NULL,
                             MediaKind INTEGER NOT NULL);
         """
-    static let words = ["Love", "love", "Rock", "Blue", "Night", "A", "Co", "Café", "Zebra", "", "night"]
+    /// The tables on PostgreSQL.
+    public static let postgresSchema = """
+        CREATE TABLE "Artist" ("ArtistId" INTEGER PRIMARY KEY, "Name" TEXT);
+        CREATE TABLE "Album" ("AlbumId" INTEGER PRIMARY KEY, "Title" TEXT NOT NULL, "ArtistId" INTEGER REFERENCES "Artist"("ArtistId"),
+                              "Released" TIMESTAMP);
+        CREATE TABLE "Track" ("TrackId" INTEGER PRIMARY KEY, "Name" TEXT NOT NULL, "AlbumId" INTEGER REFERENCES "Album"("AlbumId"),
+                              "Milliseconds" INTEGER NOT NULL, "Composer" TEXT, "UnitPrice" DOUBLE PRECISION NOT NULL,
+                              "Explicit" BOOLEAN NOT NULL, "MediaKind" INTEGER NOT NULL);
+        """
+    public static let words = ["Love", "love", "Rock", "Blue", "Night", "A", "Co", "Café", "Zebra", "", "night"]
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         func pick<T>(_ list: [T]) -> T { list[Int(random.next() % UInt64(list.count))] }
         func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
@@ -86,18 +96,17 @@ struct MusicWorld {
                                      milliseconds: Int(random.next() % 600_000), composer: chance(30) ? nil : text(),
                                      unitPrice: pick([0.99, 1.99, 0.0]), explicit: chance(40), kind: pick(MediaKind.allCases)))
         }
-        // Relationships, for Foundation's evaluation: an album's artist and tracks (those
-        // without their album, which the predicates never walk back through), a track's album.
-        for i in albums.indices {
-            albums[i].artist = artists.first { $0.artistId == albums[i].artistId }
-            albums[i].tracks = tracks.filter { $0.albumId == albums[i].albumId }
-        }
+        // Relationships, for Foundation's evaluation, two levels deep as the predicates walk
+        // them: an album's artist and tracks (each with its album, whose own tracks are left
+        // empty), a track's album with its artist.
+        for i in albums.indices { albums[i].artist = artists.first { $0.artistId == albums[i].artistId } }
         for i in tracks.indices { tracks[i].album = albums.first { $0.albumId == tracks[i].albumId } }
+        for i in albums.indices { albums[i].tracks = tracks.filter { $0.albumId == albums[i].albumId } }
     }
 
     /// Creates the tables in `store` and stores the rows.
-    func store(into store: Store) throws {
-        try store.write { ctx in try ctx.execute(Self.schema) }
+    public func store(into store: Store, schema: String = Self.schema) throws {
+        try store.write { ctx in try ctx.execute(schema) }
         try Portal<MusicArtist>(store).create(artists)
         try Portal<MusicAlbum>(store).create(albums)
         try Portal<MusicTrack>(store).create(tracks)
