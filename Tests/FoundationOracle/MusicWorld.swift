@@ -43,13 +43,16 @@ public struct MusicTrack: PortalEntity, Equatable {
     public var explicit: Bool
     /// Stored under another name than the property's: mapped by `predicateKeys`.
     public var kind: MediaKind
+    public var added: Date
+    public var code: UUID
     /// The to-one relationship `Album`.
     public var album: MusicAlbum? = nil
     /// Computed: no column, refused in a predicate.
     public var seconds: Int { milliseconds / 1000 }
     public enum CodingKeys: String, CodingKey {
         case trackId = "TrackId", name = "Name", albumId = "AlbumId", milliseconds = "Milliseconds",
-             composer = "Composer", unitPrice = "UnitPrice", explicit = "Explicit", kind = "MediaKind"
+             composer = "Composer", unitPrice = "UnitPrice", explicit = "Explicit", kind = "MediaKind",
+             added = "Added", code = "Code"
     }
     public static var predicateKeys: [PartialKeyPath<MusicTrack>: String] { [\MusicTrack.kind: "MediaKind"] }
 }
@@ -67,7 +70,7 @@ public struct MusicWorld {
                             Released DATETIME);
         CREATE TABLE Track (TrackId INTEGER PRIMARY KEY, Name TEXT NOT NULL, AlbumId INTEGER REFERENCES Album(AlbumId),
                             Milliseconds INTEGER NOT NULL, Composer TEXT, UnitPrice REAL NOT NULL, Explicit BOOLEAN NOT NULL,
-                            MediaKind INTEGER NOT NULL);
+                            MediaKind INTEGER NOT NULL, Added DATETIME NOT NULL, Code TEXT NOT NULL);
         """
     /// The tables on PostgreSQL.
     public static let postgresSchema = """
@@ -76,7 +79,8 @@ public struct MusicWorld {
                               "Released" TIMESTAMP);
         CREATE TABLE "Track" ("TrackId" INTEGER PRIMARY KEY, "Name" TEXT NOT NULL, "AlbumId" INTEGER REFERENCES "Album"("AlbumId"),
                               "Milliseconds" INTEGER NOT NULL, "Composer" TEXT, "UnitPrice" DOUBLE PRECISION NOT NULL,
-                              "Explicit" BOOLEAN NOT NULL, "MediaKind" INTEGER NOT NULL);
+                              "Explicit" BOOLEAN NOT NULL, "MediaKind" INTEGER NOT NULL, "Added" TIMESTAMP NOT NULL,
+                              "Code" TEXT NOT NULL);
         """
     public static let words = ["Love", "love", "Rock", "Blue", "Night", "A", "Co", "Café", "Zebra", "", "night"]
 
@@ -94,7 +98,8 @@ public struct MusicWorld {
         for id in 1...40 {
             tracks.append(MusicTrack(trackId: Int64(id), name: text(), albumId: chance(10) ? nil : Int64(1 + random.next() % 8),
                                      milliseconds: Int(random.next() % 600_000), composer: chance(30) ? nil : text(),
-                                     unitPrice: pick([0.99, 1.99, 0.0]), explicit: chance(40), kind: pick(MediaKind.allCases)))
+                                     unitPrice: pick([0.99, 1.99, 0.0]), explicit: chance(40), kind: pick(MediaKind.allCases),
+                                     added: Self.day(Int(random.next() % 60)), code: Self.code(id)))
         }
         // Relationships, for Foundation's evaluation, two levels deep as the predicates walk
         // them: an album's artist and tracks (each with its album, whose own tracks are left
@@ -102,6 +107,14 @@ public struct MusicWorld {
         for i in albums.indices { albums[i].artist = artists.first { $0.artistId == albums[i].artistId } }
         for i in tracks.indices { tracks[i].album = albums.first { $0.albumId == tracks[i].albumId } }
         for i in albums.indices { albums[i].tracks = tracks.filter { $0.albumId == albums[i].albumId } }
+    }
+
+    /// Midnight of the `n`th day of March 2024 (and on): the dates the corpus's ranges compare with.
+    public static func day(_ n: Int) -> Date { Date(timeIntervalSince1970: 1_709_251_200 + Double(n) * 86_400) }
+
+    /// The track's UUID.
+    public static func code(_ id: Int) -> UUID {
+        UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", id)) ?? UUID()
     }
 
     /// Creates the tables in `store` and stores the rows.

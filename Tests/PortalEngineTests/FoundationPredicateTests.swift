@@ -66,6 +66,14 @@ private func musicStore(seed: UInt64 = 7) throws -> (Store, MusicWorld, Temporar
         #expect(refusal(#Predicate { (names.max() ?? "") == $0.name })?.contains("PredicateExpressions.SequenceMaximum") == true)
     }
 
+    @Test func propertiesOfCapturedValuesAreRead() throws {
+        struct Reference: Codable, Sendable { var id: Int64 }
+        let other = Reference(id: 4)
+        #expect(try text(#Predicate { $0.trackId == other.id }) == "trackId == 4")
+        // A computed property of an attribute's value (an enum's rawValue) is not a column.
+        #expect(refusal(#Predicate { $0.kind.rawValue == 2 })?.contains("on a value has no translation") == true)
+    }
+
     @Test func sortDescriptorsNameColumns() throws {
         let keys = try FoundationPredicates.sortKeys([SortDescriptor(\MusicTrack.milliseconds, order: .reverse),
                                                       SortDescriptor(\MusicTrack.name)])
@@ -111,3 +119,4 @@ private func musicStore(seed: UInt64 = 7) throws -> (Store, MusicWorld, Temporar
         #expect(sql.bindings == [.integer(5)])
     }
 }
+

@@ -40,6 +40,13 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
             throw Translator.refused("first and last of a collection")
         case nil: break
         }
+        switch base {
+        case .constant(let value):
+            // A property of a captured value (`category.rawValue`): read here, as Swift would.
+            guard let root = value as? Root.Output else { throw Translator.refused("the key path \(keyPath)") }
+            return .constant(root[keyPath: keyPath])
+        default: break
+        }
         guard case .row(let prefix, let type) = base else {
             throw Translator.refused("the key path \(keyPath) on a \(Translator.describe(base))")
         }
