@@ -41,5 +41,35 @@ public enum FoundationPredicateOracle {
         }
         return failures
     }
-}
 
+    /// Runs every closure of the corpus over the data of each seed: the refused ones by source
+    /// (with the error), and the accepted ones whose rows differ from Foundation's.
+    public static func runCorpus(on makeStore: () throws -> Store, schema: String = MusicWorld.schema,
+                                 seeds: ClosedRange<UInt64>) throws -> (refused: [String: String], failures: [String]) {
+        var refused: [String: String] = [:]
+        var failures: [String] = []
+        for seed in seeds {
+            let world = MusicWorld(seed: seed)
+            let store = try makeStore()
+            try world.store(into: store, schema: schema)
+            let values = CorpusValues(milliseconds: world.tracks[4].milliseconds)
+            for (source, predicate) in PredicateCorpus.tracks(values) {
+                do {
+                    let (swift, sql) = try compare(predicate, world, store)
+                    if swift != sql { failures.append("seed \(seed) \(source): Foundation \(swift), SQL \(sql)") }
+                } catch let error as PortalError where error.kind == .predicate {
+                    refused[source] = error.message
+                }
+            }
+            for (source, predicate) in PredicateCorpus.albums(values) {
+                do {
+                    let (swift, sql) = try compare(predicate, world, store)
+                    if swift != sql { failures.append("seed \(seed) \(source): Foundation \(swift), SQL \(sql)") }
+                } catch let error as PortalError where error.kind == .predicate {
+                    refused[source] = error.message
+                }
+            }
+        }
+        return (refused, failures)
+    }
+}

@@ -16,3 +16,16 @@ import FoundationOracle
         #expect(failures.isEmpty, "\(failures.count) differ, first: \(failures.prefix(5).joined(separator: "\n"))")
     }
 }
+
+extension FoundationPredicatePostgresTests {
+    @Test func corpusOnPostgres() throws {
+        var databases: [ScratchDatabase] = []
+        let (refused, failures) = try FoundationPredicateOracle.runCorpus(on: {
+            let db = try ScratchDatabase()
+            databases.append(db)
+            return try Store(url: "dbname=\(db.name)")
+        }, schema: MusicWorld.postgresSchema, seeds: 1...2)
+        #expect(refused.isEmpty, "\(refused)")
+        #expect(failures.isEmpty, "\(failures.count) differ:\n\(failures.prefix(8).joined(separator: "\n"))")
+    }
+}
