@@ -74,7 +74,7 @@ public enum FoundationPredicates {
     public static func tree<Entity: PortalEntity>(_ predicate: Predicate<Entity>) throws -> PredicateTree {
         var translator = FoundationPredicateTranslator()
         let variable = predicate.variable
-        translator.bind(variable.key, to: .row(prefix: nil, type: Entity.self))
+        translator.bind(variable.key, to: .row(prefix: nil, type: .type(Entity.self)))
         return try translator.predicate(translator.translate(predicate.expression))
     }
 

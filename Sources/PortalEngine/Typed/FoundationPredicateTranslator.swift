@@ -9,6 +9,13 @@ struct GuardedValue {
     var expression: ExpressionTree
 }
 
+/// What a row's properties are named by: a Swift entity type (a `#Predicate`'s key paths), or
+/// the schema's entity (a closure written as text in the shell).
+enum RowEntity {
+    case type(any PortalEntity.Type)
+    case schema(EntityDescription)
+}
+
 /// What a Foundation predicate expression stands for in the engine's tree.
 indirect enum TranslatedExpression {
     /// A Boolean.
@@ -22,9 +29,9 @@ indirect enum TranslatedExpression {
     /// `nil`.
     case null
     /// A row: the entity itself (`prefix` nil), a subquery's element or a to-one relationship.
-    case row(prefix: ExpressionTree?, type: any PortalEntity.Type)
+    case row(prefix: ExpressionTree?, type: RowEntity)
     /// The rows of a to-many relationship, those matching `filter` when there is one.
-    case collection(path: ExpressionTree, element: any PortalEntity.Type, filter: (variable: String, PredicateTree)?)
+    case collection(path: ExpressionTree, element: RowEntity, filter: (variable: String, PredicateTree)?)
     /// `lower...upper` or `lower..<upper`.
     case range(lower: TranslatedExpression, upper: TranslatedExpression, closed: Bool)
 }

@@ -33,9 +33,8 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
         let base = try translator.translate(root)
         switch kind {
-        case .collectionCount?: return try Self.count(of: base)
-        case .collectionIsEmpty?:
-            return .predicate(try translator.compare(Self.count(of: base), .equal, .constant(0)))
+        case .collectionCount?: return try translator.count(of: base)
+        case .collectionIsEmpty?: return try translator.isEmpty(base)
         case .collectionFirst?, .bidirectionalCollectionLast?:
             throw Translator.refused("first and last of a collection")
         case nil: break
@@ -47,7 +46,7 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
             return .constant(root[keyPath: keyPath])
         default: break
         }
-        guard case .row(let prefix, let type) = base else {
+        guard case .row(let prefix, .type(let type)) = base else {
             throw Translator.refused("the key path \(keyPath) on a \(Translator.describe(base))")
         }
         guard let name = PredicateTypes.name(of: keyPath, in: type) else {
@@ -58,28 +57,11 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
             path = path.map { .member($0, part) } ?? .key(part)
         }
         guard let path else { throw Translator.refused("the empty key path \(keyPath)") }
-        if let entity = PredicateTypes.entity(Output.self) { return .row(prefix: path, type: entity) }
+        if let entity = PredicateTypes.entity(Output.self) { return .row(prefix: path, type: .type(entity)) }
         if let element = PredicateTypes.elementEntity(Output.self) {
-            return .collection(path: path, element: element, filter: nil)
+            return .collection(path: path, element: .type(element), filter: nil)
         }
         return .values([GuardedValue(condition: nil, expression: path)])
-    }
-
-    /// `count` of a to-many relationship (of the rows a `filter` keeps) or of text.
-    private static func count(of base: TranslatedExpression) throws -> TranslatedExpression {
-        switch base {
-        case .collection(let path, _, nil):
-            return .values([GuardedValue(condition: nil, expression: .member(path, "@count"))])
-        case .collection(let path, _, let (variable, filter)?):
-            let subquery = ExpressionTree.subquery(collection: path, variable: variable, predicate: filter)
-            return .values([GuardedValue(condition: nil, expression: .member(subquery, "@count"))])
-        case .values(let values):
-            return .values(values.map { GuardedValue(condition: $0.condition, expression: .function("length", [$0.expression])) })
-        case .constant(let value):
-            return .constant((value as? any Swift.Collection)?.count ?? 0)
-        default:
-            throw Translator.refused("count of a \(Translator.describe(base))")
-        }
     }
 }
 
@@ -87,18 +69,13 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
 
 extension PredicateExpressions.Conjunction: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let a = try translator.predicate(translator.translate(lhs)), b = try translator.predicate(translator.translate(rhs))
-        // A chain `a && b && c` is one list, as the parser makes it.
-        if case .and(let operands) = a { return .predicate(.and(operands + [b])) }
-        return .predicate(.and([a, b]))
+        try translator.and(translator.translate(lhs), translator.translate(rhs))
     }
 }
 
 extension PredicateExpressions.Disjunction: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let a = try translator.predicate(translator.translate(lhs)), b = try translator.predicate(translator.translate(rhs))
-        if case .or(let operands) = a { return .predicate(.or(operands + [b])) }
-        return .predicate(.or([a, b]))
+        try translator.or(translator.translate(lhs), translator.translate(rhs))
     }
 }
 
@@ -116,11 +93,7 @@ extension PredicateExpressions.Equal: TranslatableExpression {
 
 extension PredicateExpressions.NotEqual: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let a = try translator.translate(lhs), b = try translator.translate(rhs)
-        // Values keep the tree's `!=`, which is true of NULL and a value, as Swift's is of nil.
-        if case .values = a, (try? translator.values(b)) != nil { return .predicate(try translator.compare(a, .notEqual, b)) }
-        if case .values = b, (try? translator.values(a)) != nil { return .predicate(try translator.compare(a, .notEqual, b)) }
-        return .predicate(.not(try translator.equal(a, b)))
+        .predicate(try translator.notEqual(translator.translate(lhs), translator.translate(rhs)))
     }
 }
 
@@ -138,19 +111,8 @@ extension PredicateExpressions.Comparison: TranslatableExpression {
 
 extension PredicateExpressions.Conditional: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let condition = try translator.predicate(translator.translate(test))
-        let yes = try translator.translate(trueBranch), no = try translator.translate(falseBranch)
-        if yes.isCondition || no.isCondition {
-            let a = try translator.predicate(yes), b = try translator.predicate(no)
-            return .predicate(.or([.and([condition, a]), .and([.not(condition), b])]))
-        }
-        let whenTrue = try translator.values(yes).map {
-            GuardedValue(condition: Translator.both($0.condition, condition), expression: $0.expression)
-        }
-        let whenFalse = try translator.values(no).map {
-            GuardedValue(condition: Translator.both($0.condition, .not(condition)), expression: $0.expression)
-        }
-        return .values(whenTrue + whenFalse)
+        try translator.conditional(translator.predicate(translator.translate(test)), translator.translate(trueBranch),
+                                   translator.translate(falseBranch))
     }
 }
 
@@ -160,35 +122,13 @@ extension PredicateExpressions.OptionalFlatMap: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
         let base = try translator.translate(wrapped)
         translator.bind(variable.key, to: base)
-        let present = try translator.compare(base, .notEqual, .null)
-        switch try translator.translate(transform) {
-        case .predicate(let p): return .optionalPredicate(present: present, p)
-        case .optionalPredicate(let inner, let p): return .optionalPredicate(present: .and([present, inner]), p)
-        // A key path through a missing row is NULL already, as is arithmetic on NULL.
-        case let other: return other
-        }
+        return try translator.optionalChain(base, translator.translate(transform))
     }
 }
 
 extension PredicateExpressions.NilCoalesce: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let left = try translator.translate(lhs), right = try translator.translate(rhs)
-        if case .optionalPredicate(let present, let p) = left {
-            let otherwise = try translator.predicate(right)
-            return .predicate(.or([.and([present, p]), .and([.not(present), otherwise])]))
-        }
-        let values = try translator.values(left)
-        let isNil = try Translator.either(values.map {
-            Translator.both($0.condition, .comparison(Comparison($0.expression, .equal, .literal(.null))))
-        })
-        let present = values.map {
-            GuardedValue(condition: Translator.both($0.condition, .comparison(Comparison($0.expression, .notEqual, .literal(.null)))),
-                         expression: $0.expression)
-        }
-        let fallback = try translator.values(right).map {
-            GuardedValue(condition: Translator.both($0.condition, isNil), expression: $0.expression)
-        }
-        return .values(present + fallback)
+        try translator.coalesce(translator.translate(lhs), translator.translate(rhs))
     }
 }
 
@@ -200,29 +140,6 @@ extension PredicateExpressions.ForcedUnwrap: TranslatableExpression {
 
 // MARK: Arithmetic
 
-/// `op` over every pair of alternatives.
-private func arithmetic(_ translator: FoundationPredicateTranslator, _ lhs: TranslatedExpression,
-                        _ rhs: TranslatedExpression,
-                        _ combine: (ExpressionTree, ExpressionTree) -> ExpressionTree) throws -> TranslatedExpression {
-    var results: [GuardedValue] = []
-    for l in try translator.values(lhs) {
-        for r in try translator.values(rhs) {
-            let condition: PredicateTree? = switch (l.condition, r.condition) {
-            case (nil, nil): nil
-            case (let a?, nil): a
-            case (nil, let b?): b
-            case (let a?, let b?): .and([a, b])
-            }
-            results.append(GuardedValue(condition: condition, expression: combine(l.expression, r.expression)))
-        }
-    }
-    guard results.count <= Translator.maximumAlternatives else {
-        throw PortalPredicateError(.unsupported, "the predicate has more than \(Translator.maximumAlternatives) alternative values "
-                             + "(from ?? and ?: in one expression)")
-    }
-    return .values(results)
-}
-
 extension PredicateExpressions.Arithmetic: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
         let op: ArithmeticOperator = switch self.op {
@@ -230,20 +147,20 @@ extension PredicateExpressions.Arithmetic: TranslatableExpression {
         case .subtract: .subtract
         case .multiply: .multiply
         }
-        return try arithmetic(translator, translator.translate(lhs), translator.translate(rhs)) { .arithmetic($0, op, $1) }
+        return try translator.arithmetic(translator.translate(lhs), translator.translate(rhs)) { .arithmetic($0, op, $1) }
     }
 }
 
 extension PredicateExpressions.FloatDivision: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        try arithmetic(translator, translator.translate(lhs), translator.translate(rhs)) { .arithmetic($0, .divide, $1) }
+        try translator.arithmetic(translator.translate(lhs), translator.translate(rhs)) { .arithmetic($0, .divide, $1) }
     }
 }
 
 extension PredicateExpressions.IntDivision: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
         // Swift's integer division truncates toward zero; the tree's `/` is real division.
-        try arithmetic(translator, translator.translate(lhs), translator.translate(rhs)) {
+        try translator.arithmetic(translator.translate(lhs), translator.translate(rhs)) {
             .function("trunc", [.arithmetic($0, .divide, $1)])
         }
     }
@@ -252,7 +169,7 @@ extension PredicateExpressions.IntDivision: TranslatableExpression {
 extension PredicateExpressions.IntRemainder: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
         // a % b == a - b * trunc(a / b): the sign of a, as Swift's.
-        try arithmetic(translator, translator.translate(lhs), translator.translate(rhs)) {
+        try translator.arithmetic(translator.translate(lhs), translator.translate(rhs)) {
             .arithmetic($0, .subtract, .arithmetic($1, .multiply, .function("trunc", [.arithmetic($0, .divide, $1)])))
         }
     }
@@ -260,50 +177,27 @@ extension PredicateExpressions.IntRemainder: TranslatableExpression {
 
 extension PredicateExpressions.UnaryMinus: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        .values(try translator.values(translator.translate(wrapped)).map {
-            GuardedValue(condition: $0.condition, expression: .negate($0.expression))
-        })
+        try translator.negated(translator.translate(wrapped))
     }
 }
 
 // MARK: Text and ranges
 
-/// A captured empty string: Swift finds it in every string, NSPredicate's CONTAINS in none.
-private func isEmptyText(_ translated: TranslatedExpression) -> Bool {
-    guard case .constant(let value) = translated else { return false }
-    return (value as? String)?.isEmpty == true || (value as? Substring)?.isEmpty == true
-}
-
 extension PredicateExpressions.SequenceStartsWith: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let text = try translator.translate(base), start = try translator.translate(prefix)
-        if isEmptyText(start) { return .predicate(.constant(true)) }
-        return .predicate(try translator.compare(text, .beginsWith, start))
+        try translator.text(translator.translate(base), .beginsWith, translator.translate(prefix))
     }
 }
 
 extension PredicateExpressions.CollectionContainsCollection: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let text = try translator.translate(base), part = try translator.translate(other)
-        if isEmptyText(part) { return .predicate(.constant(true)) }
-        return .predicate(try translator.compare(text, .contains, part))
+        try translator.text(translator.translate(base), .contains, translator.translate(other))
     }
 }
 
 extension PredicateExpressions.SequenceContains: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let collection = try translator.translate(sequence), value = try translator.translate(element)
-        switch collection {
-        case .constant(let list) where !(list is String):
-            // A captured list: `IN`; an empty one contains nothing.
-            if let values = list as? any Swift.Collection, values.isEmpty { return .predicate(.constant(false)) }
-            return .predicate(try translator.compare(value, .in, collection))
-        case .values:
-            // A character in text.
-            return .predicate(try translator.compare(collection, .contains, value))
-        default:
-            throw Translator.refused("contains(_:) on a \(Translator.describe(collection))")
-        }
+        try translator.contains(translator.translate(sequence), translator.translate(element))
     }
 }
 
@@ -326,58 +220,32 @@ extension PredicateExpressions.Range: TranslatableExpression {
 
 extension PredicateExpressions.RangeExpressionContains: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        var bounds = try translator.translate(range)
-        if case .constant(let value) = bounds, let captured = value as? any RangePredicateValue {
-            let (lower, upper, closed) = captured.predicateBounds
-            bounds = .range(lower: .constant(lower), upper: .constant(upper), closed: closed)
-        }
-        guard case .range(let lower, let upper, let closed) = bounds else {
-            throw Translator.refused("contains(_:) on a \(Translator.describe(bounds))")
-        }
-        let value = try translator.translate(element)
-        return .predicate(.and([try translator.compare(value, .greaterOrEqual, lower),
-                                try translator.compare(value, closed ? .lessOrEqual : .less, upper)]))
+        try translator.rangeContains(translator.translate(range), translator.translate(element))
     }
 }
 
 // MARK: To-many relationships
 
-/// The rows of a to-many relationship an inner closure ranges over, its variable bound to one of
-/// them; the variable is the one of a `filter` before it, so that both conditions share it.
-private func element(of sequence: Any, variable: PredicateExpressions.VariableID,
-                     _ translator: inout FoundationPredicateTranslator)
-    throws -> (path: ExpressionTree, name: String, filter: PredicateTree?, type: any PortalEntity.Type) {
-    let collection = try translator.translate(sequence)
-    guard case .collection(let path, let type, let filter) = collection else {
-        throw Translator.refused("a closure over a \(Translator.describe(collection)) (only to-many relationships)")
-    }
-    let name = filter?.variable ?? translator.subqueryVariable()
-    translator.bind(variable, to: .row(prefix: .variable(name), type: type))
-    return (path, name, filter?.1, type)
-}
-
 extension PredicateExpressions.SequenceContainsWhere: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let (path, name, filter, _) = try element(of: sequence, variable: variable.key, &translator)
-        let condition = Translator.both(filter, try translator.predicate(translator.translate(test)))
-        let count = ExpressionTree.member(.subquery(collection: path, variable: name, predicate: condition), "@count")
-        return .predicate(.comparison(Comparison(count, .greater, .literal(.integer(0)))))
+        let element = try translator.element(of: translator.translate(sequence))
+        translator.bind(variable.key, to: element.row)
+        return try translator.containsWhere(element, translator.translate(test))
     }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let (path, name, filter, _) = try element(of: sequence, variable: variable.key, &translator)
-        let failing = Translator.both(filter, .not(try translator.predicate(translator.translate(test))))
-        let count = ExpressionTree.member(.subquery(collection: path, variable: name, predicate: failing), "@count")
-        return .predicate(.comparison(Comparison(count, .equal, .literal(.integer(0)))))
+        let element = try translator.element(of: translator.translate(sequence))
+        translator.bind(variable.key, to: element.row)
+        return try translator.allSatisfy(element, translator.translate(test))
     }
 }
 
 extension PredicateExpressions.Filter: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
-        let (path, name, earlier, type) = try element(of: sequence, variable: variable.key, &translator)
-        let condition = Translator.both(earlier, try translator.predicate(translator.translate(filter)))
-        return .collection(path: path, element: type, filter: (name, condition))
+        let element = try translator.element(of: translator.translate(sequence))
+        translator.bind(variable.key, to: element.row)
+        return try translator.filtered(element, translator.translate(filter))
     }
 }
