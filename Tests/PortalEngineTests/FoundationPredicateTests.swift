@@ -120,3 +120,39 @@ private func musicStore(seed: UInt64 = 7) throws -> (Store, MusicWorld, Temporar
     }
 }
 
+
+/// The shell's closure text and the compiled `#Predicate` it was copied from compile to the same
+/// SQL: one meaning, whichever way the closure arrives.
+@Suite struct SwiftClosureTextTests {
+    @Test func textAndCompiledClosuresCompileAlike() throws {
+        let (store, _, folder) = try musicStore()
+        defer { withExtendedLifetime(folder) {} }
+        let pairs: [(String, Predicate<MusicTrack>)] = [
+            (#"{ $0.milliseconds > 300_000 && $0.name.starts(with: "Co") }"#, #Predicate { $0.milliseconds > 300_000 && $0.name.starts(with: "Co") }),
+            (#"#Predicate<MusicTrack> { t in t.album?.title.starts(with: "A") == true }"#, #Predicate { t in t.album?.title.starts(with: "A") == true }),
+            (#"{ ($0.composer ?? "none") == "none" || !$0.explicit }"#, #Predicate { ($0.composer ?? "none") == "none" || !$0.explicit }),
+            (#"{ ($0.explicit ? $0.milliseconds : 0) > 1_000 }"#, #Predicate { ($0.explicit ? $0.milliseconds : 0) > 1_000 }),
+            (#"{ (1_000...5_000).contains($0.milliseconds) && $0.composer != nil }"#,
+             #Predicate { (1_000...5_000).contains($0.milliseconds) && $0.composer != nil }),
+            (#"{ $0.album?.artist?.name == "Blue" }"#, #Predicate { $0.album?.artist?.name == "Blue" }),
+            (#"{ $0.milliseconds / 1000 % 60 == 0 }"#, #Predicate { $0.milliseconds / 1000 % 60 == 0 }),
+            (#"{ $0.name.contains("") && $0.unitPrice * 2.0 >= 1.5 }"#, #Predicate { $0.name.contains("") && $0.unitPrice * 2.0 >= 1.5 }),
+        ]
+        for (text, predicate) in pairs {
+            let compiled = try store.read { ctx in try ctx.selectStatement(MusicTrack.self, where: predicate) }
+            let parsed = try store.read { ctx in try ctx.select("Track", .rows(includeRowid: false), text, [], [], nil, nil) }
+            #expect(parsed.sql.lowercased() == compiled.sql.lowercased(), "\(text)")
+            #expect(parsed.bindings == compiled.bindings, "\(text)")
+        }
+        let albums = #Predicate<MusicAlbum> { album in
+            album.tracks.contains { $0.milliseconds > 300_000 } && album.tracks.filter { $0.explicit }.count > 2
+        }
+        let compiled = try store.read { ctx in try ctx.selectStatement(MusicAlbum.self, where: albums) }
+        let parsed = try store.read { ctx in
+            try ctx.select("Album", .rows(includeRowid: false),
+                           "{ album in album.tracks.contains { $0.milliseconds > 300_000 } && album.tracks.filter { $0.explicit }.count > 2 }",
+                           [], [], nil, nil)
+        }
+        #expect(parsed.sql.lowercased() == compiled.sql.lowercased())
+    }
+}

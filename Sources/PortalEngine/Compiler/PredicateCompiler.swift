@@ -48,7 +48,10 @@ public enum PredicateCompiler {
     public static func compile(_ predicate: String, arguments: [Argument] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String,
                                dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
-        let query = try Query.parse(predicate, arguments: arguments)
+        // A Swift closure (`{ $0.Milliseconds > 300_000 }`) is accepted wherever predicate text is.
+        let query = SwiftClosurePredicate.isClosure(predicate)
+            ? Query(predicate: try SwiftClosurePredicate.tree(predicate, entity: entity, schema: schema))
+            : try Query.parse(predicate, arguments: arguments)
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         do {
             return try compiler.compile(query, entity: entity)
