@@ -14,8 +14,11 @@ import FoundationOracle
             file += 1
             return try Store(path: folder.path("corpus\(file).sqlite"))
         }, seeds: 1...5)
-        #expect(PredicateCorpus.tracks(CorpusValues(milliseconds: 0)).count + PredicateCorpus.albums(CorpusValues(milliseconds: 0)).count == 91)
-        #expect(refused.isEmpty, "\(refused)")
+        #expect(PredicateCorpus.tracks(CorpusValues(milliseconds: 0)).count + PredicateCorpus.albums(CorpusValues(milliseconds: 0)).count == 201)
+        // One is refused: a computed property of an attribute's value (the original reads a
+        // month number from a date by an extension of its own).
+        #expect(refused.keys.map { String($0.prefix(11)) } == ["24377266417"], "\(refused)")
+        #expect(refused.values.allSatisfy { $0.contains("<computed") && $0.contains("on a value has no translation") }, "\(refused)")
         #expect(failures.isEmpty, "\(failures.count) differ:\n\(failures.prefix(8).joined(separator: "\n"))")
     }
 }
