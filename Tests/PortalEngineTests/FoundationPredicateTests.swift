@@ -78,6 +78,8 @@ private func musicStore(seed: UInt64 = 7) throws -> (Store, MusicWorld, Temporar
         let keys = try FoundationPredicates.sortKeys([SortDescriptor(\MusicTrack.milliseconds, order: .reverse),
                                                       SortDescriptor(\MusicTrack.name)])
         #expect(keys == [SortKey("milliseconds", ascending: false), SortKey("name")])
+        // Through a to-one relationship, as SwiftData sorts by `\.album?.title`.
+        #expect(try FoundationPredicates.sortKeys([SortDescriptor(\MusicTrack.album?.title)]) == [SortKey("album.title")])
     }
 }
 
