@@ -18,6 +18,8 @@ import Testing
             (#"{ (1...3).contains($0.GenreId ?? 0) && [1, 2].contains($0.MediaTypeId) }"#,
              "GenreId BETWEEN {1, 3} AND MediaTypeId IN {1, 2}"),
             (#"{ $0.Name.localizedStandardContains("love") }"#, #"Name CONTAINS[cd] "love""#),
+            (#"{ $0.Name.caseInsensitiveCompare("wave") == .orderedSame || $0.Composer?.lowercased() == "u2" }"#,
+             #"Name ==[c] "wave" OR lowercase(Composer) == "u2""#),
         ]
         for (closure, text) in pairs {
             let a = try shell("count Track where " + closure), b = try shell("count Track where " + text)

@@ -474,6 +474,9 @@ struct SwiftClosureParser {
         }
         let argument: TranslatedExpression? = isSymbol(")") ? nil : try expression()
         try expect(")", "')' to close the call of '\(name.text)'")
+        if ["caseInsensitiveCompare", "localizedCaseInsensitiveCompare"].contains(name.text), let argument {
+            return try orderedSame(base, argument, name)
+        }
         return try at(name) {
             switch (name.text, label, argument) {
             case ("contains", nil, let part?): return try translator.contains(base, part)
@@ -493,6 +496,20 @@ struct SwiftClosureParser {
                                            + "has no translation to a database query")
             }
         }
+    }
+
+    /// `a.caseInsensitiveCompare(b) == .orderedSame` (or `!=`): Apple's case-insensitive
+    /// equality, `==[c]`. Only that comparison has a meaning here, not the order itself.
+    private mutating func orderedSame(_ base: TranslatedExpression, _ other: TranslatedExpression,
+                                      _ name: SwiftToken) throws(PortalPredicateError) -> TranslatedExpression {
+        let op = current
+        guard op.kind == .symbol, op.text == "==" || op.text == "!=", peek().text == ".", peek(2).text == "orderedSame" else {
+            throw PortalPredicateError(.unsupported, "'\(name.text)' is supported compared with == .orderedSame or != .orderedSame",
+                                       range: name.range)
+        }
+        index += 3
+        let equal = try at(name) { try translator.compare(base, .equal, other, options: .caseInsensitive) }
+        return .predicate(op.text == "==" ? equal : .not(equal))
     }
 
     /// `contains { … }`, `allSatisfy { … }`, `filter { … }` over a to-many relationship.
