@@ -74,6 +74,22 @@ private func musicStore(seed: UInt64 = 7) throws -> (Store, MusicWorld, Temporar
         #expect(refusal(#Predicate { $0.kind.rawValue == 2 })?.contains("on a value has no translation") == true)
     }
 
+    @Test func capturedValuesOfEachTypeBecomeLiterals() throws {
+        typealias T = FoundationPredicateTranslator
+        #expect(try T.literal(Decimal(string: "1.5") as Any) == .literal(.real(1.5)))
+        #expect(try T.literal(Data([1, 2])) == .literal(.blob([1, 2])))
+        let uuid = MusicWorld.code(3)
+        #expect(try T.literal(uuid) == .literal(.text(uuid.uuidString)))
+        // A date is compared by each column's own convention: CAST of seconds since 2001.
+        #expect(try T.literal(Date(timeIntervalSinceReferenceDate: 86_400)) == .cast(.literal(.real(86_400)), "NSDate"))
+        #expect(try T.literal(MediaKind.podcast) == .literal(.integer(3)))
+        #expect(try T.literal(Int?.none as Any) == .literal(.null))
+        #expect(try T.literal(Int8(-3)) == .literal(.integer(-3)))
+        #expect(try T.literal(Float(0.5)) == .literal(.real(0.5)))
+        #expect(try T.literal([1, 2]) == .aggregate([.literal(.integer(1)), .literal(.integer(2))]))
+        #expect((try? T.literal(UInt64.max)) == nil)
+    }
+
     @Test func sortDescriptorsNameColumns() throws {
         let keys = try FoundationPredicates.sortKeys([SortDescriptor(\MusicTrack.milliseconds, order: .reverse),
                                                       SortDescriptor(\MusicTrack.name)])
