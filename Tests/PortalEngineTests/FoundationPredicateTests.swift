@@ -173,4 +173,25 @@ private func musicStore(seed: UInt64 = 7) throws -> (Store, MusicWorld, Temporar
         }
         #expect(parsed.sql.lowercased() == compiled.sql.lowercased())
     }
+
+    @Test func anyTextFailsOrParsesWithoutOverflowingTheStack() throws {
+        let (store, _, folder) = try musicStore()
+        defer { withExtendedLifetime(folder) {} }
+        let (entity, schema) = try store.read { ctx in (try ctx.entity(named: "Track"), try ctx.schema) }
+        for text in ["{ " + String(repeating: "!", count: 20_000) + "$0.explicit }",
+                     "{ " + String(repeating: "-", count: 20_000) + "$0.milliseconds > 0 }",
+                     "{ " + String(repeating: "(", count: 20_000) + "$0.explicit",
+                     "{ $0.composer " + String(repeating: "?? $0.composer ", count: 5_000) + "== nil }",
+                     "{ " + String(repeating: "$0.tracks.contains { ", count: 2_000) + "true }"] {
+            #expect(throws: PortalPredicateError.self) { try SwiftClosurePredicate.tree(text, entity: entity, schema: schema) }
+        }
+        // A long chain is one list, built in one pass.
+        let chain = "{ " + String(repeating: "$0.trackId == 1 || ", count: 5_000) + "false }"
+        guard case .or(let operands) = try SwiftClosurePredicate.tree(chain, entity: entity, schema: schema) else {
+            Issue.record("expected one OR")
+            return
+        }
+        #expect(operands.count == 5_001)
+    }
 }
+

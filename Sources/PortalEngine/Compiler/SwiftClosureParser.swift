@@ -62,7 +62,7 @@ struct SwiftClosureParser {
     /// The closures' parameters, innermost last: `$0` is the innermost one.
     private var parameters: [(name: String?, value: TranslatedExpression)] = []
     private var depth = 0
-    private static let maximumDepth = 200
+    private static let maximumDepth = 100
 
     init(_ text: String, entity: EntityDescription, schema: Schema) throws(PortalPredicateError) {
         tokens = try Self.tokens(Array(text))
@@ -74,6 +74,8 @@ struct SwiftClosureParser {
 
     private static let symbols = ["...", "..<", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "->",
                                   "<", ">", "!", "?", ":", ".", ",", "(", ")", "[", "]", "{", "}", "+", "-", "*", "/", "%", "#"]
+
+    private static let symbolCharacters = symbols.map(Array.init)
 
     private static func tokens(_ characters: [Character]) throws(PortalPredicateError) -> [SwiftToken] {
         var tokens: [SwiftToken] = []
@@ -132,11 +134,11 @@ struct SwiftClosureParser {
                 }
                 let text = String(characters[start..<i]).replacingOccurrences(of: "`", with: "")
                 tokens.append(SwiftToken(kind: .identifier, text: text, range: start..<i, spaceBefore: space))
-            } else if let symbol = symbols.first(where: { symbol in
-                symbol.count <= characters.count - i && String(characters[i..<(i + symbol.count)]) == symbol
+            } else if let symbol = symbolCharacters.first(where: { symbol in
+                symbol.count <= characters.count - i && characters[i..<(i + symbol.count)].elementsEqual(symbol)
             }) {
                 i += symbol.count
-                tokens.append(SwiftToken(kind: .symbol, text: symbol, range: start..<i, spaceBefore: space))
+                tokens.append(SwiftToken(kind: .symbol, text: String(symbol), range: start..<i, spaceBefore: space))
             } else {
                 throw PortalPredicateError(.syntax, "unexpected '\(c)' in a Swift closure", range: start..<(start + 1))
             }
@@ -241,12 +243,18 @@ struct SwiftClosureParser {
 
     // MARK: Expressions, loosest first (Swift's precedence groups)
 
-    private mutating func expression() throws(PortalPredicateError) -> TranslatedExpression {
+    /// One more level of nesting (parentheses, closures, `!`, `-`, `??`): past the limit an
+    /// error, never a stack overflow, whatever the text.
+    private mutating func nest() throws(PortalPredicateError) {
         depth += 1
-        defer { depth -= 1 }
         guard depth < Self.maximumDepth else {
             throw PortalPredicateError(.tooDeep, "the closure nests deeper than \(Self.maximumDepth) levels", range: current.range)
         }
+    }
+
+    private mutating func expression() throws(PortalPredicateError) -> TranslatedExpression {
+        try nest()
+        defer { depth -= 1 }
         let condition = try disjunction()
         guard isSymbol("?") else { return condition }
         let question = current
@@ -257,26 +265,31 @@ struct SwiftClosureParser {
         return try at(question) { try translator.conditional(translator.predicate(condition), yes, no) }
     }
 
+    /// `a || b || …` as one list (built once: a chain of thousands stays linear).
     private mutating func disjunction() throws(PortalPredicateError) -> TranslatedExpression {
-        var left = try conjunction()
+        let first = try conjunction()
+        guard isSymbol("||") else { return first }
+        var operands = [try at(current) { try translator.predicate(first) }]
         while isSymbol("||") {
             let op = current
             index += 1
-            let right = try conjunction()
-            left = try at(op) { try translator.or(left, right) }
+            let next = try conjunction()
+            operands.append(try at(op) { try translator.predicate(next) })
         }
-        return left
+        return .predicate(.or(operands))
     }
 
     private mutating func conjunction() throws(PortalPredicateError) -> TranslatedExpression {
-        var left = try comparison()
+        let first = try comparison()
+        guard isSymbol("&&") else { return first }
+        var operands = [try at(current) { try translator.predicate(first) }]
         while isSymbol("&&") {
             let op = current
             index += 1
-            let right = try comparison()
-            left = try at(op) { try translator.and(left, right) }
+            let next = try comparison()
+            operands.append(try at(op) { try translator.predicate(next) })
         }
-        return left
+        return .predicate(.and(operands))
     }
 
     private mutating func comparison() throws(PortalPredicateError) -> TranslatedExpression {
@@ -300,6 +313,8 @@ struct SwiftClosureParser {
         guard isSymbol("??") else { return left }
         let op = current
         index += 1
+        try nest()
+        defer { depth -= 1 }
         let right = try coalescing()
         return try at(op) { try translator.coalesce(left, right) }
     }
@@ -392,6 +407,8 @@ struct SwiftClosureParser {
 
     private mutating func prefix() throws(PortalPredicateError) -> TranslatedExpression {
         let op = current
+        try nest()
+        defer { depth -= 1 }
         if take("!") {
             let operand = try prefix()
             return try at(op) { .predicate(.not(try translator.predicate(operand))) }
