@@ -33,6 +33,18 @@ import Testing
         #expect(found.status == 0)
     }
 
+    @Test func updatesAndDeletesTakeClosures() throws {
+        let (folder, database) = try Shell.chinookCopy()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Shell.run([database, "-e", "update Track set UnitPrice = 2.99 where { $0.Milliseconds > 2_500_000 }",
+                                 "-e", "count Track where UnitPrice == 2.99",
+                                 "-e", "delete InvoiceLine where { $0.track?.Milliseconds ?? 0 > 2_500_000 }",
+                                 "-e", "count InvoiceLine where Track.Milliseconds > 2500000"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "155\n0\n")
+        #expect(run.stderr == "updated 155 Track\ndeleted 84 InvoiceLine\n")
+    }
+
     @Test func errorsHaveCarets() throws {
         let typo = try shell("count Track where { $0.Miliseconds > 3 }")
         #expect(typo.status == 1)
