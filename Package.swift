@@ -55,12 +55,16 @@ let package = Package(
         // generator and docs/predicates.md's cases with their hand-written SQL.
         .target(name: "DifferentialSupport", dependencies: ["PortalPredicate"], path: "Tests/DifferentialSupport"),
         .target(name: "ReadmeExample", dependencies: ["PortalEngine"], path: "Tests/ReadmeExample"),
-        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite", "DifferentialSupport", "ReadmeExample"]),
+        // Foundation as the oracle of `#Predicate` on SQLite and PostgreSQL: a music schema with
+        // relationships, random predicates built from PredicateExpressions, the comparison.
+        .target(name: "FoundationOracle", dependencies: ["PortalEngine"], path: "Tests/FoundationOracle"),
+        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite", "DifferentialSupport", "ReadmeExample",
+                                                           "FoundationOracle"]),
         .testTarget(name: "PortalShellTests", dependencies: ["PortalShell"]),
         .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI"]),
         // Needs a PostgreSQL server: `make test` starts a throwaway one (scripts/postgres-test-server).
         .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite", "DifferentialSupport",
-                                                             "ReadmeExample"]),
+                                                             "ReadmeExample", "FoundationOracle"]),
         // PortalTUI: the docs tests find the keys the browser handles by driving its model.
         .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine", "PortalPostgres", "DifferentialSupport"],
                     exclude: ["Expected"]),

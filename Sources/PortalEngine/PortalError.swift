@@ -66,7 +66,7 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A close name the user may have meant ("did you mean 'Track'?").
     public var suggestion: String?
     /// The parse or compile error, when `kind` is `.predicate`.
-    public var predicateError: PredicateError?
+    public var predicateError: PortalPredicateError?
     /// The SQL that failed, when there was one.
     public var sql: String?
     /// A server's detail of its message (PostgreSQL's `DETAIL`: the key that already exists).

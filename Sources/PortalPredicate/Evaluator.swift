@@ -27,20 +27,20 @@ import Foundation
 //   `YYYY-MM-DD HH:MM:SS` (UTC), compared with anything else seconds. A number cast to NSDate is
 //   seconds since 2001-01-01 (Apple's reference date).
 
-extension Predicate {
+extension PredicateTree {
     /// Whether `object` matches, by the semantics of docs/predicates.md (the same answer as the compiled
     /// SQL). `variables` binds free `$name`s. Unknown names and operators that cannot apply are
-    /// `PredicateError`s.
+    /// `PortalPredicateError`s.
     public func evaluate(with object: any EvaluationObject,
-                         variables: [String: Argument] = [:]) throws(PredicateError) -> Bool {
+                         variables: [String: Argument] = [:]) throws(PortalPredicateError) -> Bool {
         try Evaluator().predicate(self, Scope(object: object, variables: Scope.bind(variables)))
     }
 }
 
-extension Expression {
+extension ExpressionTree {
     /// The value of this expression on `object` (a to-one relationship gives the related id).
     public func evaluate(with object: any EvaluationObject,
-                         variables: [String: Argument] = [:]) throws(PredicateError) -> Value {
+                         variables: [String: Argument] = [:]) throws(PortalPredicateError) -> Value {
         let evaluator = Evaluator()
         let operand = try evaluator.expression(self, Scope(object: object, variables: Scope.bind(variables)))
         return try evaluator.scalarValue(operand, for: "the value")
@@ -51,7 +51,7 @@ extension Query {
     /// The objects that match, sorted by `sort` (SQLite's ordering, NULLs first ascending, ties by
     /// id) and cut to `limit`: what the compiled query returns.
     public func evaluate(over objects: [any EvaluationObject],
-                         variables: [String: Argument] = [:]) throws(PredicateError) -> [any EvaluationObject] {
+                         variables: [String: Argument] = [:]) throws(PortalPredicateError) -> [any EvaluationObject] {
         let evaluator = Evaluator()
         let bound = Scope.bind(variables)
         var kept: [(object: any EvaluationObject, keys: [Value])] = []
@@ -60,7 +60,7 @@ extension Query {
             guard try evaluator.predicate(predicate, scope) else { continue }
             var keys: [Value] = []
             for descriptor in sort {
-                var path = Expression.key(descriptor.keyPath.first ?? "")
+                var path = ExpressionTree.key(descriptor.keyPath.first ?? "")
                 for part in descriptor.keyPath.dropFirst() { path = .member(path, part) }
                 keys.append(try evaluator.scalarValue(try evaluator.expression(path, scope), for: "SORT"))
             }
@@ -114,11 +114,11 @@ struct Scope {
 struct Evaluator {
     static let aggregateKeys = ["@count", "@sum", "@avg", "@min", "@max"]
 
-    private func invalid(_ message: String) -> PredicateError { PredicateError(.invalidOperation, message) }
+    private func invalid(_ message: String) -> PortalPredicateError { PortalPredicateError(.invalidOperation, message) }
 
     // MARK: Predicates
 
-    func predicate(_ p: Predicate, _ scope: Scope) throws(PredicateError) -> Bool {
+    func predicate(_ p: PredicateTree, _ scope: Scope) throws(PortalPredicateError) -> Bool {
         switch p {
         case .constant(let value): return value
         case .not(let inner): return try !predicate(inner, scope)
@@ -132,7 +132,7 @@ struct Evaluator {
         }
     }
 
-    private func comparison(_ c: Comparison, _ scope: Scope) throws(PredicateError) -> Bool {
+    private func comparison(_ c: Comparison, _ scope: Scope) throws(PortalPredicateError) -> Bool {
         let left = try expression(c.left, scope)
         let right = try expression(c.right, scope)
         if let quantifier = c.quantifier {
@@ -157,7 +157,7 @@ struct Evaluator {
     }
 
     private func compare(_ left: Operand, _ op: ComparisonOperator, _ options: ComparisonOptions,
-                         _ right: Operand) throws(PredicateError) -> Bool {
+                         _ right: Operand) throws(PortalPredicateError) -> Bool {
         switch op {
         case .between:
             guard case .list(let bounds) = right, bounds.count == 2 else {
@@ -189,7 +189,7 @@ struct Evaluator {
 
     /// The two sides as values, after folding (`[c]`, `[d]`) or SQLite's affinity rules.
     private func comparable(_ left: Operand, _ right: Operand, _ options: ComparisonOptions,
-                            _ op: ComparisonOperator) throws(PredicateError) -> (Value, Value) {
+                            _ op: ComparisonOperator) throws(PortalPredicateError) -> (Value, Value) {
         let (a, aAffinity) = try scalar(left, against: right, op)
         let (b, bAffinity) = try scalar(right, against: left, op)
         let folds = !options.contains(.normalized)
@@ -207,7 +207,7 @@ struct Evaluator {
 
     /// `==` is SQL's IS (NULL == NULL), `!=` is IS NOT; ordering is false when a side is NULL.
     private func scalarCompare(_ left: Operand, _ op: ComparisonOperator, _ options: ComparisonOptions,
-                               _ right: Operand) throws(PredicateError) -> Bool {
+                               _ right: Operand) throws(PortalPredicateError) -> Bool {
         let (a, b) = try comparable(left, right, options, op)
         if a.isNull || b.isNull {
             switch op {
@@ -238,7 +238,7 @@ struct Evaluator {
 
     /// Membership (IN, and CONTAINS on a list) is `==`: NULL is a member of `{nil, v}`, as
     /// NSPredicate has it.
-    private func member(_ left: Operand, equals right: Operand, _ options: ComparisonOptions) throws(PredicateError) -> Bool {
+    private func member(_ left: Operand, equals right: Operand, _ options: ComparisonOptions) throws(PortalPredicateError) -> Bool {
         let (a, b) = try comparable(left, right, options, .in)
         if a.isNull || b.isNull { return a.isNull && b.isNull }
         return Evaluator.order(a, b, options) == 0
@@ -247,7 +247,7 @@ struct Evaluator {
     /// CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES: on the text of both sides (numbers as
     /// SQLite writes them); false when a side is NULL.
     private func textCompare(_ left: Operand, _ op: ComparisonOperator, _ options: ComparisonOptions,
-                             _ right: Operand) throws(PredicateError) -> Bool {
+                             _ right: Operand) throws(PortalPredicateError) -> Bool {
         let (a, _) = try scalar(left, against: right, op)
         let (b, _) = try scalar(right, against: left, op)
         guard let text = ValueSemantics.text(of: a), let pattern = ValueSemantics.text(of: b) else { return false }
@@ -263,7 +263,7 @@ struct Evaluator {
     /// One side of a comparison as a value and its affinity. A date becomes text when compared
     /// with text, seconds otherwise; an object its id.
     private func scalar(_ operand: Operand, against other: Operand,
-                        _ op: ComparisonOperator) throws(PredicateError) -> (Value, Affinity?) {
+                        _ op: ComparisonOperator) throws(PortalPredicateError) -> (Value, Affinity?) {
         switch operand {
         case .value(let v, let affinity): return (v, affinity)
         case .object(let o): return (o.id, nil)
@@ -280,14 +280,14 @@ struct Evaluator {
     }
 
     /// A pending aggregate used as a value: fine over values (or nothing), an error over objects.
-    private func resolved(_ key: String, _ elements: [Operand]) throws(PredicateError) -> Value {
+    private func resolved(_ key: String, _ elements: [Operand]) throws(PortalPredicateError) -> Value {
         if elements.contains(where: \.isObject) {
             throw invalid("\(key) needs an attribute after it (r.\(key).attribute)")
         }
         return try scalarValue(try aggregate(key, elements), for: key)
     }
 
-    func scalarValue(_ operand: Operand, for what: String) throws(PredicateError) -> Value {
+    func scalarValue(_ operand: Operand, for what: String) throws(PortalPredicateError) -> Value {
         switch operand {
         case .value(let v, _): return v
         case .object(let o): return o.id
@@ -298,7 +298,7 @@ struct Evaluator {
     }
 
     /// The elements of a to-many key path or list; NULL (a to-one that is missing) is empty.
-    private func collection(_ operand: Operand, for what: String) throws(PredicateError) -> [Operand] {
+    private func collection(_ operand: Operand, for what: String) throws(PortalPredicateError) -> [Operand] {
         switch operand {
         case .many(let elements), .list(let elements): return elements
         case .value(.null, _): return []
@@ -308,13 +308,13 @@ struct Evaluator {
 
     // MARK: Expressions
 
-    func expression(_ e: Expression, _ scope: Scope) throws(PredicateError) -> Operand {
+    func expression(_ e: ExpressionTree, _ scope: Scope) throws(PortalPredicateError) -> Operand {
         switch e {
         case .literal(let v): return .value(v, nil)
         case .self: return .value(scope.object.id, nil)
         case .variable(let name):
             guard let bound = scope.variables[name] else {
-                throw PredicateError(.unknownName, "no value for the variable $\(name)",
+                throw PortalPredicateError(.unknownName, "no value for the variable $\(name)",
                                      suggestion: closestName(to: name, among: Array(scope.variables.keys)).map { "$" + $0 })
             }
             return bound
@@ -349,7 +349,7 @@ struct Evaluator {
 
     /// `base.name`: an attribute or relationship of an object, mapped over collections, or an
     /// aggregate key (`@count`, `@sum`, …).
-    private func member(_ base: Operand, _ name: String) throws(PredicateError) -> Operand {
+    private func member(_ base: Operand, _ name: String) throws(PortalPredicateError) -> Operand {
         switch base {
         case .object(let o):
             if name.hasPrefix("@") { throw invalid("\(name) needs a to-many relationship before it") }
@@ -371,7 +371,7 @@ struct Evaluator {
         }
     }
 
-    private func mapMember(_ elements: [Operand], _ name: String) throws(PredicateError) -> [Operand] {
+    private func mapMember(_ elements: [Operand], _ name: String) throws(PortalPredicateError) -> [Operand] {
         var result: [Operand] = []
         for element in elements {
             switch try member(element, name) {
@@ -382,20 +382,20 @@ struct Evaluator {
         return result
     }
 
-    private func attributeOrRelationship(_ o: any EvaluationObject, _ name: String) throws(PredicateError) -> Operand {
+    private func attributeOrRelationship(_ o: any EvaluationObject, _ name: String) throws(PortalPredicateError) -> Operand {
         if let v = o.attribute(name) { return .value(v, o.affinity(of: name)) }
         if let related = o.toOne(name) { return related.map(Operand.object) ?? .null }
         if let many = o.toMany(name) {
             let ordered = many.sorted { ValueSemantics.compare($0.id, $1.id) < 0 }
             return .many(ordered.map(Operand.object))
         }
-        throw PredicateError(.unknownName, "no attribute or relationship named '\(name)'",
+        throw PortalPredicateError(.unknownName, "no attribute or relationship named '\(name)'",
                              suggestion: closestName(to: name, among: o.memberNames))
     }
 
-    private func aggregateKey(_ key: String, _ elements: [Operand]) throws(PredicateError) -> Operand {
+    private func aggregateKey(_ key: String, _ elements: [Operand]) throws(PortalPredicateError) -> Operand {
         guard Evaluator.aggregateKeys.contains(key) else {
-            throw PredicateError(.unknownName, "unknown aggregate '\(key)'",
+            throw PortalPredicateError(.unknownName, "unknown aggregate '\(key)'",
                                  suggestion: closestName(to: key, among: Evaluator.aggregateKeys))
         }
         if key == "@count" { return .value(.integer(Int64(elements.count)), nil) }
@@ -405,7 +405,7 @@ struct Evaluator {
 
     /// `@sum`/`sum` (0 when empty, integer unless a real is summed), `@avg`/`average`,
     /// `@min`/`min`, `@max`/`max` (NULL when empty), `@count`/`count`. NULLs are skipped.
-    private func aggregate(_ key: String, _ elements: [Operand]) throws(PredicateError) -> Operand {
+    private func aggregate(_ key: String, _ elements: [Operand]) throws(PortalPredicateError) -> Operand {
         var values: [Value] = []
         for element in elements {
             let v = try scalarValue(element, for: key)
@@ -452,7 +452,7 @@ struct Evaluator {
         }
     }
 
-    private func subscriptValue(_ base: Operand, _ index: SubscriptIndex, _ scope: Scope) throws(PredicateError) -> Operand {
+    private func subscriptValue(_ base: Operand, _ index: SubscriptIndex, _ scope: Scope) throws(PortalPredicateError) -> Operand {
         let elements = try collection(base, for: "a subscript")
         switch index {
         case .first: return elements.first ?? .null
@@ -472,7 +472,7 @@ struct Evaluator {
 
     // MARK: Functions and CAST
 
-    private func function(_ name: String, _ arguments: [Expression], _ scope: Scope) throws(PredicateError) -> Operand {
+    private func function(_ name: String, _ arguments: [ExpressionTree], _ scope: Scope) throws(PortalPredicateError) -> Operand {
         if name == "now" { return .date(Date().timeIntervalSince1970) }
         guard let first = arguments.first else { throw invalid("\(name)() needs an argument") }
         let argument = try expression(first, scope)
@@ -484,7 +484,7 @@ struct Evaluator {
         }
     }
 
-    private func scalarFunction(_ name: String, _ v: Value) throws(PredicateError) -> Value {
+    private func scalarFunction(_ name: String, _ v: Value) throws(PortalPredicateError) -> Value {
         if v.isNull { return .null }
         switch name {
         case "lowercase", "uppercase":
@@ -511,11 +511,11 @@ struct Evaluator {
         case "ln": return x > 0 ? .real(Foundation.log(x)) : .null
         case "log": return x > 0 ? .real(log10(x)) : .null
         case "exp": return .real(Foundation.exp(x))
-        default: throw PredicateError(.unknownName, "unknown function '\(name)'")
+        default: throw PortalPredicateError(.unknownName, "unknown function '\(name)'")
         }
     }
 
-    private func cast(_ operand: Operand, to type: String) throws(PredicateError) -> Operand {
+    private func cast(_ operand: Operand, to type: String) throws(PortalPredicateError) -> Operand {
         if case .date(let seconds) = operand {
             switch type {
             case "NSDate": return operand

@@ -1,7 +1,7 @@
 /// The tokens of the predicate language, cut from the UTF-8 bytes of the text.
 ///
 /// Positions are byte offsets; `Lexer.characterRange` turns them into the character ranges that
-/// `PredicateError` reports, only when an error is made (so lexing stays on bytes).
+/// `PortalPredicateError` reports, only when an error is made (so lexing stays on bytes).
 struct Token: Sendable {
     enum Kind: Sendable, Equatable {
         /// A plain identifier that is not a reserved word, as written.
@@ -49,7 +49,7 @@ struct Lexer {
     }
 
     /// All tokens, ending with `.end`.
-    static func tokenize(_ text: String) throws(PredicateError) -> [Token] {
+    static func tokenize(_ text: String) throws(PortalPredicateError) -> [Token] {
         var lexer = Lexer(text)
         var tokens: [Token] = []
         let ask = PredicateInterruption.requested
@@ -77,8 +77,8 @@ struct Lexer {
         offset + ahead < bytes.count ? bytes[offset + ahead] : nil
     }
 
-    private func error(_ message: String, from start: Int) -> PredicateError {
-        PredicateError(.syntax, message,
+    private func error(_ message: String, from start: Int) -> PortalPredicateError {
+        PortalPredicateError(.syntax, message,
                        range: Lexer.characterRange(start..<max(offset, start + 1), in: text))
     }
 
@@ -92,7 +92,7 @@ struct Lexer {
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-    mutating func next() throws(PredicateError) -> Token {
+    mutating func next() throws(PortalPredicateError) -> Token {
         while let b = peek(), b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C || b == 0x0B {
             offset += 1
         }
@@ -142,7 +142,7 @@ struct Lexer {
     }
 
     /// After `#` or `$`: an identifier, or a quoted string for any other text.
-    private mutating func nameAfterSigil(start: Int, sigil: String) throws(PredicateError) -> String {
+    private mutating func nameAfterSigil(start: Int, sigil: String) throws(PortalPredicateError) -> String {
         if let c = peek(), c == 0x22 || c == 0x27 { return try string() }
         guard let c = peek(), Lexer.isIdentifierStart(c) else {
             throw error("expected a name after '\(sigil)'", from: start)
@@ -157,7 +157,7 @@ struct Lexer {
 
     /// `%@`, `%K`, or a printf specifier: an optional length modifier and a conversion (`%lu`,
     /// `%hd`, `%lf`, `%la`, `%e`, …).
-    private mutating func formatArgument(start: Int) throws(PredicateError) -> String {
+    private mutating func formatArgument(start: Int) throws(PortalPredicateError) -> String {
         offset += 1
         if let b = peek(), b == 0x40 || b == 0x4B { // @ K
             offset += 1
@@ -180,7 +180,7 @@ struct Lexer {
         return String(decoding: bytes[start..<offset], as: UTF8.self)
     }
 
-    private mutating func symbol(start: Int) throws(PredicateError) -> String {
+    private mutating func symbol(start: Int) throws(PortalPredicateError) -> String {
         let one = bytes[offset]
         let next = peek(1)
         // Two-byte operators first: ** == != <> <= =< >= => && || << >>
@@ -223,7 +223,7 @@ struct Lexer {
         peek() == 0xE2 && peek(1) == 0x80 && (0x98...0x9E).contains(peek(2) ?? 0)
     }
 
-    private mutating func string() throws(PredicateError) -> String {
+    private mutating func string() throws(PortalPredicateError) -> String {
         let start = offset
         let quote = bytes[offset]
         offset += 1
@@ -260,7 +260,7 @@ struct Lexer {
     }
 
     /// `\uXXXX`, or a surrogate pair `\uD83D\uDE00`.
-    private mutating func unicodeEscape(start: Int) throws(PredicateError) -> Unicode.Scalar {
+    private mutating func unicodeEscape(start: Int) throws(PortalPredicateError) -> Unicode.Scalar {
         let high = try fourHex(start: start)
         if (0xD800...0xDBFF).contains(high), peek() == 0x5C, peek(1) == 0x75 {
             offset += 2
@@ -276,7 +276,7 @@ struct Lexer {
         return scalar
     }
 
-    private mutating func fourHex(start: Int) throws(PredicateError) -> UInt32 {
+    private mutating func fourHex(start: Int) throws(PortalPredicateError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let b = peek(), let digit = Lexer.hexValue(b) else {
@@ -297,7 +297,7 @@ struct Lexer {
         }
     }
 
-    private mutating func blob(start: Int) throws(PredicateError) -> [UInt8] {
+    private mutating func blob(start: Int) throws(PortalPredicateError) -> [UInt8] {
         let quote = bytes[offset]
         offset += 1
         var result: [UInt8] = []
@@ -315,7 +315,7 @@ struct Lexer {
         return result
     }
 
-    private mutating func number() throws(PredicateError) -> Token.Kind {
+    private mutating func number() throws(PortalPredicateError) -> Token.Kind {
         let start = offset
         if bytes[offset] == 0x30, let radixByte = peek(1) {
             let radix: UInt64? = switch radixByte {
@@ -353,7 +353,7 @@ struct Lexer {
         return .real(value)
     }
 
-    private mutating func radixDigits(_ radix: UInt64, start: Int) throws(PredicateError) -> UInt64 {
+    private mutating func radixDigits(_ radix: UInt64, start: Int) throws(PortalPredicateError) -> UInt64 {
         var value: UInt64 = 0
         var count = 0
         while let b = peek(), Lexer.isIdentifierByte(b) {

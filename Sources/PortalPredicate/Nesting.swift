@@ -1,4 +1,4 @@
-extension Predicate {
+extension PredicateTree {
     /// Where the text of a predicate is nested deepest: the character range of the first token
     /// inside the most brackets (`(`, `{`, `[`). Nil when the text does not lex. Used to place
     /// the caret of errors about nesting found after parsing (the compiled SQL's depth).

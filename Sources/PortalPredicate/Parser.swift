@@ -16,7 +16,7 @@ struct Parser {
     /// Whether to stop a long parse (`PredicateInterruption`), asked along long chains.
     private let interruption = PredicateInterruption.requested
 
-    init(_ text: String, arguments: [Argument]) throws(PredicateError) {
+    init(_ text: String, arguments: [Argument]) throws(PortalPredicateError) {
         self.text = text
         self.tokens = try Lexer.tokenize(text)
         self.arguments = arguments
@@ -27,22 +27,22 @@ struct Parser {
 
     /// What a parenthesised group or an operand turned out to be.
     private enum Operand {
-        case predicate(Node<Predicate>)
-        case expression(Node<Expression>)
+        case predicate(Node<PredicateTree>)
+        case expression(Node<ExpressionTree>)
 
         var isExpression: Bool { if case .expression = self { return true } else { return false } }
     }
 
     // MARK: Entry points
 
-    mutating func parsePredicate() throws(PredicateError) -> Predicate {
+    mutating func parsePredicate() throws(PortalPredicateError) -> PredicateTree {
         let predicate = try predicateOperand()
         try expectEnd(allowingClauses: false)
         try checkArgumentsUsed()
         return predicate.value
     }
 
-    mutating func parseQuery() throws(PredicateError) -> Query {
+    mutating func parseQuery() throws(PortalPredicateError) -> Query {
         let predicate = try predicateOperand()
         var query = Query(predicate: predicate.value)
         var sawSort = false, sawLimit = false
@@ -64,7 +64,7 @@ struct Parser {
     }
 
     /// One expression and nothing after it (the value of the shell's `set KEY = …`).
-    mutating func parseExpression() throws(PredicateError) -> Expression {
+    mutating func parseExpression() throws(PortalPredicateError) -> ExpressionTree {
         let value = try expression()
         guard current.kind == .end else { throw unexpected("an operator or the end of the value") }
         try checkArgumentsUsed()
@@ -87,7 +87,7 @@ struct Parser {
 
     private func isReserved(_ word: String) -> Bool { current.kind == .reserved(word) }
 
-    private mutating func expectSymbol(_ symbol: String, _ what: String) throws(PredicateError) {
+    private mutating func expectSymbol(_ symbol: String, _ what: String) throws(PortalPredicateError) {
         guard isSymbol(symbol) else { throw unexpected(what) }
         advance()
     }
@@ -114,19 +114,19 @@ struct Parser {
     }
 
     /// "expected X after 'previous' (found Y)", at the current token.
-    private func unexpected(_ expected: String) -> PredicateError {
+    private func unexpected(_ expected: String) -> PortalPredicateError {
         var message = "expected \(expected)"
         if position > 0 { message += " after \(describe(tokens[position - 1]))" }
         message += " (found \(describe(current)))"
-        return PredicateError(.syntax, message, range: range(of: current))
+        return PortalPredicateError(.syntax, message, range: range(of: current))
     }
 
-    private func failure(_ kind: PredicateError.Kind, _ message: String, at token: Token,
-                         suggestion: String? = nil) -> PredicateError {
-        PredicateError(kind, message, range: range(of: token), suggestion: suggestion)
+    private func failure(_ kind: PortalPredicateError.Kind, _ message: String, at token: Token,
+                         suggestion: String? = nil) -> PortalPredicateError {
+        PortalPredicateError(kind, message, range: range(of: token), suggestion: suggestion)
     }
 
-    private mutating func expectEnd(allowingClauses: Bool) throws(PredicateError) {
+    private mutating func expectEnd(allowingClauses: Bool) throws(PortalPredicateError) {
         guard current.kind == .end else {
             throw unexpected(allowingClauses ? "AND, OR, SORT, LIMIT or the end of the predicate"
                                              : "AND, OR or the end of the predicate")
@@ -135,7 +135,7 @@ struct Parser {
 
     // MARK: Limits
 
-    private mutating func descend() throws(PredicateError) {
+    private mutating func descend() throws(PortalPredicateError) {
         depth += 1
         if depth > Parser.maximumDepth {
             throw failure(.tooDeep, "the predicate is nested more than \(Parser.maximumDepth) levels deep", at: current)
@@ -145,7 +145,7 @@ struct Parser {
     private mutating func ascend() { depth -= 1 }
 
     /// The height of a new node over children of the given heights, checked against the limit.
-    private func height(over children: Int...) throws(PredicateError) -> Int {
+    private func height(over children: Int...) throws(PortalPredicateError) -> Int {
         let h = (children.max() ?? 0) + 1
         if h > Parser.maximumDepth {
             throw failure(.tooDeep, "the predicate is nested more than \(Parser.maximumDepth) levels deep", at: current)
@@ -156,14 +156,14 @@ struct Parser {
     // MARK: Predicates
 
     /// A predicate where nothing else may stand.
-    private mutating func predicateOperand() throws(PredicateError) -> Node<Predicate> {
+    private mutating func predicateOperand() throws(PortalPredicateError) -> Node<PredicateTree> {
         guard case .predicate(let p) = try orOperand(allowExpression: false) else {
             throw unexpected("a comparison operator")
         }
         return p
     }
 
-    private mutating func orOperand(allowExpression: Bool) throws(PredicateError) -> Operand {
+    private mutating func orOperand(allowExpression: Bool) throws(PortalPredicateError) -> Operand {
         try descend()
         defer { ascend() }
         let first = try andOperand(allowExpression: allowExpression)
@@ -182,7 +182,7 @@ struct Parser {
         return .predicate((.or(operands), try height(over: tallest)))
     }
 
-    private mutating func andOperand(allowExpression: Bool) throws(PredicateError) -> Operand {
+    private mutating func andOperand(allowExpression: Bool) throws(PortalPredicateError) -> Operand {
         let first = try notOperand(allowExpression: allowExpression)
         guard case .predicate(let left) = first, isReserved("AND") || isSymbol("&&") else { return first }
         var operands = [left.value], tallest = left.height
@@ -198,7 +198,7 @@ struct Parser {
         return .predicate((.and(operands), try height(over: tallest)))
     }
 
-    private mutating func notOperand(allowExpression: Bool) throws(PredicateError) -> Operand {
+    private mutating func notOperand(allowExpression: Bool) throws(PortalPredicateError) -> Operand {
         guard isReserved("NOT") || isSymbol("!") else {
             return try comparisonOperand(allowExpression: allowExpression)
         }
@@ -213,7 +213,7 @@ struct Parser {
 
     /// A comparison, TRUEPREDICATE/FALSEPREDICATE, a parenthesised predicate — or, directly inside
     /// parentheses, a bare expression (`(a + 1) * 2 > 3` starts like `(a > 1)`).
-    private mutating func comparisonOperand(allowExpression: Bool) throws(PredicateError) -> Operand {
+    private mutating func comparisonOperand(allowExpression: Bool) throws(PortalPredicateError) -> Operand {
         if isReserved("TRUEPREDICATE") || isReserved("FALSEPREDICATE") {
             let value = isReserved("TRUEPREDICATE")
             advance()
@@ -226,7 +226,7 @@ struct Parser {
         case .reserved("NONE"): quantifier = Quantifier.none
         default: break
         }
-        let left: Node<Expression>
+        let left: Node<ExpressionTree>
         if quantifier != nil {
             advance()
             left = try expression()
@@ -274,13 +274,13 @@ struct Parser {
 
     /// A literal pattern of MATCHES is compiled now, so that a bad one is reported under the
     /// pattern with the regular expression engine's reason.
-    private func checkRegex(_ pattern: String, at token: Token) throws(PredicateError) {
+    private func checkRegex(_ pattern: String, at token: Token) throws(PortalPredicateError) {
         if let reason = TextMatching.regexProblem(pattern) {
             throw failure(.invalidOperation, "invalid regular expression for MATCHES: \(reason)", at: token)
         }
     }
 
-    private func unexpectedOperator() -> PredicateError {
+    private func unexpectedOperator() -> PortalPredicateError {
         if case .identifier(let word) = current.kind {
             if peekKind(1) == .symbol(":") {
                 return failure(.unsupported, "'\(word):' (an Objective-C selector used as an operator) has no meaning on a database",
@@ -297,7 +297,7 @@ struct Parser {
         return unexpected("a comparison operator")
     }
 
-    private mutating func group(allowExpression: Bool) throws(PredicateError) -> Operand {
+    private mutating func group(allowExpression: Bool) throws(PortalPredicateError) -> Operand {
         let open = current
         advance()
         let inner = try orOperand(allowExpression: allowExpression)
@@ -333,7 +333,7 @@ struct Parser {
     ]
 
     /// `[c]`, `[d]`, `[n]`, `[l]` or a combination (`[cd]`, `[cl]`) right after an operator.
-    private mutating func comparisonOptions() throws(PredicateError) -> ComparisonOptions {
+    private mutating func comparisonOptions() throws(PortalPredicateError) -> ComparisonOptions {
         guard isSymbol("[") else { return [] }
         advance()
         guard case .identifier(let word) = current.kind else { throw unexpected("options such as c, d, cd, l or n") }
@@ -354,13 +354,13 @@ struct Parser {
 
 
     /// `seed` is an already parsed parenthesised expression that starts this one.
-    private mutating func expression(seed: Node<Expression>? = nil) throws(PredicateError) -> Node<Expression> {
+    private mutating func expression(seed: Node<ExpressionTree>? = nil) throws(PortalPredicateError) -> Node<ExpressionTree> {
         try binary(atLeast: 0, seed: seed)
     }
 
     /// Precedence climbing over `ArithmeticOperator.level`: one stack frame per operand, not one per level,
     /// so that nesting as deep as the limit stays well inside a thread's stack.
-    private mutating func binary(atLeast minimum: Int, seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
+    private mutating func binary(atLeast minimum: Int, seed: Node<ExpressionTree>?) throws(PortalPredicateError) -> Node<ExpressionTree> {
         var left = try unary(seed: seed)
         while case .symbol(let symbol) = current.kind, let op = ArithmeticOperator(rawValue: symbol), op.level >= minimum {
             advance()
@@ -370,7 +370,7 @@ struct Parser {
         return left
     }
 
-    private mutating func unary(seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
+    private mutating func unary(seed: Node<ExpressionTree>?) throws(PortalPredicateError) -> Node<ExpressionTree> {
         if let seed { return try postfix(seed: seed) }
         guard isSymbol("-") else { return try postfix(seed: nil) }
         try descend()
@@ -391,8 +391,8 @@ struct Parser {
         }
     }
 
-    private mutating func postfix(seed: Node<Expression>?) throws(PredicateError) -> Node<Expression> {
-        var base: Node<Expression>
+    private mutating func postfix(seed: Node<ExpressionTree>?) throws(PortalPredicateError) -> Node<ExpressionTree> {
+        var base: Node<ExpressionTree>
         if let seed { base = seed } else { base = try primary() }
         while true {
             if isSymbol(".") {
@@ -432,7 +432,7 @@ struct Parser {
         }
     }
 
-    private mutating func primary() throws(PredicateError) -> Node<Expression> {
+    private mutating func primary() throws(PortalPredicateError) -> Node<ExpressionTree> {
         let token = current
         switch token.kind {
         case .string(let s):
@@ -494,7 +494,7 @@ struct Parser {
         }
     }
 
-    private mutating func aggregate() throws(PredicateError) -> Node<Expression> {
+    private mutating func aggregate() throws(PortalPredicateError) -> Node<ExpressionTree> {
         try descend()
         defer { ascend() }
         advance()
@@ -503,8 +503,8 @@ struct Parser {
     }
 
     /// `e, e, …` up to `closing`, which it consumes; returns the elements and their tallest height.
-    private mutating func expressionList(closing: String) throws(PredicateError) -> ([Expression], Int) {
-        var elements: [Expression] = []
+    private mutating func expressionList(closing: String) throws(PortalPredicateError) -> ([ExpressionTree], Int) {
+        var elements: [ExpressionTree] = []
         var tallest = 0
         if isSymbol(closing) { advance(); return ([], 0) }
         while true {
@@ -531,7 +531,7 @@ struct Parser {
 
     /// An `@key` after a dot must be one of `aggregateKeys`: an unknown one is reported here,
     /// where its position is known.
-    private func aggregateKey(_ key: String) throws(PredicateError) -> String {
+    private func aggregateKey(_ key: String) throws(PortalPredicateError) -> String {
         guard Parser.aggregateKeys.contains(key.lowercased()) else {
             throw failure(.unknownName, "unknown aggregate '\(key)' (the aggregates are @count, @sum, @avg, @min and @max)",
                           at: current, suggestion: closestName(to: key.lowercased(), among: Array(Parser.aggregateKeys)))
@@ -539,7 +539,7 @@ struct Parser {
         return key
     }
 
-    private mutating func function(_ written: String, colon: Bool = false) throws(PredicateError) -> Node<Expression> {
+    private mutating func function(_ written: String, colon: Bool = false) throws(PortalPredicateError) -> Node<ExpressionTree> {
         let token = current
         let name = written.lowercased()
         if name == "function" || name == "ternary" {
@@ -563,7 +563,7 @@ struct Parser {
         return (.function(name, arguments), try height(over: h))
     }
 
-    private mutating func subquery() throws(PredicateError) -> Node<Expression> {
+    private mutating func subquery() throws(PortalPredicateError) -> Node<ExpressionTree> {
         try descend()
         defer { ascend() }
         advance()
@@ -582,7 +582,7 @@ struct Parser {
     /// The types `CAST` understands.
     static let castTypes: Set<String> = ["NSDate", "NSNumber", "NSString", "NSDecimalNumber"]
 
-    private mutating func cast() throws(PredicateError) -> Node<Expression> {
+    private mutating func cast() throws(PortalPredicateError) -> Node<ExpressionTree> {
         try descend()
         defer { ascend() }
         advance()
@@ -602,7 +602,7 @@ struct Parser {
     // MARK: Arguments
 
     /// The next `%` argument, counted.
-    private mutating func nextArgument(_ form: String, at token: Token) throws(PredicateError) -> Argument {
+    private mutating func nextArgument(_ form: String, at token: Token) throws(PortalPredicateError) -> Argument {
         guard argumentIndex < arguments.count else {
             throw failure(.argument, "\(form) has no argument: only \(arguments.count) given", at: token)
         }
@@ -611,7 +611,7 @@ struct Parser {
     }
 
     /// `%K` with its argument, a key path such as "Album.Title": a new path, or the rest of `base`.
-    private mutating func keyPathArgument(after base: Node<Expression>?, at token: Token) throws(PredicateError) -> Node<Expression> {
+    private mutating func keyPathArgument(after base: Node<ExpressionTree>?, at token: Token) throws(PortalPredicateError) -> Node<ExpressionTree> {
         guard case .value(.text(let path)) = try nextArgument("%K", at: token) else {
             throw failure(.argument, "%K expects a key name (text)", at: token)
         }
@@ -619,7 +619,7 @@ struct Parser {
         guard !parts.contains(where: \.isEmpty) else {
             throw failure(.argument, "%K expects a key path such as \"Album.Title\"", at: token)
         }
-        var node: Node<Expression>
+        var node: Node<ExpressionTree>
         var rest = parts[...]
         if let base {
             node = base
@@ -642,17 +642,17 @@ struct Parser {
         }
     }
 
-    private mutating func substitute(_ form: String, at token: Token) throws(PredicateError) -> Node<Expression> {
+    private mutating func substitute(_ form: String, at token: Token) throws(PortalPredicateError) -> Node<ExpressionTree> {
         if form == "%K" { return try keyPathArgument(after: nil, at: token) }
         let argument = try nextArgument(form, at: token)
-        func wrong(_ expected: String) -> PredicateError {
+        func wrong(_ expected: String) -> PortalPredicateError {
             failure(.argument, "\(form) expects \(expected)", at: token)
         }
         if form == "%@" {
             switch argument {
             case .value(let v): return (.literal(try checked(v, at: token)), 1)
             case .list(let values):
-                var elements: [Expression] = []
+                var elements: [ExpressionTree] = []
                 for v in values { elements.append(.literal(try checked(v, at: token))) }
                 return (.aggregate(elements), 2)
             }
@@ -676,25 +676,25 @@ struct Parser {
     }
 
     /// NaN cannot be stored by SQLite nor printed back: refuse it.
-    private func checked(_ value: Value, at token: Token) throws(PredicateError) -> Value {
+    private func checked(_ value: Value, at token: Token) throws(PortalPredicateError) -> Value {
         if case .real(let r) = value, r.isNaN {
             throw failure(.argument, "NaN is not a value a predicate can compare with", at: token)
         }
         return value
     }
 
-    private func checkArgumentsUsed() throws(PredicateError) {
+    private func checkArgumentsUsed() throws(PortalPredicateError) {
         if argumentIndex < arguments.count {
-            throw PredicateError(.argument, "\(arguments.count) arguments given but the predicate uses \(argumentIndex)")
+            throw PortalPredicateError(.argument, "\(arguments.count) arguments given but the predicate uses \(argumentIndex)")
         }
     }
 
     // MARK: SORT and LIMIT
 
-    private mutating func sortClause() throws(PredicateError) -> [SortDescriptor] {
+    private mutating func sortClause() throws(PortalPredicateError) -> [QuerySortKey] {
         advance()
         advance() // (
-        var descriptors: [SortDescriptor] = []
+        var descriptors: [QuerySortKey] = []
         while true {
             var path: [String] = []
             repeat {
@@ -713,14 +713,14 @@ struct Parser {
                 default: throw unexpected("ASC, DESC, ',' or ')'")
                 }
             }
-            descriptors.append(SortDescriptor(keyPath: path, ascending: ascending))
+            descriptors.append(QuerySortKey(keyPath: path, ascending: ascending))
             if isSymbol(",") { advance(); continue }
             try expectSymbol(")", "',' or ')' to close SORT")
             return descriptors
         }
     }
 
-    private mutating func limitClause() throws(PredicateError) -> Int {
+    private mutating func limitClause() throws(PortalPredicateError) -> Int {
         advance()
         advance() // (
         guard case .integer(let n) = current.kind, n <= UInt64(Int.max) else {
@@ -732,18 +732,18 @@ struct Parser {
     }
 }
 
-extension Predicate {
+extension PredicateTree {
     /// Parses a predicate; `%@`-style placeholders take `arguments` in order.
-    public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> Predicate {
+    public static func parse(_ text: String, arguments: [Argument] = []) throws(PortalPredicateError) -> PredicateTree {
         var parser = try Parser(text, arguments: arguments)
         return try parser.parsePredicate()
     }
 }
 
-extension Expression {
+extension ExpressionTree {
     /// Parses one expression of the predicate language (`Milliseconds + 1000`, `uppercase(Name)`,
     /// `"caf\u00e9"`): the same strings, numbers, functions and operators as in a predicate.
-    public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> Expression {
+    public static func parse(_ text: String, arguments: [Argument] = []) throws(PortalPredicateError) -> ExpressionTree {
         var parser = try Parser(text, arguments: arguments)
         return try parser.parseExpression()
     }
@@ -751,7 +751,7 @@ extension Expression {
 
 extension Query {
     /// Parses a predicate with Realm's optional trailing `SORT(key ASC, …)` and `LIMIT(n)`.
-    public static func parse(_ text: String, arguments: [Argument] = []) throws(PredicateError) -> Query {
+    public static func parse(_ text: String, arguments: [Argument] = []) throws(PortalPredicateError) -> Query {
         var parser = try Parser(text, arguments: arguments)
         return try parser.parseQuery()
     }

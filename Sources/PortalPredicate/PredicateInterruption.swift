@@ -22,8 +22,8 @@ public enum PredicateInterruption {
 
     /// Throws `.interrupted` when `count` is a multiple of `interval` and `ask` says to stop.
     @inline(__always)
-    public static func poll(_ count: Int, _ ask: (@Sendable () -> Bool)?) throws(PredicateError) {
+    public static func poll(_ count: Int, _ ask: (@Sendable () -> Bool)?) throws(PortalPredicateError) {
         guard count & (interval - 1) == 0, let ask, ask() else { return }
-        throw PredicateError(.interrupted, "interrupted")
+        throw PortalPredicateError(.interrupted, "interrupted")
     }
 }

@@ -1,4 +1,4 @@
-/// The canonical text of a syntax tree: `Predicate.parse(p.description) == p` for every tree the
+/// The canonical text of a syntax tree: `PredicateTree.parse(p.description) == p` for every tree the
 /// parser can produce.
 ///
 /// Canonical form: reserved words in capitals, `==` and `!=`, one space around binary operators,
@@ -19,14 +19,14 @@ enum Printer {
     static let loosest = 1, power = ArithmeticOperator.levels
     static let unary = power + 1, postfix = power + 2, primary = power + 3
 
-    static func predicate(_ p: Predicate) -> String {
+    static func predicate(_ p: PredicateTree) -> String {
         var out = ""
         write(p, level: 0, into: &out)
         return out
     }
 
     // Predicate levels: 0 OR, 1 AND, 2 NOT/primary.
-    static func write(_ p: Predicate, level: Int, into out: inout String) {
+    static func write(_ p: PredicateTree, level: Int, into out: inout String) {
         switch p {
         case .constant(let value):
             out += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -44,7 +44,7 @@ enum Printer {
         }
     }
 
-    private static func list(_ operands: [Predicate], _ separator: String, level: Int, into out: inout String) {
+    private static func list(_ operands: [PredicateTree], _ separator: String, level: Int, into out: inout String) {
         for (i, operand) in operands.enumerated() {
             if i > 0 { out += separator }
             write(operand, level: level, into: &out)
@@ -69,14 +69,14 @@ enum Printer {
         if needed { out += ")" }
     }
 
-    static func expression(_ e: Expression) -> String {
+    static func expression(_ e: ExpressionTree) -> String {
         var out = ""
         write(e, level: loosest, into: &out)
         return out
     }
 
     /// The precedence level an expression prints at.
-    static func level(of e: Expression) -> Int {
+    static func level(of e: ExpressionTree) -> Int {
         switch e {
         case .arithmetic(_, let op, _):
             return op.level + 1
@@ -88,13 +88,13 @@ enum Printer {
         }
     }
 
-    static func write(_ e: Expression, level: Int, into out: inout String) {
+    static func write(_ e: ExpressionTree, level: Int, into out: inout String) {
         parenthesised(Printer.level(of: e) < level, into: &out) { out in
             writeBare(e, into: &out)
         }
     }
 
-    private static func writeBare(_ e: Expression, into out: inout String) {
+    private static func writeBare(_ e: ExpressionTree, into out: inout String) {
         switch e {
         case .literal(let v): write(v, into: &out)
         case .self: out += "SELF"
@@ -144,7 +144,7 @@ enum Printer {
         }
     }
 
-    private static func list(_ elements: [Expression], into out: inout String) {
+    private static func list(_ elements: [ExpressionTree], into out: inout String) {
         for (i, element) in elements.enumerated() {
             if i > 0 { out += ", " }
             write(element, level: loosest, into: &out)
@@ -223,12 +223,12 @@ public enum KeyName {
     public static func written(_ name: String) -> String { Printer.keyName(name) }
 }
 
-extension Predicate: CustomStringConvertible {
+extension PredicateTree: CustomStringConvertible {
     /// The canonical text, which parses back to this tree.
     public var description: String { Printer.predicate(self) }
 }
 
-extension Expression: CustomStringConvertible {
+extension ExpressionTree: CustomStringConvertible {
     /// The canonical text, which parses back to this expression.
     public var description: String { Printer.expression(self) }
 }

@@ -1,16 +1,16 @@
-extension Predicate {
+extension PredicateTree {
     /// This predicate with every free `$name` replaced by its value (a list becomes `{…}`).
     /// Variables bound by a `SUBQUERY` stay. A free variable missing from `variables` is an
     /// `.unknownName` error that suggests the closest given name.
-    public func substituting(variables: [String: Argument]) throws(PredicateError) -> Predicate {
+    public func substituting(variables: [String: Argument]) throws(PortalPredicateError) -> PredicateTree {
         var substitution = Substitution(values: variables)
         return try substitution.predicate(self)
     }
 }
 
-extension Expression {
+extension ExpressionTree {
     /// This expression with every free `$name` replaced by its value.
-    public func substituting(variables: [String: Argument]) throws(PredicateError) -> Expression {
+    public func substituting(variables: [String: Argument]) throws(PortalPredicateError) -> ExpressionTree {
         var substitution = Substitution(values: variables)
         return try substitution.expression(self)
     }
@@ -21,7 +21,7 @@ private struct Substitution {
     /// Variables bound by the SUBQUERYs we are inside.
     var bound: [String] = []
 
-    mutating func predicate(_ p: Predicate) throws(PredicateError) -> Predicate {
+    mutating func predicate(_ p: PredicateTree) throws(PortalPredicateError) -> PredicateTree {
         switch p {
         case .constant: return p
         case .not(let a): return .not(try predicate(a))
@@ -34,14 +34,14 @@ private struct Substitution {
         }
     }
 
-    private mutating func list(_ operands: [Predicate]) throws(PredicateError) -> [Predicate] {
-        var result: [Predicate] = []
+    private mutating func list(_ operands: [PredicateTree]) throws(PortalPredicateError) -> [PredicateTree] {
+        var result: [PredicateTree] = []
         result.reserveCapacity(operands.count)
         for operand in operands { result.append(try predicate(operand)) }
         return result
     }
 
-    mutating func expression(_ e: Expression) throws(PredicateError) -> Expression {
+    mutating func expression(_ e: ExpressionTree) throws(PortalPredicateError) -> ExpressionTree {
         switch e {
         case .literal, .self, .key: return e
         case .variable(let name):
@@ -49,11 +49,11 @@ private struct Substitution {
             switch values[name] {
             case .value(let v)?: return .literal(try checked(v, name))
             case .list(let vs)?:
-                var elements: [Expression] = []
+                var elements: [ExpressionTree] = []
                 for v in vs { elements.append(.literal(try checked(v, name))) }
                 return .aggregate(elements)
             case nil:
-                throw PredicateError(.unknownName, "no value for the variable $\(name)",
+                throw PortalPredicateError(.unknownName, "no value for the variable $\(name)",
                                      suggestion: closestName(to: name, among: Array(values.keys)).map { "$" + $0 })
             }
         case .member(let base, let name): return .member(try expression(base), name)
@@ -61,11 +61,11 @@ private struct Substitution {
             if case .expression(let i) = index { return .subscript(try expression(base), .expression(try expression(i))) }
             return .subscript(try expression(base), index)
         case .aggregate(let elements):
-            var result: [Expression] = []
+            var result: [ExpressionTree] = []
             for element in elements { result.append(try expression(element)) }
             return .aggregate(result)
         case .function(let name, let arguments):
-            var result: [Expression] = []
+            var result: [ExpressionTree] = []
             for argument in arguments { result.append(try expression(argument)) }
             return .function(name, result)
         case .subquery(let collection, let variable, let inner):
@@ -85,9 +85,9 @@ private struct Substitution {
         }
     }
 
-    private func checked(_ value: Value, _ name: String) throws(PredicateError) -> Value {
+    private func checked(_ value: Value, _ name: String) throws(PortalPredicateError) -> Value {
         if case .real(let r) = value, r.isNaN {
-            throw PredicateError(.argument, "$\(name) is NaN, which a predicate cannot compare with")
+            throw PortalPredicateError(.argument, "$\(name) is NaN, which a predicate cannot compare with")
         }
         return value
     }

@@ -3,26 +3,26 @@
 /// Trees are plain values: `Equatable`, `Hashable`, `Sendable`. The parser builds them, the
 /// printer turns them back into canonical text (`parse(print(t)) == t`), the evaluator runs them
 /// over rows in memory, and PortalEngine's compiler turns them into SQLite SQL.
-public indirect enum Predicate: Sendable, Hashable {
+public indirect enum PredicateTree: Sendable, Hashable {
     /// `TRUEPREDICATE` (true) or `FALSEPREDICATE` (false).
     case constant(Bool)
     /// `NOT p` (or `!p`).
-    case not(Predicate)
+    case not(PredicateTree)
     /// `a AND b AND c` (or `&&`): one list of two or more operands, never a left-nested tree,
     /// so that a chain of any length is one level deep (printer, evaluator and compiler recurse
     /// on depth). Parentheses keep their grouping: `(a AND b) AND c` is `.and([.and([a, b]), c])`.
-    case and([Predicate])
+    case and([PredicateTree])
     /// `a OR b OR c` (or `||`): one list, like `and`.
-    case or([Predicate])
+    case or([PredicateTree])
     /// One comparison.
     case comparison(Comparison)
 }
 
-extension Predicate {
+extension PredicateTree {
     /// `a AND b` as a two-operand list.
-    public static func and(_ a: Predicate, _ b: Predicate) -> Predicate { .and([a, b]) }
+    public static func and(_ a: PredicateTree, _ b: PredicateTree) -> PredicateTree { .and([a, b]) }
     /// `a OR b` as a two-operand list.
-    public static func or(_ a: Predicate, _ b: Predicate) -> Predicate { .or([a, b]) }
+    public static func or(_ a: PredicateTree, _ b: PredicateTree) -> PredicateTree { .or([a, b]) }
 }
 
 /// `[quantifier] left operator[options] right`.
@@ -30,17 +30,17 @@ public struct Comparison: Sendable, Hashable {
     /// `ANY`, `ALL` or `NONE` before the left side; nil when there is none.
     public var quantifier: Quantifier?
     /// The left operand.
-    public var left: Expression
+    public var left: ExpressionTree
     /// The operator.
     public var op: ComparisonOperator
     /// The bracketed options after the operator (`[cd]`).
     public var options: ComparisonOptions
     /// The right operand.
-    public var right: Expression
+    public var right: ExpressionTree
 
     /// `quantifier left op[options] right`.
-    public init(quantifier: Quantifier? = nil, _ left: Expression, _ op: ComparisonOperator,
-                options: ComparisonOptions = [], _ right: Expression) {
+    public init(quantifier: Quantifier? = nil, _ left: ExpressionTree, _ op: ComparisonOperator,
+                options: ComparisonOptions = [], _ right: ExpressionTree) {
         self.quantifier = quantifier
         self.left = left
         self.op = op
@@ -90,7 +90,7 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable {
 }
 
 /// An expression: the operand of a comparison.
-public indirect enum Expression: Sendable, Hashable {
+public indirect enum ExpressionTree: Sendable, Hashable {
     /// A literal (string, number, TRUE/YES as 1, FALSE/NO as 0, NULL/NIL) or a substituted `%@`.
     case literal(Value)
     /// `SELF`: the entity's primary id.
@@ -100,22 +100,22 @@ public indirect enum Expression: Sendable, Hashable {
     /// An identifier at the root of a key path (`#`-escapes removed), or `@count`-style key.
     case key(String)
     /// `base.key`; `key` may be an aggregate such as `@count`, `@sum`, `@avg`, `@min`, `@max`.
-    case member(Expression, String)
+    case member(ExpressionTree, String)
     /// `base[FIRST]`, `base[LAST]`, `base[SIZE]`, `base[expr]`.
-    case `subscript`(Expression, SubscriptIndex)
+    case `subscript`(ExpressionTree, SubscriptIndex)
     /// `{a, b, c}`.
-    case aggregate([Expression])
+    case aggregate([ExpressionTree])
     /// `name(arguments)`: lowercase, uppercase, abs, sqrt, floor, ceiling, trunc, ln, log, exp,
     /// now, length, sum, count, min, max, average. Names are stored lowercased.
-    case function(String, [Expression])
+    case function(String, [ExpressionTree])
     /// `SUBQUERY(collection, $variable, predicate)`.
-    case subquery(collection: Expression, variable: String, predicate: Predicate)
+    case subquery(collection: ExpressionTree, variable: String, predicate: PredicateTree)
     /// `CAST(expression, "type")`.
-    case cast(Expression, String)
+    case cast(ExpressionTree, String)
     /// `left op right` for `+ - * / **` and the bitwise `& | ^ << >>`.
-    case arithmetic(Expression, ArithmeticOperator, Expression)
+    case arithmetic(ExpressionTree, ArithmeticOperator, ExpressionTree)
     /// Unary minus of a non-literal (a negative number literal is `.literal`).
-    case negate(Expression)
+    case negate(ExpressionTree)
 }
 
 /// What stands between the brackets of a subscript.
@@ -127,7 +127,7 @@ public indirect enum SubscriptIndex: Sendable, Hashable {
     /// `[SIZE]`: the number of elements.
     case size
     /// `[expr]`: the element at a position.
-    case expression(Expression)
+    case expression(ExpressionTree)
 }
 
 /// `+ - * / **`, and the bitwise operators on integers `& | ^ << >>` (Apple's, with C's
@@ -177,14 +177,14 @@ extension ArithmeticOperator {
 /// A predicate with Realm's trailing `SORT(…)` and `LIMIT(…)` clauses.
 public struct Query: Sendable, Hashable {
     /// The filter.
-    public var predicate: Predicate
+    public var predicate: PredicateTree
     /// The keys of `SORT(…)`; empty when there is none.
-    public var sort: [SortDescriptor]
+    public var sort: [QuerySortKey]
     /// The count of `LIMIT(…)`; nil when there is none.
     public var limit: Int?
 
     /// A query of `predicate` with optional sort keys and limit.
-    public init(predicate: Predicate, sort: [SortDescriptor] = [], limit: Int? = nil) {
+    public init(predicate: PredicateTree, sort: [QuerySortKey] = [], limit: Int? = nil) {
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
@@ -192,7 +192,7 @@ public struct Query: Sendable, Hashable {
 }
 
 /// One key of a `SORT(…)` clause.
-public struct SortDescriptor: Sendable, Hashable {
+public struct QuerySortKey: Sendable, Hashable {
     /// The key path, as its dotted parts (`["Album", "Title"]`).
     public var keyPath: [String]
     /// True for `ASC` (the default), false for `DESC`.

@@ -211,8 +211,8 @@ public enum TextMatching {
 
     /// `text MATCHES regex`: the ICU regular expression must match the whole text. `[c]` makes
     /// the expression case-insensitive; `[d]` removes diacritics from both text and pattern.
-    /// Compiled expressions are cached (thread-safe). An invalid pattern is a `PredicateError`.
-    public static func matches(_ text: String, regex pattern: String, options: ComparisonOptions = []) throws(PredicateError) -> Bool {
+    /// Compiled expressions are cached (thread-safe). An invalid pattern is a `PortalPredicateError`.
+    public static func matches(_ text: String, regex pattern: String, options: ComparisonOptions = []) throws(PortalPredicateError) -> Bool {
         try MatchesPattern.compiled(pattern, options: options).matches(text)
     }
 
@@ -240,11 +240,11 @@ public final class MatchesPattern: Sendable {
     private let simple: SimpleRegex?
 
     /// The compiled pattern, from the shared cache.
-    public static func compiled(_ pattern: String, options: ComparisonOptions) throws(PredicateError) -> MatchesPattern {
+    public static func compiled(_ pattern: String, options: ComparisonOptions) throws(PortalPredicateError) -> MatchesPattern {
         try RegexCache.shared.pattern(pattern, options: options)
     }
 
-    init(_ pattern: String, options: ComparisonOptions) throws(PredicateError) {
+    init(_ pattern: String, options: ComparisonOptions) throws(PortalPredicateError) {
         self.options = options
         let plain = options.contains(.normalized)
         let caseInsensitive = options.contains(.caseInsensitive) && !plain
@@ -304,7 +304,7 @@ final class RegexCache: @unchecked Sendable {
     private var entries: [Key: MatchesPattern] = [:]
     private let capacity = 256
 
-    func pattern(_ pattern: String, options: ComparisonOptions) throws(PredicateError) -> MatchesPattern {
+    func pattern(_ pattern: String, options: ComparisonOptions) throws(PortalPredicateError) -> MatchesPattern {
         let key = Key(pattern: pattern, options: options)
         lock.lock()
         let found = entries[key]
@@ -332,13 +332,13 @@ final class RegexCache: @unchecked Sendable {
 
     /// The pattern must be valid on its own; it is then anchored at both ends of the text so that
     /// it matches the whole string, with ICU's backtracking (like `uregex_matches`).
-    static func compile(_ pattern: String, caseInsensitive: Bool) throws(PredicateError) -> NSRegularExpression {
+    static func compile(_ pattern: String, caseInsensitive: Bool) throws(PortalPredicateError) -> NSRegularExpression {
         let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
         do {
             _ = try NSRegularExpression(pattern: pattern, options: options)
             return try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: options)
         } catch {
-            throw PredicateError(.invalidOperation, "invalid regular expression for MATCHES: \(pattern): \(reason(pattern))")
+            throw PortalPredicateError(.invalidOperation, "invalid regular expression for MATCHES: \(pattern): \(reason(pattern))")
         }
     }
 }

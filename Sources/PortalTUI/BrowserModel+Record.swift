@@ -69,7 +69,7 @@ extension BrowserModel {
     /// `a == 1 AND b == 2`, printed by the predicate printer: reserved-word or odd column
     /// names and any value come out as text that parses back to exactly these comparisons.
     static func equalityFilter(_ pairs: [(column: String, value: Value)]) -> String {
-        let comparisons = pairs.map { Predicate.comparison(Comparison(.key($0.column), .equal, .literal($0.value))) }
+        let comparisons = pairs.map { PredicateTree.comparison(Comparison(.key($0.column), .equal, .literal($0.value))) }
         guard let first = comparisons.first else { return "" }
         return comparisons.dropFirst().reduce(first) { .and($0, $1) }.description
     }
@@ -92,11 +92,11 @@ extension BrowserModel {
     /// `SUBQUERY(notes, $x, $x == 4).@count > 0` when it is to-many; nil without a single id.
     static func inverseFilter(_ inverse: (name: String, isToMany: Bool), _ row: BrowserRow) -> String? {
         guard row.id.count == 1, let id = row.id.first, !id.isNull else { return nil }
-        let key = Expression.key(inverse.name)
-        guard inverse.isToMany else { return Predicate.comparison(Comparison(key, .equal, .literal(id))).description }
-        let element = Predicate.comparison(Comparison(.variable("x"), .equal, .literal(id)))
-        let subquery = Expression.subquery(collection: key, variable: "x", predicate: element)
-        return Predicate.comparison(Comparison(.member(subquery, "@count"), .greater, .literal(.integer(0)))).description
+        let key = ExpressionTree.key(inverse.name)
+        guard inverse.isToMany else { return PredicateTree.comparison(Comparison(key, .equal, .literal(id))).description }
+        let element = PredicateTree.comparison(Comparison(.variable("x"), .equal, .literal(id)))
+        let subquery = ExpressionTree.subquery(collection: key, variable: "x", predicate: element)
+        return PredicateTree.comparison(Comparison(.member(subquery, "@count"), .greater, .literal(.integer(0)))).description
     }
 
     /// The row's value of `column`, which may be the rowid (an id that is no column).

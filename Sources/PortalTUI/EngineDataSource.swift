@@ -249,7 +249,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         let starts = [compiled.sort.isEmpty ? nil : lastOccurrence(of: "SORT"),
                       compiled.limit == nil ? nil : lastOccurrence(of: "LIMIT")].compactMap { $0 }
         let start = starts.min() ?? 0
-        throw PredicateError(.unsupported, "SORT and LIMIT have no place in the browser's filter: "
+        throw PortalPredicateError(.unsupported, "SORT and LIMIT have no place in the browser's filter: "
                              + "press s or S on a column to sort, and the grid pages through every match",
                              range: start..<filter.count)
     }
@@ -278,7 +278,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         do {
             _ = try read { try compiled($0, name, filter) }
             return nil
-        } catch let error as PortalPredicate.PredicateError {
+        } catch let error as PortalPredicate.PortalPredicateError {
             return BrowserFilterError(message: error.description, range: error.range ?? Self.place(of: error, in: filter))
         } catch let error as PortalError {
             let range = error.predicateError.flatMap { $0.range ?? Self.place(of: $0, in: filter) }
@@ -290,7 +290,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     /// Where a name error without a position points: the first whole-word occurrence of the
     /// quoted name the message mentions.
-    static func place(of error: PortalPredicate.PredicateError, in filter: String) -> Range<Int>? {
+    static func place(of error: PortalPredicate.PortalPredicateError, in filter: String) -> Range<Int>? {
         guard error.kind == .unknownName else { return nil }
         let parts = error.message.split(separator: "'", omittingEmptySubsequences: false)
         guard parts.count >= 3 else { return nil }

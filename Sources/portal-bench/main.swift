@@ -25,6 +25,7 @@ nonisolated(unsafe) let groups: [(prefix: String, run: () throws -> [Figure])] =
     ("shell.", shellBenchmarks),
     ("engine", engineBenchmarks),
     ("predicate", predicateBenchmarks),
+    ("predicate.t", foundationPredicateBenchmarks),
 ]
 
 /// Whether `--only` selects the group: every group under its prefix, else the most specific group

@@ -32,7 +32,7 @@ public struct PredicateGenerator {
         if case .text(let text) = value { !text.unicodeScalars.contains("\u{0}") } else { true }
     }
 
-    public mutating func predicate(depth: Int) -> Predicate {
+    public mutating func predicate(depth: Int) -> PredicateTree {
         if depth >= 3 || random.chance(40) {
             return random.chance(3) ? .constant(random.chance(50)) : .comparison(comparison())
         }
@@ -79,7 +79,7 @@ public struct PredicateGenerator {
         case 7: return numberComparison(aggregate())
         case 8:
             let overItems = random.chance(70)
-            let collection: Expression = overItems ? .key("items") : .member(.key("team"), "owners")
+            let collection: ExpressionTree = overItems ? .key("items") : .member(.key("team"), "owners")
             inElement = true
             let inner = elementPredicate(depth: 0, overItems: overItems)
             inElement = false
@@ -90,7 +90,7 @@ public struct PredicateGenerator {
                 : Comparison(.self, .in, .aggregate((0..<3).map { _ in .literal(.integer(Int64(random.int(0...15)))) }))
         case 10: return numberComparison(arithmetic())
         default:
-            let date = Expression.cast(.literal(random.pick(["2021-01-01", "2020-12-31 23:59:59", "2021-06-15T12:00:00"])),
+            let date = ExpressionTree.cast(.literal(random.pick(["2021-01-01", "2020-12-31 23:59:59", "2021-06-15T12:00:00"])),
                                        "NSDate")
             // `day` (DATETIME) holds text and numbers; `note` (TEXT) only text.
             return Comparison(.key(random.pick(["day", "day", "note"])),
@@ -100,7 +100,7 @@ public struct PredicateGenerator {
 
     /// A SUBQUERY's predicate: on `$x`, on bare keys (which name the element's attributes) and on
     /// `$x` itself (the element's id).
-    mutating func elementPredicate(depth: Int, overItems: Bool) -> Predicate {
+    mutating func elementPredicate(depth: Int, overItems: Bool) -> PredicateTree {
         if depth < 2, random.chance(30) {
             switch random.int(0...2) {
             case 0: return .not(elementPredicate(depth: depth + 1, overItems: overItems))
@@ -121,7 +121,7 @@ public struct PredicateGenerator {
         }
     }
 
-    mutating func textComparison(_ left: Expression) -> Comparison {
+    mutating func textComparison(_ left: ExpressionTree) -> Comparison {
         let op = random.pick(Self.textOperators)
         // `[l]` alone and combined: Unicode collation order.
         var options: ComparisonOptions = random.pick([[], [], [.caseInsensitive], [.diacriticInsensitive],
@@ -134,11 +134,11 @@ public struct PredicateGenerator {
         // Functions apply to single values (the evaluator does not map them over collections).
         let single = if case .member(.key("items"), _) = left { false }
             else if case .member(.member(.key("team"), "owners"), _) = left { false } else { true }
-        let subject = single && random.chance(10) ? Expression.function(random.pick(["lowercase", "uppercase"]), [left]) : left
+        let subject = single && random.chance(10) ? ExpressionTree.function(random.pick(["lowercase", "uppercase"]), [left]) : left
         // Inside SUBQUERY, bare keys name the element's attributes, which are not the owner's.
         let sibling = if inElement { false } else if case .member(.key("items"), _) = left { false }
             else if case .member(.variable, _) = left { false } else { true }
-        let right: Expression
+        let right: ExpressionTree
         switch op {
         case .like: right = .literal(random.pick(wellTyped ? Self.likePatterns.filter(Self.holdsNoNUL) : Self.likePatterns))
         case .matches: right = .literal(random.pick(Self.regexes))
@@ -151,9 +151,9 @@ public struct PredicateGenerator {
         return Comparison(subject, op, options: options, right)
     }
 
-    mutating func numberComparison(_ left: Expression) -> Comparison {
+    mutating func numberComparison(_ left: ExpressionTree) -> Comparison {
         let op = random.pick(Self.numberOperators)
-        let right: Expression
+        let right: ExpressionTree
         switch op {
         case .between:
             let a = random.pick(DifferentialValues.numbers), b = random.pick(DifferentialValues.numbers)
@@ -166,7 +166,7 @@ public struct PredicateGenerator {
         return Comparison(left, op, right)
     }
 
-    mutating func aggregate() -> Expression {
+    mutating func aggregate() -> ExpressionTree {
         switch random.int(0...6) {
         case 0: return .member(.key("items"), "@count")
         case 1: return .subscript(.key("items"), .size)
@@ -181,15 +181,15 @@ public struct PredicateGenerator {
         }
     }
 
-    mutating func arithmetic() -> Expression {
-        let key = Expression.key(random.pick(Self.numberKeys))
-        let constant = Expression.literal(random.pick([1, 2, 3, -2, 0.5, 0]))
+    mutating func arithmetic() -> ExpressionTree {
+        let key = ExpressionTree.key(random.pick(Self.numberKeys))
+        let constant = ExpressionTree.literal(random.pick([1, 2, 3, -2, 0.5, 0]))
         switch random.int(0...9) {
         case 8, 9:
             // Bitwise operators on integers, reals and NULL, shifts either way (text
             // is refused by the compiler, as in all arithmetic: SetValueTests).
             let op = random.pick([ArithmeticOperator.bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight])
-            let other: Expression = random.chance(30) ? .key(random.pick(Self.numberKeys))
+            let other: ExpressionTree = random.chance(30) ? .key(random.pick(Self.numberKeys))
                 : .literal(random.pick([1, 3, 4, -1, 0, 2.5, 63, 64, -65]))
             return random.chance(80) ? .arithmetic(key, op, other) : .arithmetic(other, op, key)
         case 6: return .cast(.key(random.pick(Self.textKeys + Self.numberKeys)), "NSNumber")

@@ -20,6 +20,40 @@ import Testing
         #expect(checked.status == 0, "swiftc: \(checked.output)")
     }
 
+    /// The generated relationships are what a Foundation `#Predicate` names, through to-one and
+    /// to-many relationships (a self-referencing one included), and Chinook answers through them
+    /// what the NSPredicate text says.
+    @Test func generatedRelationshipsServePredicates() throws {
+        let generated = try Shell.run([Shell.chinook, "-r", "-e", "generate swift"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("portal-shell-gen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try generated.stdout.write(to: folder.appendingPathComponent("Entities.swift"), atomically: true, encoding: .utf8)
+        try """
+            import Foundation
+            import PortalEngine
+            let store = try Store(path: CommandLine.arguments[1], options: StoreOptions(readOnly: true))
+            let a = try Portal<Track>(store).count(where: #Predicate { $0.milliseconds > 300_000 && $0.album?.title.starts(with: "A") == true })
+            let b = try Portal<Album>(store).count(where: #Predicate { $0.tracks.contains { $0.milliseconds > 1_000_000 } })
+            let c = try Portal<Employee>(store).findAll(where: #Predicate { $0.reportsToRef?.firstName == "Andrew" },
+                                                        sortedBy: [SortDescriptor(\\.lastName)]).map(\\.lastName)
+            print(a, b, c.joined(separator: ","))
+            """.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        let program = folder.appendingPathComponent("chinook").path
+        let compiled = try Self.compile([folder.appendingPathComponent("main.swift").path,
+                                         folder.appendingPathComponent("Entities.swift").path], into: program)
+        #expect(compiled.status == 0, "swiftc: \(compiled.output)")
+        guard compiled.status == 0 else { return }
+        let ran = try Self.run(program, [Shell.chinook])
+        let text = try Shell.run(["-r", Shell.chinook, "-e", #"count Track where Milliseconds > 300000 AND Album.Title BEGINSWITH "A"; "#
+                                  + "count Album where ANY tracks.Milliseconds > 1000000; "
+                                  + #"find Employee select LastName where ReportsToRef.FirstName == "Andrew" sort by LastName"#])
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(text.stdout)\(text.stderr)")
+        guard lines.count == 5 else { return }
+        #expect(ran.output == "\(lines[0]) \(lines[1]) \(lines[3]),\(lines[4])\n", "\(ran.output)")
+    }
+
     /// The flags that find the built engine's modules and its C modules' maps.
     static var moduleFlags: [String] {
         let build = URL(fileURLWithPath: Shell.binary).deletingLastPathComponent()

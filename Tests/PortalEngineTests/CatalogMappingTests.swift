@@ -139,7 +139,7 @@ private struct NotesCatalog: Catalog {
             let value = try PredicateCompiler.compileValue(text, for: created, entity: note, schema: schema, alias: nil)
             #expect(value.bindings == [stored], "\(text)")
         }
-        #expect(throws: PortalPredicate.PredicateError.self) {
+        #expect(throws: PortalPredicate.PortalPredicateError.self) {
             try PredicateCompiler.compileValue(#""soon""#, for: created, entity: note, schema: schema, alias: nil)
         }
         let tag = try mapped.write { ctx in try ctx.create("Tag", ["label": "someday"]) }

@@ -51,11 +51,11 @@ import Testing
             let data = try DifferentialWorld(random: &random)
             for index in 0..<150 {
                 let column = random.pick(["name", "note", "score", "ratio", "day"])
-                var terms: [Predicate] = (0..<random.int(2...9)).map { _ in
+                var terms: [PredicateTree] = (0..<random.int(2...9)).map { _ in
                     .comparison(Comparison(.key(random.chance(85) ? column : "score"), .equal, .literal(random.pick(values))))
                 }
                 if random.chance(30) { terms.insert(.comparison(Comparison(.key("id"), .less, .literal(5))), at: random.int(0...terms.count)) }
-                let chain = Predicate.or(terms)
+                let chain = PredicateTree.or(terms)
                 let predicate = random.chance(35) ? .not(chain) : chain
                 if case .differ(let message) = try data.compare(predicate, dialect: dialect) {
                     mismatches += 1
@@ -168,9 +168,9 @@ struct DifferentialWorld {
 
     enum Outcome { case agree, bothRejected, differ(String) }
 
-    func compare(_ predicate: Predicate, dialect: any SQLDialect = SQLiteDialect()) throws -> Outcome {
+    func compare(_ predicate: PredicateTree, dialect: any SQLDialect = SQLiteDialect()) throws -> Outcome {
         var expected: [Value] = []
-        var evaluatorError: PredicateError?
+        var evaluatorError: PortalPredicateError?
         do {
             for object in objects where try predicate.evaluate(with: object) { expected.append(object.id) }
         } catch {
@@ -180,7 +180,7 @@ struct DifferentialWorld {
         do {
             filter = try PredicateCompiler.compile(Query(predicate: predicate), entity: owner, schema: schema, alias: "t0",
                                                    dialect: dialect)
-        } catch let error as PredicateError {
+        } catch let error as PortalPredicateError {
             return evaluatorError == nil ? .differ("compiler rejected it: \(error)") : .bothRejected
         }
         if let evaluatorError { return .differ("evaluator rejected it: \(evaluatorError)\nSQL: \(filter.condition.sql)") }
@@ -234,7 +234,7 @@ func showValue(_ value: Value) -> String {
             var random = SeededRandom(seed: UInt64(0x7E47_0000 + world))
             let data = try DifferentialWorld(random: &random)
             for (text, arguments) in Self.cases {
-                let predicate = try Predicate.parse(text, arguments: arguments)
+                let predicate = try PredicateTree.parse(text, arguments: arguments)
                 switch try data.compare(predicate, dialect: dialect) {
                 case .agree: break
                 case .bothRejected: Issue.record("both rejected \(text)")

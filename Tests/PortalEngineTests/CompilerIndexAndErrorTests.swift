@@ -113,10 +113,10 @@ import Testing
         return try PredicateCompiler.compile(predicate, entity: description, schema: schema, alias: "t0")
     }
 
-    func error(_ predicate: String, on entity: String = "Track") throws -> PredicateError {
+    func error(_ predicate: String, on entity: String = "Track") throws -> PortalPredicateError {
         do {
             _ = try compile(predicate, on: entity)
-        } catch let error as PredicateError {
+        } catch let error as PortalPredicateError {
             return error
         }
         throw TestFailure("no error for \(predicate)")
@@ -166,11 +166,11 @@ import Testing
     @Test func sortKeys() throws {
         let schema = try TestDatabase.chinook().schema()
         let track = try #require(schema.entity(named: "Track"))
-        #expect(throws: PredicateError.self) {
+        #expect(throws: PortalPredicateError.self) {
             try PredicateCompiler.orderBy([SortKey("Nmae")], entity: track, schema: schema, alias: "t0")
         }
         let album = try #require(schema.entity(named: "Album"))
-        #expect(throws: PredicateError.self) {
+        #expect(throws: PortalPredicateError.self) {
             try PredicateCompiler.orderBy([SortKey("tracks.Name")], entity: album, schema: schema, alias: "t0")
         }
         let order = try PredicateCompiler.orderBy([SortKey("Album.Artist.Name"), SortKey("name", ascending: false)],

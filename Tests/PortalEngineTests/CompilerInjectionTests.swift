@@ -80,7 +80,7 @@ import Testing
     @Test func unknownHostileNamesAreErrorsNotSQL() throws {
         let database = try database()
         for name in ["id\" OR 1=1 --", "x; DROP TABLE other", "*/", "na\"me"] {
-            #expect(throws: PredicateError.self) { try select(database, "%K == 1", [.value(.text(name))]) }
+            #expect(throws: PortalPredicateError.self) { try select(database, "%K == 1", [.value(.text(name))]) }
         }
         #expect(try database.column("SELECT count(*) FROM other") == [.integer(2)])
     }

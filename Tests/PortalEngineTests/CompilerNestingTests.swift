@@ -56,7 +56,7 @@ import Testing
         do {
             _ = try compile(predicate)
             Issue.record("compiled SQL SQLite cannot parse")
-        } catch let error as PredicateError {
+        } catch let error as PortalPredicateError {
             #expect(error.kind == .tooDeep)
             let range = try #require(error.range)
             #expect(String(Array(predicate)[range.lowerBound...]).hasPrefix("TrackId == 0"))

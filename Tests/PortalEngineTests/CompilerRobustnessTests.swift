@@ -2,7 +2,7 @@ import CSQLite
 import Testing
 @testable import PortalEngine
 
-/// Arbitrary trees — valid or not — compile to SQL that SQLite accepts, or to a PredicateError;
+/// Arbitrary trees — valid or not — compile to SQL that SQLite accepts, or to a PortalPredicateError;
 /// never to a crash or to SQL that fails to prepare.
 @Suite struct CompilerRobustnessTests {
     @Test func arbitraryTreesCompileOrFailCleanly() throws {
@@ -21,7 +21,7 @@ import Testing
             do {
                 filter = try PredicateCompiler.compile(Query(predicate: predicate), variables: ["v": .value(3), "l": .list([1, "a"])],
                                                        entity: description, schema: schema, alias: "t0")
-            } catch is PredicateError {
+            } catch is PortalPredicateError {
                 rejected += 1
                 continue
             }
@@ -63,7 +63,7 @@ struct ArbitraryTrees {
                             "now", "length", "sum", "count", "min", "max", "average", "lenght", "random"]
     static let values: [Value] = [.null, 1, -2, 2.5, "a", "", "x'y\"z", "2021-01-01", .blob([0, 1])]
 
-    mutating func predicate(depth: Int) -> Predicate {
+    mutating func predicate(depth: Int) -> PredicateTree {
         if depth > 3 || random.chance(45) {
             return random.chance(4) ? .constant(random.chance(50)) : .comparison(comparison(depth: depth))
         }
@@ -81,7 +81,7 @@ struct ArbitraryTrees {
                           expression(depth: depth))
     }
 
-    mutating func expression(depth: Int) -> Expression {
+    mutating func expression(depth: Int) -> ExpressionTree {
         if depth > 4 { return random.chance(50) ? .literal(random.pick(Self.values)) : .key(name()) }
         switch random.int(0...17) {
         case 0, 1, 15: return .literal(random.pick(Self.values))

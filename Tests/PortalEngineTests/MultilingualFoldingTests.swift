@@ -30,7 +30,7 @@ import DifferentialSupport
         for op in Self.operators {
             for option in Self.options {
                 for needle in Self.needles {
-                    let predicate = try Predicate.parse("name \(op)\(option) %@", arguments: [.value(.text(needle))])
+                    let predicate = try PredicateTree.parse("name \(op)\(option) %@", arguments: [.value(.text(needle))])
                     let expected = try objects.filter { try predicate.evaluate(with: $0) }.map(\.id)
                     let filter = try PredicateCompiler.compile(Query(predicate: predicate), entity: person, schema: schema,
                                                                alias: "t0", dialect: SQLiteDialect())

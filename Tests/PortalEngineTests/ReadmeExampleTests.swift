@@ -4,7 +4,7 @@ import Testing
 import PortalEngine
 
 @Suite struct ReadmeExampleTests {
-    @Test func theReadmeExampleRunsAndAnswersCorrectly() throws {
+    @Test func theReadmeExampleRunsAndAnswersCorrectly() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("hikes.sqlite")
         let first = try hikeReport(try Store(path: path))
@@ -15,5 +15,10 @@ import PortalEngine
         let second = try hikeReport(try Store(path: path))
         #expect(second.longTrails == first.longTrails)
         #expect(second.withNotes == 2)
+        // #Predicate: "Côte" does not start with "Co" (Swift compares characters as they are).
+        let typed = try await typedHikeReport(try Store(path: path), startingWith: "Co")
+        #expect(typed.longTrails == ["Cotswold Way"])
+        #expect(typed.withNotes == 2)
+        #expect(typed.shortTrails == ["Lac Blanc"])
     }
 }

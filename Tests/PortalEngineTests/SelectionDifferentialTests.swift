@@ -20,7 +20,7 @@ import Testing
                 var items = keys.map { SelectionItem($0) }
                 for n in 0..<random.int(1...3) { items.append(SelectionItem(aggregate(&random), as: "a\(n)")) }
                 let having: String? = random.chance(40) ? "count() > \(random.int(0...2))" : nil
-                var filter: Predicate? = random.chance(50) ? generator.predicate(depth: 1) : nil
+                var filter: PredicateTree? = random.chance(50) ? generator.predicate(depth: 1) : nil
                 if let candidate = filter, (try? data.compare(candidate)).map({ if case .agree = $0 { true } else { false } }) != true {
                     filter = nil   // only filters both sides accept and agree on
                 }
@@ -41,7 +41,7 @@ import Testing
         return random.pick(["count()", "count(\(x))", "count(distinct \(x))", "min(\(x))", "max(\(x))", "sum(ratio)", "avg(ratio)"])
     }
 
-    private func sqlRows(_ data: DifferentialWorld, _ selection: Selection, _ filter: Predicate?) throws -> [[Value]] {
+    private func sqlRows(_ data: DifferentialWorld, _ selection: Selection, _ filter: PredicateTree?) throws -> [[Value]] {
         let compiled = try PredicateCompiler.compile(selection, entity: data.owner, schema: data.schema, alias: "t0")
         let condition = try filter.map { try PredicateCompiler.compile(Query(predicate: $0), entity: data.owner, schema: data.schema, alias: "t0").condition }
         var select = Select(data.owner, columns: .expressions(compiled.columns), condition: condition)
@@ -52,11 +52,11 @@ import Testing
     }
 
     /// Groups by the keys' values (equal as SQLite compares them), then each item per group.
-    private func swiftRows(_ data: DifferentialWorld, _ selection: Selection, _ filter: Predicate?) throws -> [[Value]] {
+    private func swiftRows(_ data: DifferentialWorld, _ selection: Selection, _ filter: PredicateTree?) throws -> [[Value]] {
         let rows = try data.objects.filter { try filter?.evaluate(with: $0) ?? true }
         var groups: [(keys: [Value], members: [MemoryObject])] = []
         for object in rows {
-            let keys = try selection.groupBy.map { try Expression.parse($0).evaluate(with: object) }
+            let keys = try selection.groupBy.map { try ExpressionTree.parse($0).evaluate(with: object) }
             if let i = groups.firstIndex(where: { zip($0.keys, keys).allSatisfy { ValueSemantics.compare($0, $1) == 0 } }) {
                 groups[i].members.append(object)
             } else {
@@ -82,7 +82,7 @@ import Testing
         var argument = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
         let distinct = argument.hasPrefix("distinct ")
         if distinct { argument.removeFirst("distinct ".count) }
-        let expression = try Expression.parse(argument)
+        let expression = try ExpressionTree.parse(argument)
         var values = try members.map { try expression.evaluate(with: $0) }.filter { !$0.isNull }
         if distinct {
             var unique: [Value] = []

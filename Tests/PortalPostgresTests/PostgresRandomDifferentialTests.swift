@@ -40,7 +40,7 @@ import PortalEngine
         let trackIds = stride(from: 1, through: 3503, by: 3).map(String.init).joined(separator: ", ")
         let names = try pair.sqlite.read { ctx in try ctx.query(#"SELECT "Name" FROM "Track" WHERE "TrackId" % 7 = 0"#).rows }
             .compactMap { row -> String? in if case .text(let name) = row.values[0] { name } else { nil } }
-        let quotedNames = (names.map { Expression.literal(.text($0)).description } + [#""a \\ \" b""#]).joined(separator: ", ")
+        let quotedNames = (names.map { ExpressionTree.literal(.text($0)).description } + [#""a \\ \" b""#]).joined(separator: ", ")
         let prices = (0..<150).map { "\(Double($0) + 0.99)" }.joined(separator: ", ")
         let orChain = stride(from: 2, through: 3000, by: 5).map { "TrackId == \($0)" }.joined(separator: " OR ")
         let cases: [(String, String)] = [
@@ -325,7 +325,7 @@ enum GeneratedDatabase {
     static let arguments = ["name", "score", "ratio", "team.title", "day", "note"]
 
     /// A grouped selection over owners, with a random filter half the time.
-    static func randomSelection(_ random: inout SeededRandom, predicates: inout PredicateGenerator) -> (Selection, PortalPredicate.Predicate?) {
+    static func randomSelection(_ random: inout SeededRandom, predicates: inout PredicateGenerator) -> (Selection, PortalPredicate.PredicateTree?) {
         var keys = [random.pick(Self.keys)]
         if random.chance(30) { keys.append(random.pick(Self.keys.filter { $0 != keys[0] })) }
         var items = keys.map { SelectionItem($0) }

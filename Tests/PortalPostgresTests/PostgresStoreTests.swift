@@ -22,6 +22,16 @@ import PortalEngine
         #expect(try Migrator().appliedMigrations(store) == ["create Hike"])
     }
 
+    @Test func theReadmeExamplesPredicatesRunOnPostgreSQL() async throws {
+        let db = try ScratchDatabase()
+        let store = try Store(url: "dbname=\(db.name)")
+        _ = try hikeReport(store)
+        let typed = try await typedHikeReport(store, startingWith: "Co")
+        #expect(typed.longTrails == ["Cotswold Way"])
+        #expect(typed.withNotes == 2)
+        #expect(typed.shortTrails == ["Lac Blanc"])
+    }
+
     /// A store with two related tables: bands and their records.
     private func bands() throws -> (ScratchDatabase, Store) {
         let db = try ScratchDatabase()

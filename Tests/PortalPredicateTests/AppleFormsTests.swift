@@ -4,23 +4,23 @@ import Testing
 // The forms of Apple's predicate language that real code uses
 // (docs/predicates.md, "Apple's forms that real code uses").
 
-private func parse(_ text: String, _ arguments: [Argument] = []) throws -> Predicate {
-    try Predicate.parse(text, arguments: arguments)
+private func parse(_ text: String, _ arguments: [Argument] = []) throws -> PredicateTree {
+    try PredicateTree.parse(text, arguments: arguments)
 }
 
-private func failure(_ text: String, _ arguments: [Argument] = []) -> PredicateError? {
-    do { _ = try Predicate.parse(text, arguments: arguments); return nil } catch { return error }
+private func failure(_ text: String, _ arguments: [Argument] = []) -> PortalPredicateError? {
+    do { _ = try PredicateTree.parse(text, arguments: arguments); return nil } catch { return error }
 }
 
 private func holds(_ text: String, _ object: MemoryObject = Sample.zurich) throws -> Bool {
-    try Predicate.parse(text).evaluate(with: object)
+    try PredicateTree.parse(text).evaluate(with: object)
 }
 
 private func value(_ text: String) throws -> Value {
-    try Predicate.parse("x == " + text).evaluateRight()
+    try PredicateTree.parse("x == " + text).evaluateRight()
 }
 
-private extension Predicate {
+private extension PredicateTree {
     func evaluateRight() throws -> Value {
         guard case .comparison(let c) = self else { return .null }
         return try c.right.evaluate(with: Sample.zurich)
@@ -35,7 +35,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
 
 @Suite struct AppleFormsTests {
     @Test func bitwiseOperators() throws {
-        let flags = Expression.key("flags")
+        let flags = ExpressionTree.key("flags")
         #expect(try parse("(flags & 4) != 0") == .comparison(Comparison(.arithmetic(flags, .bitwiseAnd, .literal(4)), .notEqual, .literal(0))))
         // Tighter than comparisons, looser than + -, C's order among themselves: << then & then ^ then |.
         #expect(try parse("flags & 4 != 0") == parse("(flags & 4) != 0"))
@@ -89,7 +89,7 @@ private func roundTrips(_ text: String, _ arguments: [Argument] = []) throws -> 
     }
 
     private func comparison(_ text: String) throws -> Comparison {
-        guard case .comparison(let c) = try parse(text) else { throw PredicateError(.syntax, "not a comparison") }
+        guard case .comparison(let c) = try parse(text) else { throw PortalPredicateError(.syntax, "not a comparison") }
         return c
     }
 

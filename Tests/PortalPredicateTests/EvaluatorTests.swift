@@ -35,17 +35,17 @@ enum Sample {
 }
 
 private func holds(_ text: String, _ object: MemoryObject, _ variables: [String: Argument] = [:]) throws -> Bool {
-    try Predicate.parse(text).evaluate(with: object, variables: variables)
+    try PredicateTree.parse(text).evaluate(with: object, variables: variables)
 }
 
 private func value(_ text: String, _ object: MemoryObject = Sample.loveSong) throws -> Value {
-    guard case .comparison(let c) = try Predicate.parse("\(text) == 0") else { return .null }
+    guard case .comparison(let c) = try PredicateTree.parse("\(text) == 0") else { return .null }
     return try c.left.evaluate(with: object)
 }
 
-private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? {
+private func failure(_ text: String, _ object: MemoryObject) -> PortalPredicateError? {
     do {
-        _ = try Predicate.parse(text).evaluate(with: object)
+        _ = try PredicateTree.parse(text).evaluate(with: object)
         return nil
     } catch {
         return error
@@ -297,19 +297,19 @@ private func failure(_ text: String, _ object: MemoryObject) -> PredicateError? 
 
     @Test func deepTreesWithinTheLimitEvaluateAndPrint() throws {
         let nots = String(repeating: "NOT ", count: 498) + "Milliseconds == 300000"
-        let p = try Predicate.parse(nots)
+        let p = try PredicateTree.parse(nots)
         #expect(try p.evaluate(with: love))
-        #expect(try Predicate.parse(p.description) == p)
+        #expect(try PredicateTree.parse(p.description) == p)
         let sum = "Milliseconds == " + (0..<480).map { _ in "1" }.joined(separator: " + ")
-        let q = try Predicate.parse(sum)
+        let q = try PredicateTree.parse(sum)
         #expect(try !q.evaluate(with: love))
-        #expect(try Predicate.parse(q.description) == q)
+        #expect(try PredicateTree.parse(q.description) == q)
         let parens = String(repeating: "(", count: 490) + "Milliseconds" + String(repeating: ")", count: 490) + " == 300000"
         #expect(try holds(parens, love))
     }
 
     @Test func generatedTreesEvaluateWithoutCrashing() {
-        // Whatever the tree, evaluation either answers or throws a PredicateError.
+        // Whatever the tree, evaluation either answers or throws a PortalPredicateError.
         var generator = TreeGenerator(seed: 99)
         var answered = 0
         for _ in 0..<2_000 {

@@ -15,8 +15,8 @@ let specificationExamples = [
     #"Country IN {"Brazil", "Portugal"} AND Fax != nil"#,
 ]
 
-private func parse(_ text: String, _ arguments: [Argument] = []) throws -> Predicate {
-    try Predicate.parse(text, arguments: arguments)
+private func parse(_ text: String, _ arguments: [Argument] = []) throws -> PredicateTree {
+    try PredicateTree.parse(text, arguments: arguments)
 }
 
 private func comparison(_ text: String) throws -> Comparison {
@@ -27,14 +27,14 @@ private func comparison(_ text: String) throws -> Comparison {
     return c
 }
 
-private func key(_ path: String) -> Expression {
+private func key(_ path: String) -> ExpressionTree {
     let parts = path.split(separator: ".").map(String.init)
-    return parts.dropFirst().reduce(Expression.key(parts[0])) { .member($0, $1) }
+    return parts.dropFirst().reduce(ExpressionTree.key(parts[0])) { .member($0, $1) }
 }
 
-private func error(_ text: String) -> PredicateError? {
+private func error(_ text: String) -> PortalPredicateError? {
     do {
-        _ = try Predicate.parse(text)
+        _ = try PredicateTree.parse(text)
         return nil
     } catch {
         return error
@@ -56,9 +56,9 @@ private func error(_ text: String) -> PredicateError? {
     }
 
     @Test func chainsAreOneFlatList() throws {
-        let a = Predicate.comparison(Comparison(key("a"), .equal, .literal(1)))
-        let b = Predicate.comparison(Comparison(key("b"), .equal, .literal(2)))
-        let c = Predicate.comparison(Comparison(key("c"), .equal, .literal(3)))
+        let a = PredicateTree.comparison(Comparison(key("a"), .equal, .literal(1)))
+        let b = PredicateTree.comparison(Comparison(key("b"), .equal, .literal(2)))
+        let c = PredicateTree.comparison(Comparison(key("c"), .equal, .literal(3)))
         #expect(try parse("a == 1 AND b == 2 AND c == 3") == .and([a, b, c]))
         #expect(try parse("a == 1 OR b == 2 OR c == 3") == .or([a, b, c]))
         #expect(try parse("a == 1 || b == 2 && c == 3 || a == 1") == .or([a, .and([b, c]), a]))
@@ -216,7 +216,7 @@ private func error(_ text: String) -> PredicateError? {
         #expect(try parse("a == %@", [Optional<Int>.none.predicateArgument]) == parse("a == nil"))
         #expect(try parse("%K == 1", [.value("Unit Price")]) == .comparison(Comparison(.key("Unit Price"), .equal, .literal(1))))
         // Too few, too many, wrong types.
-        #expect(throws: PredicateError.self) { try parse("a == %@") }
+        #expect(throws: PortalPredicateError.self) { try parse("a == %@") }
         #expect(error("a == %@")?.kind == .argument)
         #expect((try? parse("a == 1", [.value(1)])) == nil)
         #expect((try? parse("a == %d", [.value("x")])) == nil)
@@ -230,16 +230,16 @@ private func error(_ text: String) -> PredicateError? {
     @Test func sortAndLimit() throws {
         let q = try Query.parse("a > 1 SORT(Album.Title ASC, b DESC, c) LIMIT(5)")
         #expect(q.predicate == (try parse("a > 1")))
-        #expect(q.sort == [SortDescriptor(keyPath: ["Album", "Title"]), SortDescriptor(keyPath: ["b"], ascending: false),
-                           SortDescriptor(keyPath: ["c"])])
+        #expect(q.sort == [QuerySortKey(keyPath: ["Album", "Title"]), QuerySortKey(keyPath: ["b"], ascending: false),
+                           QuerySortKey(keyPath: ["c"])])
         #expect(q.limit == 5)
         #expect(try Query.parse("TRUEPREDICATE limit(3) sort(#Size descending)") ==
-                Query(predicate: .constant(true), sort: [SortDescriptor(keyPath: ["Size"], ascending: false)], limit: 3))
+                Query(predicate: .constant(true), sort: [QuerySortKey(keyPath: ["Size"], ascending: false)], limit: 3))
         #expect(try Query.parse(q.description) == q)
         #expect((try? Query.parse("a > 1 LIMIT(-1)")) == nil)
         #expect((try? Query.parse("a > 1 LIMIT(1) LIMIT(2)")) == nil)
         #expect((try? Query.parse("a > 1 SORT(b SIDEWAYS)")) == nil)
-        #expect((try? Predicate.parse("a > 1 SORT(b)")) == nil)
+        #expect((try? PredicateTree.parse("a > 1 SORT(b)")) == nil)
         // SORT and LIMIT are not reserved words elsewhere.
         #expect(try parse("sort == 1 AND limit == 2") == parse("#sort == 1 AND #limit == 2"))
     }
@@ -305,8 +305,8 @@ private func error(_ text: String) -> PredicateError? {
                                                            : alphabet[Int.random(in: 0..<alphabet.count, using: &generator)])
             }
             let text = String(decoding: bytes, as: UTF8.self)
-            if let tree = try? Predicate.parse(text) {
-                #expect(try Predicate.parse(tree.description) == tree, "\(text)")
+            if let tree = try? PredicateTree.parse(text) {
+                #expect(try PredicateTree.parse(tree.description) == tree, "\(text)")
             }
         }
     }

@@ -7,7 +7,7 @@ import Testing
         for _ in 0..<3_000 {
             let tree = generator.predicate()
             let text = tree.description
-            let reparsed = try Predicate.parse(text)
+            let reparsed = try PredicateTree.parse(text)
             #expect(reparsed == tree, "\(text)")
             // The canonical form is a fixed point.
             #expect(reparsed.description == text)
@@ -18,7 +18,7 @@ import Testing
         var generator = TreeGenerator(seed: 11)
         for _ in 0..<500 {
             let sort = (0..<Int.random(in: 0..<3, using: &generator.random)).map { _ in
-                SortDescriptor(keyPath: (0..<Int.random(in: 1..<3, using: &generator.random)).map { _ in generator.name() },
+                QuerySortKey(keyPath: (0..<Int.random(in: 1..<3, using: &generator.random)).map { _ in generator.name() },
                                ascending: generator.chance(50))
             }
             let query = Query(predicate: generator.predicate(), sort: sort,
@@ -44,17 +44,17 @@ import Testing
             ("x == 0x10", "x == 16"),
         ]
         for (input, canonical) in cases {
-            #expect(try Predicate.parse(input).description == canonical)
+            #expect(try PredicateTree.parse(input).description == canonical)
         }
-        let weird = Predicate.comparison(Comparison(.key("Unit Price"), .equal, .variable("my var")))
+        let weird = PredicateTree.comparison(Comparison(.key("Unit Price"), .equal, .variable("my var")))
         #expect(weird.description == #"#"Unit Price" == $"my var""#)
-        #expect(try Predicate.parse(weird.description) == weird)
+        #expect(try PredicateTree.parse(weird.description) == weird)
     }
 
     @Test func substitutingVariables() throws {
-        let p = try Predicate.parse("a > $min AND b IN $list AND SUBQUERY(r, $x, $x.v == $min).@count > 0 AND c == -$n")
+        let p = try PredicateTree.parse("a > $min AND b IN $list AND SUBQUERY(r, $x, $x.v == $min).@count > 0 AND c == -$n")
         let bound = try p.substituting(variables: ["min": .value(3), "list": .list([1, 2]), "n": .value(4)])
-        #expect(bound == (try Predicate.parse("a > 3 AND b IN {1, 2} AND SUBQUERY(r, $x, $x.v == 3).@count > 0 AND c == -4")))
+        #expect(bound == (try PredicateTree.parse("a > 3 AND b IN {1, 2} AND SUBQUERY(r, $x, $x.v == 3).@count > 0 AND c == -4")))
         do {
             _ = try p.substituting(variables: ["mn": .value(3)])
             Issue.record("an unknown variable must be an error")

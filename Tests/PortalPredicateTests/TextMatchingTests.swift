@@ -80,8 +80,8 @@ import PortalPredicate
         #expect(try !TextMatching.matches("line\nbreak", regex: "line"))
         let long = String(repeating: "a", count: 300)
         #expect(try TextMatching.matches(long, regex: String(repeating: "a", count: 300)))   // > 256 UTF-16 units
-        #expect(throws: PredicateError.self) { try TextMatching.matches("x", regex: "(") }
-        #expect(throws: PredicateError.self) { try TextMatching.matches("x", regex: "a)|(b") }
+        #expect(throws: PortalPredicateError.self) { try TextMatching.matches("x", regex: "(") }
+        #expect(throws: PortalPredicateError.self) { try TextMatching.matches("x", regex: "a)|(b") }
     }
 
     @Test func unicodeHelpers() {

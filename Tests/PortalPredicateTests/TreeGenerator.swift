@@ -2,7 +2,7 @@
 
 /// Random syntax trees of the shapes the parser produces (canonical trees), from a seed.
 ///
-/// The compiler engineer's differential test (compiled SQL vs `Predicate.evaluate`) can copy this
+/// The compiler engineer's differential test (compiled SQL vs `PredicateTree.evaluate`) can copy this
 /// idea: it lives in the tests on purpose, so restrict `names` and the shapes there to what a
 /// schema can compile.
 struct TreeGenerator {
@@ -16,7 +16,7 @@ struct TreeGenerator {
 
     mutating func pick<T>(_ choices: [T]) -> T { choices[Int.random(in: 0..<choices.count, using: &random)] }
 
-    mutating func predicate(depth: Int = 0) -> Predicate {
+    mutating func predicate(depth: Int = 0) -> PredicateTree {
         if depth >= maximumDepth || chance(35) {
             return chance(5) ? .constant(chance(50)) : .comparison(comparison(depth: depth))
         }
@@ -28,7 +28,7 @@ struct TreeGenerator {
     }
 
     /// Two to four operands of a chain.
-    mutating func operands(depth: Int) -> [Predicate] {
+    mutating func operands(depth: Int) -> [PredicateTree] {
         (0..<Int.random(in: 2...4, using: &random)).map { _ in predicate(depth: depth) }
     }
 
@@ -46,7 +46,7 @@ struct TreeGenerator {
         return Comparison(quantifier: quantifier, expression(depth: depth + 1), op, options: options, right)
     }
 
-    mutating func expression(depth: Int) -> Expression {
+    mutating func expression(depth: Int) -> ExpressionTree {
         if depth >= maximumDepth || chance(40) { return leaf() }
         switch Int.random(in: 0..<9, using: &random) {
         case 0: return .member(expression(depth: depth + 1), name())
@@ -71,7 +71,7 @@ struct TreeGenerator {
         }
     }
 
-    mutating func leaf() -> Expression {
+    mutating func leaf() -> ExpressionTree {
         switch Int.random(in: 0..<10, using: &random) {
         case 0: return .self
         case 1: return .variable(name())

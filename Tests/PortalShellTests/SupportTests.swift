@@ -19,7 +19,7 @@ import PortalEngine
     }
 
     @Test func locatesAnUnknownNameWithoutAPosition() {
-        let error = PredicateError(.unknownName, "no attribute named 'Nmae'")
+        let error = PortalPredicateError(.unknownName, "no attribute named 'Nmae'")
         #expect(ShellError.locate(error, in: "NmaeX == 1 OR Nmae == 2", offset: 10) == 24..<28)
     }
 }

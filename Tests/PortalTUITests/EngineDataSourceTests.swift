@@ -137,6 +137,25 @@ final class ChinookCopy {
         })
     }
 
+    /// The filter line takes a Swift closure as the shell does, with the error's place in it.
+    @Test func filtersTakeSwiftClosures() throws {
+        let db = try ChinookCopy()
+        let model = try db.model("Track")
+        model.handle(.character("/"))
+        model.type("{ $0.Composr != nil }")
+        guard case .filter(_, let error?) = model.mode else {
+            Issue.record("expected an error for an unknown attribute")
+            return
+        }
+        #expect(error.range == 5..<12)
+        for _ in 0..<21 { model.handle(.backspace) }
+        model.type(#"{ $0.Composer?.starts(with: "Ang") == true }"#)
+        if case .filter(_, let error) = model.mode { #expect(error == nil) }
+        model.press(.enter)
+        let expected = try db.column("SELECT count(*) FROM Track WHERE Composer LIKE 'Ang%'")
+        #expect(model.count.map { Value.integer(Int64($0.label) ?? -1) } == expected.first)
+    }
+
     /// Realm's SORT and LIMIT would be ignored by the grid, which pages through every match in
     /// its own order: the filter line refuses them, pointing at the clause, and applies nothing.
     @Test func sortAndLimitClausesAreRefusedWithTheirPosition() throws {

@@ -4,6 +4,7 @@
 // README's code block is byte-identical to it.
 
 // README-EXAMPLE-BEGIN
+import Foundation
 import PortalEngine
 
 /// One row of the Hike table: the stored properties are its columns.
@@ -37,5 +38,20 @@ func hikeReport(_ store: Store) throws -> (longTrails: [String], withNotes: Int)
                                  sortedBy: [SortKey("km", ascending: false)])
     let withNotes = try hikes.count(where: "notes != nil")
     return (long.map(\.trail), withNotes)
+}
+
+/// The same questions as SwiftData code asks them, with Foundation's #Predicate and
+/// SortDescriptor: translated into the engine's predicates, captured values bound as parameters.
+func typedHikeReport(_ store: Store, startingWith prefix: String) async throws
+    -> (longTrails: [String], withNotes: Int, shortTrails: [String]) {
+    let hikes = Portal<Hike>(store)
+    let long = try hikes.findAll(where: #Predicate<Hike> { $0.km > 10 && $0.trail.starts(with: prefix) },
+                                 sortedBy: [SortDescriptor(\Hike.km, order: .reverse)], limit: 10)
+    let withNotes = try hikes.count(where: #Predicate<Hike> { $0.notes != nil })
+    var short: [String] = []
+    for try await hike in try hikes.cursor(where: #Predicate<Hike> { $0.km < 10 }) {
+        short.append(hike.trail)
+    }
+    return (long.map(\.trail), withNotes, short)
 }
 // README-EXAMPLE-END

@@ -9,7 +9,7 @@ extension SQLCompiler {
     func aggregate(_ function: String, in scope: Scope, over prefix: ArraySlice<String>,
                    then suffix: ArraySlice<String>) throws -> Operand {
         guard let sqlFunction = Self.aggregateFunctions[function] else {
-            throw PredicateError(.unknownName, "no aggregate named \(function)",
+            throw PortalPredicateError(.unknownName, "no aggregate named \(function)",
                                  suggestion: closestName(to: function, among: Array(Self.aggregateFunctions.keys)))
         }
         let saved = collection
@@ -28,11 +28,11 @@ extension SQLCompiler {
             value = try operand(for: end)   // `tracks.Milliseconds.@sum`
         default:
             failingToken = function
-            throw PredicateError(.invalidOperation,
+            throw PortalPredicateError(.invalidOperation,
                                  "\(function) needs a to-many relationship ('\(prefix.joined(separator: "."))' is not one)")
         }
         guard let rows = collection else {
-            throw PredicateError(.invalidOperation, "\(function) needs a to-many relationship")
+            throw PortalPredicateError(.invalidOperation, "\(function) needs a to-many relationship")
         }
         return try aggregateSQL(function, sqlFunction, value, rows)
     }
@@ -43,11 +43,11 @@ extension SQLCompiler {
             return .scalar("(SELECT COUNT(*)" + rows.fromWhere() + ")", .computed)
         }
         guard case .scalar(let sql, let info) = value else {
-            throw PredicateError(.invalidOperation, "\(function) needs an attribute of the related entity after it")
+            throw PortalPredicateError(.invalidOperation, "\(function) needs an attribute of the related entity after it")
         }
         if function == "@sum" || function == "@avg", info.affinity == .text {
             failingToken = function
-            throw PredicateError(.invalidOperation,
+            throw PortalPredicateError(.invalidOperation,
                                  "\(function) cannot apply to the text attribute '\(info.attribute?.name ?? "")'")
         }
         // NSArray's @sum of no elements is 0; the others have no value then.
@@ -71,11 +71,11 @@ extension SQLCompiler {
         case .attribute where collection != nil && suffix.isEmpty:
             value = try operand(for: end)
         default:
-            throw PredicateError(.invalidOperation, "[FIRST], [LAST] and [index] need a to-many key path or a list")
+            throw PortalPredicateError(.invalidOperation, "[FIRST], [LAST] and [index] need a to-many key path or a list")
         }
         // With two to-many steps the evaluator orders elements per parent; one step keeps it simple.
         guard let rows = collection, rows.crossings == 1, case .scalar(let sql, let info) = value else {
-            throw PredicateError(.unsupported, "[FIRST], [LAST] and [index] apply to one to-many relationship and an attribute")
+            throw PortalPredicateError(.unsupported, "[FIRST], [LAST] and [index] apply to one to-many relationship and an attribute")
         }
         let key = self.entity(rows.steps.last?.entity ?? "").identifyingColumns
         var ascending = true
@@ -85,7 +85,7 @@ extension SQLCompiler {
         case .last: ascending = false
         case .index(let expression):
             guard case .scalar(_, let index) = try operand(expression, in: scope), let position = index.literal else {
-                throw PredicateError(.unsupported, "a subscript of a relationship must be a number")
+                throw PortalPredicateError(.unsupported, "a subscript of a relationship must be a number")
             }
             switch position {
             case .integer(let integer): offset = integer
@@ -94,7 +94,7 @@ extension SQLCompiler {
             }
             if offset < 0 { return .literal(.null) }
         default:
-            throw PredicateError(.unsupported, "unsupported subscript")
+            throw PortalPredicateError(.unsupported, "unsupported subscript")
         }
         let alias = rows.elementAlias
         let order = key.map { column(alias, $0) + (ascending ? " ASC" : " DESC") }.joined(separator: ", ")
@@ -105,7 +105,7 @@ extension SQLCompiler {
     static let aggregateFunctions = ["@count": "COUNT", "@sum": "SUM", "@avg": "AVG", "@min": "MIN", "@max": "MAX"]
 
     /// `SUBQUERY(collection, $variable, predicate).@count`.
-    func subqueryCount(_ collectionPath: Expression, _ variable: String, _ predicate: Predicate,
+    func subqueryCount(_ collectionPath: ExpressionTree, _ variable: String, _ predicate: PredicateTree,
                        in scope: Scope) throws -> Operand {
         let saved = collection
         collection = nil
@@ -115,16 +115,16 @@ extension SQLCompiler {
         switch root {
         case .self: start = scope
         case .variable(let name) where scope.variables[name] != nil: start = scope.variables[name] ?? scope
-        default: throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
+        default: throw PortalPredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
         }
         guard !parts.isEmpty, parts.allSatisfy(\.isName),
               case .toMany(let owner, let relationship) = try walk(start, names(parts[...])) else {
-            throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
+            throw PortalPredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
         }
         var element = try enter(relationship, from: owner)
         element.variables[variable] = element
         guard let rows = collection else {
-            throw PredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
+            throw PortalPredicateError(.invalidOperation, "SUBQUERY needs a to-many key path as its collection")
         }
         let condition = try self.predicate(predicate, in: element)
         return .scalar("(SELECT COUNT(*)" + rows.fromWhere(condition) + ")", .computed)

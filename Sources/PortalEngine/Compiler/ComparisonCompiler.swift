@@ -34,7 +34,7 @@ extension SQLCompiler {
         }
         guard let rows else {
             if let quantifier = comparison.quantifier {
-                throw PredicateError(.invalidOperation,
+                throw PortalPredicateError(.invalidOperation,
                                      "\(quantifier.rawValue) needs a to-many key path (such as relationship.attribute)")
             }
             return core
@@ -124,7 +124,7 @@ extension SQLCompiler {
         let rule = TextRule(options, dialect)
         for operand in [left, right] {
             if case .toMany = operand {
-                throw PredicateError(.invalidOperation, "\(op.rawValue) cannot apply to \(operand.kindDescription)")
+                throw PortalPredicateError(.invalidOperation, "\(op.rawValue) cannot apply to \(operand.kindDescription)")
             }
         }
         switch op {
@@ -133,7 +133,7 @@ extension SQLCompiler {
         case .between:
             guard case .list(let bounds) = right, bounds.count == 2 else {
                 let count = if case .list(let values) = right { "\(values.count) values" } else { "one value" }
-                throw PredicateError(.invalidOperation, "BETWEEN needs exactly two values {lower, upper}, not \(count)")
+                throw PortalPredicateError(.invalidOperation, "BETWEEN needs exactly two values {lower, upper}, not \(count)")
             }
             let value = try scalar(left, against: bounds, for: op)
             return rule.left(value) + " BETWEEN " + rule.right(try scalar(bounds[0], against: value, of: left, for: op))
@@ -250,11 +250,11 @@ extension SQLCompiler {
     private func text(_ left: Operand, _ op: ComparisonOperator, _ fold: Int, _ right: Operand) throws -> SQLFragment {
         for operand in [left, right] {
             if case .scalar(_, let info) = operand, let relationship = info.relationship {
-                throw PredicateError(.invalidOperation,
+                throw PortalPredicateError(.invalidOperation,
                                      "\(op.rawValue) cannot apply to the to-one relationship '\(relationship.name)'")
             }
             if case .list = operand {
-                throw PredicateError(.invalidOperation, "\(op.rawValue) cannot apply to a list")
+                throw PortalPredicateError(.invalidOperation, "\(op.rawValue) cannot apply to a list")
             }
         }
         let (l, r) = try pair(left, right, for: op)
@@ -285,7 +285,7 @@ extension SQLCompiler {
         switch operand {
         case .scalar(let sql, _): return sql
         case .date(let seconds): return .bound(.real(seconds))
-        default: throw PredicateError(.invalidOperation, "\(op.rawValue) cannot apply to \(operand.kindDescription)")
+        default: throw PortalPredicateError(.invalidOperation, "\(op.rawValue) cannot apply to \(operand.kindDescription)")
         }
     }
 

@@ -6,21 +6,21 @@ enum PathPart: Equatable {
     /// `@count`, `@sum`, `@avg`, `@min`, `@max` (lowercased), or `[SIZE]` as `@count`.
     case aggregate(String)
     case first, last
-    case index(Expression)
+    case index(ExpressionTree)
 
     var isName: Bool { if case .name = self { return true } else { return false } }
 }
 
 extension SQLCompiler {
     /// Compiles an expression to an operand.
-    func operand(_ expression: Expression, in scope: Scope) throws -> Operand {
+    func operand(_ expression: ExpressionTree, in scope: Scope) throws -> Operand {
         switch expression {
         case .literal(let value):
             return .literal(value)
         case .aggregate(let elements):
             return .list(try elements.map { element in
                 let operand = try self.operand(element, in: scope)
-                if case .list = operand { throw PredicateError(.invalidOperation, "a list cannot contain a list") }
+                if case .list = operand { throw PortalPredicateError(.invalidOperation, "a list cannot contain a list") }
                 return operand
             })
         case .function(let name, let arguments):
@@ -43,7 +43,7 @@ extension SQLCompiler {
     }
 
     /// A key path with its root: the row, a `SUBQUERY` variable, a `$variable`, a list or a SUBQUERY.
-    func path(_ expression: Expression, in scope: Scope) throws -> Operand {
+    func path(_ expression: ExpressionTree, in scope: Scope) throws -> Operand {
         let (root, parts) = flatten(expression)
         let row: Scope
         switch root {
@@ -57,7 +57,7 @@ extension SQLCompiler {
             return try listPath(operand(root, in: scope), parts, root: "a list")
         case .subquery(let collection, let variable, let predicate):
             guard parts == [.aggregate("@count")] else {
-                throw PredicateError(.invalidOperation, "SUBQUERY(…) is used as SUBQUERY(…).@count")
+                throw PortalPredicateError(.invalidOperation, "SUBQUERY(…) is used as SUBQUERY(…).@count")
             }
             return try subqueryCount(collection, variable, predicate, in: scope)
         default:
@@ -70,13 +70,13 @@ extension SQLCompiler {
         case .aggregate(let function):
             let suffix = parts[(split + 1)...]
             guard suffix.allSatisfy(\.isName) else {
-                throw PredicateError(.invalidOperation, "\(function) can be followed only by attribute names")
+                throw PortalPredicateError(.invalidOperation, "\(function) can be followed only by attribute names")
             }
             return try aggregate(function, in: row, over: names(parts[..<split]), then: names(suffix))
         default:
             let suffix = parts[(split + 1)...]
             guard suffix.allSatisfy(\.isName) else {
-                throw PredicateError(.unsupported, "only one subscript per key path is supported")
+                throw PortalPredicateError(.unsupported, "only one subscript per key path is supported")
             }
             return try element(parts[split], in: row, over: names(parts[..<split]), then: names(suffix))
         }
@@ -85,7 +85,7 @@ extension SQLCompiler {
     /// `expression` as `operand(_:in:)` compiles it, except that a key path to a collection
     /// column (an array, a JSON array) stands for one of its elements, the rows a comparison
     /// ranges over (`ANY tags == "x"`, `"x" IN tags`); `ofColumn` is then set.
-    func elementOperand(_ expression: Expression, in scope: Scope, ofColumn: inout Bool) throws -> Operand {
+    func elementOperand(_ expression: ExpressionTree, in scope: Scope, ofColumn: inout Bool) throws -> Operand {
         let (root, parts) = flatten(expression)
         guard case .self = root, !parts.isEmpty, parts.allSatisfy(\.isName) else { return try operand(expression, in: scope) }
         // A selection's name (`having n IN {1, 2}`) is no key path.
@@ -119,7 +119,7 @@ extension SQLCompiler {
                                       path: scope.path, local: local))
         case .toOne(let scope, let relationship):
             guard relationship.sourceColumns.count == 1 else {
-                throw PredicateError(.invalidOperation,
+                throw PortalPredicateError(.invalidOperation,
                                      "the relationship '\(relationship.name)' has a composite key and cannot be compared")
             }
             let attribute = scope.entity.attribute(column: relationship.sourceColumns[0])
@@ -134,7 +134,7 @@ extension SQLCompiler {
         case .row(let scope):
             let key = scope.entity.identifyingColumns
             guard key.count == 1 else {
-                throw PredicateError(.invalidOperation,
+                throw PortalPredicateError(.invalidOperation,
                                      "SELF of \(scope.entity.name) is not one value (its key is \(key.count) columns)")
             }
             return .scalar(scope.value(.raw(column(scope.alias, key[0]))),
@@ -150,7 +150,7 @@ extension SQLCompiler {
         case .list(let values): return .list(values.map(Operand.literal))
         case nil:
             failingToken = "$" + name
-            throw PredicateError(.unknownName, "no value for the variable $\(name)",
+            throw PortalPredicateError(.unknownName, "no value for the variable $\(name)",
                                  suggestion: closestName(to: name, among: Array(variables.keys)).map { "$" + $0 })
         }
     }
@@ -158,7 +158,7 @@ extension SQLCompiler {
     /// `{…}.@count`, `{…}[SIZE]`, `[FIRST]`, `[LAST]`, `[n]` on a list or a `$variable`.
     func listPath(_ base: Operand, _ parts: [PathPart], root: String) throws -> Operand {
         guard parts.count == 1, case .list(let elements) = base else {
-            throw PredicateError(.invalidOperation, "the key path cannot continue after \(root)")
+            throw PortalPredicateError(.invalidOperation, "the key path cannot continue after \(root)")
         }
         switch parts[0] {
         case .aggregate("@count"): return .literal(.integer(Int64(elements.count)))
@@ -167,23 +167,23 @@ extension SQLCompiler {
         case .index(.literal(.integer(let index))):
             return index >= 0 && index < elements.count ? elements[Int(index)] : .literal(.null)
         default:
-            throw PredicateError(.invalidOperation, "the key path cannot continue after \(root)")
+            throw PortalPredicateError(.invalidOperation, "the key path cannot continue after \(root)")
         }
     }
 
     /// A numeric operand (dates count as their Unix seconds).
-    func number(_ expression: Expression, in scope: Scope, for op: String) throws -> (SQLFragment, ScalarInfo) {
+    func number(_ expression: ExpressionTree, in scope: Scope, for op: String) throws -> (SQLFragment, ScalarInfo) {
         switch try operand(expression, in: scope) {
         case .scalar(let sql, let info):
             // A JSON value computes where it is a number.
             if let path = info.json { return (jsonValue(path, comparedWith: .integer(0)), .computed) }
             return (sql, info)
         case .date(let seconds): return (.bound(.real(seconds)), .computed)
-        case let other: throw PredicateError(.invalidOperation, "'\(op)' cannot apply to \(other.kindDescription)")
+        case let other: throw PortalPredicateError(.invalidOperation, "'\(op)' cannot apply to \(other.kindDescription)")
         }
     }
 
-    func arithmetic(_ left: Expression, _ op: ArithmeticOperator, _ right: Expression,
+    func arithmetic(_ left: ExpressionTree, _ op: ArithmeticOperator, _ right: ExpressionTree,
                     in scope: Scope) throws -> Operand {
         var (l, leftInfo) = try number(left, in: scope, for: op.rawValue)
         var (r, rightInfo) = try number(right, in: scope, for: op.rawValue)
@@ -208,20 +208,20 @@ extension SQLCompiler {
         if let attribute = info.attribute, info.relationship == nil, info.affinity == .text || attribute.holdsDates {
             failingToken = attribute.name
             let kind = attribute.holdsDates ? "date" : "text"
-            throw PredicateError(.invalidOperation,
+            throw PortalPredicateError(.invalidOperation,
                                  "'\(op)' needs numbers, but \(attribute.name) is a \(kind) attribute (\(attribute.declaredType))")
         }
         if let function = info.textFunction {
             failingToken = function
-            throw PredicateError(.invalidOperation, "'\(op)' needs numbers, but \(function)() gives text")
+            throw PortalPredicateError(.invalidOperation, "'\(op)' needs numbers, but \(function)() gives text")
         }
         if case .text(let text)? = info.literal {
             failingToken = op
-            throw PredicateError(.invalidOperation, "'\(op)' needs numbers, not the text \(Expression.literal(.text(text)))")
+            throw PortalPredicateError(.invalidOperation, "'\(op)' needs numbers, not the text \(ExpressionTree.literal(.text(text)))")
         }
     }
 
-    func cast(_ value: Expression, to type: String, in scope: Scope) throws -> Operand {
+    func cast(_ value: ExpressionTree, to type: String, in scope: Scope) throws -> Operand {
         let inner = try operand(value, in: scope)
         if case .date(let seconds) = inner {
             switch type {
@@ -236,23 +236,23 @@ extension SQLCompiler {
             if case .scalar(_, let info) = inner { literal = info.literal }
             if literal == .null { return .literal(.null) }
             guard let literal, let seconds = Dates.cast(literal) else {
-                throw PredicateError(.invalidOperation,
+                throw PortalPredicateError(.invalidOperation,
                                      "CAST(…, \"NSDate\") needs a number of seconds or an ISO-8601 date text")
             }
             return .date(seconds)
         case "NSNumber", "NSDecimalNumber", "NSString":
             guard case .scalar(let sql, _) = inner else {
-                throw PredicateError(.invalidOperation, "CAST cannot apply to \(inner.kindDescription)")
+                throw PortalPredicateError(.invalidOperation, "CAST cannot apply to \(inner.kindDescription)")
             }
             return .scalar(dialect.cast(sql, toText: type == "NSString"), .computed)
         default:
-            throw PredicateError(.unsupported, "CAST to \"\(type)\" is not supported (NSDate, NSNumber, NSString are)")
+            throw PortalPredicateError(.unsupported, "CAST to \"\(type)\" is not supported (NSDate, NSNumber, NSString are)")
         }
     }
 }
 
 /// Splits `a.b[SIZE].@count` into its root and the parts after it. A bare key is a part of SELF.
-func flatten(_ expression: Expression) -> (Expression, [PathPart]) {
+func flatten(_ expression: ExpressionTree) -> (ExpressionTree, [PathPart]) {
     switch expression {
     case .key(let name):
         return (.self, [part(name)])

@@ -11,7 +11,7 @@ extension SQLCompiler {
     static let aggregateFunctionNames = ["sum": "@sum", "count": "@count", "min": "@min", "max": "@max",
                                          "average": "@avg", "avg": "@avg", GroupAggregate.countDistinct: "@count"]
 
-    func function(_ name: String, _ arguments: [Expression], in scope: Scope) throws -> Operand {
+    func function(_ name: String, _ arguments: [ExpressionTree], in scope: Scope) throws -> Operand {
         let lowered = name.lowercased()
         if lowered == "now" {
             guard arguments.isEmpty else { throw argumentCount(name, 0) }
@@ -32,11 +32,11 @@ extension SQLCompiler {
         }
         failingToken = name
         let known = Array(Self.scalarFunctions) + Array(Self.aggregateFunctionNames.keys) + ["now"]
-        throw PredicateError(.unknownName, "no function named \(name)()", suggestion: closestName(to: lowered, among: known))
+        throw PortalPredicateError(.unknownName, "no function named \(name)()", suggestion: closestName(to: lowered, among: known))
     }
 
     /// `sum(tracks.Milliseconds)`, `count(tracks)`, `max({1, 2})`.
-    private func aggregateFunction(_ aggregate: String, _ name: String, _ argument: Expression,
+    private func aggregateFunction(_ aggregate: String, _ name: String, _ argument: ExpressionTree,
                                    in scope: Scope) throws -> Operand {
         let (root, parts) = flatten(argument)
         if case .self = root, !parts.isEmpty,
@@ -44,12 +44,12 @@ extension SQLCompiler {
             return try self.aggregate(aggregate, in: scope, over: names(parts[...]), then: [])
         }
         guard case .list(let elements) = try operand(argument, in: scope) else {
-            throw PredicateError(.invalidOperation, "\(name)() needs a to-many key path or a list")
+            throw PortalPredicateError(.invalidOperation, "\(name)() needs a to-many key path or a list")
         }
         if aggregate == "@count" { return .literal(.integer(Int64(elements.count))) }
         let rows = try elements.map { element -> SQLFragment in
             guard case .scalar(let sql, _) = element else {
-                throw PredicateError(.invalidOperation, "\(name)() needs a list of values")
+                throw PortalPredicateError(.invalidOperation, "\(name)() needs a list of values")
             }
             return "SELECT " + sql + " AS v"
         }
@@ -60,7 +60,7 @@ extension SQLCompiler {
                        .computed)
     }
 
-    private func argumentCount(_ name: String, _ count: Int) -> PredicateError {
-        PredicateError(.invalidOperation, "\(name)() takes \(count) argument\(count == 1 ? "" : "s")")
+    private func argumentCount(_ name: String, _ count: Int) -> PortalPredicateError {
+        PortalPredicateError(.invalidOperation, "\(name)() takes \(count) argument\(count == 1 ? "" : "s")")
     }
 }

@@ -20,7 +20,7 @@ extension SQLCompiler {
 
     /// The SQL aggregate of `argument` over the group's rows, or nil when `argument` is a to-many
     /// key path or a list (an aggregate per entity).
-    func groupAggregate(_ aggregate: String, _ name: String, _ argument: Expression, in scope: Scope) throws -> Operand? {
+    func groupAggregate(_ aggregate: String, _ name: String, _ argument: ExpressionTree, in scope: Scope) throws -> Operand? {
         if try isPerEntity(argument, in: scope) { return nil }
         try requireGroup(name == GroupAggregate.countDistinct ? "count" : name)
         let saved = groupAggregates
@@ -36,11 +36,11 @@ extension SQLCompiler {
         case .date(let seconds):
             sql = .bound(.real(seconds))
         default:
-            throw PredicateError(.invalidOperation, "\(name)() needs one value per row, not \(value.kindDescription)")
+            throw PortalPredicateError(.invalidOperation, "\(name)() needs one value per row, not \(value.kindDescription)")
         }
         if aggregate == "@sum" || aggregate == "@avg", info.affinity == .text || info.textFunction != nil {
             failingToken = name
-            throw PredicateError(.invalidOperation, "\(name)() needs numbers, not text")
+            throw PortalPredicateError(.invalidOperation, "\(name)() needs numbers, not text")
         }
         sawGroupAggregate = true
         let function = Self.aggregateFunctions[aggregate] ?? "count"
@@ -52,7 +52,7 @@ extension SQLCompiler {
 
     /// True when `argument` ranges over a to-many relationship (`tracks.Milliseconds`, `tracks`)
     /// or is a list: the aggregate is then one entity's, not the group's.
-    private func isPerEntity(_ argument: Expression, in scope: Scope) throws -> Bool {
+    private func isPerEntity(_ argument: ExpressionTree, in scope: Scope) throws -> Bool {
         if case .aggregate = argument { return true }
         let (root, parts) = flatten(argument)
         guard case .self = root, !parts.isEmpty, parts.allSatisfy(\.isName) else { return false }
@@ -71,7 +71,7 @@ extension SQLCompiler {
     private func requireGroup(_ name: String) throws {
         guard groupAggregates else {
             failingToken = name
-            throw PredicateError(.invalidOperation,
+            throw PortalPredicateError(.invalidOperation,
                                  "\(name)() over rows belongs in 'having' (or in 'select'), not in a filter: "
                                      + "a filter tests one row at a time")
         }

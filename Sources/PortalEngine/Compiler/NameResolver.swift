@@ -39,7 +39,7 @@ extension SQLCompiler {
                 return .json(current, attribute, Array(names[names.index(after: offset)...]))
             } else if let attribute = entity.attribute(named: name) {
                 failingToken = name
-                throw PredicateError(.invalidOperation,
+                throw PortalPredicateError(.invalidOperation,
                                      "'\(attribute.name)' is an attribute of \(entity.name), not a relationship: "
                                          + "the key path cannot continue with '.\(names[names.index(after: offset)])'")
             } else {
@@ -69,7 +69,7 @@ extension SQLCompiler {
                                                     joinAlias: newAlias)
         if var existing = collection {
             guard existing.elementAlias == scope.baseAlias else {
-                throw PredicateError(.invalidOperation,
+                throw PortalPredicateError(.invalidOperation,
                                      "one comparison can range over only one to-many key path ('\(relationship.name)' is a second one)")
             }
             existing.steps += steps
@@ -103,7 +103,7 @@ extension SQLCompiler {
         let step = JoinStep(table: elements.from, entity: nil, alias: alias, on: dialect.boolean(true), presence: value)
         if var existing = collection {
             guard existing.elementAlias == scope.baseAlias else {
-                throw PredicateError(.invalidOperation,
+                throw PortalPredicateError(.invalidOperation,
                                      "one comparison can range over only one to-many key path ('\(attribute.name)' is a second one)")
             }
             existing.steps += scope.path + [step]
@@ -127,10 +127,10 @@ extension SQLCompiler {
                                  relationships: [], indexes: [])
     }
 
-    func unknownName(_ name: String, in entity: EntityDescription) -> PredicateError {
+    func unknownName(_ name: String, in entity: EntityDescription) -> PortalPredicateError {
         failingToken = name
         let candidates = entity.attributes.map(\.name) + entity.relationships.map(\.name)
-        return PredicateError(.unknownName, "\(entity.name) has no attribute or relationship named '\(name)'",
+        return PortalPredicateError(.unknownName, "\(entity.name) has no attribute or relationship named '\(name)'",
                               suggestion: closestName(to: name, among: candidates))
     }
 }

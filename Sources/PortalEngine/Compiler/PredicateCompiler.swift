@@ -47,18 +47,21 @@ public struct CompiledFilter: Sendable, Hashable {
 public enum PredicateCompiler {
     /// Parses `predicate` and compiles it against `entity` of `schema`: `%@`-style placeholders take
     /// `arguments` in order, `$name` takes `variables[name]`. Every value becomes a bound parameter.
-    /// Throws a `PredicateError` (with the position of the culprit when it is known).
+    /// Throws a `PortalPredicateError` (with the position of the culprit when it is known).
     public static func compile(_ predicate: String, arguments: [Argument] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String,
                                dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
-        let query = try Query.parse(predicate, arguments: arguments)
+        // A Swift closure (`{ $0.Milliseconds > 300_000 }`) is accepted wherever predicate text is.
+        let query = SwiftClosurePredicate.isClosure(predicate)
+            ? Query(predicate: try SwiftClosurePredicate.tree(predicate, entity: entity, schema: schema))
+            : try Query.parse(predicate, arguments: arguments)
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         do {
             return try compiler.compile(query, entity: entity)
-        } catch var error as PredicateError where error.range == nil {
+        } catch var error as PortalPredicateError where error.range == nil {
             // The tree has no positions: point at the first place the text names the culprit,
             // or, for nesting, at the deepest point of the text.
-            error.range = error.kind == .tooDeep ? Predicate.deepestNesting(in: predicate)
+            error.range = error.kind == .tooDeep ? PredicateTree.deepestNesting(in: predicate)
                 : compiler.failingToken.flatMap { TokenLocator.range(of: $0, in: predicate) }
             throw error
         }
@@ -128,7 +131,7 @@ final class SQLCompiler {
         try SQLNesting.check(condition)
         // SQLite binds at least 999 values in any build: below that its limit need not be asked.
         if condition.bindings.count > 999, let most = dialect.maximumBindings, condition.bindings.count > most {
-            throw PredicateError(.invalidOperation, "the predicate compares with \(condition.bindings.count) values, "
+            throw PortalPredicateError(.invalidOperation, "the predicate compares with \(condition.bindings.count) values, "
                                      + "more than one statement can bind (\(most)): split it")
         }
         let sort = query.sort.map { SortKey($0.keyPath.joined(separator: "."), ascending: $0.ascending) }
@@ -139,7 +142,7 @@ final class SQLCompiler {
     /// A boolean SQL expression, true exactly when NSPredicate's two-valued logic says true.
     /// Comparisons may yield NULL for "false"; AND and OR treat that as false already, and NOT
     /// is the dialect's "is not true", so NULL never turns into true.
-    func predicate(_ predicate: Predicate, in scope: Scope) throws -> SQLFragment {
+    func predicate(_ predicate: PredicateTree, in scope: Scope) throws -> SQLFragment {
         switch predicate {
         case .constant(let value):
             return .raw(dialect.boolean(value))
@@ -163,7 +166,7 @@ final class SQLCompiler {
 
     /// Operands of one `AND` or `OR` chain; an operand that is the same kind of chain (written in
     /// parentheses) joins it, as the operators are associative.
-    private func chain(_ operands: [Predicate], isAnd: Bool, in scope: Scope) throws -> SQLFragment {
+    private func chain(_ operands: [PredicateTree], isAnd: Bool, in scope: Scope) throws -> SQLFragment {
         var parts: [SQLFragment] = []
         var pending = Array(operands.reversed())
         while let next = pending.popLast() {
@@ -184,7 +187,7 @@ final class SQLCompiler {
     /// two mean the same on both databases: `a IN (x, y)` is `a = +x OR a = +y`, and a bound
     /// value has no affinity of its own. Only a bare column on the left qualifies, so that no
     /// operator of the term can bind tighter or looser than the `=`.
-    private func equalitiesAsLists(_ parts: [SQLFragment]) throws(PredicateError) -> [SQLFragment] {
+    private func equalitiesAsLists(_ parts: [SQLFragment]) throws(PortalPredicateError) -> [SQLFragment] {
         var values: [String: [Value]] = [:]
         var columns: [String?] = []
         columns.reserveCapacity(parts.count)
@@ -251,7 +254,7 @@ final class SQLCompiler {
     func sortTerm(_ names: [String], in scope: Scope) throws -> SQLFragment {
         let operand = try keyPath(root: scope, names[...])
         guard collection == nil, case .scalar(let sql, _) = operand else {
-            throw PredicateError(.invalidOperation,
+            throw PortalPredicateError(.invalidOperation,
                                  "cannot sort \(scope.entity.name) by '\(names.joined(separator: "."))': "
                                      + "only attributes and to-one key paths sort")
         }

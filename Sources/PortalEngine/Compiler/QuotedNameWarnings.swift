@@ -6,13 +6,13 @@ import PortalPredicate
 /// says how to write the attribute.
 enum QuotedNameWarnings {
     /// The warnings for `predicate` on `entity`.
-    static func warnings(_ predicate: Predicate, entity: EntityDescription) -> [String] {
+    static func warnings(_ predicate: PredicateTree, entity: EntityDescription) -> [String] {
         var warnings: [String] = []
         visit(predicate, entity: entity, into: &warnings)
         return warnings
     }
 
-    private static func visit(_ predicate: Predicate, entity: EntityDescription, into warnings: inout [String]) {
+    private static func visit(_ predicate: PredicateTree, entity: EntityDescription, into warnings: inout [String]) {
         switch predicate {
         case .constant: break
         case .not(let inner): visit(inner, entity: entity, into: &warnings)
@@ -29,7 +29,7 @@ enum QuotedNameWarnings {
     }
 
     /// A number, arithmetic, or an attribute whose affinity is numeric.
-    private static func isNonText(_ expression: Expression, entity: EntityDescription) -> Bool {
+    private static func isNonText(_ expression: ExpressionTree, entity: EntityDescription) -> Bool {
         switch expression {
         case .literal(.integer), .literal(.real), .arithmetic, .negate: return true
         case .aggregate(let elements): return !elements.isEmpty && elements.allSatisfy { isNonText($0, entity: entity) }

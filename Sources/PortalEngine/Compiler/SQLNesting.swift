@@ -19,7 +19,7 @@ enum SQLNesting {
     static func check(_ condition: SQLFragment) throws {
         guard depth(of: condition.sql) > unchecked else { return }
         if let problem = parserProblem("SELECT 1 WHERE " + condition.sql) {
-            throw PredicateError(.tooDeep, "the predicate nests too deeply for SQLite to run (\(problem)); "
+            throw PortalPredicateError(.tooDeep, "the predicate nests too deeply for SQLite to run (\(problem)); "
                                      + "split it, or nest fewer parentheses, quantifiers or SUBQUERYs")
         }
     }

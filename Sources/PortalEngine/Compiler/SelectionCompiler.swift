@@ -65,7 +65,7 @@ public struct SelectionError: Error, Sendable {
         case item(Int), groupKey(Int), having, sortKey(Int)
     }
     public var part: Part
-    public var error: PredicateError
+    public var error: PortalPredicateError
 }
 
 extension PredicateCompiler {
@@ -95,7 +95,7 @@ extension SQLCompiler {
         var groupBy: [SQLFragment] = []
         for (index, key) in selection.groupBy.enumerated() {
             let (sql, isAggregate) = try part(.groupKey(index), key) { try scalarItem($0, in: scope, named: false) }
-            if isAggregate { throw SelectionError(part: .groupKey(index), error: PredicateError(.invalidOperation, "an aggregate cannot be a group key")) }
+            if isAggregate { throw SelectionError(part: .groupKey(index), error: PortalPredicateError(.invalidOperation, "an aggregate cannot be a group key")) }
             groupBy.append(sql)
             // An item that is this key says it in the same words: a server matches the select
             // list to GROUP BY by its text (a to-one path's subquery has fresh aliases each time).
@@ -109,7 +109,7 @@ extension SQLCompiler {
         }
         let columns = values.indices.map { shown(values[$0], storages[$0]) + " AS " + dialect.quoted(names[$0]) }
         let having = try selection.having.map { text throws(SelectionError) in
-            try part(.having, text) { text in (try predicate(Predicate.parse(text), in: scope), false) }.0
+            try part(.having, text) { text in (try predicate(PredicateTree.parse(text), in: scope), false) }.0
         }
         var order: [SQLFragment] = []
         for (index, key) in sort.enumerated() {
@@ -123,7 +123,7 @@ extension SQLCompiler {
     /// The storage convention of the attribute an item shows: a Core Data date or UUID attribute
     /// (through to-one key paths too), or the `min`/`max` of one; `.natural` for anything else.
     private func storage(of text: String, in scope: Scope) -> StorageConvention {
-        guard let expression = try? Expression.parse(text) else { return .natural }
+        guard let expression = try? ExpressionTree.parse(text) else { return .natural }
         var shown = expression
         switch expression {
         case .function(let name, let arguments) where ["min", "max"].contains(name) && arguments.count == 1: shown = arguments[0]
@@ -155,12 +155,12 @@ extension SQLCompiler {
             return (sql, false)
         }
         sawGroupAggregate = false
-        let expression = try Expression.parse(Self.rewritingCountDistinct(text))
+        let expression = try ExpressionTree.parse(Self.rewritingCountDistinct(text))
         switch try operand(expression, in: scope) {
         case .scalar(let sql, _): return (sql, sawGroupAggregate)
         case .date(let seconds): return (.bound(.real(seconds)), false)
         case let other:
-            throw PredicateError(.invalidOperation, "a column needs one value per row, not \(other.kindDescription)")
+            throw PortalPredicateError(.invalidOperation, "a column needs one value per row, not \(other.kindDescription)")
         }
     }
 
@@ -174,9 +174,9 @@ extension SQLCompiler {
         }
         for (index, item) in selection.items.enumerated()
         where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) && !groupedByName(item) {
-            let parsed = try? Expression.parse(item.expression)
+            let parsed = try? ExpressionTree.parse(item.expression)
             if case .literal? = parsed { continue }
-            throw SelectionError(part: .item(index), error: PredicateError(
+            throw SelectionError(part: .item(index), error: PortalPredicateError(
                 .invalidOperation, Self.notGroupedMessage(item.expression.trimmed, parsed, entity),
                 range: 0..<item.expression.count))
         }
@@ -185,7 +185,7 @@ extension SQLCompiler {
     /// Why an item of a grouped selection is refused. An aggregate over a to-many path
     /// (`avg(tracks.Milliseconds)`) is one value per row of the entity, not per group: the
     /// related entity is the one to group.
-    private static func notGroupedMessage(_ text: String, _ parsed: Expression?, _ entity: EntityDescription) -> String {
+    private static func notGroupedMessage(_ text: String, _ parsed: ExpressionTree?, _ entity: EntityDescription) -> String {
         if case .function(let name, let arguments)? = parsed, ["sum", "count", "min", "max", "average", "avg"].contains(name),
            let path = arguments.first.flatMap(Self.firstKey), let relationship = entity.relationship(named: path),
            relationship.kind == .toMany {
@@ -196,7 +196,7 @@ extension SQLCompiler {
     }
 
     /// The first name of a key path (`tracks` of `tracks.Milliseconds`).
-    private static func firstKey(_ expression: Expression) -> String? {
+    private static func firstKey(_ expression: ExpressionTree) -> String? {
         switch expression {
         case .key(let name): return name
         case .member(let base, _): return firstKey(base)
@@ -210,11 +210,11 @@ extension SQLCompiler {
         failingToken = nil
         do {
             return try body(text)
-        } catch var error as PredicateError {
+        } catch var error as PortalPredicateError {
             if error.range == nil { error.range = failingToken.flatMap { TokenLocator.range(of: $0, in: text) } }
             throw SelectionError(part: part, error: error)
         } catch {
-            throw SelectionError(part: part, error: PredicateError(.invalidOperation, "\(error)"))
+            throw SelectionError(part: part, error: PortalPredicateError(.invalidOperation, "\(error)"))
         }
     }
 

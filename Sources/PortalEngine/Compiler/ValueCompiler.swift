@@ -7,21 +7,21 @@ extension PredicateCompiler {
     /// expression may use the row's attributes and to-one key paths (an UPDATE's SET, the row
     /// being `alias`); without, it may not (an INSERT's VALUES). A date (`now()`, `CAST(…, "NSDate")`)
     /// is stored as Unix seconds in an INTEGER or REAL column, else as ISO-8601 text. Throws a
-    /// `PredicateError` with the position of the culprit in `text` when it is known.
+    /// `PortalPredicateError` with the position of the culprit in `text` when it is known.
     public static func compileValue(_ text: String, for attribute: AttributeDescription,
                                     variables: [String: Argument] = [:], entity: EntityDescription,
                                     schema: Schema, alias: String?,
                                     dialect: any SQLDialect = SQLiteDialect()) throws -> SQLFragment {
-        let expression = try Expression.parse(text)
+        let expression = try ExpressionTree.parse(text)
         if alias == nil, let name = firstName(in: expression) {
-            throw PredicateError(.invalidOperation, "a value here cannot refer to an attribute (quote text: \"\(name)\")",
+            throw PortalPredicateError(.invalidOperation, "a value here cannot refer to an attribute (quote text: \"\(name)\")",
                                  range: TokenLocator.range(of: name, in: text))
         }
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias ?? "", dialect: dialect)
         do {
             let operand = try compiler.operand(expression, in: Scope(entity: entity, alias: alias ?? ""))
             return try storedValue(operand, for: attribute)
-        } catch var error as PredicateError where error.range == nil {
+        } catch var error as PortalPredicateError where error.range == nil {
             error.range = compiler.failingToken.flatMap { TokenLocator.range(of: $0, in: text) }
             throw error
         }
@@ -32,7 +32,7 @@ extension PredicateCompiler {
         // An archived value is shown decoded and kept as the app's bytes: only bytes or nil go in.
         if attribute.storage == .archivedValue {
             guard case .scalar(let sql, let info) = operand, let literal = info.literal, literal.isNull || { if case .blob = literal { true } else { false } }() else {
-                throw PredicateError(.invalidOperation, "\(attribute.name) holds archived values, shown decoded: write one as "
+                throw PortalPredicateError(.invalidOperation, "\(attribute.name) holds archived values, shown decoded: write one as "
                                      + "the bytes the app archived (a blob), or nil")
             }
             return sql
@@ -40,7 +40,7 @@ extension PredicateCompiler {
         // UUID text for a column that keeps UUIDs as 16-byte blobs (Core Data's): the blob.
         if attribute.storage == .uuidBlob, case .scalar(_, let info) = operand, case .text(let text)? = info.literal {
             guard let bytes = StorageConvention.uuidBytes(text) else {
-                throw PredicateError(.invalidOperation, "\(attribute.name) holds UUIDs: '\(text)' is not a UUID")
+                throw PortalPredicateError(.invalidOperation, "\(attribute.name) holds UUIDs: '\(text)' is not a UUID")
             }
             return .bound(.blob(bytes))
         }
@@ -55,7 +55,7 @@ extension PredicateCompiler {
             case .text, .blob, .numeric: return .bound(Dates.isoText(seconds))
             }
         case .list, .toMany:
-            throw PredicateError(.invalidOperation, "\(attribute.name) needs one value, not \(operand.kindDescription)")
+            throw PortalPredicateError(.invalidOperation, "\(attribute.name) needs one value, not \(operand.kindDescription)")
         }
     }
 
@@ -69,18 +69,18 @@ extension PredicateCompiler {
         case .scalar(let sql, let info):
             guard case .text(let text)? = info.literal else { return sql }
             guard let parsed = DateSemantics.parse(text) else {
-                throw PredicateError(.invalidOperation, "\(attribute.name) holds dates: '\(text)' is not a date (write yyyy-MM-dd HH:mm:ss)")
+                throw PortalPredicateError(.invalidOperation, "\(attribute.name) holds dates: '\(text)' is not a date (write yyyy-MM-dd HH:mm:ss)")
             }
             seconds = parsed
         case .list, .toMany:
-            throw PredicateError(.invalidOperation, "\(attribute.name) needs one value, not \(operand.kindDescription)")
+            throw PortalPredicateError(.invalidOperation, "\(attribute.name) needs one value, not \(operand.kindDescription)")
         }
         seconds -= DateSemantics.referenceDateOffset
         return .bound(seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds))
     }
 
     /// The first attribute name (or SELF) an expression refers to, outside SUBQUERY variables.
-    private static func firstName(in expression: Expression) -> String? {
+    private static func firstName(in expression: ExpressionTree) -> String? {
         switch expression {
         case .key(let name): return name
         case .self: return "SELF"

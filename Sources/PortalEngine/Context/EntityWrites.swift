@@ -42,11 +42,11 @@ public struct AttributeAssignment: Sendable {
     /// The row ids a relationship's value names, as a user writes it: `3` (a to-one), `{1, 2}`
     /// (a to-many), `nil` or `{}` (none). Throws for anything else.
     public static func rowIDs(_ text: String) throws -> [Int64] {
-        let expression: Expression
-        do { expression = try Expression.parse(text) } catch {
+        let expression: ExpressionTree
+        do { expression = try ExpressionTree.parse(text) } catch {
             throw PortalError(.misuse, "a relationship's value is a row's id, ids in braces ({1, 2}) or nil: \(error)")
         }
-        let items: [Expression] = if case .aggregate(let list) = expression { list } else { [expression] }
+        let items: [ExpressionTree] = if case .aggregate(let list) = expression { list } else { [expression] }
         return try items.compactMap { item -> Int64? in
             switch item {
             case .literal(.integer(let key)): return key

@@ -304,9 +304,9 @@ public class ReadContext {
 
     /// Turns a predicate compiler error into `.predicate` with the entity named.
     func compiling<T>(_ entity: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as PredicateError where error.kind == .interrupted {
+        do { return try body() } catch let error as PortalPredicateError where error.kind == .interrupted {
             throw PortalError(.interrupted, "interrupted")
-        } catch let error as PredicateError {
+        } catch let error as PortalPredicateError {
             var wrapped = PortalError(.predicate, "invalid predicate for \(entity): \(error.message)", entity: entity,
                                       suggestion: error.suggestion)
             wrapped.predicateError = error

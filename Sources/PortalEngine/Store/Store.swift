@@ -532,7 +532,7 @@ final class SchemaCache: @unchecked Sendable {
         let schema: Schema
         do {
             schema = try read(on: connection)
-        } catch let error as PortalPredicate.PredicateError {
+        } catch let error as PortalPredicate.PortalPredicateError {
             var wrapped = PortalError(.sqlite, "cannot read the schema: \(error.message)")
             wrapped.predicateError = error
             throw wrapped

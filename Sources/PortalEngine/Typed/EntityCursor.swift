@@ -7,7 +7,7 @@ extension Portal {
     /// however many rows match.
     public func cursor(where predicate: String? = nil, _ arguments: [any ArgumentConvertible] = [],
                        sortedBy: [SortKey] = [], limit: Int? = nil) -> EntityCursor<Entity> {
-        EntityCursor(store: store, predicate: predicate, arguments: arguments.map(\.predicateArgument),
+        EntityCursor(store: store, filter: .text(predicate, arguments.map(\.predicateArgument)),
                      sortedBy: sortedBy, limit: limit)
     }
 }
@@ -19,20 +19,31 @@ public struct EntityCursor<Entity: PortalEntity>: AsyncSequence, Sendable {
     /// One entity.
     public typealias Element = Entity
 
+    /// Which entities: by predicate text and its arguments, or by a tree (a Foundation predicate's).
+    enum Filter: Sendable {
+        case text(String?, [Argument])
+        case tree(PredicateTree?)
+    }
+
     let store: Store
-    let predicate: String?
-    let arguments: [Argument]
+    let filter: Filter
     let sortedBy: [SortKey]
     let limit: Int?
 
     /// An iterator with a read of its own.
     public func makeAsyncIterator() -> Iterator {
-        let (store, predicate, arguments, sortedBy, limit) = (store, predicate, arguments, sortedBy, limit)
+        let (store, filter, sortedBy, limit) = (store, filter, sortedBy, limit)
         return Iterator(lifetime: CursorLifetime(CursorChannel { channel in
             try store.read { context in
-                try context.forEach(Entity.self, where: predicate, arguments, sortedBy: sortedBy, limit: limit) { entity in
-                    try channel.hand(entity)
+                let fragment = switch filter {
+                case .text(let predicate, let arguments):
+                    try context.select(Entity.entityName, .rows(includeRowid: Entity.idAttributes == ["rowid"]), predicate,
+                                       arguments, sortedBy, limit, nil)
+                case .tree(let tree):
+                    try context.select(Entity.self, matching: tree, .rows(includeRowid: Entity.idAttributes == ["rowid"]),
+                                       sortedBy, limit, nil)
                 }
+                try context.forEach(Entity.self, fragment) { entity in try channel.hand(entity) }
             }
         }))
     }

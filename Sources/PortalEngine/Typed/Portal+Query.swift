@@ -245,13 +245,13 @@ final class QueryPlans: Sendable {
 
 /// The `$variables` of a predicate not bound by a `SUBQUERY`.
 enum FreeVariables {
-    static func of(_ predicate: Predicate) -> Set<String> {
+    static func of(_ predicate: PredicateTree) -> Set<String> {
         var names = Set<String>()
         collect(predicate, bound: [], into: &names)
         return names
     }
 
-    private static func collect(_ predicate: Predicate, bound: [String], into names: inout Set<String>) {
+    private static func collect(_ predicate: PredicateTree, bound: [String], into names: inout Set<String>) {
         switch predicate {
         case .constant: break
         case .not(let inner): collect(inner, bound: bound, into: &names)
@@ -263,7 +263,7 @@ enum FreeVariables {
         }
     }
 
-    private static func collect(_ expression: Expression, bound: [String], into names: inout Set<String>) {
+    private static func collect(_ expression: ExpressionTree, bound: [String], into names: inout Set<String>) {
         switch expression {
         case .literal, .self, .key: break
         case .variable(let name): if !bound.contains(name) { names.insert(name) }

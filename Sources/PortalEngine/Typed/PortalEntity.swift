@@ -12,6 +12,9 @@ public protocol PortalEntity: Codable, Sendable {
     /// Every attribute of the id, in key order: the parts of a composite primary key, or
     /// `["rowid"]` for a table without one (with a `rowid: Int64?` property, nil for a new row).
     static var idAttributes: [String] { get }
+    /// The name in the schema of each property a Foundation `#Predicate` or `SortDescriptor`
+    /// may name whose own name is not its attribute's or relationship's (see `FoundationPredicates`).
+    static var predicateKeys: [PartialKeyPath<Self>: String] { get }
 }
 
 extension PortalEntity {

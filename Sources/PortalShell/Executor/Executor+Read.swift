@@ -53,8 +53,11 @@ extension Executor {
                 predicateWarnings.append(warning)
                 report("warning: " + warning)
             }
+            if SwiftClosurePredicate.isClosure(predicate.text) {
+                predicateEquivalents.append(try SwiftClosurePredicate.tree(predicate.text, entity: entity, schema: schema).description)
+            }
             return compiled
-        } catch let error as PredicateError where error.kind != .interrupted {
+        } catch let error as PortalPredicateError where error.kind != .interrupted {
             throw ShellError(error.description, ShellError.locate(error, in: predicate.text, offset: predicate.offset))
         } catch let error as PortalError {
             guard let inner = error.predicateError else { throw ShellError.from(error) }
@@ -216,6 +219,7 @@ extension Executor {
 
     func explain(_ command: Command) throws {
         predicateWarnings = []
+        predicateEquivalents = []
         let query: CompiledQuery
         switch command {
         case .find(let q): query = try compile(q, limitOne: false).0
@@ -242,6 +246,8 @@ extension Executor {
         let warnings = predicateWarnings.map { "warning: " + $0 }
         switch options.format {
         case .table, .line, .markdown:
+            // A Swift closure's meaning, as the NSPredicate text that says the same.
+            for equivalent in predicateEquivalents { output.write("predicate: \(displayed(equivalent))\n") }
             output.write("sql: \(displayed(query.sql))\nbindings: [\(displayed(bindings))]\n")
             for warning in warnings { output.write(displayed(warning) + "\n") }
             output.write("plan:\n")

@@ -26,6 +26,8 @@ public final class Executor {
     let busyTimeout: Int
     /// The warnings about the predicates compiled by the running command (`explain` lists them).
     var predicateWarnings: [String] = []
+    /// The NSPredicate text of each Swift closure the running command compiled (`explain` shows it).
+    var predicateEquivalents: [String] = []
     /// Opens the browser; set by `PortalShell` when the TUI is available.
     var browser: ((Executor, Query?) throws -> Void)?
 
@@ -130,6 +132,7 @@ public final class Executor {
             guard let command = try CommandParser.parse(text) else { return true }
             try Self.stopIfInterrupted()
             predicateWarnings = []
+            predicateEquivalents = []
             try database?.refreshSchema()
             try execute(command)
             try flushOutput()

@@ -33,11 +33,11 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         switch error {
         case let error as ShellError: return error
         case let error as CommandError: return ShellError(error.message, error.range)
-        case let error as PredicateError where error.kind == .interrupted:
+        case let error as PortalPredicateError where error.kind == .interrupted:
             var shellError = ShellError(error.description)
             shellError.reason = .interrupted
             return shellError
-        case let error as PredicateError:
+        case let error as PortalPredicateError:
             return ShellError(error.description, shift(error.range, by: offset))
         case let error as PortalError:
             if let predicate = error.predicateError {
@@ -55,7 +55,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
 
     /// When the compiler gives no position for an unknown name, the first whole-word occurrence
     /// of the quoted name in the predicate text.
-    static func locate(_ error: PredicateError, in text: String, offset: Int) -> Range<Int>? {
+    static func locate(_ error: PortalPredicateError, in text: String, offset: Int) -> Range<Int>? {
         if let range = error.range { return (range.lowerBound + offset)..<(range.upperBound + offset) }
         guard error.kind == .unknownName, let open = error.message.firstIndex(of: "'") else { return nil }
         let rest = error.message[error.message.index(after: open)...]

@@ -8,13 +8,15 @@ enum SwiftGenerator {
         // Date and UUID (a Core Data store's dates and UUIDs) are Foundation's.
         let foundation = entities.contains { $0.attributes.contains { ["Date", "UUID"].contains(swiftType($0)) } }
         var text = (foundation ? "import Foundation\n" : "") + "import PortalEngine\n"
+        let generated = Set(entities.map(\.name))
         for entity in entities {
-            text += "\n" + source(for: entity)
+            text += "\n" + source(for: entity, relatedTo: generated)
         }
         return text
     }
 
-    static func source(for entity: EntityDescription) -> String {
+    /// `related`: the entities generated beside this one; its relationships to them are declared.
+    static func source(for entity: EntityDescription, relatedTo related: Set<String> = []) -> String {
         let typeName = typeIdentifier(entity.name)
         // Names in comments as the shell's commands write them (`#"Order ID"`).
         var text = "/// The \(entity.kindLabel) \(TerminalText.escaped(KeyName.written(entity.name))).\n"
@@ -42,6 +44,7 @@ enum SwiftGenerator {
             text += "    public var \(name): \(swiftType(attribute))\(optional ? "?" : "")\n"
             properties.append((attribute.name, name, optional, attribute.isGenerated))
         }
+        text += relationships(of: entity, relatedTo: related, taken: properties.map(\.name))
         text += "\n    public enum CodingKeys: String, CodingKey {\n"
         for property in properties {
             text += "        case \(property.name) = \(stringLiteral(property.attribute))\n"
@@ -58,6 +61,43 @@ enum SwiftGenerator {
             text += "    }\n"
         }
         return text + "}\n\n" + rowCoding(typeName, properties.map { ($0.attribute, $0.name, $0.generated) })
+    }
+
+    /// The relationships to generated entities, as properties a Foundation `#Predicate` names
+    /// (`$0.album?.title`, `$0.tracks.contains { … }`): plain values the engine never loads,
+    /// left out of the coding keys. A to-one relationship keeps its value in an array, as a
+    /// struct may not hold an optional of its own type; `predicateKeys` names each relationship
+    /// and each attribute whose property name is not its own.
+    private static func relationships(of entity: EntityDescription, relatedTo related: Set<String>, taken: [String]) -> String {
+        let typeName = typeIdentifier(entity.name)
+        var taken = taken
+        var keys: [(property: String, name: String)] = []
+        for attribute in entity.attributes {
+            let property = propertyIdentifier(attribute.name)
+            if property.lowercased() != attribute.name.lowercased() { keys.append((property, attribute.name)) }
+        }
+        var text = ""
+        for relationship in entity.relationships where related.contains(relationship.destination) {
+            var name = propertyIdentifier(relationship.name)
+            while taken.contains(name) || taken.contains("_" + name) { name += "_" }
+            taken.append(name)
+            let destination = typeIdentifier(relationship.destination)
+            let written = TerminalText.escaped(KeyName.written(relationship.name))
+            if relationship.kind == .toOne {
+                text += "    /// The to-one relationship \(written), for predicates: never loaded.\n"
+                text += "    public var \(name): \(destination)? {\n"
+                text += "        get { _\(name).first }\n        set { _\(name) = newValue.map { [$0] } ?? [] }\n    }\n"
+                text += "    var _\(name): [\(destination)] = []\n"
+            } else {
+                text += "    /// The to-many relationship \(written), for predicates: never loaded.\n"
+                text += "    public var \(name): [\(destination)] = []\n"
+            }
+            keys.append((name, relationship.name))
+        }
+        guard !keys.isEmpty else { return text }
+        let list = keys.map { "\\\(typeName).\($0.property): \(stringLiteral($0.name))" }.joined(separator: ", ")
+        text += "    public static var predicateKeys: [PartialKeyPath<\(typeName)>: String] { [\(list)] }\n"
+        return text
     }
 
     /// The `RowDecodable` and `RowEncodable` conformances: the engine reads and writes rows

@@ -1,5 +1,5 @@
 /// Why a predicate could not be parsed or compiled, and where.
-public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PortalPredicateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem, for code to switch on.
     public enum Kind: Sendable, Hashable {
         /// The text does not follow the grammar.
