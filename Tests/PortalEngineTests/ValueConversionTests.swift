@@ -73,6 +73,24 @@ import Testing
         #expect(try portal.count(where: "at > now()") == 0)
     }
 
+    /// The values a typed write stores are `%@` arguments by the same rule: a date, a UUID, a
+    /// decimal, a URL, data and an enum each find the row they were written in.
+    @Test func typedValuesAreArgumentsByTheSameRule() throws {
+        let (store, folder) = try store()
+        defer { withExtendedLifetime(folder) {} }
+        let portal = Portal<Event>(store)
+        try portal.create(events())
+        let first = events()[0]
+        #expect(try portal.findAll(where: "at > %@", [Date(timeIntervalSince1970: 1_700_000_000)]).map(\.id) == [1])
+        #expect(try portal.findAll(where: "at == %@", [june2022]).map(\.id) == [2])
+        #expect(try portal.findAll(where: "uid == %@", [first.uid]).map(\.id) == [1])
+        #expect(try portal.findAll(where: "price == %@", [first.price]).map(\.id) == [1])
+        #expect(try portal.findAll(where: "link == %@", [first.link]).map(\.id) == [1])
+        #expect(try portal.findAll(where: "payload == %@", [first.payload]).map(\.id) == [1])
+        #expect(try portal.findAll(where: "mood IN %@", [[Mood.calm]]).map(\.id) == [2])
+        #expect(try store.read { ctx in try ctx.count("Event", where: "at < %@ AND done == %@", [march2024, false]) } == 1)
+    }
+
     /// A column that holds dates as Unix seconds (another program's convention) reads as dates.
     @Test func datesStoredAsUnixSecondsRead() throws {
         #expect(Date(databaseValue: .integer(1_709_294_400)) == march2024)
