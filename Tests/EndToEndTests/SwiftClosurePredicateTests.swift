@@ -62,5 +62,12 @@ import Testing
                                  #"explain count Track where { $0.Milliseconds > 300_000 && $0.album?.Title.starts(with: "A") == true }"#])
         #expect(run.stdout.hasPrefix(#"predicate: Milliseconds > 300000 AND (Album != NULL AND Album.Title BEGINSWITH "A")"#
                                      + "\nsql: SELECT count(*) FROM \"Track\" AS t0 WHERE "), "\(run.stdout)\(run.stderr)")
+        // The machine formats carry it too, as the row's first column.
+        let json = try Shell.run(["-r", Shell.chinook, "--format", "json", "-e", #"explain count Track where { $0.Milliseconds > 300_000 }"#])
+        let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(rows?.first?["predicate"] as? String == "Milliseconds > 300000", "\(json.stdout)")
+        #expect((rows?.first?["sql"] as? String)?.hasPrefix("SELECT count(*)") == true)
+        let csv = try Shell.run(["-r", Shell.chinook, "--format", "csv", "-e", #"explain count Track where { $0.Milliseconds > 300_000 }"#])
+        #expect(csv.stdout.hasPrefix("predicate,sql,bindings,plan,warnings\n") || csv.stdout.hasPrefix("\"predicate\",\"sql\""), "\(csv.stdout)")
     }
 }

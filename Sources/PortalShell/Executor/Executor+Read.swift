@@ -253,11 +253,14 @@ extension Executor {
             output.write("plan:\n")
             for line in plan { output.write(displayed(line) + "\n") }
         case .csv, .tsv, .json, .ndjson:
-            // One row, so that the output parses as the format it claims to be.
+            // One row, so that the output parses as the format it claims to be; a Swift
+            // closure's NSPredicate text leads it, as in the other formats.
             let renderer = makeRenderer(options, stream: output)
-            renderer.begin(columns: ["sql", "bindings", "plan", "warnings"])
-            renderer.row([.text(query.sql), .text("[" + bindings + "]"), .text(plan.joined(separator: "\n")),
-                          .text(warnings.joined(separator: "\n"))])
+            let equivalent: [String] = predicateEquivalents.isEmpty ? [] : ["predicate"]
+            renderer.begin(columns: equivalent + ["sql", "bindings", "plan", "warnings"])
+            renderer.row((predicateEquivalents.isEmpty ? [] : [.text(predicateEquivalents.joined(separator: "\n"))])
+                         + [.text(query.sql), .text("[" + bindings + "]"), .text(plan.joined(separator: "\n")),
+                            .text(warnings.joined(separator: "\n"))])
             renderer.end()
         }
     }
