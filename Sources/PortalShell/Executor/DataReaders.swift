@@ -20,8 +20,12 @@ struct DelimitedReader {
 
     private let input: ImportInput
     private let tab: Bool
-    /// True when the file tells NULL from empty text (see above): `marksNulls(_:tab:)`.
-    private let marked: Bool
+    /// True when the file tells NULL from empty text (see above): `marksNulls(_:tab:)`, or a
+    /// typed csv file.
+    private var marked: Bool
+    /// csv whose header's names are all quoted, as `export` writes it: its unquoted fields are
+    /// NULL, numbers and blob literals, its quoted fields text (`ValueEncoding`).
+    private(set) var typed = false
     /// Which of the header's columns are TEXT; set once the header is matched to the entity.
     var textColumns: [Bool] = []
     /// The line the next record starts on.
@@ -51,6 +55,10 @@ struct DelimitedReader {
             throw ImportError(line: 1, message: "the file is empty (a header row naming the attributes is needed)")
         }
         let names = input.withWindow { window in fields.map { text($0, window) } }
+        if !tab && fields.allSatisfy(\.quoted) {
+            typed = true
+            marked = true
+        }
         return (names, headerLine)
     }
 
@@ -201,6 +209,7 @@ struct DelimitedReader {
         if tab && field.end - field.start == 2 && window[field.start] == 92 && window[field.start + 1] == UInt8(ascii: "N") {
             return .null
         }
+        if typed && !field.quoted { return ValueEncoding.unquotedField(text(field, window)) }
         return .text(text(field, window))
     }
 
@@ -408,14 +417,16 @@ struct JSONReader {
     }
 
     /// One past the end of the object starting at `from` (a `{`): its closing brace, or the first
-    /// byte its parser refuses (a nested `{`, `[` or `]`, a newline inside a string); nil when
-    /// the window ends first.
+    /// byte its parser refuses (an object nested twice, `[` or `]`, a newline inside a string);
+    /// nil when the window ends first. A value may be an object one level down: an encoded
+    /// blob or real (`ValueEncoding`).
     private static func objectEnd(_ window: UnsafeBufferPointer<UInt8>, from: Int, limit: Int) -> Int? {
         guard from < limit else { return nil }
         // Not an object: the parser refuses its first byte.
         guard window[from] == 123 else { return from + 1 }
         var i = from + 1
         var inString = false
+        var nested = false
         while i < limit {
             let byte = window[i]
             if inString {
@@ -426,6 +437,10 @@ struct JSONReader {
                 if byte == 34 { inString = false } else if byte == 10 { return i + 1 }
             } else if byte == 34 {
                 inString = true
+            } else if byte == 123 && !nested {
+                nested = true
+            } else if byte == 125 && nested {
+                nested = false
             } else if byte == 125 || byte == 123 || byte == 91 || byte == 93 {
                 return i + 1
             }
@@ -436,7 +451,7 @@ struct JSONReader {
 }
 
 /// Parses one flat JSON object held whole in `bytes`.
-private struct JSONObjectParser {
+struct JSONObjectParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var line: Int
     private var i = 0
@@ -488,7 +503,8 @@ private struct JSONObjectParser {
         guard i < bytes.count else { throw fail("expected a value for \"\(key)\"") }
         switch bytes[i] {
         case 34: return .text(try string())
-        case 123, 91: throw fail("\"\(key)\" holds an object or array; only strings, numbers, booleans and null can be imported")
+        case 123: return try encodedValue(key)
+        case 91: throw fail("\"\(key)\" holds an array; only strings, numbers, booleans, null and encoded blobs and reals can be imported")
         default:
             var end = i
             while end < bytes.count, !(bytes[end] == 44 || bytes[end] == 125 || bytes[end] == 93 || [9, 10, 13, 32].contains(bytes[end])) { end += 1 }
@@ -501,10 +517,33 @@ private struct JSONObjectParser {
             default:
                 guard Self.isJSONNumber(word.utf8) else { throw fail("'\(word)' is not a JSON value") }
                 if let n = Int64(word) { return .integer(n) }
+                // Past the 64-bit range an integer keeps its digits, as text: the import refuses
+                // it in a column that would round it to a real.
+                if ValueEncoding.isInteger(word) { return .text(word) }
                 if let r = Double(word), r.isFinite { return .real(r) }
                 throw fail("'\(word)' is not a JSON value")
             }
         }
+    }
+
+    /// An object as a value: an encoded blob or real (`ValueEncoding`), and nothing else.
+    private mutating func encodedValue(_ key: String) throws(ImportError) -> Value {
+        let start = line
+        let (record, _) = try object()
+        let fields = record.fields
+        let refusal = ImportError(line: start, message: "\"\(key)\" holds an object that is not an encoded value "
+            + "({\"\(ValueEncoding.base64Key)\": true, \"\(ValueEncoding.encodedKey)\": \"…\"} or {\"\(ValueEncoding.realKey)\": \"Infinity\"})")
+        if fields.count == 1, fields[0].name == ValueEncoding.realKey, case .text(let word) = fields[0].value,
+           let real = ValueEncoding.nonFinite(word) {
+            return .real(real)
+        }
+        let flag = fields.first { $0.name == ValueEncoding.base64Key }?.value
+        let encoded = fields.first { $0.name == ValueEncoding.encodedKey }?.value
+        guard fields.count == 2, case .integer(1)? = flag, case .text(let text)? = encoded else { throw refusal }
+        guard let bytes = Base64.decode(text) else {
+            throw ImportError(line: start, message: "\"\(key)\": '\(text.prefix(40))' is not base64")
+        }
+        return .blob(bytes)
     }
 
     private mutating func string() throws(ImportError) -> String {

@@ -25,6 +25,7 @@ extension Executor {
         fileOptions.header = true
         // tsv has no quotes: NULL is written `\N` so that it differs from empty text on import.
         fileOptions.nullText = fileOptions.format == .tsv ? DelimitedReader.tsvNull : nil
+        fileOptions.typedFields = true
         if path == "-" {
             let rows = try exportRows(compiled, options: fileOptions, to: output)
             return report("exported \(rows) \(entity.name) to standard output")
@@ -58,6 +59,11 @@ extension Executor {
             renderer.row($0)
         })
         renderer.end()
+        if let delimited = renderer as? DelimitedRenderer, delimited.blobsAsText > 0 {
+            let count = delimited.blobsAsText
+            report("warning: tsv has no blobs: \(count) \(count == 1 ? "blob was" : "blobs were") written as base64 text, "
+                + "which import reads back as text (csv, json and ndjson keep blobs)")
+        }
         return rows
     }
 }

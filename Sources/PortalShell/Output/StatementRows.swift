@@ -89,14 +89,11 @@ extension DelimitedRenderer: StatementRowRenderer {
             case SQLITE_INTEGER: stream.write(integer: sqlite3_column_int64(statement, column))
             case SQLITE_TEXT:
                 if let bytes = StatementCell.validText(statement, column) {
-                    if tab { writeTSV(bytes) } else { writeCSV(bytes) }
+                    if tab { writeTSV(bytes) } else { writeCSV(bytes, quoted: typed) }
                 } else {
-                    let text = ValueText.plain(StatementCell.value(statement, column), null: null)
-                    if tab { writeTSV(text) } else { writeCSV(text) }
+                    write(StatementCell.value(statement, column))
                 }
-            default:
-                let text = ValueText.plain(StatementCell.value(statement, column), null: null)
-                if tab { writeTSV(text) } else { writeCSV(text) }
+            default: write(StatementCell.value(statement, column))
             }
             column += 1
         }
