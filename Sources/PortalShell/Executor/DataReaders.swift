@@ -455,6 +455,8 @@ struct JSONObjectParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var line: Int
     private var i = 0
+    /// Inside an object that is a value: an object there is refused (encoded values are flat).
+    private var inEncodedValue = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, line: Int) {
         self.bytes = bytes
@@ -503,7 +505,8 @@ struct JSONObjectParser {
         guard i < bytes.count else { throw fail("expected a value for \"\(key)\"") }
         switch bytes[i] {
         case 34: return .text(try string())
-        case 123: return try encodedValue(key)
+        case 123 where !inEncodedValue: return try encodedValue(key)
+        case 123: throw encodedValueRefusal(key, line: line)
         case 91: throw fail("\"\(key)\" holds an array; only strings, numbers, booleans, null and encoded blobs and reals can be imported")
         default:
             var end = i
@@ -529,10 +532,11 @@ struct JSONObjectParser {
     /// An object as a value: an encoded blob or real (`ValueEncoding`), and nothing else.
     private mutating func encodedValue(_ key: String) throws(ImportError) -> Value {
         let start = line
+        inEncodedValue = true
         let (record, _) = try object()
+        inEncodedValue = false
         let fields = record.fields
-        let refusal = ImportError(line: start, message: "\"\(key)\" holds an object that is not an encoded value "
-            + "({\"\(ValueEncoding.base64Key)\": true, \"\(ValueEncoding.encodedKey)\": \"…\"} or {\"\(ValueEncoding.realKey)\": \"Infinity\"})")
+        let refusal = encodedValueRefusal(key, line: start)
         if fields.count == 1, fields[0].name == ValueEncoding.realKey, case .text(let word) = fields[0].value,
            let real = ValueEncoding.nonFinite(word) {
             return .real(real)
@@ -544,6 +548,11 @@ struct JSONObjectParser {
             throw ImportError(line: start, message: "\"\(key)\": '\(text.prefix(40))' is not base64")
         }
         return .blob(bytes)
+    }
+
+    private func encodedValueRefusal(_ key: String, line: Int) -> ImportError {
+        ImportError(line: line, message: "\"\(key)\" holds an object that is not an encoded value "
+            + "({\"\(ValueEncoding.base64Key)\": true, \"\(ValueEncoding.encodedKey)\": \"…\"} or {\"\(ValueEncoding.realKey)\": \"Infinity\"})")
     }
 
     private mutating func string() throws(ImportError) -> String {

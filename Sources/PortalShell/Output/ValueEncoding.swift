@@ -104,7 +104,7 @@ enum ValueEncoding {
     /// An integer literal past the 64-bit range, which SQLite stores as a rounded REAL in a
     /// column of numeric affinity (SQLite trims spaces around it first).
     static func isOutOfRangeInteger(_ text: String) -> Bool {
-        let trimmed = text.utf8.count < 20 ? "" : text.trimmingWhitespace()
+        let trimmed = text.utf8.count < 19 ? "" : text.trimmingWhitespace()
         return isInteger(trimmed) && Int64(trimmed) == nil
     }
 }
