@@ -28,6 +28,9 @@ struct DelimitedReader {
     private(set) var typed = false
     /// Which of the header's columns are TEXT; set once the header is matched to the entity.
     var textColumns: [Bool] = []
+    /// Which of them have SQLite's numeric affinity: there, `Inf` and `-Inf` written as they are
+    /// (not quoted, not escaped) are the reals, as csv and tsv write them.
+    var numericColumns: [Bool] = []
     /// The line the next record starts on.
     private var line = 1
     /// The fields of the record being read (reused: no allocation per record).
@@ -68,7 +71,8 @@ struct DelimitedReader {
         values.removeAll(keepingCapacity: true)
         input.withWindow { window in
             for (column, field) in fields.enumerated() {
-                values.append(value(field, window, textColumn: textColumns[column]))
+                values.append(value(field, window, textColumn: textColumns[column],
+                                    numericColumn: numericColumns.indices.contains(column) && numericColumns[column]))
             }
         }
         return recordLine
@@ -200,7 +204,7 @@ struct DelimitedReader {
     }
 
     /// The field's value in a column (TEXT or not), by the rule above.
-    private func value(_ field: Field, _ window: UnsafeBufferPointer<UInt8>, textColumn: Bool) -> Value {
+    private func value(_ field: Field, _ window: UnsafeBufferPointer<UInt8>, textColumn: Bool, numericColumn: Bool) -> Value {
         if field.start == field.end {
             if field.quoted { return .text("") }
             if tab { return marked || textColumn ? .text("") : .null }
@@ -210,7 +214,9 @@ struct DelimitedReader {
             return .null
         }
         if typed && !field.quoted { return ValueEncoding.unquotedField(text(field, window)) }
-        return .text(text(field, window))
+        let text = text(field, window)
+        if numericColumn && !field.quoted && !field.escaped, let infinity = ValueEncoding.infinity(text) { return .real(infinity) }
+        return .text(text)
     }
 
     /// Whether the file tells NULL from empty text: some csv field is `""`, some tsv field is

@@ -58,10 +58,11 @@ extension Executor {
         reader.textColumns = attributes.map { ColumnAffinity(declaredType: $0.declaredType) == .text }
         let columns = attributes.map(\.name)
         let numeric = numericColumns(attributes)
+        reader.numericColumns = numeric
         var values: [Value] = []
         var count = 0
         while let line = try reader.next(into: &values) {
-            try Self.checkValues(&values, numeric: numeric, columns: columns, line: line, infinityWords: !reader.typed)
+            try Self.checkValues(values, numeric: numeric, columns: columns, line: line)
             try insert(values, columns: columns, into: entity, context, path: path, line: line)
             count += 1
             progress.update(count, input)
@@ -83,8 +84,8 @@ extension Executor {
                 columns = attributes.map(\.name)
                 numeric = numericColumns(attributes)
             }
-            var values = record.fields.map(\.value)
-            try Self.checkValues(&values, numeric: numeric, columns: columns, line: record.line, infinityWords: false)
+            let values = record.fields.map(\.value)
+            try Self.checkValues(values, numeric: numeric, columns: columns, line: record.line)
             try insert(values, columns: columns, into: entity, context, path: path, line: record.line)
             count += 1
             progress.update(count, input)
@@ -142,19 +143,14 @@ extension Executor {
         }
     }
 
-    /// Checks and completes a record's values before they are stored. In a column of numeric
-    /// affinity, an integer past the 64-bit range is refused (SQLite would store it as a
-    /// rounded REAL without a word); with `infinityWords` (csv and tsv that do not mark their
-    /// types), `Inf` and `-Inf` there are the reals (as csv and tsv write them).
-    static func checkValues(_ values: inout [Value], numeric: [Bool], columns: [String], line: Int,
-                            infinityWords: Bool) throws(ImportError) {
+    /// Checks a record's values before they are stored: in a column of numeric affinity, an
+    /// integer past the 64-bit range is refused (SQLite would store it as a rounded REAL
+    /// without a word).
+    static func checkValues(_ values: [Value], numeric: [Bool], columns: [String], line: Int) throws(ImportError) {
         for index in values.indices where numeric[index] {
-            guard case .text(let text) = values[index] else { continue }
-            if ValueEncoding.isOutOfRangeInteger(text) {
-                throw ImportError(line: line, message: "\(columns[index]): \(text.trimmingWhitespace()) is past the range of a "
-                    + "64-bit integer, and would be stored rounded to a REAL (write it with an exponent, as 1e20, to store a REAL)")
-            }
-            if infinityWords, let real = ValueEncoding.infinity(text) { values[index] = .real(real) }
+            guard case .text(let text) = values[index], ValueEncoding.isOutOfRangeInteger(text) else { continue }
+            throw ImportError(line: line, message: "\(columns[index]): \(text.trimmingWhitespace()) is past the range of a "
+                + "64-bit integer, and would be stored rounded to a REAL (write it with an exponent, as 1e20, to store a REAL)")
         }
     }
 }

@@ -88,7 +88,7 @@ extension DelimitedRenderer: StatementRowRenderer {
             case SQLITE_NULL: stream.write(null)
             case SQLITE_INTEGER: stream.write(integer: sqlite3_column_int64(statement, column))
             case SQLITE_TEXT:
-                if let bytes = StatementCell.validText(statement, column) {
+                if let bytes = StatementCell.validText(statement, column), !ValueEncoding.isInfinityWord(bytes) {
                     if tab { writeTSV(bytes) } else { writeCSV(bytes, quoted: typed) }
                 } else {
                     write(StatementCell.value(statement, column))

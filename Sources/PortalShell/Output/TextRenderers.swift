@@ -52,6 +52,14 @@ final class DelimitedRenderer: RowRenderer {
         }
         if case .blob = value { blobsAsText += 1 }
         let text = ValueText.plain(value, null: null)
+        // Text that reads as an infinity is written quoted or escaped: only a real is written as is.
+        if case .text = value, ValueEncoding.infinity(text) != nil {
+            if tab {
+                stream.write(92)
+                return writeTSV(text)
+            }
+            return writeCSV(text, quoted: true)
+        }
         if tab { writeTSV(text) } else { writeCSV(text) }
     }
 

@@ -45,6 +45,14 @@ enum ValueEncoding {
         }
     }
 
+    /// Whether text is `Inf` or `-Inf`, which csv and tsv write quoted or escaped.
+    @inline(__always)
+    static func isInfinityWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count == 3 || count == 4, bytes[count - 1] == 102, bytes[count - 2] == 110, bytes[count - 3] == 73 else { return false }
+        return count == 3 || bytes[0] == 45
+    }
+
     /// A blob as an SQL literal, `X'00FF'` (csv).
     static func blobLiteral(_ bytes: [UInt8]) -> String {
         var text = "X'"
