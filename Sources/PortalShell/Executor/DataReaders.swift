@@ -11,9 +11,12 @@ struct ImportRecord {
 ///
 /// An empty field is empty text in a TEXT column and NULL in any other, as a spreadsheet means
 /// it (and as sqlite3 stores text) — unless the file tells NULL and empty text apart, as
-/// `export` does: a csv file with some field written `""` has its unquoted empty fields NULL
-/// (and `""` empty text) in every column; a tsv file with some field written `\N` has `\N`
-/// NULL and its empty fields empty text in every column. (csv's `""` is always empty text.)
+/// `export` does: a csv file with some field written `""`, or whose header's names are all
+/// quoted, has its unquoted empty fields NULL (and `""` empty text) in every column; a tsv file
+/// with some field written `\N` has `\N` NULL and its empty fields empty text in every column.
+/// (csv's `""` is always empty text.) A csv file whose header's names are all quoted is read
+/// with its values' types (`ValueEncoding`); in any other file, a field is text, except `Inf`
+/// and `-Inf` written as they are in a column of numeric affinity.
 struct DelimitedReader {
     /// How tsv writes NULL where it must differ from empty text (`export … as tsv`).
     static let tsvNull = "\\N"

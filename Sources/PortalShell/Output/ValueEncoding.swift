@@ -12,7 +12,7 @@ import PortalEngine
 ///   quoted; NULL an empty unquoted field; numbers unquoted (`Inf`, `-Inf`, `NaN` for the reals
 ///   without digits); a blob unquoted as an SQL literal, `X'00FF'`.
 /// - tsv has no quotes and no blobs: a blob is written as base64 text (with a warning), NULL
-///   as `\N`.
+///   as `\N`, text that reads as an infinity with its first character escaped (`\Inf`).
 enum ValueEncoding {
     static let base64Key = "$base64"
     static let encodedKey = "encoded"
