@@ -105,6 +105,12 @@ import PortalEngine
         #expect(same(values, [.real(.infinity), .real(-.infinity), "Inf", "-Inf", "Info"]))
     }
 
+    /// Reals without digits are shown as sqlite3 shows them; -0.0 keeps its sign (csv, tsv and
+    /// the table alike, so that an export keeps it).
+    @Test func realsWithoutDigits() {
+        #expect([Double.infinity, -.infinity, -0.0, .nan].map(ValueText.real) == ["Inf", "-Inf", "-0.0", "NaN"])
+    }
+
     @Test func blobLiterals() {
         #expect(ValueEncoding.blobLiteral([0, 0xAB, 0xFF]) == "X'00ABFF'")
         #expect(ValueEncoding.blob(literal: "x'00abff'") == [0, 0xAB, 0xFF])
