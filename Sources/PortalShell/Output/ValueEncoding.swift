@@ -90,8 +90,9 @@ enum ValueEncoding {
     /// The value of an unquoted field of a csv file `export` wrote: a number (`Inf`, `-Inf` and
     /// `NaN` included) or a blob literal. Anything else (a file edited by hand) stays text.
     static func unquotedField(_ text: String) -> Value {
-        if let integer = Int64(text) { return .integer(integer) }
+        // Numbers only as export writes them (`007` and `+5` are no number it writes).
         if JSONObjectParser.isJSONNumber(text.utf8) {
+            if let integer = Int64(text) { return .integer(integer) }
             // Past the 64-bit range an integer stays text: the import refuses it in a column that
             // would round it to a real.
             guard isInteger(text) else { return Double(text).map(Value.real) ?? .text(text) }
