@@ -132,6 +132,11 @@ import PortalEngine
         renderer.row([.blob([1]), "x"])
         renderer.row([.blob([]), .blob([2])])
         #expect(renderer.blobsAsText == 3)
-        #expect(stream.text == "a\tb\nAQ==\tx\n\tAg==\n")
+        renderer.untypedColumns = [false, true]
+        renderer.row([1, 2])
+        renderer.row([.real(1.5), .real(2.5)])
+        renderer.row(["3", .null])
+        #expect(renderer.numbersAsText == 2)
+        #expect(stream.text == "a\tb\nAQ==\tx\n\tAg==\n1\t2\n1.5\t2.5\n3\t\n")
     }
 }

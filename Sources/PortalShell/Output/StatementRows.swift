@@ -86,7 +86,12 @@ extension DelimitedRenderer: StatementRowRenderer {
             if column > 0 { stream.write(tab ? 9 : 44) }
             switch sqlite3_column_type(statement, column) {
             case SQLITE_NULL: stream.write(null)
-            case SQLITE_INTEGER: stream.write(integer: sqlite3_column_int64(statement, column))
+            case SQLITE_INTEGER:
+                countNumber(column: Int(column))
+                stream.write(integer: sqlite3_column_int64(statement, column))
+            case SQLITE_FLOAT:
+                countNumber(column: Int(column))
+                write(StatementCell.value(statement, column))
             case SQLITE_TEXT:
                 if let bytes = StatementCell.validText(statement, column), !ValueEncoding.isInfinityWord(bytes) {
                     if tab { writeTSV(bytes) } else { writeCSV(bytes, quoted: typed) }

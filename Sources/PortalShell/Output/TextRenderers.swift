@@ -11,6 +11,11 @@ final class DelimitedRenderer: RowRenderer {
     let typed: Bool
     /// How many blobs were written as base64 text, which tsv cannot tell from text.
     private(set) var blobsAsText = 0
+    /// tsv: the columns that keep any type (declared BLOB or without a type), where a number
+    /// is read back as its text; set by `export` when it knows them.
+    var untypedColumns: [Bool] = []
+    /// How many numbers were written to those columns.
+    private(set) var numbersAsText = 0
 
     init(_ options: OutputOptions, _ stream: OutputStream, tab: Bool) {
         self.options = options
@@ -32,6 +37,7 @@ final class DelimitedRenderer: RowRenderer {
     private func writeLine(_ values: [Value], header: Bool) {
         for (i, value) in values.enumerated() {
             if i > 0 { stream.write(tab ? 9 : 44) }
+            if !header && ValueText.isNumber(value) { countNumber(column: i) }
             if case .null = value, !header {
                 stream.write(null)
             } else {
@@ -61,6 +67,12 @@ final class DelimitedRenderer: RowRenderer {
             return writeCSV(text, quoted: true)
         }
         if tab { writeTSV(text) } else { writeCSV(text) }
+    }
+
+    /// Counts a number written to `column` when tsv reads it back as text.
+    @inline(__always)
+    func countNumber(column: Int) {
+        if column < untypedColumns.count && untypedColumns[column] { numbersAsText += 1 }
     }
 
     func writeCSV(_ text: String, quoted: Bool = false) {
