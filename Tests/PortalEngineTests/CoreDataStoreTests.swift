@@ -197,7 +197,8 @@ extension Row {
     }
 
     /// A typed read keeps a Core Data date's stored precision (it was rounded to the
-    /// millisecond of its text), and writing the entity back leaves the date's seconds alone.
+    /// millisecond of its text), writing the entity back leaves the date's seconds alone, and
+    /// a typed write stores a date's full seconds.
     @Test func typedReadsKeepADatesPrecision() throws {
         let folder = try TemporaryFolder()
         let (model, raw) = try writable(.sonoma, folder)
@@ -218,6 +219,13 @@ extension Row {
         tag.markedForDeletion = true
         #expect(try portal.update([tag]) == 1)
         #expect(try scalar(raw, "SELECT ZCREATIONDATE1 FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'precise'") == .real(stored))
+        // Typed writes store a date's full seconds since 2001 too (date text kept milliseconds).
+        tag.creationDate = Date(timeIntervalSinceReferenceDate: 615_979_059.123456)
+        #expect(try portal.update([tag]) == 1)
+        #expect(try scalar(raw, "SELECT ZCREATIONDATE1 FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'precise'")
+            == .real(615_979_059.123456))
+        try portal.create([Hashtag(displayText: "created", creationDate: Date(timeIntervalSinceReferenceDate: 1.000001))])
+        #expect(try scalar(raw, "SELECT ZCREATIONDATE1 FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'created'") == .real(1.000001))
     }
 
     @Test func createAndUpdateKeepZPKZENTZOPTAndZMAX() throws {
