@@ -53,7 +53,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "-"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path))
         let csv = try Shell.run(["-e", "export Genre where GenreId == 1 to -", db])
-        #expect(csv.stdout == "GenreId,Name\n1,Rock\n")
+        #expect(csv.stdout == "\"GenreId\",\"Name\"\n1,\"Rock\"\n")
 
         let xlsx = folder.appendingPathComponent("g.xlsx").path
         let refused = try Shell.run(["-e", "export Genre to \(xlsx)", db])

@@ -154,7 +154,9 @@ import Testing
         let run = try Shell.run([store, "-e", "export Entity select transformableAttribute where stringAttribute == 'beta' to \(exported.path)"] + model)
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: exported)) as? [[String: Any]]
-        #expect((json?.first?["transformableAttribute"] as? String).flatMap { Data(base64Encoded: $0) } == png, "\(String(describing: json))")
+        let blob = json?.first?["transformableAttribute"] as? [String: Any]
+        #expect(blob?["$base64"] as? Bool == true, "\(String(describing: json))")
+        #expect((blob?["encoded"] as? String).flatMap { Data(base64Encoded: $0) } == png, "\(String(describing: json))")
         // Kept inline, behind the 1.
         let again = try Store(path: store, options: { var o = StoreOptions(); o.switchesToWAL = false; return o }())
         try again.write { ctx in

@@ -56,7 +56,7 @@ import Glibc
         // Through a link, the file it leads to is replaced and the link kept.
         try FileManager.default.createSymbolicLink(atPath: path("link.csv"), withDestinationPath: "tracks.csv")
         #expect(try bash("portal-shell \(db) -e 'export Genre to link.csv'").status == 0)
-        #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("GenreId,Name\n1,Rock\n"))
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("\"GenreId\",\"Name\"\n1,\"Rock\"\n"))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.csv")) == "tracks.csv")
     }
 
@@ -154,7 +154,19 @@ import Glibc
         let original = try typed("T")
         #expect(original.hasPrefix("id,") && original.contains("\n8,NULL,null,"), "\(original)")
         let written = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        #expect(try typed("U") == original, "\(format), the file:\n\(written)")
+        guard format == "tsv" else {
+            #expect(copy.stderr == "exported 8 T to \(file)\nimported 8 U\n")
+            #expect(try typed("U") == original, "\(format), the file:\n\(written)")
+            return
+        }
+        // tsv has no blobs: they come back as their base64 text, as export warns.
+        #expect(copy.stderr.hasPrefix("warning: tsv has no blobs: 5 blobs were written as base64 text"), "\(copy.stderr)")
+        func withoutBlobs(_ name: String) throws -> String {
+            try Shell.run([database, "--format", "csv", "-e", "sql SELECT id, quote(i), typeof(i), quote(r), typeof(r), "
+                           + "quote(t), typeof(t) FROM \(name) ORDER BY id"]).stdout
+        }
+        #expect(try withoutBlobs("U") == withoutBlobs("T"))
+        #expect(try Shell.run([database, "--format", "csv", "-e", "sql SELECT quote(b) FROM U WHERE id = 1"]).stdout == "quote(b)\n'AP8Q'\n")
     }
 
     // MARK: Point 8: --read-only creates no file, and opens read-only media

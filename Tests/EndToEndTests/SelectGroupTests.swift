@@ -67,7 +67,7 @@ import Testing
         let path = folder.appendingPathComponent("genres.csv").path
         let r = try Shell.run([db, "-e", "export Track select Genre.Name as genre, count() as tracks group by Genre.Name sort by tracks desc limit 2 to \(path)"])
         #expect(r.status == 0)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "genre,tracks\nRock,1297\nLatin,579\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "\"genre\",\"tracks\"\n\"Rock\",1297\n\"Latin\",579\n")
         let explain = try Shell.run([db, "-e", "explain find Track select GenreId, count() as n group by GenreId having n > $min",
                                      "-p", "min=100"])
         #expect(explain.stdout.contains("GROUP BY"))

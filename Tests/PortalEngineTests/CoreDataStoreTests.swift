@@ -196,6 +196,38 @@ extension Row {
         #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'up'") == 0)
     }
 
+    /// A typed read keeps a Core Data date's stored precision (it was rounded to the
+    /// millisecond of its text), writing the entity back leaves the date's seconds alone, and
+    /// a typed write stores a date's full seconds.
+    @Test func typedReadsKeepADatesPrecision() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try writable(.sonoma, folder)
+        let portal = Portal<Hashtag>(model)
+        try portal.create([Hashtag(displayText: "precise", creationDate: Date(timeIntervalSinceReferenceDate: 600), markedForDeletion: false)])
+        let stored = 615_979_059.766647
+        try raw.write { ctx in
+            _ = try ctx.execute("UPDATE ZICCLOUDSYNCINGOBJECT SET ZCREATIONDATE1 = ? WHERE ZDISPLAYTEXT = 'precise'", [.real(stored)])
+        }
+        var tag = try #require(try portal.findFirst(where: "displayText == 'precise'"))
+        let read = try #require(tag.creationDate?.timeIntervalSinceReferenceDate)
+        #expect(abs(read - stored) < 1e-6, "\(read)")
+        let fetched = try model.read { ctx in try ctx.fetch(Hashtag.self, where: "displayText == 'precise'") }
+        #expect(fetched.first?.creationDate == tag.creationDate)
+        // The shown text stays to the millisecond.
+        #expect(try model.read { ctx in try ctx.find("ICHashtag", where: "displayText == 'precise'").first?["creationDate"] }
+            == "2020-07-09 09:17:39.767")
+        tag.markedForDeletion = true
+        #expect(try portal.update([tag]) == 1)
+        #expect(try scalar(raw, "SELECT ZCREATIONDATE1 FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'precise'") == .real(stored))
+        // Typed writes store a date's full seconds since 2001 too (date text kept milliseconds).
+        tag.creationDate = Date(timeIntervalSinceReferenceDate: 615_979_059.123456)
+        #expect(try portal.update([tag]) == 1)
+        #expect(try scalar(raw, "SELECT ZCREATIONDATE1 FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'precise'")
+            == .real(615_979_059.123456))
+        try portal.create([Hashtag(displayText: "created", creationDate: Date(timeIntervalSinceReferenceDate: 1.000001))])
+        #expect(try scalar(raw, "SELECT ZCREATIONDATE1 FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'created'") == .real(1.000001))
+    }
+
     @Test func createAndUpdateKeepZPKZENTZOPTAndZMAX() throws {
         let folder = try TemporaryFolder()
         let (model, raw) = try writable(.monterey, folder)

@@ -42,7 +42,7 @@ import Glibc
         #expect(render(.json) == """
             [
             {"id":1,"name":"Zoë, \\"the\\" best","price":1.5,"note":null},
-            {"id":22,"name":"東京\\tline\\nnext","price":-0.25,"note":"AAEC/w=="},
+            {"id":22,"name":"東京\\tline\\nnext","price":-0.25,"note":{"$base64":true,"encoded":"AAEC/w=="}},
             {"id":333,"name":"esc\\u001b[31m|pipe\\\\","price":1e+21,"note":"ok"}
             ]
 

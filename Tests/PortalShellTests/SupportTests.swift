@@ -196,7 +196,11 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
             ("[{\"a\": 1}] x", false, 1, "unexpected text after the array"),
             ("{\"a\": 1}\n\n{\"a\": \"open\n}", true, 3, "a string is not closed on its line"),
             ("{\"a\": 1} {\"a\": 2}\n", true, 1, "expected one object per line"),
-            ("{\"a\": {\"b\": 1}}\n", true, 1, "\"a\" holds an object or array; only strings, numbers, booleans and null can be imported"),
+            ("{\"a\": {\"b\": 1}}\n", true, 1, "\"a\" holds an object that is not an encoded value ({\"$base64\": true, \"encoded\": \"…\"} or {\"$real\": \"Infinity\"})"),
+            ("{\"a\": [1]}\n", true, 1, "\"a\" holds an array; only strings, numbers, booleans, null and encoded blobs and reals can be imported"),
+            ("{\"a\": {\"$base64\": true, \"encoded\": \"AP8\"}}\n", true, 1, "\"a\": 'AP8' is not base64"),
+            ("{\"a\": {\"$real\": \"Inf\"}}\n", true, 1, "\"a\" holds an object that is not an encoded value ({\"$base64\": true, \"encoded\": \"…\"} or {\"$real\": \"Infinity\"})"),
+            ("{\"a\": {\"b\": {\"c\": 1}}}\n", true, 1, "\"b\" holds an object that is not an encoded value ({\"$base64\": true, \"encoded\": \"…\"} or {\"$real\": \"Infinity\"})"),
             // Numbers Swift would take but JSON has not.
             ("{\"a\": -inf}\n", true, 1, "'-inf' is not a JSON value"),
             ("{\"a\": +5}\n", true, 1, "'+5' is not a JSON value"),

@@ -4,6 +4,9 @@ import CSQLite
 enum Projection: Equatable {
     /// `t0.*`, preceded by `t0.rowid AS rowid` when asked for and the entity has a rowid.
     case rows(includeRowid: Bool)
+    /// The same, for typed entities: a Core Data date as its Unix seconds, a number with the
+    /// stored precision, rather than its text to the millisecond.
+    case typedRows(includeRowid: Bool)
     case count
 }
 
@@ -257,6 +260,7 @@ public class ReadContext {
         try checkValid()
         var includeRowid = false
         if case .rows(let rowid) = projection { includeRowid = rowid }
+        if case .typedRows(let rowid) = projection { includeRowid = rowid }
         guard compile != nil || !sortedBy.isEmpty || includeRowid || store.catalogMapsNames else {
             return assemble(Select(entityName, columns: projection == .count ? .count : .all(withRowid: false),
                                    limit: limit, offset: offset))
@@ -273,8 +277,10 @@ public class ReadContext {
             if let inner = filter.limit { limit = min(limit ?? inner, inner) }
         }
         let order = sort.isEmpty ? nil : try orderBy(sort, entity: entity, schema: schema)
-        return assemble(Select(entity, columns: projection == .count ? .count : .all(withRowid: includeRowid && entity.hasRowid),
-                               condition: condition, order: order, limit: limit, offset: offset))
+        var select = Select(entity, columns: projection == .count ? .count : .all(withRowid: includeRowid && entity.hasRowid),
+                            condition: condition, order: order, limit: limit, offset: offset)
+        select.datesAsSeconds = projection == .typedRows(includeRowid: includeRowid)
+        return assemble(select)
     }
 
     /// ORDER BY for the keys; `SELF` sorts by the primary id (rowid or declared key), for

@@ -16,8 +16,7 @@ extension StorageConvention {
                 throw PortalError(.conversion, "\(attribute) holds dates: '\(text)' is not a date (write yyyy-MM-dd HH:mm:ss)",
                                   attribute: attribute)
             }
-            let seconds = unix - DateSemantics.referenceDateOffset
-            return seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds)
+            return Self.referenceSeconds(unix - DateSemantics.referenceDateOffset)
         case (.uuidBlob, .text(let text)):
             guard let bytes = Self.uuidBytes(text) else {
                 throw PortalError(.conversion, "\(attribute) holds UUIDs: '\(text)' is not a UUID", attribute: attribute)
@@ -32,11 +31,26 @@ extension StorageConvention {
         }
     }
 
+    /// `value` as a Core Data store keeps it when it is a `Date` (`Date.coreDataValue`), else
+    /// nil: what the typed encoders write for a date on such a store.
+    static func coreDataDate(_ value: some Any) -> Value? { (value as? Date)?.coreDataValue }
+
+    /// Seconds since 2001 as Core Data's `TIMESTAMP` column keeps them: an integer when whole.
+    static func referenceSeconds(_ seconds: Double) -> Value {
+        seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds)
+    }
+
     /// The 16 bytes of UUID text (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`), nil when it is none.
     static func uuidBytes(_ text: String) -> [UInt8]? {
         guard let uuid = UUID(uuidString: text) else { return nil }
         return withUnsafeBytes(of: uuid.uuid) { Array($0) }
     }
+}
+
+extension Date {
+    /// The date as a Core Data store keeps it, seconds since 2001 at full precision: what typed
+    /// writes store (date text would round it to the millisecond).
+    var coreDataValue: Value { StorageConvention.referenceSeconds(timeIntervalSinceReferenceDate) }
 }
 
 extension EntityDescription {

@@ -15,12 +15,14 @@ extension EntityDescription {
 
     /// Every attribute, as `alias."COLUMN" AS "name"` where the two differ (no alias: unqualified,
     /// as `RETURNING` names them), a value kept by a storage convention in the engine's form
-    /// (Core Data's dates as date text, UUID blobs as UUID text, archived values decoded).
-    public func attributeColumns(alias: String?, dialect: some SQLDialect) -> [SQLFragment] {
+    /// (Core Data's dates as date text, or as Unix seconds with `datesAsSeconds`, UUID blobs as
+    /// UUID text, archived values decoded).
+    public func attributeColumns(alias: String?, dialect: some SQLDialect, datesAsSeconds: Bool = false) -> [SQLFragment] {
         attributes.map { attribute in
             let source = alias.map { PortalEngine.column($0, attribute.column) } ?? quoted(attribute.column)
             let value = switch attribute.storage {
             case .natural: source
+            case .secondsSinceReferenceDate where datesAsSeconds: attribute.storage.languageValue(of: source)
             case .secondsSinceReferenceDate:
                 dialect.dateText(unixSeconds: attribute.storage.languageValue(of: source))
             case .uuidBlob: dialect.uuidText(source)

@@ -43,6 +43,9 @@ public struct Select: Sendable {
     public var limit: Int?
     /// Rows skipped first.
     public var offset: Int?
+    /// A Core Data date as its Unix seconds (a number, at the stored precision) rather than
+    /// its text: what typed entities decode a `Date` from.
+    public var datesAsSeconds = false
 
     /// A select of `columns` from `table`.
     public init(_ table: String, alias: String = "t0", columns: Columns = .all(withRowid: false),
@@ -72,7 +75,8 @@ public struct Select: Sendable {
             result.sql += rowid(withRowid, dialect) + "\(alias).*"
         case .attributes(let entity, let withRowid):
             result.sql += rowid(withRowid, dialect)
-            result = result + SQLFragment.joined(entity.attributeColumns(alias: alias, dialect: dialect), separator: ", ")
+            result = result + SQLFragment.joined(entity.attributeColumns(alias: alias, dialect: dialect, datesAsSeconds: datesAsSeconds),
+                                                 separator: ", ")
         case .count: result.sql += limited ? "1" : "count(*)"
         case .expressions(let expressions): result = result + SQLFragment.joined(expressions, separator: ", ")
         }

@@ -4,6 +4,8 @@
 final class EntityEncoder: Encoder {
     @exclusivity(unchecked) var columns: [String] = []
     @exclusivity(unchecked) var values: [Value] = []
+    /// A date as a Core Data store keeps it (`Date.coreDataValue`), not as date text.
+    var coreDataDates = false
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -81,6 +83,7 @@ struct EntityKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     func encode(_ value: UInt64, forKey key: Key) throws { encoder.append(key, try ValueEncoder.integer(value, key)) }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if encoder.coreDataDates, let stored = StorageConvention.coreDataDate(value) { return encoder.append(key, stored) }
         encoder.append(key, try ValueEncoder.value(of: value, codingPath: [key]))
     }
 

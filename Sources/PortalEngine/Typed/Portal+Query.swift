@@ -55,7 +55,7 @@ extension Portal {
             for sample: Value in [.integer(1), .text("a"), .real(0.5)] {
                 let values = Dictionary(uniqueKeysWithValues: variables.map { ($0, Argument.value(sample)) })
                 do {
-                    _ = try ctx.select(Entity.entityName, .rows(includeRowid: false), filter: { entity, schema in
+                    _ = try ctx.select(Entity.entityName, .typedRows(includeRowid: false), filter: { entity, schema in
                         try PredicateCompiler.compile(text, variables: values, entity: entity, schema: schema, alias: "t0",
                                                       dialect: ctx.store.dialect)
                     }, sortedBy, nil, nil)
@@ -87,7 +87,7 @@ extension Portal {
         }
 
         private func compiled(_ values: [String: Argument], in ctx: ReadContext) throws -> SQLFragment {
-            try ctx.select(Entity.entityName, .rows(includeRowid: Entity.idAttributes == ["rowid"]), filter: { entity, schema in
+            try ctx.select(Entity.entityName, .typedRows(includeRowid: Entity.idAttributes == ["rowid"]), filter: { entity, schema in
                 try PredicateCompiler.compile(parsed, variables: values, entity: entity, schema: schema, alias: "t0",
                                               dialect: ctx.store.dialect)
             }, sortedBy, limit, nil)

@@ -298,6 +298,8 @@ public struct RowReader {
 /// `encodedColumns` (optionals: nil is NULL). Conversions are the engine's one value conversion.
 public struct RowWriter {
     var values: [Value] = []
+    /// A date as a Core Data store keeps it (`Date.coreDataValue`), not as date text.
+    var coreDataDates = false
 
     init(capacity: Int) { values.reserveCapacity(capacity) }
 
@@ -326,9 +328,14 @@ public struct RowWriter {
     /// A blob, NULL for nil.
     public mutating func append(_ value: [UInt8]?) { values.append(value.map(Value.blob) ?? .null) }
     /// `Bool`, `Date`, `UUID`, `Data`, …: the type's `databaseValue`.
-    public mutating func append<V: DatabaseValueConvertible>(_ value: V) { values.append(value.databaseValue) }
+    public mutating func append<V: DatabaseValueConvertible>(_ value: V) { values.append(stored(value)) }
     /// The type's `databaseValue`, NULL for nil.
-    public mutating func append<V: DatabaseValueConvertible>(_ value: V?) { values.append(value?.databaseValue ?? .null) }
+    public mutating func append<V: DatabaseValueConvertible>(_ value: V?) { values.append(value.map(stored) ?? .null) }
+
+    private func stored<V: DatabaseValueConvertible>(_ value: V) -> Value {
+        if coreDataDates, let stored = StorageConvention.coreDataDate(value) { return stored }
+        return value.databaseValue
+    }
 }
 
 /// A coding key naming a column, for the conversion errors of `RowReader`.
@@ -364,9 +371,11 @@ extension RowDecodable {
 extension RowEncodable {
     /// Encodes each of `entities` (the caller checked that `T` is `Self`) into reused storage
     /// and hands `body` the columns and values of each in turn.
-    static func encodeEach<T>(_ entities: [T], entity: String, _ body: ([String], [Value]) throws -> Void) throws {
+    static func encodeEach<T>(_ entities: [T], entity: String, coreDataDates: Bool,
+                              _ body: ([String], [Value]) throws -> Void) throws {
         let columns = encodedColumns
         var writer = RowWriter(capacity: columns.count)
+        writer.coreDataDates = coreDataDates
         for item in unsafeBitCast(entities, to: [Self].self) {
             writer.values.removeAll(keepingCapacity: true)
             try item.encode(into: &writer)
@@ -403,11 +412,14 @@ extension Row {
 /// Encodes entities by `RowEncodable` when their type conforms, else by Codable.
 enum EntityEncoding {
     /// Hands `body` the columns and values of each entity in turn (storage reused between them).
-    static func each<T: Encodable>(_ entities: [T], entity: String, _ body: ([String], [Value]) throws -> Void) throws {
+    /// `coreDataDates`: dates as a Core Data store keeps them (`Date.coreDataValue`).
+    static func each<T: Encodable>(_ entities: [T], entity: String, coreDataDates: Bool = false,
+                                   _ body: ([String], [Value]) throws -> Void) throws {
         if let encodable = T.self as? any RowEncodable.Type {
-            return try encodable.encodeEach(entities, entity: entity, body)
+            return try encodable.encodeEach(entities, entity: entity, coreDataDates: coreDataDates, body)
         }
         let encoder = EntityEncoder()
+        encoder.coreDataDates = coreDataDates
         defer { encoder.finish() }
         for item in entities {
             do {

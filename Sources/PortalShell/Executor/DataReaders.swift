@@ -11,19 +11,29 @@ struct ImportRecord {
 ///
 /// An empty field is empty text in a TEXT column and NULL in any other, as a spreadsheet means
 /// it (and as sqlite3 stores text) — unless the file tells NULL and empty text apart, as
-/// `export` does: a csv file with some field written `""` has its unquoted empty fields NULL
-/// (and `""` empty text) in every column; a tsv file with some field written `\N` has `\N`
-/// NULL and its empty fields empty text in every column. (csv's `""` is always empty text.)
+/// `export` does: a csv file with some field written `""`, or whose header's names are all
+/// quoted, has its unquoted empty fields NULL (and `""` empty text) in every column; a tsv file
+/// with some field written `\N` has `\N` NULL and its empty fields empty text in every column.
+/// (csv's `""` is always empty text.) A csv file whose header's names are all quoted is read
+/// with its values' types (`ValueEncoding`); in any other file, a field is text, except `Inf`
+/// and `-Inf` written as they are in a column of numeric affinity.
 struct DelimitedReader {
     /// How tsv writes NULL where it must differ from empty text (`export … as tsv`).
     static let tsvNull = "\\N"
 
     private let input: ImportInput
     private let tab: Bool
-    /// True when the file tells NULL from empty text (see above): `marksNulls(_:tab:)`.
-    private let marked: Bool
+    /// True when the file tells NULL from empty text (see above): `marksNulls(_:tab:)`, or a
+    /// typed csv file.
+    private var marked: Bool
+    /// csv whose header's names are all quoted, as `export` writes it: its unquoted fields are
+    /// NULL, numbers and blob literals, its quoted fields text (`ValueEncoding`).
+    private(set) var typed = false
     /// Which of the header's columns are TEXT; set once the header is matched to the entity.
     var textColumns: [Bool] = []
+    /// Which of them have SQLite's numeric affinity: there, `Inf` and `-Inf` written as they are
+    /// (not quoted, not escaped) are the reals, as csv and tsv write them.
+    var numericColumns: [Bool] = []
     /// The line the next record starts on.
     private var line = 1
     /// The fields of the record being read (reused: no allocation per record).
@@ -51,6 +61,10 @@ struct DelimitedReader {
             throw ImportError(line: 1, message: "the file is empty (a header row naming the attributes is needed)")
         }
         let names = input.withWindow { window in fields.map { text($0, window) } }
+        if !tab && fields.allSatisfy(\.quoted) {
+            typed = true
+            marked = true
+        }
         return (names, headerLine)
     }
 
@@ -60,7 +74,8 @@ struct DelimitedReader {
         values.removeAll(keepingCapacity: true)
         input.withWindow { window in
             for (column, field) in fields.enumerated() {
-                values.append(value(field, window, textColumn: textColumns[column]))
+                values.append(value(field, window, textColumn: textColumns[column],
+                                    numericColumn: numericColumns.indices.contains(column) && numericColumns[column]))
             }
         }
         return recordLine
@@ -192,7 +207,7 @@ struct DelimitedReader {
     }
 
     /// The field's value in a column (TEXT or not), by the rule above.
-    private func value(_ field: Field, _ window: UnsafeBufferPointer<UInt8>, textColumn: Bool) -> Value {
+    private func value(_ field: Field, _ window: UnsafeBufferPointer<UInt8>, textColumn: Bool, numericColumn: Bool) -> Value {
         if field.start == field.end {
             if field.quoted { return .text("") }
             if tab { return marked || textColumn ? .text("") : .null }
@@ -201,7 +216,10 @@ struct DelimitedReader {
         if tab && field.end - field.start == 2 && window[field.start] == 92 && window[field.start + 1] == UInt8(ascii: "N") {
             return .null
         }
-        return .text(text(field, window))
+        if typed && !field.quoted { return ValueEncoding.unquotedField(text(field, window)) }
+        let text = text(field, window)
+        if numericColumn && !field.quoted && !field.escaped, let infinity = ValueEncoding.infinity(text) { return .real(infinity) }
+        return .text(text)
     }
 
     /// Whether the file tells NULL from empty text: some csv field is `""`, some tsv field is
@@ -408,14 +426,16 @@ struct JSONReader {
     }
 
     /// One past the end of the object starting at `from` (a `{`): its closing brace, or the first
-    /// byte its parser refuses (a nested `{`, `[` or `]`, a newline inside a string); nil when
-    /// the window ends first.
+    /// byte its parser refuses (an object nested twice, `[` or `]`, a newline inside a string);
+    /// nil when the window ends first. A value may be an object one level down: an encoded
+    /// blob or real (`ValueEncoding`).
     private static func objectEnd(_ window: UnsafeBufferPointer<UInt8>, from: Int, limit: Int) -> Int? {
         guard from < limit else { return nil }
         // Not an object: the parser refuses its first byte.
         guard window[from] == 123 else { return from + 1 }
         var i = from + 1
         var inString = false
+        var nested = false
         while i < limit {
             let byte = window[i]
             if inString {
@@ -426,6 +446,10 @@ struct JSONReader {
                 if byte == 34 { inString = false } else if byte == 10 { return i + 1 }
             } else if byte == 34 {
                 inString = true
+            } else if byte == 123 && !nested {
+                nested = true
+            } else if byte == 125 && nested {
+                nested = false
             } else if byte == 125 || byte == 123 || byte == 91 || byte == 93 {
                 return i + 1
             }
@@ -436,10 +460,12 @@ struct JSONReader {
 }
 
 /// Parses one flat JSON object held whole in `bytes`.
-private struct JSONObjectParser {
+struct JSONObjectParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var line: Int
     private var i = 0
+    /// Inside an object that is a value: an object there is refused (encoded values are flat).
+    private var inEncodedValue = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, line: Int) {
         self.bytes = bytes
@@ -488,7 +514,9 @@ private struct JSONObjectParser {
         guard i < bytes.count else { throw fail("expected a value for \"\(key)\"") }
         switch bytes[i] {
         case 34: return .text(try string())
-        case 123, 91: throw fail("\"\(key)\" holds an object or array; only strings, numbers, booleans and null can be imported")
+        case 123 where !inEncodedValue: return try encodedValue(key)
+        case 123: throw encodedValueRefusal(key, line: line)
+        case 91: throw fail("\"\(key)\" holds an array; only strings, numbers, booleans, null and encoded blobs and reals can be imported")
         default:
             var end = i
             while end < bytes.count, !(bytes[end] == 44 || bytes[end] == 125 || bytes[end] == 93 || [9, 10, 13, 32].contains(bytes[end])) { end += 1 }
@@ -501,10 +529,39 @@ private struct JSONObjectParser {
             default:
                 guard Self.isJSONNumber(word.utf8) else { throw fail("'\(word)' is not a JSON value") }
                 if let n = Int64(word) { return .integer(n) }
+                // Past the 64-bit range an integer keeps its digits, as text: the import refuses
+                // it in a column that would round it to a real.
+                if ValueEncoding.isInteger(word) { return .text(word) }
                 if let r = Double(word), r.isFinite { return .real(r) }
                 throw fail("'\(word)' is not a JSON value")
             }
         }
+    }
+
+    /// An object as a value: an encoded blob or real (`ValueEncoding`), and nothing else.
+    private mutating func encodedValue(_ key: String) throws(ImportError) -> Value {
+        let start = line
+        inEncodedValue = true
+        let (record, _) = try object()
+        inEncodedValue = false
+        let fields = record.fields
+        let refusal = encodedValueRefusal(key, line: start)
+        if fields.count == 1, fields[0].name == ValueEncoding.realKey, case .text(let word) = fields[0].value,
+           let real = ValueEncoding.nonFinite(word) {
+            return .real(real)
+        }
+        let flag = fields.first { $0.name == ValueEncoding.base64Key }?.value
+        let encoded = fields.first { $0.name == ValueEncoding.encodedKey }?.value
+        guard fields.count == 2, case .integer(1)? = flag, case .text(let text)? = encoded else { throw refusal }
+        guard let bytes = Base64.decode(text) else {
+            throw ImportError(line: start, message: "\"\(key)\": '\(text.prefix(40))' is not base64")
+        }
+        return .blob(bytes)
+    }
+
+    private func encodedValueRefusal(_ key: String, line: Int) -> ImportError {
+        ImportError(line: line, message: "\"\(key)\" holds an object that is not an encoded value "
+            + "({\"\(ValueEncoding.base64Key)\": true, \"\(ValueEncoding.encodedKey)\": \"…\"} or {\"\(ValueEncoding.realKey)\": \"Infinity\"})")
     }
 
     private mutating func string() throws(ImportError) -> String {

@@ -25,8 +25,9 @@ extension Executor {
         fileOptions.header = true
         // tsv has no quotes: NULL is written `\N` so that it differs from empty text on import.
         fileOptions.nullText = fileOptions.format == .tsv ? DelimitedReader.tsvNull : nil
+        fileOptions.typedFields = true
         if path == "-" {
-            let rows = try exportRows(compiled, options: fileOptions, to: output)
+            let rows = try exportRows(compiled, entity, options: fileOptions, to: output)
             return report("exported \(rows) \(entity.name) to standard output")
         }
         try requireDatabase().refuseOwnFile(path, "export to")
@@ -34,7 +35,7 @@ extension Executor {
         let stream = OutputStream(fileDescriptor: file.descriptor, ownsDescriptor: true)
         let rows: Int
         do {
-            rows = try exportRows(compiled, options: fileOptions, to: stream)
+            rows = try exportRows(compiled, entity, options: fileOptions, to: stream)
         } catch {
             _ = stream.close()
             file.discard()
@@ -50,14 +51,35 @@ extension Executor {
     }
 
     /// Renders the query's rows to `stream`; returns how many.
-    private func exportRows(_ compiled: CompiledQuery, options: OutputOptions, to stream: OutputStream) throws -> Int {
+    private func exportRows(_ compiled: CompiledQuery, _ entity: EntityDescription, options: OutputOptions,
+                            to stream: OutputStream) throws -> Int {
         let renderer = makeRenderer(options, stream: stream)
+        let delimited = renderer as? DelimitedRenderer
         var rows = 0
-        try requireDatabase().query(compiled.sql, compiled.bindings, columns: { renderer.begin(columns: $0) }, row: {
+        try requireDatabase().query(compiled.sql, compiled.bindings, columns: { names in
+            // A column that is an attribute keeping any type (declared BLOB, or without a type).
+            delimited?.untypedColumns = names.map { entity.attribute(named: $0).map { ColumnAffinity(declaredType: $0.declaredType) == .blob } ?? false }
+            renderer.begin(columns: names)
+        }, row: {
             rows += 1
             renderer.row($0)
         })
         renderer.end()
+        if let delimited, delimited.tab { reportTSVLosses(delimited) }
         return rows
+    }
+
+    /// What tsv could not carry: blobs, and numbers in columns that keep any type.
+    private func reportTSVLosses(_ renderer: DelimitedRenderer) {
+        let blobs = renderer.blobsAsText
+        if blobs > 0 {
+            report("warning: tsv has no blobs: \(blobs) \(blobs == 1 ? "blob was" : "blobs were") written as base64 text, "
+                + "which import reads back as text (csv, json and ndjson keep blobs)")
+        }
+        let numbers = renderer.numbersAsText
+        if numbers > 0 {
+            report("warning: tsv has no types: \(numbers) \(numbers == 1 ? "number" : "numbers") in columns without a type "
+                + "(or declared BLOB) will be read back as text (csv, json and ndjson keep them)")
+        }
     }
 }

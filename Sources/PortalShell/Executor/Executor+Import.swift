@@ -57,11 +57,12 @@ extension Executor {
         let attributes = try importAttributes(names, of: entity, path: path, line: headerLine)
         reader.textColumns = attributes.map { ColumnAffinity(declaredType: $0.declaredType) == .text }
         let columns = attributes.map(\.name)
-        let blobs = attributes.map(Self.holdsBlobs)
+        let numeric = numericColumns(attributes)
+        reader.numericColumns = numeric
         var values: [Value] = []
         var count = 0
         while let line = try reader.next(into: &values) {
-            for column in values.indices where blobs[column] { values[column] = Self.importValue(values[column], blob: true) }
+            try Self.checkValues(values, numeric: numeric, columns: columns, line: line)
             try insert(values, columns: columns, into: entity, context, path: path, line: line)
             count += 1
             progress.update(count, input)
@@ -74,17 +75,17 @@ extension Executor {
                             path: String, progress: ImportProgress, input: ImportInput) throws -> Int {
         var keys: [String] = []
         var columns: [String] = []
-        var blobs: [Bool] = []
+        var numeric: [Bool] = []
         var count = 0
         while let record = try reader.next() {
             if record.fields.count != keys.count || !zip(record.fields, keys).allSatisfy({ $0.name == $1 }) {
                 keys = record.fields.map(\.name)
                 let attributes = try importAttributes(keys, of: entity, path: path, line: record.line)
                 columns = attributes.map(\.name)
-                blobs = attributes.map(Self.holdsBlobs)
+                numeric = numericColumns(attributes)
             }
-            var values = record.fields.map(\.value)
-            for column in values.indices where blobs[column] { values[column] = Self.importValue(values[column], blob: true) }
+            let values = record.fields.map(\.value)
+            try Self.checkValues(values, numeric: numeric, columns: columns, line: record.line)
             try insert(values, columns: columns, into: entity, context, path: path, line: record.line)
             count += 1
             progress.update(count, input)
@@ -129,15 +130,28 @@ extension Executor {
         }
     }
 
-    private static func holdsBlobs(_ attribute: AttributeDescription) -> Bool {
-        attribute.declaredType.uppercased().contains("BLOB")
+    /// Which columns SQLite gives numeric affinity (declared INTEGER, REAL, NUMERIC, DATE, …),
+    /// where it turns text that reads as a number into that number. None on PostgreSQL, whose
+    /// server reads text into each column's type exactly.
+    private func numericColumns(_ attributes: [AttributeDescription]) -> [Bool] {
+        guard (try? requireDatabase().store.server) == nil else { return attributes.map { _ in false } }
+        return attributes.map {
+            switch ColumnAffinity(declaredType: $0.declaredType) {
+            case .integer, .real, .numeric: return true
+            case .text, .blob: return false
+            }
+        }
     }
 
-    /// What an imported value becomes in a column declared BLOB: base64 text is the bytes it
-    /// encodes (every export writes blobs as base64); anything else is kept as is.
-    static func importValue(_ value: Value, blob: Bool) -> Value {
-        guard blob, case .text(let text) = value, let bytes = Base64.decode(text) else { return value }
-        return .blob(bytes)
+    /// Checks a record's values before they are stored: in a column of numeric affinity, an
+    /// integer past the 64-bit range is refused (SQLite would store it as a rounded REAL
+    /// without a word).
+    static func checkValues(_ values: [Value], numeric: [Bool], columns: [String], line: Int) throws(ImportError) {
+        for index in values.indices where numeric[index] {
+            guard case .text(let text) = values[index], ValueEncoding.isOutOfRangeInteger(text) else { continue }
+            throw ImportError(line: line, message: "\(columns[index]): \(text.trimmingWhitespace()) is past the range of a "
+                + "64-bit integer, and would be stored rounded to a REAL (write it with an exponent, as 1e20, to store a REAL)")
+        }
     }
 }
 

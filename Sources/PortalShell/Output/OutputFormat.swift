@@ -17,6 +17,9 @@ public struct OutputOptions: Sendable {
     public var escapeControlCharacters: Bool
     /// ANSI colour for the header and NULL in table and line formats.
     public var color: Bool
+    /// csv written for `import` to read back with every value's type (`ValueEncoding`): names
+    /// and text quoted, blobs as `X'…'` literals. Set by `export`.
+    var typedFields = false
 
     public init(format: OutputFormat, header: Bool = true, nullText: String? = nil,
                 escapeControlCharacters: Bool = true, color: Bool = false) {

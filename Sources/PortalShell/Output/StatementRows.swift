@@ -74,17 +74,19 @@ extension DelimitedRenderer: StatementRowRenderer {
             if column > 0 { stream.write(tab ? 9 : 44) }
             switch sqlite3_column_type(statement, column) {
             case SQLITE_NULL: stream.write(null)
-            case SQLITE_INTEGER: stream.write(integer: sqlite3_column_int64(statement, column))
+            case SQLITE_INTEGER:
+                countNumber(column: Int(column))
+                stream.write(integer: sqlite3_column_int64(statement, column))
+            case SQLITE_FLOAT:
+                countNumber(column: Int(column))
+                write(StatementCell.value(statement, column))
             case SQLITE_TEXT:
-                if let bytes = StatementCell.validText(statement, column) {
-                    if tab { writeTSV(bytes) } else { writeCSV(bytes) }
+                if let bytes = StatementCell.validText(statement, column), !ValueEncoding.isInfinityWord(bytes) {
+                    if tab { writeTSV(bytes) } else { writeCSV(bytes, quoted: typed) }
                 } else {
-                    let text = ValueText.plain(StatementCell.value(statement, column), null: null)
-                    if tab { writeTSV(text) } else { writeCSV(text) }
+                    write(StatementCell.value(statement, column))
                 }
-            default:
-                let text = ValueText.plain(StatementCell.value(statement, column), null: null)
-                if tab { writeTSV(text) } else { writeCSV(text) }
+            default: write(StatementCell.value(statement, column))
             }
             column += 1
         }

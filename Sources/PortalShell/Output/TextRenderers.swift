@@ -7,12 +7,22 @@ final class DelimitedRenderer: RowRenderer {
     let stream: OutputStream
     let tab: Bool
     let null: String
+    /// csv: every value written in the form `import` reads back with its type (`ValueEncoding`).
+    let typed: Bool
+    /// How many blobs were written as base64 text, which tsv cannot tell from text.
+    private(set) var blobsAsText = 0
+    /// tsv: the columns that keep any type (declared BLOB or without a type), where a number
+    /// is read back as its text; set by `export` when it knows them.
+    var untypedColumns: [Bool] = []
+    /// How many numbers were written to those columns.
+    private(set) var numbersAsText = 0
 
     init(_ options: OutputOptions, _ stream: OutputStream, tab: Bool) {
         self.options = options
         self.stream = stream
         self.tab = tab
         self.null = options.nullText ?? ""
+        self.typed = options.typedFields && !tab
     }
 
     func begin(columns: [String]) {
@@ -27,24 +37,52 @@ final class DelimitedRenderer: RowRenderer {
     private func writeLine(_ values: [Value], header: Bool) {
         for (i, value) in values.enumerated() {
             if i > 0 { stream.write(tab ? 9 : 44) }
+            if !header && ValueText.isNumber(value) { countNumber(column: i) }
             if case .null = value, !header {
                 stream.write(null)
             } else {
-                let text = ValueText.plain(value, null: null)
-                if tab { writeTSV(text) } else { writeCSV(text) }
+                write(value)
             }
         }
         stream.write(10)
     }
 
-    func writeCSV(_ text: String) {
-        var text = text
-        text.withUTF8 { writeCSV($0) }
+    /// A value other than NULL (the general path, for the statement fast path too).
+    func write(_ value: Value) {
+        if typed {
+            switch value {
+            case .text(let text): return writeCSV(text, quoted: true)
+            case .blob(let bytes): return stream.write(ValueEncoding.blobLiteral(bytes))
+            default: break
+            }
+        }
+        if case .blob = value { blobsAsText += 1 }
+        let text = ValueText.plain(value, null: null)
+        // Text that reads as an infinity is written quoted or escaped: only a real is written as is.
+        if case .text = value, ValueEncoding.infinity(text) != nil {
+            if tab {
+                stream.write(92)
+                return writeTSV(text)
+            }
+            return writeCSV(text, quoted: true)
+        }
+        if tab { writeTSV(text) } else { writeCSV(text) }
     }
 
-    func writeCSV(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Counts a number written to `column` when tsv reads it back as text.
+    @inline(__always)
+    func countNumber(column: Int) {
+        if column < untypedColumns.count && untypedColumns[column] { numbersAsText += 1 }
+    }
+
+    func writeCSV(_ text: String, quoted: Bool = false) {
+        var text = text
+        text.withUTF8 { writeCSV($0, quoted: quoted) }
+    }
+
+    func writeCSV(_ bytes: UnsafeBufferPointer<UInt8>, quoted: Bool = false) {
         // An empty value is quoted: an empty unquoted field is NULL (see DelimitedReader).
-        let needsQuotes = bytes.isEmpty || bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+        let needsQuotes = quoted || bytes.isEmpty || bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
         guard needsQuotes else { return stream.write(bytes: bytes) }
         stream.write(34)
         for byte in bytes {
@@ -126,10 +164,23 @@ enum JSONText {
         switch value {
         case .null: stream.write("null")
         case .integer(let i): stream.write(String(i))
-        case .real(let r): stream.write(r.isFinite ? r.description : "null")
+        case .real(let r): writeReal(r, to: stream)
         case .text(let t): writeString(t, to: stream)
-        case .blob(let b): writeString(Base64.encode(b), to: stream)
+        case .blob(let b): writeBlob(b, to: stream)
         }
+    }
+
+    /// A real; infinity and NaN, which JSON has no number for, encoded (`ValueEncoding`).
+    static func writeReal(_ value: Double, to stream: OutputStream) {
+        guard let word = ValueEncoding.nonFiniteWord(value) else { return stream.write(value.description) }
+        stream.write("{\"\(ValueEncoding.realKey)\":\"\(word)\"}")
+    }
+
+    /// A blob, encoded as sqlite-utils writes it (`ValueEncoding`).
+    static func writeBlob(_ bytes: [UInt8], to stream: OutputStream) {
+        stream.write("{\"\(ValueEncoding.base64Key)\":true,\"\(ValueEncoding.encodedKey)\":")
+        writeString(Base64.encode(bytes), to: stream)
+        stream.write(125)
     }
 
     static func string(_ text: String) -> String {
