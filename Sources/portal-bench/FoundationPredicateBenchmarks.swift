@@ -68,30 +68,15 @@ private func translatedStatements(_ schema: Schema) throws -> [String] {
 }
 
 func foundationPredicateBenchmarks() throws -> [Figure] {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/chinook/Chinook_Sqlite.sqlite").path
-    var handle: OpaquePointer?
-    guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db = handle else {
-        throw PredicateBenchError("cannot open \(path)")
-    }
-    defer { sqlite3_close_v2(db) }
-    try SQLFunctions.register(on: db)
-    let schema = try SchemaReader.read(db)
+    try withChinook { db, schema, path in try translationFigures(db, schema, path) }
+}
+
+private func translationFigures(_ db: OpaquePointer, _ schema: Schema, _ path: String) throws -> [Figure] {
     let statements = try translatedStatements(schema)
     let rounds = 200
     let (ours, baseline) = try pairedMedians(cpu: true, ours: {
         for _ in 0..<rounds { _ = try translatedStatements(schema) }
-    }, baseline: {
-        for _ in 0..<rounds {
-            for sql in statements {
-                var statement: OpaquePointer?
-                guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-                    throw PredicateBenchError("prepare failed: \(String(cString: sqlite3_errmsg(db))) in \(sql)")
-                }
-                sqlite3_finalize(statement)
-            }
-        }
-    })
+    }, baseline: { try prepareEach(statements, rounds: rounds, on: db) })
 
     let store = try Store(path: path, options: StoreOptions(readOnly: true))
     let tracks = Portal<BenchTrack>(store)

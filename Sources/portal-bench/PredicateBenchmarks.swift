@@ -21,15 +21,10 @@ private let examples: [(entity: String, predicate: String)] = [
 ]
 
 func predicateBenchmarks() throws -> [Figure] {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/chinook/Chinook_Sqlite.sqlite").path
-    var handle: OpaquePointer?
-    guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db = handle else {
-        throw PredicateBenchError("cannot open \(path)")
-    }
-    defer { sqlite3_close_v2(db) }
-    try SQLFunctions.register(on: db)
-    let schema = try SchemaReader.read(db)
+    try withChinook { db, schema, _ in try compileFigures(db, schema) }
+}
+
+private func compileFigures(_ db: OpaquePointer, _ schema: Schema) throws -> [Figure] {
     let entities = try examples.map { example in
         guard let entity = schema.entity(named: example.entity) else { throw PredicateBenchError("no \(example.entity)") }
         return entity
@@ -47,17 +42,7 @@ func predicateBenchmarks() throws -> [Figure] {
     let rounds = 200
     let (ours, baseline) = try pairedMedians(cpu: true, ours: {
         for _ in 0..<rounds { _ = try compileAll() }
-    }, baseline: {
-        for _ in 0..<rounds {
-            for sql in statements {
-                var statement: OpaquePointer?
-                guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-                    throw PredicateBenchError("prepare failed: \(String(cString: sqlite3_errmsg(db))) in \(sql)")
-                }
-                sqlite3_finalize(statement)
-            }
-        }
-    })
+    }, baseline: { try prepareEach(statements, rounds: rounds, on: db) })
     // How much of ours is the parser alone (the rest is name resolution and SQL generation).
     let parsing = try medianMilliseconds(runs: 7) {
         for _ in 0..<rounds {
@@ -67,6 +52,32 @@ func predicateBenchmarks() throws -> [Figure] {
     return [Figure(name: "predicate.compile", oursMilliseconds: ours, baselineMilliseconds: baseline,
                    notes: ["examples": "\(examples.count)", "rounds": "\(rounds)", "goal": "<=1.0", "clock": "thread-cpu",
                            "parse_ms": String(format: "%.2f", parsing)])]
+}
+
+/// Runs `body` on Chinook opened read-only with the engine's SQL functions, its schema, and its path.
+func withChinook<T>(_ body: (OpaquePointer, Schema, String) throws -> T) throws -> T {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/chinook/Chinook_Sqlite.sqlite").path
+    var handle: OpaquePointer?
+    guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db = handle else {
+        throw PredicateBenchError("cannot open \(path)")
+    }
+    defer { sqlite3_close_v2(db) }
+    try SQLFunctions.register(on: db)
+    return try body(db, try SchemaReader.read(db), path)
+}
+
+/// The baseline of the compile figures: `sqlite3_prepare_v2` of each statement, `rounds` times.
+func prepareEach(_ statements: [String], rounds: Int, on db: OpaquePointer) throws {
+    for _ in 0..<rounds {
+        for sql in statements {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+                throw PredicateBenchError("prepare failed: \(String(cString: sqlite3_errmsg(db))) in \(sql)")
+            }
+            sqlite3_finalize(statement)
+        }
+    }
 }
 
 struct PredicateBenchError: Error, CustomStringConvertible {
