@@ -1,3 +1,4 @@
+import Synchronization
 import CSQLite
 import Foundation
 
@@ -457,7 +458,12 @@ public final class Store: @unchecked Sendable {
     func noteRawWrite() {
         changes.noteUnknown()
         schemaCache.expire()
+        rawWrites.add(1, ordering: .relaxed)
     }
+
+    /// How many times raw SQL wrote: what a write derived from the schema (`create`'s plan of a
+    /// table) is kept only while this stays the same.
+    let rawWrites = Atomic<Int>(0)
 
     /// Throws `.interrupted` while `options.interruptRequested` says so.
     func checkInterruptRequest() throws {
