@@ -129,7 +129,7 @@ public final class PreparedStatement {
         }
         running = true
         if let sqlite {
-            sqlite3_reset(sqlite.handle)
+            // Not busy: reset already, or run to its end (a step starts it again).
             if binding != Int(sqlite3_bind_parameter_count(sqlite.handle)) { sqlite3_clear_bindings(sqlite.handle) }
         } else {
             statement.reset()
