@@ -149,6 +149,23 @@ import Testing
         #expect(rows[2]["i"] == .integer(1) && rows[2]["other"] == .integer(5))
     }
 
+    /// Every column of a wide table, names that are not ASCII or are long among them, is found.
+    @Test func everyColumnOfAWideTableIsFound() throws {
+        let folder = try TemporaryFolder()
+        let store = try Store(path: folder.path("wide.sqlite"))
+        let names = (0..<40).map { "c\($0)" } + ["größe", "a_rather_long_column_name_of_many_bytes", "x"]
+        let (created, read) = try store.write { ctx in
+            try ctx.execute("CREATE TABLE Wide (\(names.map { "\"\($0)\" INTEGER" }.joined(separator: ", ")))")
+            var values: [String: Value] = [:]
+            for (i, name) in names.enumerated() { values[name] = .integer(Int64(i * 3)) }
+            let created = try ctx.create("Wide", values)
+            return (created, try ctx.find("Wide"))
+        }
+        #expect(created.names == names)
+        #expect(created.values == names.indices.map { .integer(Int64($0 * 3)) })
+        #expect(read.map(\.values) == [created.values])
+    }
+
     /// A name in another case than the column's, and an unknown name, take the general path.
     @Test func namesInAnotherCaseAndUnknownNames() throws {
         let folder = try TemporaryFolder()

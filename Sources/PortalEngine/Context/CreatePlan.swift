@@ -73,14 +73,35 @@ final class CreatePlan {
     /// The columns' names, in table order.
     private let names: [String]
 
+    /// The last row's values, kept for the next row to fill (a row is copied into the `Row`
+    /// returned, so one array serves a whole loop of creates).
+    @exclusivity(unchecked) private var scratch: [Value] = []
+
+    /// An array of NULLs, one per column, to fill with a row.
+    func takeRow() -> [Value] {
+        var row: [Value] = []
+        swap(&row, &scratch)
+        guard row.count == names.count else { return [Value](repeating: .null, count: names.count) }
+        for i in row.indices { row[i] = .null }
+        return row
+    }
+
+    /// Gives the array back once the row is made.
+    func giveBack(_ row: inout [Value]) { swap(&row, &scratch) }
+
     /// The columns' positions by `hash` of their names, open addressing (-1: empty slot).
     private let slots: [Int]
 
-    /// FNV-1a of the name's UTF-8.
+    /// FNV-1a of the name's UTF-8, read in place (a short name from the stack); a Swift
+    /// hash of it is seeded and costs several times more.
     private static func hash(_ name: String) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        }
+        if let hash = name.utf8.withContiguousStorageIfAvailable(fnv) { return hash }
+        return ContiguousArray(name.utf8).withUnsafeBufferPointer(fnv)
     }
 
     private static func slots(for names: [String]) -> [Int] {
@@ -163,7 +184,7 @@ extension WriteContext {
             plan = made
         }
         // The row in table order: the values given, then (after the insert) their stored forms.
-        var row = [Value](repeating: .null, count: plan.columns.names.count)
+        var row = plan.takeRow()
         var given: UInt64 = 0
         for (name, value) in values {
             // A name in another case, or no column's, takes the general path (and its errors).
@@ -189,6 +210,8 @@ extension WriteContext {
             for i in plan.lastPositions { row[i] = plan.stored(row[i], at: i) ?? row[i] }
         }
         if let alias = plan.rowidAlias { row[alias] = .integer(connection.lastInsertRowid) }
-        return Row(columns: plan.columns, values: row)
+        let made = Row(columns: plan.columns, values: row)
+        plan.giveBack(&row)
+        return made
     }
 }
