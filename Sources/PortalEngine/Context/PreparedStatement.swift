@@ -40,12 +40,15 @@ public final class PreparedStatement {
     /// True while one of this statement's runs reads its rows.
     private var running = false
     private let context: ReadContext
+    /// The context's store, read once (each run notes a write on it).
+    private let store: Store
     private let writes: Bool
 
     init(_ statement: any DatabaseStatement, context: ReadContext, writes: Bool) {
         self.statement = statement
         sqlite = statement as? Statement
         self.context = context
+        store = context.store
         self.writes = writes
     }
 
@@ -91,7 +94,10 @@ public final class PreparedStatement {
         try start(binding: arguments.count)
         defer { finish() }
         if let sqlite { try runToEnd(sqlite, arguments) } else { try runToEnd(statement, arguments) }
-        return writes ? context.connection.changes : 0
+        guard writes else { return 0 }
+        // SQLite's count straight from the statement's connection, without the context's.
+        if let sqlite { return Int(sqlite3_changes64(sqlite3_db_handle(sqlite.handle))) }
+        return context.connection.changes
     }
 
     /// Binds `arguments` and steps `statement` to its end (generic: SQLite's through direct calls).
@@ -134,7 +140,7 @@ public final class PreparedStatement {
         } else {
             statement.reset()
         }
-        if writes { context.store.noteRawWrite() }
+        if writes { store.noteRawWrite() }
     }
 
     private func finish() {
