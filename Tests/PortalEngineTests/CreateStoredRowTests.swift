@@ -147,6 +147,15 @@ import Testing
         #expect(rows.map(\.names.last) == ["k", "extra", "other"])
         #expect(rows[1]["extra"] == .text("e"))
         #expect(rows[2]["i"] == .integer(1) && rows[2]["other"] == .integer(5))
+        // The same through INSERT … RETURNING *, which a default left out needs.
+        let returned = try store.write { ctx in
+            try ctx.execute("CREATE TABLE Dated (id INTEGER PRIMARY KEY, made TEXT DEFAULT 'now')")
+            let before = try ctx.create("Dated", ["id": 1])
+            try ctx.execute("ALTER TABLE Dated ADD COLUMN extra TEXT DEFAULT 'e'")
+            return [before, try ctx.create("Dated", ["id": 2])]
+        }
+        #expect(returned.map(\.names) == [["id", "made"], ["id", "made", "extra"]])
+        #expect(returned[1].values == [.integer(2), .text("now"), .text("e")])
     }
 
     /// Every column of a wide table, names that are not ASCII or are long among them, is found.
