@@ -29,6 +29,11 @@ func medianMilliseconds(runs: Int = 5, warmUp: Bool = true, _ body: () throws ->
 /// `ours` (to put a session back where the timed step starts), `setUp` before each run of
 /// either (to empty a table). With `cpu`, the clock is the calling thread's CPU time, which other
 /// processes on a shared machine cannot inflate (for single-threaded work); else wall time.
+/// `--runs N`: every paired figure times N runs of each side (after the warm-up) instead of its
+/// own number: `--runs 1` under callgrind counts each side's instructions in reasonable time.
+let runsAsked: Int? = CommandLine.arguments.firstIndex(of: "--runs")
+    .flatMap { $0 + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[$0 + 1]) : nil }
+
 func pairedMedians(runs: Int = 7, cpu: Bool = false, setUp: () throws -> Void = {}, prepare: () throws -> Void = {},
                    ours: () throws -> Void, baseline: () throws -> Void) throws -> (ours: Double, baseline: Double) {
     func timed(_ body: () throws -> Void) throws -> Double {
@@ -39,7 +44,7 @@ func pairedMedians(runs: Int = 7, cpu: Bool = false, setUp: () throws -> Void = 
     }
     var oursSamples: [Double] = []
     var baselineSamples: [Double] = []
-    for run in 0...max(runs, 1) {
+    for run in 0...max(runsAsked ?? runs, 1) {
         let b = try timed(baseline)
         try prepare()
         let o = try timed(ours)

@@ -45,6 +45,30 @@ import Testing
         }
     }
 
+    /// A run binds its own arguments only: a parameter it leaves out is NULL, whatever the run
+    /// before (or another user of the cached statement) bound; a loop of prepared inserts writes
+    /// what `ctx.insert` writes.
+    @Test func aRunStartsFromItsOwnArguments() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeUserStore(in: folder)
+        let rows = try store.write { ctx in
+            let insert = try ctx.prepare("INSERT INTO User (id, name, age) VALUES (?, ?, ?)")
+            #expect(try insert.execute([.integer(1), .text("a"), .integer(30)]) == 1)
+            #expect(try insert.execute([.integer(2), .text("b")]) == 1)
+            let other = try ctx.prepare("INSERT INTO User (id, name, age) VALUES (?, ?, ?)")
+            #expect(try other.execute([.integer(3), .text("c"), .integer(31)]) == 1)
+            #expect(try insert.execute([.integer(4), .text("d")]) == 1)
+            for id in 5...20 { try insert.execute([.integer(Int64(id)), .text("p\(id)"), .integer(Int64(id % 3))]) }
+            for id in 21...36 {
+                try ctx.insert("User", columns: ["id", "name", "age"], values: [.integer(Int64(id)), .text("q\(id - 16)"), .integer(Int64((id - 16) % 3))])
+            }
+            return try ctx.query("SELECT id, name, age FROM User ORDER BY id").rows.map(\.values)
+        }
+        #expect(rows.prefix(4).map { $0[2] } == [.integer(30), .null, .integer(31), .null])
+        #expect(rows[4..<20].map { $0[2] } == rows[20..<36].map { $0[2] })
+        #expect(rows[4..<20].map { $0[1].textValue?.dropFirst() } == rows[20..<36].map { $0[1].textValue?.dropFirst() })
+    }
+
     @Test func theConnectionCachesTheStatement() throws {
         let folder = try TemporaryFolder()
         let store = try store(folder)

@@ -31,15 +31,24 @@ extension ReadContext {
 public final class PreparedStatement {
     /// The connection's cached statement, or one of its own once the cached one was found
     /// running for another user of the same text (a loop inside a loop).
-    private(set) var statement: any DatabaseStatement
+    private(set) var statement: any DatabaseStatement {
+        didSet { sqlite = statement as? Statement }
+    }
+    /// The same statement when it is SQLite's: bound, stepped and reset by direct calls (a loop
+    /// of executions pays no dynamic cast or protocol call per run).
+    private var sqlite: Statement?
     /// True while one of this statement's runs reads its rows.
     private var running = false
     private let context: ReadContext
+    /// The context's store, read once (each run notes a write on it).
+    private let store: Store
     private let writes: Bool
 
     init(_ statement: any DatabaseStatement, context: ReadContext, writes: Bool) {
         self.statement = statement
+        sqlite = statement as? Statement
         self.context = context
+        store = context.store
         self.writes = writes
     }
 
@@ -82,15 +91,24 @@ public final class PreparedStatement {
     /// Runs the statement once to its end; returns how many rows it changed (0 for a query).
     @discardableResult
     public func execute(_ arguments: [Value] = []) throws -> Int {
-        try run(arguments) { statement in
-            while try statement.step() {}
-            return writes ? context.connection.changes : 0
-        }
+        try start(binding: arguments.count)
+        defer { finish() }
+        if let sqlite { try runToEnd(sqlite, arguments) } else { try runToEnd(statement, arguments) }
+        guard writes else { return 0 }
+        // SQLite's count straight from the statement's connection, without the context's.
+        if let sqlite { return Int(sqlite3_changes64(sqlite3_db_handle(sqlite.handle))) }
+        return context.connection.changes
+    }
+
+    /// Binds `arguments` and steps `statement` to its end (generic: SQLite's through direct calls).
+    private func runToEnd(_ statement: some DatabaseStatement, _ arguments: [Value]) throws {
+        try statement.bind(arguments)
+        while try statement.step() {}
     }
 
     /// Runs `body` on the statement bound to `arguments`, leaving the statement reset.
     private func run<T>(_ arguments: [Value], _ body: (any DatabaseStatement) throws -> T) throws -> T {
-        try start()
+        try start(binding: arguments.count)
         defer { finish() }
         try statement.bind(arguments)
         return try body(statement)
@@ -104,23 +122,30 @@ public final class PreparedStatement {
     }
 
     /// Checks the context is still open, and starts from a reset statement with no bindings
-    /// (the cache shares it with other users of the same text).
-    private func start() throws {
+    /// (the cache shares it with other users of the same text) but when all `binding`
+    /// parameters are about to be bound again.
+    private func start(binding: Int? = nil) throws {
         try context.checkValid()
         // Resetting a statement whose rows are still being read would restart that loop.
         if running {
             throw PortalError(.misuse, "this prepared statement is still running (inside its own forEach): prepare it again for a nested run")
         }
-        if let sqlite = statement as? Statement, sqlite3_stmt_busy(sqlite.handle) != 0 {
+        if let sqlite, sqlite3_stmt_busy(sqlite.handle) != 0 {
             statement = try context.connection.prepareUncached(statement.sql)
         }
         running = true
-        statement.reset()
-        if writes { context.store.noteRawWrite() }
+        if let sqlite {
+            // Not busy: reset already, or run to its end (a step starts it again).
+            if binding != Int(sqlite3_bind_parameter_count(sqlite.handle)) { sqlite3_clear_bindings(sqlite.handle) }
+        } else {
+            statement.reset()
+        }
+        if writes { store.noteRawWrite() }
     }
 
     private func finish() {
         running = false
-        statement.reset()
+        // Reset only: the next run clears or binds every parameter again.
+        if let sqlite { sqlite3_reset(sqlite.handle) } else { statement.reset() }
     }
 }

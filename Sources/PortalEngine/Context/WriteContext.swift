@@ -15,6 +15,8 @@ public final class WriteContext: ReadContext {
     /// Data store a to-one relationship may be given by the row's id (or nil).
     @discardableResult
     public func create(_ entity: String, _ values: [String: Value]) throws -> Row {
+        try checkValid()
+        if let row = try createKnownRow(entity, values) { return row }
         let result = try insert(entity, try assignments(values, of: entity), returning: .all)
         guard let row = result.rows.first else { throw PortalError(.sqlite, "the insert returned no row", entity: entity) }
         return row
@@ -44,6 +46,9 @@ public final class WriteContext: ReadContext {
                                 sqlite: (statement as? Statement).map(Unmanaged.passUnretained))
         return try runWrite(entity, statement, values, returning: returning)
     }
+
+    /// What `create` knows of the table it last wrote.
+    @exclusivity(unchecked) var createPlan: CreatePlan?
 
     /// The last insert's statement and what it was for (compared in place, not copied out).
     @exclusivity(unchecked) private var lastInsert = LastInsert()

@@ -256,7 +256,9 @@ public final class Statement {
 
     /// The result's column names, computed once per statement.
     public var columns: ColumnNames {
-        if let cachedColumns { return cachedColumns }
+        // A schema change re-prepares the statement: `SELECT *` or `RETURNING *` may then have
+        // other columns than the names kept.
+        if let cachedColumns, cachedColumns.names.count == columnCount { return cachedColumns }
         let names = ColumnNames((0..<columnCount).map(columnName))
         cachedColumns = names
         return names

@@ -1,3 +1,4 @@
+import Synchronization
 import CSQLite
 import Foundation
 
@@ -457,7 +458,12 @@ public final class Store: @unchecked Sendable {
     func noteRawWrite() {
         changes.noteUnknown()
         schemaCache.expire()
+        rawWrites.add(1, ordering: .relaxed)
     }
+
+    /// How many times raw SQL wrote: what a write derived from the schema (`create`'s plan of a
+    /// table) is kept only while this stays the same.
+    let rawWrites = Atomic<Int>(0)
 
     /// Throws `.interrupted` while `options.interruptRequested` says so.
     func checkInterruptRequest() throws {
@@ -491,14 +497,19 @@ final class SchemaCache: @unchecked Sendable {
     private var serverChecked: (at: UInt64, version: Value)?
     static let serverRecheck: UInt64 = 1_000_000_000
 
+    /// True for a server's schema (checked on every raw write, without copying `server`).
+    private let isServer: Bool
+
     init(catalog: any Catalog<Connection>) {
         self.catalog = catalog
         server = nil
+        isServer = false
     }
 
     init(server: any DatabaseServer) {
         catalog = nil
         self.server = server
+        isServer = true
     }
 
     /// The schema's version as of `connection`'s transaction.
@@ -547,7 +558,7 @@ final class SchemaCache: @unchecked Sendable {
 
     /// Makes the next `version` ask the server again (a file's version is always asked).
     func expire() {
-        guard server != nil else { return }
+        guard isServer else { return }
         lock.lock()
         serverChecked = nil
         lock.unlock()
