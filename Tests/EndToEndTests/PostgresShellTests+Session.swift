@@ -229,11 +229,17 @@ extension PostgresShellTests {
         try s.waitFor("film  100 rows")
         try s.type("G")
         try s.waitFor("film 100")
-        Thread.sleep(forTimeInterval: 0.5)
-        let sessions = try target.rows("""
-            SELECT application_name, state FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY 1, 2
-            """)
+        // A background count may still be reading when the page shows: none may *stay* in a
+        // transaction, so wait (up to 5 s under a loaded machine) for every one to be idle.
+        var sessions: [[Value]] = []
+        for _ in 0..<50 {
+            Thread.sleep(forTimeInterval: 0.1)
+            sessions = try target.rows("""
+                SELECT application_name, state FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY 1, 2
+                """)
+            if sessions.allSatisfy({ $0 == [.text("portal-shell"), .text("idle")] }) { break }
+        }
         #expect(!sessions.isEmpty)
         #expect(sessions.allSatisfy { $0 == [.text("portal-shell"), .text("idle")] }, "\(sessions)")
         // A writer and readers only: no listening connection where no table notifies.
