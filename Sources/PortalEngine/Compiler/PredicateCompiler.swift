@@ -40,6 +40,8 @@ public struct CompiledFilter: Sendable, Hashable {
     /// What the predicate probably does not mean (`"Milliseconds" > 300000` compares a string),
     /// for the user to read; empty for most.
     public var warnings: [String] = []
+    /// For a Swift closure, the NSPredicate text that means the same (`explain` shows it).
+    public var equivalent: String?
 }
 
 /// Compiles predicate text and sort keys against the schema. The SQL refers to the entity's
@@ -52,12 +54,15 @@ public enum PredicateCompiler {
                                entity: EntityDescription, schema: Schema, alias: String,
                                dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
         // A Swift closure (`{ $0.Milliseconds > 300_000 }`) is accepted wherever predicate text is.
-        let query = SwiftClosurePredicate.isClosure(predicate)
+        let closure = SwiftClosurePredicate.isClosure(predicate)
+        let query = closure
             ? Query(predicate: try SwiftClosurePredicate.tree(predicate, entity: entity, schema: schema))
             : try Query.parse(predicate, arguments: arguments)
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         do {
-            return try compiler.compile(query, entity: entity)
+            var filter = try compiler.compile(query, entity: entity)
+            if closure { filter.equivalent = query.predicate.description }
+            return filter
         } catch var error as PortalPredicateError where error.range == nil {
             // The tree has no positions: point at the first place the text names the culprit,
             // or, for nesting, at the deepest point of the text.

@@ -53,9 +53,7 @@ extension Executor {
                 predicateWarnings.append(warning)
                 report("warning: " + warning)
             }
-            if SwiftClosurePredicate.isClosure(predicate.text) {
-                predicateEquivalents.append(try SwiftClosurePredicate.tree(predicate.text, entity: entity, schema: schema).description)
-            }
+            if let equivalent = compiled.equivalent { predicateEquivalents.append(equivalent) }
             return compiled
         } catch let error as PortalPredicateError where error.kind != .interrupted {
             throw ShellError(error.description, ShellError.locate(error, in: predicate.text, offset: predicate.offset))
