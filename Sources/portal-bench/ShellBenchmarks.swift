@@ -286,6 +286,21 @@ func shellBenchmarks() throws -> [Figure] {
     return figures.compactMap { $0 }
 }
 
+/// The test server's PGHOST, or nil (said on standard error) when there is none.
+func postgresHost(for figure: String) -> String? {
+    if let host = ProcessInfo.processInfo.environment["PGHOST"] { return host }
+    FileHandle.standardError.write(Data("portal-bench: \(figure) left out: no PostgreSQL server (PGHOST is not set)\n".utf8))
+    return nil
+}
+
+/// `command` run by psql in `database`; a failure throws.
+@discardableResult
+private func psql(_ command: String, in database: String = "postgres") throws -> ShellChildRun {
+    let run = try runShellChild(["/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database, "-c", command])
+    guard run.status == 0 else { throw ShellBenchError("psql failed: \(command)") }
+    return run
+}
+
 /// `shell.copy_to.postgres`: `--copy-to` of the million-row table into a new
 /// PostgreSQL database (types, key, rows by COPY, statistics), against psql's `\copy` of the same
 /// rows (a CSV sqlite3 wrote) into the same table made beforehand: ours must keep at least half
@@ -293,10 +308,7 @@ func shellBenchmarks() throws -> [Figure] {
 private func copyToPostgresFigure(_ big: String, ours: String) throws -> Figure? {
     let name = "shell.copy_to.postgres"
     guard wanted(name) else { return nil }
-    guard let host = ProcessInfo.processInfo.environment["PGHOST"] else {
-        FileHandle.standardError.write(Data("portal-bench: \(name) left out: no PostgreSQL server (PGHOST is not set)\n".utf8))
-        return nil
-    }
+    guard let host = postgresHost(for: name) else { return nil }
     let csv = benchDirectory().appendingPathComponent("shell-1m-for-psql.csv").path
     if !FileManager.default.fileExists(atPath: csv) {
         guard try runShellChild(["/usr/bin/sqlite3", "-csv", "-noheader", big, ".output \(csv)", "SELECT * FROM T"]).status == 0 else {
@@ -304,11 +316,6 @@ private func copyToPostgresFigure(_ big: String, ours: String) throws -> Figure?
         }
     }
     let database = "portal_bench_copy"
-    func psql(_ command: String, in database: String = "postgres") throws -> ShellChildRun {
-        let run = try runShellChild(["/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database, "-c", command])
-        guard run.status == 0 else { throw ShellBenchError("psql failed: \(command)") }
-        return run
-    }
     func fresh() throws {
         _ = try psql("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
         _ = try psql("CREATE DATABASE \(database)")
@@ -336,17 +343,9 @@ private func copyToPostgresFigure(_ big: String, ours: String) throws -> Figure?
 private func copyFromPostgresFigure(_ big: String, ours: String) throws -> Figure? {
     let name = "shell.copy_to.sqlite_from_postgres"
     guard wanted(name) else { return nil }
-    guard let host = ProcessInfo.processInfo.environment["PGHOST"] else {
-        FileHandle.standardError.write(Data("portal-bench: \(name) left out: no PostgreSQL server (PGHOST is not set)\n".utf8))
-        return nil
-    }
+    guard let host = postgresHost(for: name) else { return nil }
     let database = "portal_bench_copy_from"
     let url = "postgresql:///\(database)?host=\(host)"
-    func psql(_ command: String, in database: String = "postgres") throws -> ShellChildRun {
-        let run = try runShellChild(["/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database, "-c", command])
-        guard run.status == 0 else { throw ShellBenchError("psql failed: \(command)") }
-        return run
-    }
     _ = try psql("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
     _ = try psql("CREATE DATABASE \(database)")
     guard try runShellChild([ours, big, "--copy-to", url]).status == 0 else { throw ShellBenchError("--copy-to into \(database) failed") }

@@ -9,10 +9,7 @@ import PortalTUI
 // run. Only with a server (`make bench` starts one); the table is made afresh in it each run.
 
 func tuiPostgresBenchmarks() throws -> [Figure] {
-    guard ProcessInfo.processInfo.environment["PGHOST"] != nil else {
-        FileHandle.standardError.write(Data("portal-bench: tui.pg left out: no PostgreSQL server (PGHOST is not set)\n".utf8))
-        return []
-    }
+    guard postgresHost(for: "tui.pg") != nil else { return [] }
     let conninfo = try postgresTUIDatabase()
     let store = try Store(url: conninfo, options: StoreOptions(readOnly: true))
     defer { try? store.close() }
