@@ -294,16 +294,16 @@ struct SwiftClosureParser {
 
     private mutating func comparison() throws(PortalPredicateError) -> TranslatedExpression {
         let left = try coalescing()
-        let operators: [String: ComparisonOperator] = ["<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual]
         let op = current
-        guard op.kind == .symbol, ["==", "!=", "<", "<=", ">", ">="].contains(op.text) else { return left }
+        // Swift's comparison symbols are the language's own operators' spellings.
+        guard op.kind == .symbol, let comparison = ComparisonOperator(rawValue: op.text) else { return left }
         index += 1
         let right = try coalescing()
         return try at(op) {
-            switch op.text {
-            case "==": return .predicate(try translator.equal(left, right))
-            case "!=": return .predicate(try translator.notEqual(left, right))
-            default: return .predicate(try translator.compare(left, operators[op.text] ?? .equal, right))
+            switch comparison {
+            case .equal: return .predicate(try translator.equal(left, right))
+            case .notEqual: return .predicate(try translator.notEqual(left, right))
+            default: return .predicate(try translator.compare(left, comparison, right))
             }
         }
     }
