@@ -62,11 +62,6 @@ enum CopyDefaults {
 
     private static let numericTypes: Set<String> = ["integer", "bigint", "smallint", "numeric", "real", "double precision"]
 
-    /// `text` in single quotes, a quote inside doubled: the one string literal both SQLs read.
-    static func quotedString(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-    }
-
     private static func unparenthesized(_ text: String) -> String {
         var value = text.trimmingCharacters(in: .whitespaces)
         while value.hasPrefix("("), value.hasSuffix(")"), balanced(value.dropFirst().dropLast()) {

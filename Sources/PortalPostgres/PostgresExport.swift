@@ -128,7 +128,7 @@ public struct PostgresExport {
     private func addViews(to path: String, note: (String) -> Void) throws {
         let views = try source.rows("""
             SELECT c.relname, c.relkind::text, pg_catalog.pg_get_viewdef(c.oid) FROM pg_catalog.pg_class c
-            WHERE c.relkind IN ('v', 'm') AND c.relnamespace = current_schema()::regnamespace ORDER BY c.oid
+            WHERE c.relkind IN ('v', 'm') AND pg_catalog.pg_table_is_visible(c.oid) ORDER BY c.oid
             """).map(\.values)
         guard !views.isEmpty else { return }
         let target = try Store(path: path, options: StoreOptions(readOnly: false, create: false))
@@ -200,7 +200,7 @@ public struct PostgresExport {
             column += attribute.isNullable ? "" : " NOT NULL"
             if let labels = types.enumLabels(of: attribute.declaredType) {
                 column += " CHECK (" + dialect.quoted(attribute.column) + " IN ("
-                    + labels.map(CopyDefaults.quotedString).joined(separator: ", ") + "))"
+                    + labels.map(stringLiteral).joined(separator: ", ") + "))"
             }
             return column
         }
@@ -257,7 +257,7 @@ struct ExportTypes {
             if case .text(let domain) = row[0], case .text(let check) = row[1] { checks[domain, default: []].append(check) }
         }
         partitions = Set(try connection.rows("""
-            SELECT relname FROM pg_catalog.pg_class WHERE relispartition AND relnamespace = current_schema()::regnamespace
+            SELECT relname FROM pg_catalog.pg_class c WHERE relispartition AND pg_catalog.pg_table_is_visible(c.oid)
             """).compactMap { $0.values.first?.textValue })
     }
 
