@@ -50,13 +50,10 @@ enum ArchivedValues {
             return String(array.dropFirst().dropLast())
         }
 
-        /// `yyyy-MM-dd HH:mm:ss` in UTC, as the store's dates are shown.
+        /// `yyyy-MM-dd HH:mm:ss[.SSS]` in UTC, as the store's dates are shown (`DateSemantics.text`:
+        /// no formatter made per value, this runs for every row a filter reads).
         static func dateText(sinceReferenceDate seconds: Double) -> String {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = seconds == seconds.rounded() ? "yyyy-MM-dd HH:mm:ss" : "yyyy-MM-dd HH:mm:ss.SSS"
-            return formatter.string(from: Date(timeIntervalSinceReferenceDate: seconds))
+            DateSemantics.text(seconds + DateSemantics.referenceDateOffset) ?? String(seconds)
         }
     }
 
