@@ -213,6 +213,9 @@ extension Row {
         #expect(abs(read - stored) < 1e-6, "\(read)")
         let fetched = try model.read { ctx in try ctx.fetch(Hashtag.self, where: "displayText == 'precise'") }
         #expect(fetched.first?.creationDate == tag.creationDate)
+        // Every typed read keeps it: by #Predicate, and through a cursor of either kind.
+        let byClosure = try portal.findAll(where: #Predicate<Hashtag> { $0.displayText == "precise" })
+        #expect(byClosure.first?.creationDate == tag.creationDate)
         // The shown text stays to the millisecond.
         #expect(try model.read { ctx in try ctx.find("ICHashtag", where: "displayText == 'precise'").first?["creationDate"] }
             == "2020-07-09 09:17:39.767")
@@ -226,6 +229,25 @@ extension Row {
             == .real(615_979_059.123456))
         try portal.create([Hashtag(displayText: "created", creationDate: Date(timeIntervalSinceReferenceDate: 1.000001))])
         #expect(try scalar(raw, "SELECT ZCREATIONDATE1 FROM ZICCLOUDSYNCINGOBJECT WHERE ZDISPLAYTEXT = 'created'") == .real(1.000001))
+    }
+
+    /// Cursors, by text and by #Predicate, read a Core Data date as precisely as `findAll` does.
+    @Test func typedCursorsKeepADatesPrecision() async throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try writable(.sonoma, folder)
+        try Portal<Hashtag>(model).create([Hashtag(displayText: "precise", creationDate: Date(timeIntervalSinceReferenceDate: 600))])
+        let stored = 615_979_059.766647
+        try await raw.write { ctx in
+            _ = try ctx.execute("UPDATE ZICCLOUDSYNCINGOBJECT SET ZCREATIONDATE1 = ? WHERE ZDISPLAYTEXT = 'precise'", [.real(stored)])
+        }
+        var seconds: [Double] = []
+        for try await tag in Portal<Hashtag>(model).cursor(where: "displayText == 'precise'") {
+            seconds.append(tag.creationDate?.timeIntervalSinceReferenceDate ?? 0)
+        }
+        for try await tag in try Portal<Hashtag>(model).cursor(where: #Predicate<Hashtag> { $0.displayText == "precise" }) {
+            seconds.append(tag.creationDate?.timeIntervalSinceReferenceDate ?? 0)
+        }
+        #expect(seconds.count == 2 && seconds.allSatisfy { abs($0 - stored) < 1e-6 }, "\(seconds)")
     }
 
     @Test func createAndUpdateKeepZPKZENTZOPTAndZMAX() throws {

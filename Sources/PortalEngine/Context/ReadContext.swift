@@ -8,6 +8,11 @@ enum Projection: Equatable {
     /// stored precision, rather than its text to the millisecond.
     case typedRows(includeRowid: Bool)
     case count
+
+    /// The rows a typed read of `T` decodes: `typedRows`, with the rowid when `T` is identified by it.
+    static func typed<T: PortalEntity>(_ type: T.Type) -> Projection {
+        .typedRows(includeRowid: T.idAttributes == ["rowid"])
+    }
 }
 
 /// Reads, inside one `Store.read` (or `write`) closure. Valid only during that closure: use

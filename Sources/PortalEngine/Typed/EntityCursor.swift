@@ -37,10 +37,10 @@ public struct EntityCursor<Entity: PortalEntity>: AsyncSequence, Sendable {
             try store.read { context in
                 let fragment = switch filter {
                 case .text(let predicate, let arguments):
-                    try context.select(Entity.entityName, .rows(includeRowid: Entity.idAttributes == ["rowid"]), predicate,
+                    try context.select(Entity.entityName, .typed(Entity.self), predicate,
                                        arguments, sortedBy, limit, nil)
                 case .tree(let tree):
-                    try context.select(Entity.self, matching: tree, .rows(includeRowid: Entity.idAttributes == ["rowid"]),
+                    try context.select(Entity.self, matching: tree, .typed(Entity.self),
                                        sortedBy, limit, nil)
                 }
                 try context.forEach(Entity.self, fragment) { entity in try channel.hand(entity) }

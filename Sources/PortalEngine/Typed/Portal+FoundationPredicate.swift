@@ -66,13 +66,13 @@ extension ReadContext {
     /// The SQL and bound values `fetch` runs for `predicate` (what `explain` shows for text).
     public func selectStatement<T: PortalEntity>(_ type: T.Type, where predicate: Predicate<T>,
                                                 sortedBy: [SortDescriptor<T>] = [], limit: Int? = nil) throws -> SQLFragment {
-        try select(T.self, matching: FoundationPredicates.translated(predicate), .rows(includeRowid: false),
+        try select(T.self, matching: FoundationPredicates.translated(predicate), .typed(T.self),
                    FoundationPredicates.sortKeys(sortedBy), limit, nil)
     }
 
     func fetch<T: PortalEntity>(_ type: T.Type, matching tree: PredicateTree?, sortedBy: [SortKey], limit: Int?,
                                 offset: Int?) throws -> [T] {
-        try fetch(T.self, select(T.self, matching: tree, .rows(includeRowid: T.idAttributes == ["rowid"]), sortedBy, limit, offset))
+        try fetch(T.self, select(T.self, matching: tree, .typed(T.self), sortedBy, limit, offset))
     }
 
     func count<T: PortalEntity>(_ type: T.Type, matching tree: PredicateTree) throws -> Int {

@@ -87,7 +87,7 @@ extension Portal {
         }
 
         private func compiled(_ values: [String: Argument], in ctx: ReadContext) throws -> SQLFragment {
-            try ctx.select(Entity.entityName, .typedRows(includeRowid: Entity.idAttributes == ["rowid"]), filter: { entity, schema in
+            try ctx.select(Entity.entityName, .typed(Entity.self), filter: { entity, schema in
                 try PredicateCompiler.compile(parsed, variables: values, entity: entity, schema: schema, alias: "t0",
                                               dialect: ctx.store.dialect)
             }, sortedBy, limit, nil)

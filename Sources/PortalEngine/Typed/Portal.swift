@@ -82,7 +82,7 @@ extension ReadContext {
     func fetch<T: PortalEntity>(_ type: T.Type, where predicate: String?, arguments: [Argument],
                                 sortedBy: [SortKey], limit: Int?, offset: Int? = nil) throws -> [T] {
         // A type identified by the rowid reads it too (`t0.rowid AS rowid`).
-        let fragment = try select(T.entityName, .typedRows(includeRowid: T.idAttributes == ["rowid"]), predicate, arguments,
+        let fragment = try select(T.entityName, .typed(T.self), predicate, arguments,
                                   sortedBy, limit, offset)
         return try fetch(T.self, fragment)
     }
@@ -104,7 +104,7 @@ extension ReadContext {
     public func forEach<T: PortalEntity>(_ type: T.Type, where predicate: String? = nil,
                                          _ arguments: [any ArgumentConvertible] = [], sortedBy: [SortKey] = [],
                                          limit: Int? = nil, _ body: (T) throws -> Void) throws {
-        let fragment = try select(T.entityName, .typedRows(includeRowid: T.idAttributes == ["rowid"]), predicate,
+        let fragment = try select(T.entityName, .typed(T.self), predicate,
                                   arguments.map(\.predicateArgument), sortedBy, limit, nil)
         try forEach(T.self, fragment, body)
     }
