@@ -99,10 +99,12 @@ import Glibc
     /// SIGINT while one command of a million terms is lexed, parsed and compiled stops it there,
     /// in well under the time the rest of that work takes, as an interrupted run: 130. The
     /// command comes through a FIFO, so that the signal is sent once all of it has been read.
-    @Test func aSignalDuringOneHugeCommandsParseStopsItThere() throws {
+    /// The same for a Swift closure's text.
+    @Test(arguments: [false, true]) func aSignalDuringOneHugeCommandsParseStopsItThere(closure: Bool) throws {
         let script = path("huge.txt")
-        try ("count Track where " + (1...1_000_000).map { "Name == \"n\($0)\"" }.joined(separator: " OR ") + "\n")
-            .write(toFile: script, atomically: true, encoding: .utf8)
+        let terms = (1...1_000_000).map { closure ? "$0.Name == \"n\($0)\"" : "Name == \"n\($0)\"" }
+        let predicate = closure ? "{ " + terms.joined(separator: " || ") + " }" : terms.joined(separator: " OR ")
+        try ("count Track where " + predicate + "\n").write(toFile: script, atomically: true, encoding: .utf8)
         let (output, finished) = try bash("""
             cd '\(folder.path)' && mkfifo huge.fifo
             "$BIN" -r "$DB" < huge.fifo > /dev/null 2>&1 & pid=$!

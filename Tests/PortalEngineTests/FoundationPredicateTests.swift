@@ -142,6 +142,28 @@ private func musicStore(seed: UInt64 = 7) throws -> (Store, MusicWorld, Temporar
 /// The shell's closure text and the compiled `#Predicate` it was copied from compile to the same
 /// SQL: one meaning, whichever way the closure arrives.
 @Suite struct SwiftClosureTextTests {
+    /// A long closure's parse asks `PredicateInterruption` as it goes, as NSPredicate text's does,
+    /// and stops with `.interrupted`. The question says yes on this test's thread only.
+    @Test func aLongClosuresParseStopsWhenAsked() throws {
+        let (store, _, folder) = try musicStore()
+        defer { withExtendedLifetime(folder) {} }
+        let text = "{ " + (1...20_000).map { "$0.milliseconds == \($0)" }.joined(separator: " || ") + " }"
+        let nsText = (1...20_000).map { "milliseconds == \($0)" }.joined(separator: " OR ")
+        let schema = try store.read { ctx in try ctx.schema }
+        let track = try #require(schema.entity(named: "Track"))
+        Thread.current.threadDictionary["stop parsing"] = true
+        PredicateInterruption.requested = { Thread.current.threadDictionary["stop parsing"] != nil }
+        defer {
+            PredicateInterruption.requested = nil
+            Thread.current.threadDictionary["stop parsing"] = nil
+        }
+        for parse in [{ _ = try SwiftClosurePredicate.tree(text, entity: track, schema: schema) },
+                      { _ = try Query.parse(nsText) }] as [() throws -> Void] {
+            #expect(throws: PortalPredicateError.self) { try parse() }
+            do { try parse() } catch let error as PortalPredicateError { #expect(error.kind == .interrupted) }
+        }
+    }
+
     @Test func textAndCompiledClosuresCompileAlike() throws {
         let (store, _, folder) = try musicStore()
         defer { withExtendedLifetime(folder) {} }

@@ -63,6 +63,8 @@ struct SwiftClosureParser {
     private var parameters: [(name: String?, value: TranslatedExpression)] = []
     private var depth = 0
     private static let maximumDepth = 100
+    /// Whether to stop a long parse (`PredicateInterruption`), asked along long chains.
+    private let interruption = PredicateInterruption.requested
 
     init(_ text: String, entity: EntityDescription, schema: Schema) throws(PortalPredicateError) {
         tokens = try Self.tokens(Array(text))
@@ -81,7 +83,9 @@ struct SwiftClosureParser {
         var tokens: [SwiftToken] = []
         var i = 0
         var space = true
+        let interruption = PredicateInterruption.requested
         while i < characters.count {
+            try PredicateInterruption.poll(tokens.count &+ 1, interruption)
             let c = characters[i]
             if c.isWhitespace { space = true; i += 1; continue }
             let start = i
@@ -273,6 +277,7 @@ struct SwiftClosureParser {
         while isSymbol("||") {
             let op = current
             index += 1
+            try PredicateInterruption.poll(operands.count, interruption)
             let next = try conjunction()
             operands.append(try at(op) { try translator.predicate(next) })
         }
@@ -286,6 +291,7 @@ struct SwiftClosureParser {
         while isSymbol("&&") {
             let op = current
             index += 1
+            try PredicateInterruption.poll(operands.count, interruption)
             let next = try comparison()
             operands.append(try at(op) { try translator.predicate(next) })
         }

@@ -26,6 +26,8 @@ public struct Token: Sendable, Equatable {
 public struct CommandError: Error, Sendable, Equatable {
     public var message: String
     public var range: Range<Int>?
+    /// True when a signal stopped the parse, not the text (a scripted run then exits 130).
+    public var interrupted = false
     public init(_ message: String, _ range: Range<Int>? = nil) {
         self.message = message
         self.range = range
@@ -33,7 +35,11 @@ public struct CommandError: Error, Sendable, Equatable {
 
     /// Stops the lexing or parsing of a long command when the caller asks (`PredicateInterruption`).
     static func poll(_ count: Int, _ ask: (@Sendable () -> Bool)?) throws(CommandError) {
-        do { try PredicateInterruption.poll(count, ask) } catch { throw CommandError("interrupted") }
+        do { try PredicateInterruption.poll(count, ask) } catch {
+            var stopped = CommandError("interrupted")
+            stopped.interrupted = true
+            throw stopped
+        }
     }
 }
 

@@ -144,9 +144,7 @@ public final class Executor {
             // start: its rest goes out too, so that the output ends with a whole line.
             if output.flushedCount == flushedBefore { output.discardBuffered() }
             try? flushOutput()
-            var shellError = ShellError.from(error)
-            // A signal that stopped the command's parse ends it as one that stopped its run.
-            if error is CommandError && Interrupts.received { shellError.reason = .interrupted }
+            let shellError = ShellError.from(error)
             lastErrorWasInterrupt = shellError.reason == .interrupted
             if shellError.reason == .usage { usageErrorSeen = true }
             if let location { errors.write(TerminalText.escaped(location) + ": ") }

@@ -32,7 +32,10 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     static func from(_ error: any Error, predicateOffset offset: Int? = nil) -> ShellError {
         switch error {
         case let error as ShellError: return error
-        case let error as CommandError: return ShellError(error.message, error.range)
+        case let error as CommandError:
+            var shellError = ShellError(error.message, error.range)
+            if error.interrupted { shellError.reason = .interrupted }
+            return shellError
         case let error as PortalPredicateError where error.kind == .interrupted:
             var shellError = ShellError(error.description)
             shellError.reason = .interrupted
