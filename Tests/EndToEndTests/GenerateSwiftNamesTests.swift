@@ -46,4 +46,16 @@ print(cache.map { $0.key == .text("c6e61f") || $0.key == .integer(123) })
         #expect(ran.output == "2\n[true, true]\nprice 5 x\n[\"id\", \"€\", \"👍\", \"code\", \"_\"]\n[true, true]\n")
         #expect(ran.status == 0)
     }
+
+    /// Two attributes whose names give one property name: the second property's `_` is the
+    /// name `predicateKeys` maps to its attribute, so a `#Predicate` on it finds its column.
+    @Test func predicateKeysNameEveryRenamedProperty() throws {
+        let (folder, _) = try Shell.chinookCopy()
+        let database = folder.appendingPathComponent("twice.sqlite").path
+        try Spawn.run("/usr/bin/sqlite3", [database, #"CREATE TABLE People (id INTEGER PRIMARY KEY, "first name" TEXT, firstName TEXT)"#])
+        let generated = try Shell.run([database, "-e", "generate swift"])
+        #expect(generated.status == 0)
+        #expect(generated.stdout.contains("    public var firstName_: String?\n"), "\(generated.stdout)")
+        #expect(generated.stdout.contains(#"[\People.firstName: "first name", \People.firstName_: "firstName"]"#), "\(generated.stdout)")
+    }
 }

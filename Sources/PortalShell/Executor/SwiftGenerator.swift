@@ -44,7 +44,7 @@ enum SwiftGenerator {
             text += "    public var \(name): \(swiftType(attribute))\(optional ? "?" : "")\n"
             properties.append((attribute.name, name, optional, attribute.isGenerated))
         }
-        text += relationships(of: entity, relatedTo: related, taken: properties.map(\.name))
+        text += relationships(of: entity, relatedTo: related, properties: properties.map { ($0.attribute, $0.name) })
         text += "\n    public enum CodingKeys: String, CodingKey {\n"
         for property in properties {
             text += "        case \(property.name) = \(stringLiteral(property.attribute))\n"
@@ -68,14 +68,14 @@ enum SwiftGenerator {
     /// left out of the coding keys. A to-one relationship keeps its value in an array, as a
     /// struct may not hold an optional of its own type; `predicateKeys` names each relationship
     /// and each attribute whose property name is not its own.
-    private static func relationships(of entity: EntityDescription, relatedTo related: Set<String>, taken: [String]) -> String {
+    private static func relationships(of entity: EntityDescription, relatedTo related: Set<String>,
+                                      properties: [(attribute: String, name: String)]) -> String {
         let typeName = typeIdentifier(entity.name)
-        var taken = taken
-        var keys: [(property: String, name: String)] = []
-        for attribute in entity.attributes {
-            let property = propertyIdentifier(attribute.name)
-            if property.lowercased() != attribute.name.lowercased() { keys.append((property, attribute.name)) }
-        }
+        var taken = properties.map(\.name)
+        // The attributes' properties as named above (`_` added to a name taken twice included).
+        var keys: [(property: String, name: String)] = properties
+            .filter { $0.name.lowercased() != $0.attribute.lowercased() }
+            .map { ($0.name, $0.attribute) }
         var text = ""
         for relationship in entity.relationships where related.contains(relationship.destination) {
             var name = propertyIdentifier(relationship.name)
