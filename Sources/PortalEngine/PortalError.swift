@@ -96,6 +96,16 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     static func misuse(_ message: String) -> PortalError { PortalError(.misuse, message) }
+
+    /// A predicate that did not parse or compile for `entity`: `.predicate`, with the error and its
+    /// suggestion kept; an interrupted parse or compile is `.interrupted`.
+    static func invalidPredicate(_ error: PortalPredicateError, entity: String) -> PortalError {
+        guard error.kind != .interrupted else { return PortalError(.interrupted, "interrupted") }
+        var wrapped = PortalError(.predicate, "invalid predicate for \(entity): \(error.message)", entity: entity,
+                                  suggestion: error.suggestion)
+        wrapped.predicateError = error
+        return wrapped
+    }
 }
 
 extension PortalError {

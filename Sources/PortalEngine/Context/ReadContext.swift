@@ -315,13 +315,8 @@ public class ReadContext {
 
     /// Turns a predicate compiler error into `.predicate` with the entity named.
     func compiling<T>(_ entity: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as PortalPredicateError where error.kind == .interrupted {
-            throw PortalError(.interrupted, "interrupted")
-        } catch let error as PortalPredicateError {
-            var wrapped = PortalError(.predicate, "invalid predicate for \(entity): \(error.message)", entity: entity,
-                                      suggestion: error.suggestion)
-            wrapped.predicateError = error
-            throw wrapped
+        do { return try body() } catch let error as PortalPredicateError {
+            throw PortalError.invalidPredicate(error, entity: entity)
         }
     }
 

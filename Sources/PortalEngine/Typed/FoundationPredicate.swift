@@ -94,10 +94,7 @@ public enum FoundationPredicates {
         do {
             return try tree(predicate)
         } catch let error as PortalPredicateError {
-            var wrapped = PortalError(.predicate, "invalid predicate for \(Entity.entityName): \(error.message)",
-                                      entity: Entity.entityName)
-            wrapped.predicateError = error
-            throw wrapped
+            throw PortalError.invalidPredicate(error, entity: Entity.entityName)
         }
     }
 }

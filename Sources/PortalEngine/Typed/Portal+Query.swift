@@ -31,10 +31,7 @@ extension Portal {
             do {
                 parsed = try PortalPredicate.Query.parse(predicate)
             } catch {
-                var wrapped = PortalError(.predicate, "invalid predicate for \(Entity.entityName): \(error.message)",
-                                          entity: Entity.entityName, suggestion: error.suggestion)
-                wrapped.predicateError = error
-                throw wrapped
+                throw PortalError.invalidPredicate(error, entity: Entity.entityName)
             }
             self.predicate = predicate
             self.sortedBy = sortedBy
