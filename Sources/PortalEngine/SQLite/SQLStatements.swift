@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// Raw SQL cut into its statements by SQLite's own rule (`sqlite3_complete`): a `;` ends a
 /// statement only outside strings, comments and trigger bodies, so `CREATE TRIGGER … BEGIN …;
@@ -103,15 +104,12 @@ public enum SQLStatements {
     /// `CREATE TABLE t(`): it says "incomplete input". Asked of an empty in-memory database, so
     /// names that do not exist there are no error of this kind.
     public static func isIncompleteInput(_ text: String) -> Bool {
-        var database: OpaquePointer?
-        defer { sqlite3_close(database) }
-        guard sqlite3_open_v2(":memory:", &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nil) == SQLITE_OK else {
-            return false
-        }
-        var statement: OpaquePointer?
-        let code = sqlite3_prepare_v2(database, withServerStringsMasked(text), -1, &statement, nil)
-        sqlite3_finalize(statement)
-        return code == SQLITE_ERROR && String(cString: sqlite3_errmsg(database)) == "incomplete input"
+        ParsingDatabase.shared.withHandle { database in
+            var statement: OpaquePointer?
+            let code = sqlite3_prepare_v2(database, withServerStringsMasked(text), -1, &statement, nil)
+            sqlite3_finalize(statement)
+            return code == SQLITE_ERROR && String(cString: sqlite3_errmsg(database)) == "incomplete input"
+        } ?? false
     }
 
     /// How many values one statement may bind (`SQLITE_LIMIT_VARIABLE_NUMBER` of this build).
@@ -198,5 +196,29 @@ extension StringProtocol {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
               let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(self[first...last])
+    }
+}
+
+/// An empty in-memory database that only parses (`isIncompleteInput`, asked at every line end
+/// of a script's `sql` command): opened once, on first use, and used under its lock, as an
+/// error message is the connection's until the next call.
+private final class ParsingDatabase: @unchecked Sendable {
+    static let shared = ParsingDatabase()
+    private let lock = NSLock()
+    private var handle: OpaquePointer?
+    private var opened = false
+
+    /// `body` on the database; nil when it cannot be opened.
+    func withHandle<T>(_ body: (OpaquePointer) -> T) -> T? {
+        lock.lock()
+        defer { lock.unlock() }
+        if !opened {
+            opened = true
+            if sqlite3_open_v2(":memory:", &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nil) != SQLITE_OK {
+                sqlite3_close(handle)
+                handle = nil
+            }
+        }
+        return handle.map(body)
     }
 }
