@@ -128,7 +128,8 @@ public struct PostgresExport {
     private func addViews(to path: String, note: (String) -> Void) throws {
         let views = try source.rows("""
             SELECT c.relname, c.relkind::text, pg_catalog.pg_get_viewdef(c.oid) FROM pg_catalog.pg_class c
-            WHERE c.relkind IN ('v', 'm') AND pg_catalog.pg_table_is_visible(c.oid) ORDER BY c.oid
+            WHERE c.relkind IN ('v', 'm') AND pg_catalog.pg_table_is_visible(c.oid)
+              AND c.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace) ORDER BY c.oid
             """).map(\.values)
         guard !views.isEmpty else { return }
         let target = try Store(path: path, options: StoreOptions(readOnly: false, create: false))

@@ -137,4 +137,26 @@ extension PostgresShellTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "film\t3\n", "\(run.stdout)")
     }
+
+    /// A second schema on the search path: its partitioned table is copied once, with the rows
+    /// of every partition, and its view comes along, as the tables of that path do.
+    @Test func aCopyToSQLiteTakesPartitionsAndViewsOfTheWholeSearchPath() throws {
+        let target = try CopyToTests.TargetDatabase()
+        try PostgresConnection("dbname=\(target.name)").execute("""
+            CREATE SCHEMA s2;
+            ALTER DATABASE \(target.name) SET search_path = public, s2;
+            CREATE TABLE s2.ledger (id int NOT NULL, year int NOT NULL) PARTITION BY RANGE (year);
+            CREATE TABLE s2.ledger_old PARTITION OF s2.ledger FOR VALUES FROM (2000) TO (2020);
+            CREATE TABLE s2.ledger_new PARTITION OF s2.ledger FOR VALUES FROM (2020) TO (2100);
+            INSERT INTO s2.ledger VALUES (1, 2010), (2, 2021), (3, 2022);
+            CREATE VIEW s2.recent AS SELECT id FROM s2.ledger WHERE year >= 2020;
+            """)
+        let (folder, _) = try Shell.chinookCopy()
+        let path = folder.appendingPathComponent("copy.sqlite").path
+        let run = try Shell.run([target.url, "--copy-to", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "ledger\t3\n", "\(run.stdout)")
+        let recent = try Spawn.run("/usr/bin/sqlite3", [path, "SELECT group_concat(id) FROM recent"])
+        #expect(recent.trimmingCharacters(in: .whitespacesAndNewlines) == "2,3", "\(run.stderr)")
+    }
 }
