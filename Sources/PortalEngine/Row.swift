@@ -1,4 +1,3 @@
-import CSQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,7 +41,7 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
     /// The index in `storage` of this row's first cell.
     let start: Int
 
-    init(storage: RowStorage, start: Int) {
+    package init(storage: RowStorage, start: Int) {
         self.storage = storage
         self.start = start
     }
@@ -116,21 +115,23 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
 /// 9 bytes a value); text and blobs go to a side array. The buffers grow with `realloc`, as a C
 /// array would. Filled by the engine before any row is handed out and immutable once shared (a
 /// storage is refilled only while the engine holds its sole reference), hence `@unchecked Sendable`.
-final class RowStorage: @unchecked Sendable {
-    enum Kind: UInt8 { case null, integer, real, other }
+package final class RowStorage: @unchecked Sendable {
+    package enum Kind: UInt8 { case null, integer, real, other }
 
     let columns: ColumnNames
     /// Values per row.
-    let width: Int
+    package let width: Int
     /// The integer, the real's bits, or the index of the value in `others`, per value.
-    private var bits: UnsafeMutablePointer<Int64>?
-    private var kinds: UnsafeMutablePointer<Kind>?
-    private var count = 0
-    private var capacity = 0
+    // Usable from inlinable code: a backend's row reader (another module) fills the storage
+    // through the inlined `reserve`, `put` and `append`.
+    @usableFromInline var bits: UnsafeMutablePointer<Int64>?
+    @usableFromInline var kinds: UnsafeMutablePointer<Kind>?
+    @usableFromInline var count = 0
+    @usableFromInline var capacity = 0
     // Unchecked: only the engine mutates, before sharing (dynamic checks cost more than the reads).
-    @exclusivity(unchecked) private var others: [Value] = []
+    @exclusivity(unchecked) @usableFromInline var others: [Value] = []
 
-    init(columns: ColumnNames, width: Int) {
+    package init(columns: ColumnNames, width: Int) {
         self.columns = columns
         self.width = width
     }
@@ -152,14 +153,14 @@ final class RowStorage: @unchecked Sendable {
     }
 
     /// Empties the storage for reuse (only while nothing else references it).
-    func removeAll() {
+    package func removeAll() {
         count = 0
         if !others.isEmpty { others.removeAll(keepingCapacity: true) }
     }
 
     /// Room for `more` values; false when memory ran out.
-    @inline(__always)
-    private func reserve(_ more: Int) -> Bool {
+    @inlinable
+    package func reserve(_ more: Int) -> Bool {
         if count + more <= capacity { return true }
         let grown = max(capacity * 2, count + more, 16)
         guard let newBits = realloc(bits, grown * MemoryLayout<Int64>.stride) else { return false }
@@ -170,8 +171,8 @@ final class RowStorage: @unchecked Sendable {
         return true
     }
 
-    @inline(__always)
-    private func put(_ value: Int64, _ kind: Kind) {
+    @inlinable
+    package func put(_ value: Int64, _ kind: Kind) {
         guard let bits, let kinds else { return }
         bits[count] = value
         kinds[count] = kind
@@ -185,8 +186,8 @@ final class RowStorage: @unchecked Sendable {
     }
 
     /// Appends one value (room reserved by the caller).
-    @inline(__always)
-    private func append(_ value: Value) {
+    @inlinable
+    package func append(_ value: Value) {
         switch value {
         case .null: put(0, .null)
         case .integer(let i): put(i, .integer)
@@ -195,26 +196,5 @@ final class RowStorage: @unchecked Sendable {
             put(Int64(others.count), .other)
             others.append(value)
         }
-    }
-
-    /// Appends the current row of the statement `handle` (`width` columns); false when memory
-    /// ran out. One column lookup per value (sqlite3_column_value), then typed reads: integers
-    /// and reals never become a `Value`.
-    @inline(__always)
-    func appendRow(of handle: OpaquePointer) -> Bool {
-        guard reserve(width) else { return false }
-        for i in 0..<Int32(width) {
-            guard let value = sqlite3_column_value(handle, i) else {
-                put(0, .null)
-                continue
-            }
-            switch sqlite3_value_type(value) {
-            case SQLITE_INTEGER: put(sqlite3_value_int64(value), .integer)
-            case SQLITE_FLOAT: put(Int64(bitPattern: sqlite3_value_double(value).bitPattern), .real)
-            case SQLITE_NULL: put(0, .null)
-            default: append(Statement.value(of: handle, at: i))
-            }
-        }
-        return true
     }
 }

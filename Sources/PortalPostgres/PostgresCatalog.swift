@@ -6,7 +6,7 @@ import PortalPredicate
 /// keys, foreign keys as relationships (named by the same rules as SQLite's), indexes, CHECK
 /// constraints and triggers. A relation the connection's `search_path` finds is named as psql
 /// names it, by its own name; any other by its schema and name (`sales.OrderLines`).
-public struct PostgresCatalog: Catalog {
+public struct PostgresCatalog {
     /// The catalog (it has no settings).
     public init() {}
 

@@ -162,6 +162,12 @@ public final class PostgresConnection: DatabaseConnection {
         PostgresStatement(connection: self, sql: sql)
     }
 
+    /// The statements cut where SQLite's rule ends one (`SQLStatements.split`, which reads
+    /// PostgreSQL's escape and dollar-quoted strings too).
+    public func forEachStatement(_ sql: String, _ body: (any DatabaseStatement) throws -> Void) throws {
+        for text in SQLStatements.split(sql) { try body(try prepareUncached(text)) }
+    }
+
     /// The server-side statement for `sql` with these parameter types (libpq's type ids, 0 for
     /// "infer"), prepared on first use.
     private func serverName(_ sql: String, types: [UInt32]) throws -> String {

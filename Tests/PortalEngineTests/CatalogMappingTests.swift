@@ -7,7 +7,7 @@ import Testing
 /// written by hand: the engine must reach every table and column through it alone. Each answer is
 /// compared with SQL written against the raw tables.
 private struct NotesCatalog: Catalog {
-    func schema(of connection: Connection) throws -> Schema {
+    func schema(of connection: any DatabaseConnection, tables: Schema) throws -> Schema {
         func attribute(_ name: String, _ column: String, _ type: String = "VARCHAR",
                        storage: StorageConvention = .natural) -> AttributeDescription {
             AttributeDescription(name: name, declaredType: type, isNullable: true, defaultValue: nil,

@@ -16,7 +16,7 @@ import Testing
     }
 
     func compile(_ predicate: String) throws -> SQLFragment {
-        try PredicateCompiler.compile(predicate, entity: track, schema: schema, alias: "t0").condition
+        try PredicateCompiler.compile(predicate, entity: track, schema: schema, alias: "t0", dialect: SQLiteDialect.library).condition
     }
 
     func count(_ condition: SQLFragment) throws -> Value? {

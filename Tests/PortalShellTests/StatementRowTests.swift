@@ -27,7 +27,7 @@ import PortalEngine
         let statement = try connection.prepareUncached(sql)
         slowRenderer.begin(columns: (0..<statement.columnCount).map(statement.columnName))
         while try statement.step() {
-            slowRenderer.row((0..<statement.columnCount).map { StatementCell.value(statement.handle, Int32($0)) })
+            slowRenderer.row((0..<statement.columnCount).map { StatementCell.value(statement, Int32($0)) })
         }
         slowRenderer.end()
 
@@ -35,7 +35,7 @@ import PortalEngine
         let fastRenderer = try #require(makeRenderer(options, stream: fast) as? any StatementRowRenderer)
         let again = try connection.prepareUncached(sql)
         fastRenderer.begin(columns: (0..<again.columnCount).map(again.columnName))
-        while try again.step() { fastRenderer.row(statement: again.handle, columnCount: Int32(again.columnCount)) }
+        while try again.step() { fastRenderer.row(statement: again, columnCount: Int32(again.columnCount)) }
         fastRenderer.end()
 
         #expect(fast.text == slow.text)

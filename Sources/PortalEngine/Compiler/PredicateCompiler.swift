@@ -133,7 +133,7 @@ final class SQLCompiler {
 
     func compile(_ query: Query, entity: EntityDescription) throws -> CompiledFilter {
         let condition = try predicate(query.predicate, in: Scope(entity: entity, alias: rootAlias))
-        try SQLNesting.check(condition)
+        try SQLNesting.check(condition, in: dialect)
         // SQLite binds at least 999 values in any build: below that its limit need not be asked.
         if condition.bindings.count > 999, let most = dialect.maximumBindings, condition.bindings.count > most {
             throw PortalPredicateError(.invalidOperation, "the predicate compares with \(condition.bindings.count) values, "

@@ -1,12 +1,11 @@
-import CSQLite
 import PortalPredicate
 
 /// Keeps what reaches SQLite within what its parser takes. SQLite's LALR parser has a fixed
 /// stack (about 100 entries) and its expressions a depth limit (1,000); how much of either a
 /// level of our SQL uses depends on the construct (an `EXISTS (SELECT …` level uses ten times
 /// what a `(` does). So instead of guessing a cost model, SQL that nests deeper than any
-/// ordinary predicate does is parsed by SQLite itself, once, on a private in-memory connection,
-/// before it is handed on; if SQLite's parser refuses its nesting, the predicate is refused with
+/// ordinary predicate does is parsed by SQLite itself, once, on a private in-memory connection
+/// (the dialect's `nestingProblem`), before it is handed on; if SQLite's parser refuses its nesting, the predicate is refused with
 /// our error. Flat chains (`a OR b OR …`, `IN {…}`) and runs of NOT never get here: the compiler
 /// keeps them shallow.
 enum SQLNesting {
@@ -15,10 +14,10 @@ enum SQLNesting {
     /// SUBQUERY counts overflow at 15 parentheses, ANY chains at 30; `CompilerNestingTests`).
     static let unchecked = 9
 
-    /// Throws `.tooDeep` when SQLite's parser cannot take `condition` as a WHERE clause.
-    static func check(_ condition: SQLFragment) throws {
+    /// Throws `.tooDeep` when the dialect's parser cannot take `condition` as a WHERE clause.
+    static func check(_ condition: SQLFragment, in dialect: any SQLDialect) throws {
         guard depth(of: condition.sql) > unchecked else { return }
-        if let problem = parserProblem("SELECT 1 WHERE " + condition.sql) {
+        if let problem = dialect.nestingProblem(in: "SELECT 1 WHERE " + condition.sql) {
             throw PortalPredicateError(.tooDeep, "the predicate nests too deeply for SQLite to run (\(problem)); "
                                      + "split it, or nest fewer parentheses, quantifiers or SUBQUERYs")
         }
@@ -41,20 +40,5 @@ enum SQLNesting {
             }
         }
         return deepest
-    }
-
-    /// SQLite's parse error about nesting for `sql`, if it has one. Names are not resolved
-    /// (the connection is empty): only the parser's own limits can fail here.
-    private static func parserProblem(_ sql: String) -> String? {
-        var db: OpaquePointer?
-        defer { sqlite3_close_v2(db) }
-        guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
-              let db else { return nil }
-        var statement: OpaquePointer?
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) != SQLITE_OK else { return nil }
-        let message = sqlite3_errmsg(db).map { String(cString: $0) } ?? ""
-        let nesting = message.contains("parser stack overflow") || message.contains("Expression tree is too large")
-        return nesting ? message : nil
     }
 }

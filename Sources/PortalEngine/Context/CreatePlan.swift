@@ -178,7 +178,7 @@ extension WriteContext {
         if let known = createPlan, known.entity == entity, known.rawWrites == rawWrites {
             plan = known
         } else {
-            guard store.coreDataCatalog == nil, connection is Connection,
+            guard store.coreDataCatalog == nil, connection is any LocalDatabaseConnection,
                   let made = CreatePlan(entity, try self.entity(named: entity), rawWrites: rawWrites) else { return nil }
             createPlan = made
             plan = made

@@ -1,5 +1,3 @@
-import CSQLite
-
 extension ReadContext {
     /// One statement of raw SQL, prepared once and run as many times as wanted with new
     /// arguments inside this read or write: `let byId = try ctx.prepare("SELECT * FROM Track
@@ -10,11 +8,10 @@ extension ReadContext {
     public func prepare(_ sql: String) throws -> PreparedStatement {
         try checkValid()
         let statement = try connection.prepare(sql)
-        // sqlite3_sql is the text of the statement prepared: anything after it but spaces and
-        // semicolons is a second statement, which would be silently ignored. (A server refuses
-        // two commands in one prepared statement itself.)
-        let prepared = (statement as? Statement).flatMap { sqlite3_sql($0.handle) }.map { String(cString: $0).utf8.count }
-            ?? sql.utf8.count
+        // Anything after the text prepared but spaces and semicolons is a second statement,
+        // which would be silently ignored. (A server refuses two commands in one prepared
+        // statement itself.)
+        let prepared = (statement as? any ColumnReadingStatement)?.preparedLength ?? sql.utf8.count
         if sql.utf8.dropFirst(prepared).contains(where: { !($0 == UInt8(ascii: ";") || $0 == 32 || (9...13).contains($0)) }) {
             throw PortalError(.misuse, "prepare takes one SQL statement; run several with query or execute")
         }
@@ -32,11 +29,11 @@ public final class PreparedStatement {
     /// The connection's cached statement, or one of its own once the cached one was found
     /// running for another user of the same text (a loop inside a loop).
     private(set) var statement: any DatabaseStatement {
-        didSet { sqlite = statement as? Statement }
+        didSet { reading = statement as? any ColumnReadingStatement }
     }
-    /// The same statement when it is SQLite's: bound, stepped and reset by direct calls (a loop
-    /// of executions pays no dynamic cast or protocol call per run).
-    private var sqlite: Statement?
+    /// The same statement when its runs can be controlled without clearing its bindings (a
+    /// loop of executions pays no dynamic cast per run).
+    private var reading: (any ColumnReadingStatement)?
     /// True while one of this statement's runs reads its rows.
     private var running = false
     private let context: ReadContext
@@ -46,7 +43,7 @@ public final class PreparedStatement {
 
     init(_ statement: any DatabaseStatement, context: ReadContext, writes: Bool) {
         self.statement = statement
-        sqlite = statement as? Statement
+        reading = statement as? any ColumnReadingStatement
         self.context = context
         store = context.store
         self.writes = writes
@@ -93,14 +90,14 @@ public final class PreparedStatement {
     public func execute(_ arguments: [Value] = []) throws -> Int {
         try start(binding: arguments.count)
         defer { finish() }
-        if let sqlite { try runToEnd(sqlite, arguments) } else { try runToEnd(statement, arguments) }
+        try runToEnd(statement, arguments)
         guard writes else { return 0 }
-        // SQLite's count straight from the statement's connection, without the context's.
-        if let sqlite { return Int(sqlite3_changes64(sqlite3_db_handle(sqlite.handle))) }
+        // The count straight from the statement's connection, without the context's.
+        if let reading { return reading.connectionChanges }
         return context.connection.changes
     }
 
-    /// Binds `arguments` and steps `statement` to its end (generic: SQLite's through direct calls).
+    /// Binds `arguments` and steps `statement` to its end (generic: the statement's type opened once).
     private func runToEnd(_ statement: some DatabaseStatement, _ arguments: [Value]) throws {
         try statement.bind(arguments)
         while try statement.step() {}
@@ -130,13 +127,13 @@ public final class PreparedStatement {
         if running {
             throw PortalError(.misuse, "this prepared statement is still running (inside its own forEach): prepare it again for a nested run")
         }
-        if let sqlite, sqlite3_stmt_busy(sqlite.handle) != 0 {
+        if let reading, reading.isRunning {
             statement = try context.connection.prepareUncached(statement.sql)
         }
         running = true
-        if let sqlite {
-            // Not busy: reset already, or run to its end (a step starts it again).
-            if binding != Int(sqlite3_bind_parameter_count(sqlite.handle)) { sqlite3_clear_bindings(sqlite.handle) }
+        if let reading {
+            // Not running: reset already, or run to its end (a step starts it again).
+            if binding != reading.parameterCount { reading.clearBindings() }
         } else {
             statement.reset()
         }
@@ -146,6 +143,6 @@ public final class PreparedStatement {
     private func finish() {
         running = false
         // Reset only: the next run clears or binds every parameter again.
-        if let sqlite { sqlite3_reset(sqlite.handle) } else { statement.reset() }
+        if let reading { reading.resetKeepingBindings() } else { statement.reset() }
     }
 }

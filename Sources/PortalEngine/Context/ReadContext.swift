@@ -1,4 +1,3 @@
-import CSQLite
 
 /// What a select returns besides the entity's columns.
 enum Projection: Equatable {

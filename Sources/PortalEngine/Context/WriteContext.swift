@@ -1,5 +1,3 @@
-import CSQLite
-
 /// Reads and writes, inside one `Store.write` closure (one transaction, or a savepoint when nested).
 public final class WriteContext: ReadContext {
     override var allowsWrites: Bool { true }
@@ -31,9 +29,6 @@ public final class WriteContext: ReadContext {
         if lastInsert.returning == returning, lastInsert.entity == entity, lastInsert.columns == columns {
             // Already reset: runWrite resets its statement when done. The checks below passed
             // when it was prepared (a store's catalog, Core Data or not, never changes).
-            if let sqlite = lastInsert.sqlite {
-                return try sqlite._withUnsafeGuaranteedRef { try runWrite(entity, $0, values, returning: returning) }
-            }
             if let statement = lastInsert.statement {
                 return try runWrite(entity, statement, values, returning: returning)
             }
@@ -42,8 +37,7 @@ public final class WriteContext: ReadContext {
         let described = try checkWritable(entity, columns: columns)
         let sql = Insert(described, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         let statement = try withContext(entity) { try connection.prepare(sql) }
-        lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement,
-                                sqlite: (statement as? Statement).map(Unmanaged.passUnretained))
+        lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement)
         return try runWrite(entity, statement, values, returning: returning)
     }
 
@@ -58,10 +52,6 @@ public final class WriteContext: ReadContext {
         var columns: [String] = []
         var returning = false
         var statement: (any DatabaseStatement)?
-        /// The same statement when it is SQLite's, run for each row without the retain and
-        /// release a strong copy costs: `statement` holds it, and only `insert` replaces it,
-        /// which nothing a row runs (binding, stepping, the engine's SQL functions) calls.
-        var sqlite: Unmanaged<Statement>?
         /// The positions of the returned row's REAL columns, once a row has been returned.
         var realPositions: [Int]?
     }
@@ -195,11 +185,10 @@ public final class WriteContext: ReadContext {
     private func runWrite(_ entity: String, _ statement: some DatabaseStatement, _ bindings: [Value],
                           returning: Bool) throws -> Row? {
         // `withContext`'s work without its closure, whose captures cost retains and releases on
-        // every row of a bulk insert. Generic, so that SQLite's statement (a bulk insert's, or
-        // any whose type is known) binds and steps through direct calls, not protocol witnesses.
+        // every row of a bulk insert. Generic, so that the statement's type is opened once.
         do {
-            // SQLite's statement is reset only: every run binds all its parameters again.
-            defer { if let sqlite = statement as? Statement { sqlite3_reset(sqlite.handle) } else { statement.reset() } }
+            // Every run binds all its parameters again: they need not be cleared.
+            defer { statement.resetKeepingBindings() }
             try statement.bind(bindings)
             store.changes.note(entity: entity)
             guard returning else {

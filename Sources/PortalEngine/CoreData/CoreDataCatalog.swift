@@ -20,14 +20,9 @@ public struct CoreDataCatalog: Sendable, Hashable {
     /// The model matched to the tables.
     public var mapping: CoreDataMapping
 
-    /// Reads the Core Data store on `connection`; `modelPath` (a `--model` argument) takes the
-    /// place of the store's cached model.
-    public init(_ connection: Connection, modelPath: String? = nil) throws {
-        try self.init(connection, raw: try SchemaReader.read(connection.handle), modelPath: modelPath)
-    }
-
-    /// As `init(_:modelPath:)`, the tables already read (`raw`).
-    init(_ connection: Connection, raw: Schema, modelPath: String?) throws {
+    /// Reads the Core Data store on `connection`, whose tables are `raw` (as the database lists
+    /// them); `modelPath` (a `--model` argument) takes the place of the store's cached model.
+    public init(_ connection: any DatabaseConnection, raw: Schema, modelPath: String? = nil) throws {
         info = try CoreDataStoreInfo(connection, readingModelCache: modelPath == nil)
         let tables = Dictionary(raw.entities.map { ($0.name, $0.attributes.map(\.name)) }, uniquingKeysWith: { first, _ in first })
         if let modelPath {

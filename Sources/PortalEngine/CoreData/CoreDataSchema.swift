@@ -9,8 +9,7 @@ public struct CoreDataStoreCatalog: Catalog {
 
     /// The model matched to the store's tables (see `CoreDataCatalog`), as a schema.
     /// The model is read here only, and kept with the schema for the store's writes.
-    public func schema(of connection: Connection) throws -> Schema {
-        let raw = try SchemaReader.read(connection.handle)
+    public func schema(of connection: any DatabaseConnection, tables raw: Schema) throws -> Schema {
         let catalog = try CoreDataCatalog(connection, raw: raw, modelPath: modelPath)
         var schema = catalog.schema(raw: raw)
         schema.coreDataModel = CoreDataStoreModel(catalog: catalog, raw: raw)

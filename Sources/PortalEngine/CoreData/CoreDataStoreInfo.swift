@@ -21,7 +21,7 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
     public var cachedModel: CoreDataModel?
 
     /// True when the database has the tables only Core Data makes (`Z_PRIMARYKEY`, `Z_METADATA`).
-    public static func isCoreDataStore(_ connection: Connection) throws -> Bool {
+    public static func isCoreDataStore(_ connection: any DatabaseConnection) throws -> Bool {
         try tablesPresent(["Z_PRIMARYKEY", "Z_METADATA"], connection) == 2
     }
 
@@ -29,14 +29,14 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
     /// that read (a caller that reads anyway, such as an open that touches the file, needs no
     /// connection of its own for it).
     public static func isCoreDataStore(_ context: ReadContext) throws -> Bool {
-        guard let sqlite = context.connection as? Connection else { return false }   // a server
-        return try isCoreDataStore(sqlite)
+        guard context.connection is any LocalDatabaseConnection else { return false }   // a server
+        return try isCoreDataStore(context.connection)
     }
 
     /// Reads `Z_PRIMARYKEY` and, when `readingModelCache`, the model cache of the store on
     /// `connection`. A caller with a model of its own does not read the cache: a damaged cache
     /// must not stop a store opened by the app's model.
-    public init(_ connection: Connection, readingModelCache: Bool = true) throws {
+    public init(_ connection: any DatabaseConnection, readingModelCache: Bool = true) throws {
         guard try Self.tablesPresent(["Z_PRIMARYKEY"], connection) == 1 else {
             throw PortalError(.coreDataModel, "not a Core Data store: there is no Z_PRIMARYKEY table")
         }
@@ -55,7 +55,7 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
 
     /// The model `Z_MODELCACHE` holds: raw DEFLATE around a keyed archive. A cache that cannot
     /// be read says that the app's model file can stand in for it.
-    private static func cachedModel(_ connection: Connection) throws -> CoreDataModel? {
+    private static func cachedModel(_ connection: any DatabaseConnection) throws -> CoreDataModel? {
         guard let value = try connection.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") else { return nil }
         do {
             guard case .blob(let compressed) = value, !compressed.isEmpty else {
@@ -71,7 +71,7 @@ public struct CoreDataStoreInfo: Sendable, Hashable {
 
     /// How many of `names` are tables of the database: asked of SQLite, as every open asks it
     /// (a set of every table's name cost each start a run-time conformance lookup).
-    private static func tablesPresent(_ names: [String], _ connection: Connection) throws -> Int64 {
+    private static func tablesPresent(_ names: [String], _ connection: any DatabaseConnection) throws -> Int64 {
         // Appended in a loop: `joined(separator:)` is generic, and its first call looks a
         // conformance up at run time.
         var list = ""

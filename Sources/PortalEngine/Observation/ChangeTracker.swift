@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// What one committed transaction touched: entity names (lowercased), or "anything" when raw SQL
@@ -12,28 +11,15 @@ struct Changes: Sendable {
 }
 
 /// Records, on the writer, which tables the transaction in progress changed, through
-/// `sqlite3_update_hook` (and a rollback hook that forgets them). Only used under the writer's gate.
-final class ChangeTracker: @unchecked Sendable {
+/// the connection's row-change reports (SQLite's update hook) and rollbacks, which forget them.
+/// Only used under the writer's gate.
+final class ChangeTracker: RowChangeListener, @unchecked Sendable {
     @exclusivity(unchecked) private var pending = Changes()
     /// The table-name pointer the hook saw last: SQLite passes its own stable string, so most
     /// rows of a bulk write cost a pointer comparison rather than a String.
     @exclusivity(unchecked) private var lastTableName: UnsafePointer<CChar>?
 
-    func install(on connection: Connection) {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_update_hook(connection.handle, { context, _, _, table, _ in
-            guard let context, let table else { return }
-            // Called for every row written: no retain and release of the tracker, which the
-            // store holds for as long as the hook is installed.
-            Unmanaged<ChangeTracker>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.noteTable(table) }
-        }, context)
-        sqlite3_rollback_hook(connection.handle, { context in
-            guard let context else { return }
-            Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().discard()
-        }, context)
-    }
-
-    private func noteTable(_ table: UnsafePointer<CChar>) {
+    func rowChanged(inTable table: UnsafePointer<CChar>) {
         if table == lastTableName { return }
         lastTableName = table
         pending.entities.insert(String(cString: table).lowercased())
@@ -49,6 +35,8 @@ final class ChangeTracker: @unchecked Sendable {
     func noteUnknown() { pending.unknown = true }
 
     func begin() { discard() }
+
+    func transactionRolledBack() { discard() }
 
     func discard() {
         pending = Changes()

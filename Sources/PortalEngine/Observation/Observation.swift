@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// Keeps an observation alive: it stops when the token is cancelled or deinitialized.
@@ -86,8 +85,8 @@ final class ObservationCenter: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private var pollConnection: (any DatabaseConnection)?
     private var lastDataVersion: Value?
-    /// The server polled, nil for a SQLite file (set on the queue with the poll connection).
-    private var server: (any DatabaseServer)?
+    /// The backend polled (set on the queue with the poll connection).
+    private var backend: (any DatabaseBackend)?
 
     func attach(_ store: Store) { self.store = store }
 
@@ -169,14 +168,8 @@ final class ObservationCenter: @unchecked Sendable {
 
     private func startPolling() {
         guard timer == nil, let store, !store.isInMemory, !currentObservers.isEmpty else { return }
-        let connection: (any DatabaseConnection)? = if let server = store.server {
-            try? server.connect(readOnly: true)
-        } else {
-            try? Connection(path: store.path, readOnly: true, create: false,
-                            busyTimeout: Int32(clamping: store.options.busyTimeout))
-        }
-        guard let connection else { return }
-        server = store.server
+        guard let connection = try? store.backend.connect(readOnly: true) else { return }
+        backend = store.backend
         pollConnection = connection
         lastDataVersion = dataVersion()
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -198,8 +191,8 @@ final class ObservationCenter: @unchecked Sendable {
     /// server's count of change notifications, or its change marker.
     private func dataVersion() -> Value? {
         guard let pollConnection else { return nil }
-        if let server { return server.notifiedChangeMarker() ?? (try? server.changeMarker(on: pollConnection)) }
-        return try? pollConnection.scalar("PRAGMA data_version")
+        guard let backend else { return nil }
+        return backend.notifiedChangeMarker() ?? (try? backend.changeMarker(on: pollConnection))
     }
 
     private func poll() {

@@ -120,12 +120,27 @@ public protocol SQLDialect: Sendable {
 
     /// The most values one statement may bind, when the engine knows it (nil: the server says).
     var maximumBindings: Int? { get }
+    /// Why the database's parser would refuse `sql` for its nesting (its stack or depth
+    /// limits), nil when it takes it or the dialect cannot tell (the database then says).
+    func nestingProblem(in sql: String) -> String?
+}
+
+/// What SQLite's parser alone knows of SQL text, asked of the library itself (PortalSQLite's
+/// `SQLiteParser`): a `SQLiteDialect` without one spells SQL the same and leaves these to the database.
+public protocol SQLParserLimits: Sendable {
+    /// The most values one statement may bind.
+    var maximumBindings: Int? { get }
+    /// Why the parser refuses `sql` for its nesting, nil when it takes it.
+    func nestingProblem(in sql: String) -> String?
 }
 
 /// SQLite's spelling.
 public struct SQLiteDialect: SQLDialect {
-    /// The dialect (it has no settings).
-    public init() {}
+    /// SQLite's own parser, asked for its limits (a store's dialect has it).
+    public let parser: (any SQLParserLimits)?
+
+    /// The dialect; with `parser`, it knows the limits of that build of SQLite.
+    public init(parser: (any SQLParserLimits)? = nil) { self.parser = parser }
 
     /// In double quotes, inner quotes doubled.
     public func quoted(_ name: String) -> String {
@@ -165,8 +180,11 @@ public struct SQLiteDialect: SQLDialect {
     /// `?` as it is.
     public func parameters(in statement: SQLFragment) -> SQLFragment { statement }
 
-    /// SQLite's `SQLITE_LIMIT_VARIABLE_NUMBER` as this build of it has it (250,000 on Debian's).
-    public var maximumBindings: Int? { SQLStatements.bindingLimit }
+    /// SQLite's `SQLITE_LIMIT_VARIABLE_NUMBER` as the parser's build of it has it (250,000 on Debian's).
+    public var maximumBindings: Int? { parser?.maximumBindings }
+
+    /// The parser's answer.
+    public func nestingProblem(in sql: String) -> String? { parser?.nestingProblem(in: sql) }
 }
 
 extension SQLDialect {
@@ -177,6 +195,8 @@ extension SQLDialect {
     /// None: `IN (…)`.
     public func membership(_ value: SQLFragment, inLiterals literals: [Value]) -> SQLFragment? { nil }
     public var maximumBindings: Int? { nil }
+    /// The database says.
+    public func nestingProblem(in sql: String) -> String? { nil }
 
     /// Both sides folded, then `=`.
     public func foldedEqual(_ value: SQLFragment, _ text: SQLFragment, flags: Int) -> SQLFragment {

@@ -32,6 +32,6 @@ public enum CatalogListing: Sendable {
 extension Store {
     /// The query (without parameters) that lists `listing` on this store's database.
     public func sql(listing: CatalogListing) -> String {
-        server?.listing(listing) ?? listing.sqliteSQL
+        backend.listing(listing)
     }
 }

@@ -77,11 +77,6 @@ extension DatabaseConnection {
 
     /// A server prepares each text once per connection anyway: the same as `prepare`.
     public func prepareUncached(_ sql: String) throws -> PreparedStatement { try prepare(sql) }
-
-    /// The statements cut where SQLite's rule ends one (`SQLStatements.split`).
-    public func forEachStatement(_ sql: String, _ body: (any DatabaseStatement) throws -> Void) throws {
-        for text in SQLStatements.split(sql) { try body(try prepareUncached(text)) }
-    }
 }
 
 /// A prepared statement: bound, stepped row by row, its columns read, reset for another run.
@@ -98,6 +93,9 @@ public protocol DatabaseStatement: AnyObject {
     func value(at index: Int32) -> Value
     /// Makes the statement ready to run again (bindings cleared).
     func reset()
+    /// Makes the statement ready to run again, its bindings kept or not (for a caller that binds
+    /// every parameter anew on each run: it saves clearing them).
+    func resetKeepingBindings()
 
     /// The SQL text.
     var sql: String { get }
@@ -120,6 +118,9 @@ public protocol DatabaseStatement: AnyObject {
 // What a server's statement does with nothing but `step` and `value(at:)`; SQLite's statement
 // has faster forms of its own (rows sharing one storage, values read in place).
 extension DatabaseStatement {
+    /// Clears the bindings too: a statement that can keep them says so (`ColumnReadingStatement`).
+    public func resetKeepingBindings() { reset() }
+
     /// The result's column names (asked of the statement each time).
     public var columns: ColumnNames { ColumnNames((0..<columnCount).map(columnName)) }
 

@@ -1,5 +1,4 @@
 import Synchronization
-import CSQLite
 import Foundation
 
 /// A database: one writer connection behind a lock, a pool of read-only connections, the schema,
@@ -16,7 +15,7 @@ import Foundation
 ///   with other connections without shared cache, whose table locks would make readers block the
 ///   writer): reads and writes take turns on it.
 public final class Store: @unchecked Sendable {
-    /// The database file, or `:memory:`.
+    /// The database as users name it: the file, `:memory:`, or a server's database without its password.
     public let path: String
     /// How the store was opened.
     public let options: StoreOptions
@@ -26,7 +25,9 @@ public final class Store: @unchecked Sendable {
     public var isReadOnly: Bool { options.readOnly }
     /// How statements are spelled for this store's database.
     public let dialect: any SQLDialect
-    /// The server the store is open on, nil for a SQLite file.
+    /// The kind of database the store is open on.
+    public let backend: any DatabaseBackend
+    /// The server the store is open on, nil for a database file.
     public let server: (any DatabaseServer)?
     /// True when the catalog names entities otherwise than their tables (a Core Data store), or
     /// the database resolves names otherwise than the engine (a server folds unquoted names to
@@ -51,103 +52,38 @@ public final class Store: @unchecked Sendable {
     /// The transaction `beginTransaction()` opened, while it is open (guarded by `stateLock`).
     private var openTransactionHandle: Transaction?
 
-    /// Opens (or creates) the database at `path`.
-    public init(path: String, options: StoreOptions = StoreOptions()) throws {
-        self.path = path
+    /// Opens the database of `backend`: a writer connection (unless `options.readOnly`), and
+    /// readers as reads need them (none for an in-memory database: reads run on the writer).
+    /// A local connection's writes are noted row by row for observers; on a server they are
+    /// noted by entity, and raw SQL that writes tells them anything may have changed.
+    public init(backend: any DatabaseBackend, options: StoreOptions = StoreOptions()) throws {
+        path = backend.displayName
         self.options = options
-        dialect = SQLiteDialect()
-        server = nil
-        schemaCache = SchemaCache(catalog: options.catalog)
-        catalogMapsNames = !(options.catalog is SQLiteCatalog)
+        self.backend = backend
+        dialect = backend.dialect
+        server = backend as? any DatabaseServer
+        schemaCache = SchemaCache(backend: backend, catalog: options.catalog)
+        catalogMapsNames = options.catalog != nil || server != nil
         coreDataCatalog = options.catalog as? CoreDataStoreCatalog
-        self.isInMemory = path == ":memory:" || path.isEmpty
-        let timeout = Int32(clamping: options.busyTimeout)
-        let isURI = path.hasPrefix("file:")   // SQLite resolves URI filenames itself
-        if !isInMemory && !isURI && access(path, F_OK) != 0 && (options.readOnly || !options.create) {
-            throw PortalError(.fileNotFound, "no database file at \(path)", path: path)
-        }
-        if options.readOnly {
-            writer = nil
-        } else {
-            writer = try Store.openWriter(path: isInMemory ? ":memory:" : path, options: options, timeout: timeout)
-        }
-        if isInMemory {
-            readers = nil
-        } else {
-            readers = ReaderPool(maximum: options.maximumReaders) {
-                try Store.openReader(path: path, timeout: timeout, interruptRequested: options.interruptRequested)
-            }
-            // A read-only store checks the file now, so that a bad file fails at open time.
-            if options.readOnly { try readers?.withConnection { _, _ in } }
-        }
-        if let writer = writer as? Connection { changes.install(on: writer) }
-        observation.attach(self)
-    }
-
-    /// Opens the database on `server`: a writer connection, and readers as reads need them.
-    /// Writes are noted by entity for observers (a server has no update hook); raw SQL that
-    /// writes tells them anything may have changed.
-    public init(server: any DatabaseServer, options: StoreOptions = StoreOptions()) throws {
-        path = server.displayName
-        self.options = options
-        dialect = server.dialect
-        self.server = server
-        schemaCache = SchemaCache(server: server)
-        catalogMapsNames = true
-        coreDataCatalog = nil
-        isInMemory = false
-        writer = options.readOnly ? nil : try server.connect(readOnly: false)
-        readers = ReaderPool(maximum: options.maximumReaders) { try server.connect(readOnly: true) }
+        isInMemory = backend.isInMemory
+        writer = options.readOnly ? nil : try backend.connect(readOnly: false)
+        readers = isInMemory ? nil : ReaderPool(maximum: options.maximumReaders) { try backend.connect(readOnly: true) }
+        // A read-only store checks the database now, so that a bad file fails at open time.
         if options.readOnly { try readers?.withConnection { _, _ in } }
+        (writer as? any LocalDatabaseConnection)?.observeChanges(changes)
         observation.attach(self)
     }
 
-    /// A new private in-memory database.
-    public static func inMemory() throws -> Store {
-        try Store(path: ":memory:", options: StoreOptions(readOnly: false, create: true))
+    /// Opens the database on `server`.
+    public convenience init(server: any DatabaseServer, options: StoreOptions = StoreOptions()) throws {
+        try self.init(backend: server, options: options)
     }
 
     deinit {
         observation.stop()
         readers?.close()
-        if let writer = writer as? Connection, !isInMemory { Store.checkpointWithoutWaiting(writer) }
+        if !isInMemory { (writer as? any LocalDatabaseConnection)?.checkpointWithoutWaiting() }
         writer?.close()
-    }
-
-    private static func openWriter(path: String, options: StoreOptions, timeout: Int32) throws -> Connection {
-        let connection = try opening(path) {
-            try Connection(path: path, readOnly: false, create: options.create, busyTimeout: timeout,
-                           interruptRequested: options.interruptRequested)
-        }
-        try opening(path) {
-            // Reading the schema version makes SQLite read the header: a non-database fails here.
-            _ = try connection.scalar("PRAGMA schema_version")
-            if path != ":memory:" && options.switchesToWAL {
-                _ = try connection.scalar("PRAGMA journal_mode = WAL")
-                try connection.execute("PRAGMA synchronous = NORMAL")
-            }
-            try connection.execute("PRAGMA foreign_keys = ON")
-        }
-        try SQLFunctions.register(on: connection.handle)
-        return connection
-    }
-
-    private static func openReader(path: String, timeout: Int32, interruptRequested: (@Sendable () -> Bool)?) throws -> Connection {
-        let connection = try opening(path) {
-            try Connection(path: path, readOnly: true, create: false, busyTimeout: timeout, interruptRequested: interruptRequested)
-        }
-        try opening(path) { _ = try connection.scalar("PRAGMA schema_version") }
-        try SQLFunctions.register(on: connection.handle)
-        return connection
-    }
-
-    /// Adds the path to open-time errors.
-    private static func opening<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch var error as PortalError {
-            error.path = path
-            if error.kind == .notADatabase { error.message = "\(path) is not a database (\(error.sqliteMessage ?? "file is not a database"))" }
-            throw error
-        }
     }
 
     // MARK: Reading
@@ -441,16 +377,8 @@ public final class Store: @unchecked Sendable {
         guard !wasClosed else { return }
         readers?.close()
         guard let writer else { return }
-        if let sqlite = writer as? Connection, !isInMemory { Store.checkpointWithoutWaiting(sqlite) }
+        if !isInMemory { (writer as? any LocalDatabaseConnection)?.checkpointWithoutWaiting() }
         writer.close()
-    }
-
-    /// A close-time checkpoint is best-effort: `PASSIVE` copies what no other connection's read
-    /// or write holds back and never waits (a `TRUNCATE` would wait the whole busy timeout behind
-    /// another process's read). When this is the file's last connection, closing it checkpoints
-    /// the rest and removes the WAL; otherwise the next one to close does.
-    private static func checkpointWithoutWaiting(_ writer: Connection) {
-        try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
     /// Raw SQL that writes may have changed any table, or the schema: observers hear that
@@ -484,8 +412,9 @@ public final class Store: @unchecked Sendable {
 /// The schema, read once per version (SQLite's `PRAGMA schema_version`, a server's fingerprint)
 /// and shared by the store's connections.
 final class SchemaCache: @unchecked Sendable {
-    private let catalog: (any Catalog<Connection>)?
-    private let server: (any DatabaseServer)?
+    private let backend: any DatabaseBackend
+    /// The catalog that maps the backend's tables onto entities, nil for the tables as they are.
+    private let catalog: (any Catalog)?
     private let lock = NSLock()
     private var version: Value?
     private var cached: Schema?
@@ -497,39 +426,28 @@ final class SchemaCache: @unchecked Sendable {
     private var serverChecked: (at: UInt64, version: Value)?
     static let serverRecheck: UInt64 = 1_000_000_000
 
-    /// True for a server's schema (checked on every raw write, without copying `server`).
+    /// True for a server's schema (checked on every raw write, without copying `backend`).
     private let isServer: Bool
 
-    init(catalog: any Catalog<Connection>) {
+    init(backend: any DatabaseBackend, catalog: (any Catalog)?) {
+        self.backend = backend
         self.catalog = catalog
-        server = nil
-        isServer = false
-    }
-
-    init(server: any DatabaseServer) {
-        catalog = nil
-        self.server = server
-        isServer = true
+        isServer = backend is any DatabaseServer
     }
 
     /// The schema's version as of `connection`'s transaction.
     func version(on connection: any DatabaseConnection) throws -> Value {
-        if let server {
-            let now = DispatchTime.now().uptimeNanoseconds
-            lock.lock()
-            let checked = serverChecked
-            lock.unlock()
-            if let checked, now - checked.at < Self.serverRecheck { return checked.version }
-            let version = Value.text(try server.schemaFingerprint(on: connection))
-            lock.lock()
-            serverChecked = (now, version)
-            lock.unlock()
-            return version
-        }
-        guard let current = try connection.scalar("PRAGMA schema_version") else {
-            throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
-        }
-        return current
+        guard isServer else { return try backend.schemaVersion(on: connection) }
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.lock()
+        let checked = serverChecked
+        lock.unlock()
+        if let checked, now - checked.at < Self.serverRecheck { return checked.version }
+        let version = try backend.schemaVersion(on: connection)
+        lock.lock()
+        serverChecked = (now, version)
+        lock.unlock()
+        return version
     }
 
     func schema(on connection: any DatabaseConnection) throws -> Schema {
@@ -565,10 +483,8 @@ final class SchemaCache: @unchecked Sendable {
     }
 
     private func read(on connection: any DatabaseConnection) throws -> Schema {
-        if let server { return try server.schema(on: connection) }
-        guard let catalog, let sqlite = connection as? Connection else {
-            throw PortalError.misuse("a SQLite catalog read over another kind of connection")
-        }
-        return try catalog.schema(of: sqlite)
+        let tables = try backend.schema(on: connection)
+        guard let catalog else { return tables }
+        return try catalog.schema(of: connection, tables: tables)
     }
 }

@@ -21,9 +21,9 @@ public struct StoreOptions: Sendable {
     /// flag here, so that a signal arriving between two statements, or just before the commit,
     /// is not lost.
     public var interruptRequested: (@Sendable () -> Bool)?
-    /// Where the schema comes from: the file's own tables (the default), or a catalog that maps
-    /// another naming onto them (a Core Data store's model).
-    public var catalog: any Catalog<Connection> = SQLiteCatalog()
+    /// Where the schema comes from: the database's own tables (nil, the default), or a catalog
+    /// that maps another naming onto them (a Core Data store's model).
+    public var catalog: (any Catalog)?
 
     /// Options with the given values; the defaults open (or create) a writable file and wait 5 s for locks.
     public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Int = 5000, maximumReaders: Int = 4) {

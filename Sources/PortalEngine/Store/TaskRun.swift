@@ -1,12 +1,11 @@
-import CSQLite
 import Foundation
 
 /// The connection an async task's read or write is running on, so that cancelling the task
 /// stops that connection's statements alone (not every reader of the store).
 ///
 /// A cancel can come at any moment, also just before a statement starts, when
-/// `sqlite3_interrupt` would be lost: so while the task runs, the connection's progress handler
-/// asks the (sticky) flag every few hundred instructions, and the cancel also interrupts a
+/// an interrupt would be lost: so while the task runs, a local connection (SQLite's progress
+/// handler) asks the (sticky) flag every few hundred instructions, and the cancel also interrupts a
 /// running statement or a wait for a lock at once.
 final class TaskRun: @unchecked Sendable {
     private let lock = NSLock()
@@ -32,10 +31,10 @@ final class TaskRun: @unchecked Sendable {
             self.connection = nil
             lock.unlock()
         }
-        // SQLite's progress handler also catches a cancel that comes just before a statement
-        // starts; a server's statement is cancelled by `interrupt` (PQcancel) alone.
-        guard let sqlite = connection as? Connection else { return try body() }
-        return try sqlite.stopping(when: { [self] in isCancelled }, body)
+        // A local connection (SQLite's progress handler) also catches a cancel that comes just
+        // before a statement starts; a server's statement is cancelled by `interrupt` (PQcancel) alone.
+        guard let local = connection as? any LocalDatabaseConnection else { return try body() }
+        return try local.stopping(when: { [self] in isCancelled }, body)
     }
 
     func cancel() {

@@ -1,4 +1,3 @@
-import CSQLite
 
 /// The typed repository of one entity type: fetches decode rows into `Entity` values, writes
 /// encode them. Each call is its own read or write (a savepoint when called inside a write).

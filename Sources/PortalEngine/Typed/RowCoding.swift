@@ -1,4 +1,3 @@
-import CSQLite
 
 /// A type that reads itself from a row by column position, without Codable: what `generate swift`
 /// writes beside each struct, and what a hand-written conformance looks like. Typed fetches
@@ -85,7 +84,7 @@ public struct RowReader {
     let source: ColumnSource
     /// The statement stepping over the rows (nil when decoding a lone `Row`), read directly on
     /// the hot path (inlined into the conforming type's module).
-    @usableFromInline let handle: OpaquePointer?
+    @usableFromInline let reader: (any ColumnReadingStatement)?
     /// The result column of each decoded column.
     @usableFromInline let positions: [Int32]
     let names: [String]
@@ -97,7 +96,7 @@ public struct RowReader {
         let names = T.decodedColumns
         positions = names.map { source.columns.index(of: $0).map(Int32.init) ?? -1 }
         self.source = source
-        handle = source.handle
+        reader = source.reader
         self.names = names
         self.entity = entity
     }
@@ -121,9 +120,8 @@ public struct RowReader {
     @inlinable
     public subscript(_ index: Int) -> Int64 {
         get throws {
-            if let handle, index >= 0 && index < positions.count,
-               let value = sqlite3_column_value(handle, positions[index]), sqlite3_value_type(value) == SQLITE_INTEGER {
-                return sqlite3_value_int64(value)
+            if let reader, index >= 0 && index < positions.count, let integer = reader.integer(at: positions[index]) {
+                return integer
             }
             return try int64(index)
         }
@@ -244,11 +242,9 @@ public struct RowReader {
     /// The column as an integer when it holds one (the common case, read without a `Value`).
     @inline(__always)
     private func integer(_ index: Int) throws -> Int64? {
-        if let handle, index >= 0 && index < positions.count {
-            // A missing column (-1) reads as SQLite's NULL: not an integer.
-            guard let value = sqlite3_column_value(handle, positions[index]),
-                  sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
-            return sqlite3_value_int64(value)
+        if let reader, index >= 0 && index < positions.count {
+            // A missing column (-1) reads as NULL: not an integer.
+            return reader.integer(at: positions[index])
         }
         let position = try position(index)
         return position < 0 ? nil : source.integer(at: position)

@@ -1,5 +1,3 @@
-import CSQLite
-
 /// Where a decoder reads column values: a `Row`, or the current row of a statement (so typed
 /// fetches build no intermediate `Row`). One concrete class, reused for every row of a fetch,
 /// so the decoding containers are one word and their calls need no generic dispatch.
@@ -7,17 +5,12 @@ final class ColumnSource {
     let columns: ColumnNames
     /// The column names, held here so the hot path reads them without going through `columns`.
     private let names: [String]
-    /// The statement stepping over the rows, or nil when decoding a `Row`.
-    let handle: OpaquePointer?
+    /// The statement stepping over the rows when its columns are read in place, else nil
+    /// (decoding a `Row`, or a server's statement).
+    let reader: (any ColumnReadingStatement)?
     private let row: Row?
-    /// The statement (kept alive while its handle is read); a server's is read through it.
+    /// The statement stepping over the rows, or nil when decoding a `Row`.
     private let statement: (any DatabaseStatement)?
-    /// The same statement when it is SQLite's, stepped without going through the protocol's
-    /// witness (once per row of every fetch). Unmanaged: `statement` holds it, and a strong
-    /// copy would cost a retain and a release per row.
-    private let sqlite: Unmanaged<Statement>?
-    /// A server's statement, whose values are read by `value(at:)` (no handle).
-    private let server: (any DatabaseStatement)?
     /// The column the next key is expected at: synthesized `init(from:)` asks for keys in
     /// declaration order, usually the column order, so a guess checked with one string
     /// comparison replaces a hash lookup.
@@ -38,10 +31,7 @@ final class ColumnSource {
 
     init(statement: any DatabaseStatement) {
         self.statement = statement
-        let sqlite = statement as? Statement
-        self.sqlite = sqlite.map(Unmanaged.passUnretained)
-        self.handle = sqlite?.handle
-        self.server = sqlite == nil ? statement : nil
+        reader = statement as? any ColumnReadingStatement
         self.columns = statement.columns
         self.names = columns.names
         self.row = nil
@@ -49,9 +39,7 @@ final class ColumnSource {
 
     init(row: Row) {
         self.statement = nil
-        self.sqlite = nil
-        self.handle = nil
-        self.server = nil
+        reader = nil
         self.columns = row.columns
         self.names = columns.names
         self.row = row
@@ -59,14 +47,12 @@ final class ColumnSource {
 
     /// Moves the statement to its next row: false after the last (and for a lone row).
     func step() throws -> Bool {
-        if let sqlite { return try sqlite._withUnsafeGuaranteedRef { try $0.step() } }
-        return try statement?.step() ?? false
+        try statement?.step() ?? false
     }
 
     @inline(__always)
     func value(at index: Int) -> Value {
-        if let handle { return Statement.value(of: handle, at: Int32(index)) }
-        if let server { return server.value(at: Int32(index)) }
+        if let statement { return statement.value(at: Int32(index)) }
         guard let row, index < row.count else { return .null }
         return row.value(at: index)
     }
@@ -74,13 +60,8 @@ final class ColumnSource {
     /// The column as an integer when it holds one (the common case, read without a `Value`).
     @inline(__always)
     func integer(at index: Int) -> Int64? {
-        if let handle {
-            guard let value = sqlite3_column_value(handle, Int32(index)), sqlite3_value_type(value) == SQLITE_INTEGER else {
-                return nil
-            }
-            return sqlite3_value_int64(value)
-        }
-        if let server, case .integer(let i) = server.value(at: Int32(index)) { return i }
+        if let reader { return reader.integer(at: Int32(index)) }
+        if let statement, case .integer(let i) = statement.value(at: Int32(index)) { return i }
         if let row, index < row.count, case .integer(let i) = row.value(at: index) { return i }
         return nil
     }
@@ -175,14 +156,14 @@ extension Row {
 /// one with a single case, none): `unresolved` until the key is first asked for, then its
 /// column or `missing`.
 final class KeyColumns {
-    let handle: OpaquePointer
+    let reader: any ColumnReadingStatement
     let columns: UnsafeMutablePointer<Int32>
 
     static var unresolved: Int32 { -2 }
     static var missing: Int32 { -1 }
 
-    init(handle: OpaquePointer) {
-        self.handle = handle
+    init(reader: any ColumnReadingStatement) {
+        self.reader = reader
         columns = .allocate(capacity: 256)
         columns.initialize(repeating: Self.unresolved, count: 256)
     }
@@ -194,9 +175,8 @@ final class KeyColumns {
     @inline(__always)
     func integer(slot: Int) -> Int64? {
         let column = columns[slot]
-        guard column >= 0, let value = sqlite3_column_value(handle, column),
-              sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
-        return sqlite3_value_int64(value)
+        guard column >= 0 else { return nil }
+        return reader.integer(at: column)
     }
 }
 
@@ -265,7 +245,7 @@ struct RowDecoder: Decoder {
             holder = kept
         } else {
             // A lone row asks for each key once: no table worth filling.
-            let keyColumns = source.handle.flatMap { RowKeyedContainer<Key>.makeKeyColumns(handle: $0) }
+            let keyColumns = source.reader.flatMap { RowKeyedContainer<Key>.makeKeyColumns(reader: $0) }
             holder = ContainerHolder(KeyedDecodingContainer(RowKeyedContainer<Key>(source: source, keyColumns: keyColumns)),
                                      keyColumns: keyColumns)
         }
@@ -306,9 +286,9 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The table for `keyColumns`, when `Key` is a plain value of at most one byte (two keys
     /// with the same byte are the same key, so have the same name).
-    static func makeKeyColumns(handle: OpaquePointer) -> KeyColumns? {
+    static func makeKeyColumns(reader: any ColumnReadingStatement) -> KeyColumns? {
         guard _isPOD(Key.self), MemoryLayout<Key>.size <= 1 else { return nil }
-        return KeyColumns(handle: handle)
+        return KeyColumns(reader: reader)
     }
 
     /// The source, for the less common paths.

@@ -170,17 +170,17 @@ final class ShellDatabase {
     /// Runs `sql` and hands the statement to `body` once per row (the renderers' fast path).
     /// With `named`, parameters are bound by name (`sql`'s `$n`, `:n`, `@n`), not `bindings`.
     func queryStatement(_ sql: String, _ bindings: [Value], named: [String: Value]? = nil,
-                        columns: ([String]) throws -> Void, row body: (OpaquePointer, Int32) throws -> Void) throws {
+                        columns: ([String]) throws -> Void, row body: (any ColumnReadingStatement, Int32) throws -> Void) throws {
         try withContext { context in
             var count: Int32 = 0
             try context.forEachRow(sql, bindings, named: named, columns: { names in
                 count = Int32(names.count)
                 try columns(names)
             }) { statement in
-                guard let sqlite = statement as? Statement else {
-                    throw PortalError(.misuse, "the in-place renderers read SQLite statements only")
+                guard let reader = statement as? any ColumnReadingStatement else {
+                    throw PortalError(.misuse, "the in-place renderers read statements that read their columns in place only")
                 }
-                try body(sqlite.handle, count)
+                try body(reader, count)
             }
         }
     }

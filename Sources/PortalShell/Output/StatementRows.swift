@@ -1,4 +1,3 @@
-import CSQLite
 import PortalEngine
 import PortalTUI
 
@@ -7,16 +6,14 @@ import PortalTUI
 /// Text that is not plain ASCII goes through `Value` so that invalid UTF-8 is repaired exactly
 /// as on the general path.
 protocol StatementRowRenderer: RowRenderer {
-    func row(statement: OpaquePointer, columnCount: Int32)
+    func row(statement: any ColumnReadingStatement, columnCount: Int32)
 }
 
 enum StatementCell {
     /// The bytes of a text cell when they are all ASCII, else nil.
     @inline(__always)
-    static func asciiText(_ statement: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
-        let count = Int(sqlite3_column_bytes(statement, column))
-        guard let pointer = sqlite3_column_text(statement, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
-        let bytes = UnsafeBufferPointer(start: pointer, count: count)
+    static func asciiText(_ statement: any ColumnReadingStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let bytes = statement.textBytes(at: column)
         for byte in bytes where byte >= 0x80 { return nil }
         return bytes
     }
@@ -24,10 +21,8 @@ enum StatementCell {
     /// The bytes of a text cell when they are well-formed UTF-8 (what `String(decoding:)` would
     /// keep unchanged), else nil.
     @inline(__always)
-    static func validText(_ statement: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
-        let count = Int(sqlite3_column_bytes(statement, column))
-        guard let pointer = sqlite3_column_text(statement, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
-        let bytes = UnsafeBufferPointer(start: pointer, count: count)
+    static func validText(_ statement: any ColumnReadingStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let bytes = statement.textBytes(at: column)
         return isValidUTF8(bytes) ? bytes : nil
     }
 
@@ -62,25 +57,25 @@ enum StatementCell {
     }
 
     /// The cell as a `Value`, for everything the fast paths leave to the general one.
-    static func value(_ statement: OpaquePointer, _ column: Int32) -> Value {
-        Statement.value(of: statement, at: column)
+    static func value(_ statement: any ColumnReadingStatement, _ column: Int32) -> Value {
+        statement.value(at: column)
     }
 }
 
 extension DelimitedRenderer: StatementRowRenderer {
-    func row(statement: OpaquePointer, columnCount: Int32) {
+    func row(statement: any ColumnReadingStatement, columnCount: Int32) {
         var column: Int32 = 0
         while column < columnCount {
             if column > 0 { stream.write(tab ? 9 : 44) }
-            switch sqlite3_column_type(statement, column) {
-            case SQLITE_NULL: stream.write(null)
-            case SQLITE_INTEGER:
+            switch statement.storedType(at: column) {
+            case .null: stream.write(null)
+            case .integer:
                 countNumber(column: Int(column))
-                stream.write(integer: sqlite3_column_int64(statement, column))
-            case SQLITE_FLOAT:
+                stream.write(integer: statement.int64(at: column))
+            case .real:
                 countNumber(column: Int(column))
                 write(StatementCell.value(statement, column))
-            case SQLITE_TEXT:
+            case .text:
                 if let bytes = StatementCell.validText(statement, column), !ValueEncoding.isInfinityWord(bytes) {
                     if tab { writeTSV(bytes) } else { writeCSV(bytes, quoted: typed) }
                 } else {
@@ -95,16 +90,16 @@ extension DelimitedRenderer: StatementRowRenderer {
 }
 
 extension JSONRenderer: StatementRowRenderer {
-    func row(statement: OpaquePointer, columnCount: Int32) {
+    func row(statement: any ColumnReadingStatement, columnCount: Int32) {
         beginRow()
         var column: Int32 = 0
         while column < columnCount && Int(column) < keys.count {
             if column > 0 { stream.write(44) }
             keyBytes[Int(column)].withUnsafeBufferPointer { stream.write(bytes: $0) }
-            switch sqlite3_column_type(statement, column) {
-            case SQLITE_NULL: stream.write("null")
-            case SQLITE_INTEGER: stream.write(integer: sqlite3_column_int64(statement, column))
-            case SQLITE_TEXT:
+            switch statement.storedType(at: column) {
+            case .null: stream.write("null")
+            case .integer: stream.write(integer: statement.int64(at: column))
+            case .text:
                 if let bytes = StatementCell.validText(statement, column) {
                     JSONText.writeString(bytes, to: stream)
                 } else {
@@ -177,7 +172,7 @@ extension TableRenderer: StatementRowRenderer {
 
     /// After the sample, plain ASCII text and integers are written straight from the statement;
     /// everything else (escapes, wide characters, cuts, NULL, reals, blobs) takes the general path.
-    func row(statement: OpaquePointer, columnCount: Int32) {
+    func row(statement: any ColumnReadingStatement, columnCount: Int32) {
         let count = Int(columnCount)
         if sampling {
             row((0..<count).map { StatementCell.value(statement, Int32($0)) })
@@ -188,8 +183,8 @@ extension TableRenderer: StatementRowRenderer {
             if i > 0 { stream.write(" | ") }
             let column = Int32(i)
             let last = i == count - 1
-            let type = sqlite3_column_type(statement, column)
-            if type == SQLITE_TEXT, let bytes = StatementCell.validText(statement, column),
+            let type = statement.storedType(at: column)
+            if type == .text, let bytes = StatementCell.validText(statement, column),
                let width = Self.plainWidth(bytes), width <= widths[i] || Self.isASCII(bytes) {
                 if width <= widths[i] {
                     stream.write(bytes: bytes)
@@ -199,16 +194,16 @@ extension TableRenderer: StatementRowRenderer {
                     stream.write(bytes: UnsafeBufferPointer(rebasing: bytes[0..<(widths[i] - 1)]))
                     stream.write("…")
                 }
-            } else if type == SQLITE_FLOAT {
-                let digits = ValueText.real(sqlite3_column_double(statement, column))
+            } else if type == .real {
+                let digits = ValueText.real(statement.double(at: column))
                 if digits.utf8.count <= widths[i] {
                     pad(widths[i] - digits.utf8.count)
                     stream.write(digits)
                 } else {
                     writeCell(digits, width: widths[i], rightAligned: true, style: nil, last: last)
                 }
-            } else if type == SQLITE_INTEGER {
-                let value = sqlite3_column_int64(statement, column)
+            } else if type == .integer {
+                let value = statement.int64(at: column)
                 let length = Self.decimalLength(value)
                 if length <= widths[i] {
                     pad(widths[i] - length)

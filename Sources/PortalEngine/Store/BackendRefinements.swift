@@ -1,0 +1,56 @@
+// What a backend may offer beyond the connection and statement protocols: faster forms of
+// what they do, and the work a file database does that a server does not. The engine asks for
+// them as protocol refinements (`as? any ColumnReadingStatement`), never by a backend's type.
+
+/// The type of the value a column of the current row holds.
+public enum StoredType: Sendable {
+    case null, integer, real, text, blob
+}
+
+/// A statement whose current row is read in place, without a `Value` per column where none is
+/// needed (the typed decoder's and the exports' hot paths), and whose runs are controlled
+/// without clearing its bindings each time (a loop of executions binds every parameter anew).
+public protocol ColumnReadingStatement: DatabaseStatement {
+    /// The type of the value column `index` of the current row holds (`.null` for no such column).
+    func storedType(at index: Int32) -> StoredType
+    /// The integer column `index` holds, nil when it holds anything else (or there is no such column).
+    func integer(at index: Int32) -> Int64?
+    /// Column `index` as a double (the database's own conversion).
+    func double(at index: Int32) -> Double
+    /// The text of column `index` as UTF-8 bytes (empty for NULL), valid until the statement
+    /// steps, resets or is asked for the same column in another form.
+    func textBytes(at index: Int32) -> UnsafeBufferPointer<UInt8>
+    /// Clears every binding (parameters then read as NULL).
+    func clearBindings()
+    /// True between the first step of a run and its reset.
+    var isRunning: Bool { get }
+    /// How many parameters the statement has.
+    var parameterCount: Int { get }
+    /// How many UTF-8 bytes of its text the statement was prepared from: what follows is a
+    /// second statement, which running this one would ignore.
+    var preparedLength: Int { get }
+    /// How many rows the last INSERT, UPDATE or DELETE of the statement's connection changed.
+    var connectionChanges: Int { get }
+}
+
+/// A connection to a database file the engine manages itself (SQLite's): it reports the rows
+/// each write touches, is checkpointed when the store closes, and is stopped by a condition
+/// asked while its statements run.
+public protocol LocalDatabaseConnection: DatabaseConnection {
+    /// Tells `listener` of every row a write changes and of every rollback, until the connection closes.
+    func observeChanges(_ listener: any RowChangeListener)
+    /// Copies what the write-ahead log holds into the database without waiting for anyone.
+    func checkpointWithoutWaiting()
+    /// Runs `body` while `stop` is asked every so often: once it says true, the running
+    /// statement stops with `.interrupted` (also one that starts after the question came).
+    func stopping<T>(when stop: @escaping @Sendable () -> Bool, _ body: () throws -> T) rethrows -> T
+}
+
+/// Hears of the rows a `LocalDatabaseConnection`'s writes change.
+public protocol RowChangeListener: AnyObject {
+    /// A row of `table` changed. Called for every row written: it must be cheap. The name is the
+    /// database's own string, the same pointer for every row of a table while it is unchanged.
+    func rowChanged(inTable table: UnsafePointer<CChar>)
+    /// The transaction rolled back: what it changed did not happen.
+    func transactionRolledBack()
+}
