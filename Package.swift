@@ -5,6 +5,7 @@ let package = Package(
     name: "portal-shell",
     products: [
         .library(name: "PortalEngine", targets: ["PortalEngine"]),
+        .library(name: "PortalSQLite", targets: ["PortalSQLite"]),
         .library(name: "PortalPostgres", targets: ["PortalPostgres"]),
         .library(name: "PortalPredicate", targets: ["PortalPredicate"]),
         .executable(name: "portal-shell", targets: ["portal-shell"]),
@@ -32,13 +33,17 @@ let package = Package(
         ),
 
         .target(name: "PortalPredicate"),
-        .target(name: "PortalEngine", dependencies: ["PortalPredicate", "CSQLite", "CZlib"]),
+        // The backend-neutral engine: values, statements, dialects, the compiler, schema, store,
+        // contexts and the typed layer (Core Data's model reading still needs zlib).
+        .target(name: "PortalEngine", dependencies: ["PortalPredicate", "CZlib"]),
+        // SQLite: the connection and statement, its backend, schema reader, SQL functions.
+        .target(name: "PortalSQLite", dependencies: ["PortalEngine", "PortalPredicate", "CSQLite"]),
         // libpq (Debian's libpq-dev), loaded on first use instead of linked (see its header).
         .target(name: "CLibpqLoader"),
         // PostgreSQL through libpq: the connection, its dialect, copying a database up.
-        .target(name: "PortalPostgres", dependencies: ["PortalEngine", "PortalPredicate", "CLibpqLoader"]),
-        .target(name: "PortalTUI", dependencies: ["PortalEngine", "CNcurses"]),
-        .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalPostgres", "PortalTUI", "CLibedit"]),
+        .target(name: "PortalPostgres", dependencies: ["PortalEngine", "PortalSQLite", "PortalPredicate", "CLibpqLoader"]),
+        .target(name: "PortalTUI", dependencies: ["PortalEngine", "PortalSQLite", "CNcurses"]),
+        .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalSQLite", "PortalPostgres", "PortalTUI", "CLibedit", "CSQLite"]),
 
         .executableTarget(
             name: "portal-shell",
@@ -46,7 +51,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "portal-bench",
-            dependencies: ["PortalEngine", "PortalPostgres", "PortalShell", "PortalTUI", "CBaseline", "CSQLite"]
+            dependencies: ["PortalEngine", "PortalSQLite", "PortalPostgres", "PortalShell", "PortalTUI", "CBaseline", "CSQLite"]
         ),
 
         // Fixtures/ holds test data read by path (the corpus of real predicate strings).
@@ -54,19 +59,20 @@ let package = Package(
         // What the SQLite and PostgreSQL differential tests share: the seeded random predicate
         // generator and docs/predicates.md's cases with their hand-written SQL.
         .target(name: "DifferentialSupport", dependencies: ["PortalPredicate"], path: "Tests/DifferentialSupport"),
-        .target(name: "ReadmeExample", dependencies: ["PortalEngine"], path: "Tests/ReadmeExample"),
+        .target(name: "ReadmeExample", dependencies: ["PortalEngine", "PortalSQLite"], path: "Tests/ReadmeExample"),
         // Foundation as the oracle of `#Predicate` on SQLite and PostgreSQL: a music schema with
         // relationships, random predicates built from PredicateExpressions, the comparison.
-        .target(name: "FoundationOracle", dependencies: ["PortalEngine"], path: "Tests/FoundationOracle"),
-        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "CSQLite", "DifferentialSupport", "ReadmeExample",
+        .target(name: "FoundationOracle", dependencies: ["PortalEngine", "PortalSQLite"], path: "Tests/FoundationOracle"),
+        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "PortalSQLite", "CSQLite", "DifferentialSupport", "ReadmeExample",
                                                            "FoundationOracle"]),
-        .testTarget(name: "PortalShellTests", dependencies: ["PortalShell"]),
-        .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI"]),
+        .testTarget(name: "PortalShellTests", dependencies: ["PortalShell", "PortalSQLite"]),
+        .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI", "PortalSQLite"]),
         // Needs a PostgreSQL server: `make test` starts a throwaway one (scripts/postgres-test-server).
-        .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "CSQLite", "DifferentialSupport",
+        .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "PortalSQLite", "CSQLite", "DifferentialSupport",
                                                              "ReadmeExample", "FoundationOracle"]),
         // PortalTUI: the docs tests find the keys the browser handles by driving its model.
-        .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine", "PortalPostgres", "DifferentialSupport"],
+        .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine", "PortalSQLite", "PortalPostgres",
+                                                        "DifferentialSupport"],
                     exclude: ["Expected"]),
     ],
     swiftLanguageModes: [.v6]

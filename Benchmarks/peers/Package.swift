@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "peers",
             dependencies: [
-                .product(name: "PortalEngine", package: "portal-shell"),
+                .product(name: "PortalSQLite", package: "portal-shell"),
                 .product(name: "CBaseline", package: "portal-shell"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

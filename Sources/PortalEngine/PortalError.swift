@@ -93,7 +93,7 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
         return text
     }
 
-    static func misuse(_ message: String) -> PortalError { PortalError(.misuse, message) }
+    package static func misuse(_ message: String) -> PortalError { PortalError(.misuse, message) }
 
     /// A predicate that did not parse or compile for `entity`: `.predicate`, with the error and its
     /// suggestion kept; an interrupted parse or compile is `.interrupted`.

@@ -2,6 +2,7 @@ import CLibpqLoader
 import Foundation
 import Glibc
 import PortalEngine
+import PortalSQLite
 import PortalPredicate
 
 /// One connection to a PostgreSQL server through libpq, behind the engine's connection protocol.

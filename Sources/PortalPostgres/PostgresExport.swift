@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalSQLite
 import PortalPredicate
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import CSQLite
 import Synchronization
+import PortalEngine
 
 /// Collations a database's schema names that this program does not have (Anki's `unicase`,
 /// registered by the program that made the file): without one, SQLite refuses every statement

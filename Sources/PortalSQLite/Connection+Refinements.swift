@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PortalEngine
 
 // SQLite's connection and statement offer every refinement the engine asks for.
 
@@ -30,6 +31,7 @@ extension Connection: LocalDatabaseConnection {
 }
 
 extension Statement: ColumnReadingStatement {
+    /// `sqlite3_column_type`.
     public func storedType(at index: Int32) -> StoredType {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER: .integer
@@ -47,6 +49,7 @@ extension Statement: ColumnReadingStatement {
         return sqlite3_value_int64(value)
     }
 
+    /// `sqlite3_column_double`.
     public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
     /// `sqlite3_column_bytes` first: SQLite's documented order for text (the count is then of
@@ -57,12 +60,16 @@ extension Statement: ColumnReadingStatement {
         return UnsafeBufferPointer(start: pointer, count: count)
     }
 
+    /// `sqlite3_reset` alone.
     public func resetKeepingBindings() { sqlite3_reset(handle) }
 
+    /// `sqlite3_clear_bindings`.
     public func clearBindings() { sqlite3_clear_bindings(handle) }
 
+    /// `sqlite3_stmt_busy`.
     public var isRunning: Bool { sqlite3_stmt_busy(handle) != 0 }
 
+    /// `sqlite3_bind_parameter_count`.
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
     /// `sqlite3_sql` is the text of the statement prepared.

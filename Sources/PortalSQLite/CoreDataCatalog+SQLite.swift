@@ -1,3 +1,5 @@
+import PortalEngine
+
 extension CoreDataCatalog {
     /// Reads the Core Data store on `connection`; `modelPath` (a `--model` argument) takes the
     /// place of the store's cached model.

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PortalEngine
 
 /// How a connection waits for another connection's lock: in short sleeps up to the busy
 /// timeout, like `sqlite3_busy_timeout`, but cut short by `interrupt()`. (SQLite's own

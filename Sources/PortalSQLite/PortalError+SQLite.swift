@@ -1,4 +1,5 @@
 import CSQLite
+import PortalEngine
 
 extension PortalError {
     /// Builds the error SQLite reported on `db` for result `code`, classifying it and filling the

@@ -1,4 +1,5 @@
 import CSQLite
+import PortalEngine
 
 extension RowStorage {
     /// Appends the current row of the statement `handle` (`width` columns); false when memory

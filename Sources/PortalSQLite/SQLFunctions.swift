@@ -3,6 +3,7 @@ import PortalPredicate
 #if canImport(Glibc)
 import Glibc
 #endif
+import PortalEngine
 
 // The engine calls `register` on every connection it opens, reader and writer alike, before any
 // compiled predicate runs there. Each function delegates to PortalPredicate's TextMatching, the

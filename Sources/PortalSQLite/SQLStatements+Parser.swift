@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PortalEngine
 
 /// Raw SQL cut into its statements by SQLite's own rule (`sqlite3_complete`): a `;` ends a
 /// statement only outside strings, comments and trigger bodies, so `CREATE TRIGGER … BEGIN …;

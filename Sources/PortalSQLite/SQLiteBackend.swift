@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PortalEngine
 
 /// A SQLite database file (or a private in-memory database) as a store's backend: its
 /// connections are opened as `StoreOptions` says (WAL, busy timeout, the interrupt flag), with
@@ -9,7 +10,9 @@ public struct SQLiteBackend: DatabaseBackend {
     public let path: String
     /// The options the connections are opened with.
     public let options: StoreOptions
+    /// True for a private in-memory database (one connection).
     public let isInMemory: Bool
+    /// SQLite's spelling, with the linked library's parser limits.
     public let dialect: any SQLDialect = SQLiteDialect.library
 
     /// The file at `path` (`:memory:` or an empty path for a private in-memory database). A file
@@ -24,10 +27,13 @@ public struct SQLiteBackend: DatabaseBackend {
         }
     }
 
+    /// The path as given.
     public var displayName: String { path }
 
     private var timeout: Int32 { Int32(clamping: options.busyTimeout) }
 
+    /// The writer (WAL switched on unless the options say not, foreign keys enforced) or a
+    /// read-only reader; a file that is no database fails here.
     public func connect(readOnly: Bool) throws -> any DatabaseConnection {
         readOnly ? try openReader() : try openWriter()
     }
@@ -93,6 +99,7 @@ public struct SQLiteBackend: DatabaseBackend {
         try connection.scalar("PRAGMA data_version") ?? .null
     }
 
+    /// From `sqlite_schema` and the PRAGMAs.
     public func listing(_ listing: CatalogListing) -> String { listing.sqliteSQL }
 }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import PortalEngine
 
 /// SQLite's parser, asked on a private in-memory connection for what only it knows: how many
 /// values a statement may bind in this build, and whether SQL nests deeper than its parser takes.

@@ -1,5 +1,6 @@
 import CSQLite
 import PortalPredicate
+import PortalEngine
 
 // The engine calls `read` on open and whenever PRAGMA schema_version changes. Raw sqlite3 calls
 // keep this independent of the engine's connection type.
@@ -43,35 +44,6 @@ private func markRowidAliasNotNull(_ attributes: inout [AttributeDescription]) {
     guard keyColumns.count == 1, let i = keyColumns.first,
           attributes[i].declaredType.uppercased() == "INTEGER" else { return }
     attributes[i].isNullable = false
-}
-
-/// One foreign key constraint as PRAGMA foreign_key_list reports it, columns in order — or
-/// one the user declares for tables that have none (the shell's `relate`).
-public struct ForeignKey: Sendable, Hashable {
-    /// The referencing entity.
-    public var from: String
-    /// The referenced entity.
-    public var to: String
-    /// The referencing columns, in key order.
-    public var fromColumns: [String]
-    /// Empty in the PRAGMA when the constraint names no columns: the parent's primary key.
-    public var toColumns: [String]
-
-    /// A key from `from`'s `fromColumns` to `to`'s `toColumns` (empty: its primary key).
-    public init(from: String, to: String, fromColumns: [String], toColumns: [String]) {
-        self.from = from
-        self.to = to
-        self.fromColumns = fromColumns
-        self.toColumns = toColumns
-    }
-}
-
-extension Schema {
-    /// The schema with relationships for `keys` too, named by the same rules as declared
-    /// foreign keys' (a name already taken gets `Ref`, an inverse `_by<Column>`).
-    public func addingRelationships(_ keys: [ForeignKey]) -> Schema {
-        keys.isEmpty ? self : Schema(entities: RelationshipNaming.attach(keys, to: entities))
-    }
 }
 
 /// The PRAGMA queries, stepped here. Each text is prepared once per read of the schema and
@@ -211,9 +183,4 @@ private final class PragmaReader {
         if error.kind != .interrupted { error.message = "cannot read the schema: \(error.message)" }
         return error
     }
-}
-
-extension Value {
-    /// The text of a `.text` value, nil otherwise.
-    public var textValue: String? { if case .text(let text) = self { return text } else { return nil } }
 }

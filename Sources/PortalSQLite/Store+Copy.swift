@@ -2,6 +2,7 @@ import CSQLite
 #if canImport(Glibc)
 import Glibc
 #endif
+import PortalEngine
 
 extension Store {
     /// Writes a new SQLite file at `path` holding every table, index, view and trigger of this

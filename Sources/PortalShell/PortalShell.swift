@@ -1,4 +1,3 @@
-import CSQLite
 import PortalEngine
 import PortalTUI
 #if canImport(Glibc)

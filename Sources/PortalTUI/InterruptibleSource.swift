@@ -1,5 +1,6 @@
 import Foundation
 import PortalEngine
+import PortalSQLite
 
 /// Wraps the data source for the interactive runner: a page query runs on its own thread while
 /// the main thread keeps reading keys, so Ctrl-C can interrupt a slow one (a filter that scans a

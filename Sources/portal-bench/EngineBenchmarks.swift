@@ -2,6 +2,7 @@ import CBaseline
 import Foundation
 import Synchronization
 import PortalEngine
+import PortalSQLite
 
 // The engine's figures against the same work written in C on the SQLite C API (CBaseline, -O2),
 // measured in the same run. Each time is the median of several runs (7 for most) after a warm-up.

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PortalEngine
+import PortalSQLite
 
 // predicate.translate: translate Foundation #Predicate values (the examples of
 // predicate.compile, as SwiftData code writes them) into the engine's tree and compile them

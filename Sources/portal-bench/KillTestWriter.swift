@@ -1,5 +1,6 @@
 import Foundation
 import PortalEngine
+import PortalSQLite
 
 // The child process of PortalEngineTests' kill-9 test (`portal-bench --kill-test-writer PATH`),
 // not a benchmark: it transfers between the accounts of PATH in an endless loop, pausing in the

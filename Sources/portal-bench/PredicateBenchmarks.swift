@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PortalEngine
+import PortalSQLite
 
 // predicate.compile: parse + compile every example of docs/predicates.md against the Chinook
 // schema, against sqlite3_prepare_v2 (+ finalize) of the SQL it produced, in the same run, the

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PortalEngine
+import PortalSQLite
 
 // shell.*: the release portal-shell binary against the sqlite3 shell, as child processes on the
 // same file in the same run: whole-process wall time (median) and peak memory (wait4's rusage).

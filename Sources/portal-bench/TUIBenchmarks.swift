@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import PortalEngine
+import PortalSQLite
 import PortalTUI
 
 // The browser's figures, headless (model + renderer, no ncurses) on a generated table of

@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import PortalEngine
+import PortalSQLite
 import PortalTUI
 
 // `F` on the browser's 10,000,000-row table (see `tuiDatabase`), headless (model + renderer):

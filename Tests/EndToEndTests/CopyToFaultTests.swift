@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 import DifferentialSupport
 #if canImport(Glibc)

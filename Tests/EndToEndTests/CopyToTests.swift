@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 
 /// `--copy-to`: Chinook and a database of awkward values into PostgreSQL (the test server `make

@@ -86,6 +86,7 @@ import Testing
     static let program = #"""
 import Foundation
 import PortalEngine
+import PortalSQLite
 
 struct Failure: Error { var message: String }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PortalEngine
+import PortalSQLite
 import Testing
 
 /// A round trip of relationship writes through the real binary, on a copy of each store of

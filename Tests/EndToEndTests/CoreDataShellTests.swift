@@ -1,5 +1,6 @@
 import Foundation
 import PortalEngine
+import PortalSQLite
 import Testing
 
 /// Through the real binary: Core Data stores opened by their model's names, each count

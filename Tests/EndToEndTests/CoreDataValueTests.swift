@@ -1,5 +1,6 @@
 import Foundation
 import PortalEngine
+import PortalSQLite
 import Testing
 
 /// Core Data's dates (seconds since 2001) and UUIDs (16-byte blobs) by their meaning: shown as

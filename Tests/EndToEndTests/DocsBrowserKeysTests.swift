@@ -1,5 +1,6 @@
 import Foundation
 import PortalEngine
+import PortalSQLite
 import PortalTUI
 import Testing
 

@@ -19,8 +19,8 @@ import Testing
     @Test func thePackageSnippetNamesARealProduct() throws {
         let snippet = try #require(try Docs.readmeBlock(after: "<!-- package snippet -->"))
         let manifest = try Docs.text(Shell.repository.appendingPathComponent("Package.swift"))
-        #expect(snippet.contains(".product(name: \"PortalEngine\", package: \"portal-shell\")"))
-        #expect(manifest.contains(".library(name: \"PortalEngine\", targets: [\"PortalEngine\"])"))
+        #expect(snippet.contains(".product(name: \"PortalSQLite\", package: \"portal-shell\")"))
+        #expect(manifest.contains(".library(name: \"PortalSQLite\", targets: [\"PortalSQLite\"])"))
         #expect(manifest.contains("name: \"portal-shell\""))
     }
 }

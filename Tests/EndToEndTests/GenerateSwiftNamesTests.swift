@@ -8,6 +8,7 @@ import Testing
 @Suite struct GenerateSwiftNamesTests {
     static let runner = #"""
 import PortalEngine
+import PortalSQLite
 
 let store = try Store(path: CommandLine.arguments[1])
 let rows = try Portal<StringEntity>(store).findAll(sortedBy: [SortKey("id")])

@@ -139,6 +139,7 @@ import Testing
     /// The program that uses the generated types (compiled with them into one executable).
     static let runner = #"""
 import PortalEngine
+import PortalSQLite
 
 /// Runs create / findAll / update / upsert / deleteAll on each generated type; prints one line each.
 func check(_ condition: Bool, _ what: String) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 
 /// `bytea` through export and import: the bytes the server holds come back as the same bytes,

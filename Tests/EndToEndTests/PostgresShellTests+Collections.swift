@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 
 /// Array columns as to-many collections of values and JSON keys as key paths, through the real

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 
 /// Tables in several schemas, the search path, and the listings a psql user reaches for

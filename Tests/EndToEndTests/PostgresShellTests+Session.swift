@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 
 /// What a psql user does on a server database, run through the real binary against the test

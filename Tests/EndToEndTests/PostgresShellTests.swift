@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 
 /// The shell and the browser on a PostgreSQL URL: Chinook copied up with `--copy-to`, the same

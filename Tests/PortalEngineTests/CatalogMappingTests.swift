@@ -2,6 +2,7 @@ import Foundation
 import PortalPredicate
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// A catalog that maps model names onto Core Data-style tables (ZNOTE, Z_PK, Z_ENT, a join table),
 /// written by hand: the engine must reach every table and column through it alone. Each answer is

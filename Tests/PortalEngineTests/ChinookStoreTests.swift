@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The engine on the real Chinook database (opened read-only: the shared file must not change).
 @Suite struct ChinookStoreTests {

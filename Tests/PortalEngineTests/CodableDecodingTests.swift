@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// Codable decoding of fetched rows (types with no `RowDecodable` conformance). Each key's column
 /// is found once per fetch and kept for the following rows, so these check the keys that lookup

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// `ColumnQueries` on an entity mapped onto a shared Core Data-style table (attribute `title` in
 /// column ZTITLE, the entity's rows told apart by Z_ENT): statements name storage columns, keep

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// `Portal<T>.Query`: a predicate compiled once and run with new `$variable` values. The second
 /// way to compute is the same predicate written with `%@` placeholders and fetched afresh.

@@ -1,6 +1,7 @@
 import CSQLite
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// What the compiler hands SQLite stays within what SQLite's parser takes.
 @Suite struct CompilerNestingTests {

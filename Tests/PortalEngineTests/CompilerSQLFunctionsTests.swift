@@ -1,5 +1,6 @@
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The registered SQL functions, called directly.
 @Suite struct CompilerSQLFunctionsTests {

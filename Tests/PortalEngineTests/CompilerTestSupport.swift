@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PortalEngine
+import PortalSQLite
 
 /// A raw sqlite3 connection for the compiler's and schema reader's tests (they do not depend on
 /// the engine's connection type). Values are bound with their byte lengths, so NUL bytes survive.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The model matched to the real tables: each answer is read off the store's own columns.
 @Suite struct CoreDataMappingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The Core Data stores shipped in Tests/Fixtures/coredata (read-only: tests open copies).
 enum CoreDataFixture: String, CaseIterable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// Predicates by the model's names on the real stores, each answer (the rows' `Z_PK`s) compared
 /// with SQL written by hand against the raw tables.

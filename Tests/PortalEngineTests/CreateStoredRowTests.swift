@@ -1,6 +1,7 @@
 import CSQLite
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// `create` returns the row as stored; on an ordinary table it knows that row without INSERT …
 /// RETURNING. Each answer is checked against the two others SQLite gives: the row RETURNING

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// Cursors: typed entities streamed one at a time, in a closure (inside a read) or as an
 /// `AsyncSequence` with a read of its own.

@@ -1,6 +1,7 @@
 import Testing
 import PortalPredicate
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The connection protocol, driven generically (as the engine's other backends will be) on
 /// SQLite's connection: transactions, savepoints, changes, last id, statements.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// Each failure is a clear typed error, with nothing half-written.
 @Suite struct FailureTests {

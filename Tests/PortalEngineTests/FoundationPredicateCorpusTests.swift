@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PortalEngine
+import PortalSQLite
 import FoundationOracle
 
 /// The corpus of #Predicate closures from public SwiftData code (FoundationOracle's

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 import FoundationOracle
 
 /// The engine's tree of a Foundation predicate, as predicate text.

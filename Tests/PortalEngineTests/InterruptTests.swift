@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The error `body` ends with while another thread keeps calling `store.interrupt()` (the
 /// statement may not have started when the first interrupt lands); no interrupt is left to land

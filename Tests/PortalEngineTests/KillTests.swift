@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// A process killed with SIGKILL in the middle of a write leaves the database intact, with that
 /// write wholly absent. The child is `portal-bench --kill-test-writer PATH` (a hidden mode of the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 @Suite struct MigratorTests {
     private struct Broken: Error {}

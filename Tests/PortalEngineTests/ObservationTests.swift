@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// Waits (up to a generous limit, so a loaded machine does not fail the test) until `condition` holds.
 func eventually(_ condition: () -> Bool) -> Bool {

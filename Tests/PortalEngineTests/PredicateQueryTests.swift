@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The contract's examples, with predicates compiled by the SQL compiler.
 @Suite struct PredicateQueryTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// `ctx.prepare(sql)`: one statement run again and again with new arguments, from the
 /// connection's statement cache, refused outside its context. The second way to compute is the

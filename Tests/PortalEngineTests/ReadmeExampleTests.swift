@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ReadmeExample
 import PortalEngine
+import PortalSQLite
 
 @Suite struct ReadmeExampleTests {
     @Test func theReadmeExampleRunsAndAnswersCorrectly() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// `RowDecodable` and `RowEncodable`: a hand-written conformance reads and writes every kind of
 /// value as the Codable path does (a twin type without the conformance is the second way to

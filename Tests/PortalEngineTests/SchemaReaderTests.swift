@@ -1,5 +1,6 @@
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 @Suite struct SchemaReaderTests {
     @Test func chinookEntitiesAndKeys() throws {

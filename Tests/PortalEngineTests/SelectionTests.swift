@@ -1,6 +1,7 @@
 import Testing
 import PortalPredicate
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// Projections, groups and aggregates on Chinook, each compared with SQL written by hand.
 @Suite struct SelectionTests {

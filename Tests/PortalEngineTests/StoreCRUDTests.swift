@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 @Suite struct StoreCRUDTests {
     @Test func createReturnsTheStoredRowWithItsID() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The additions a shell needs to run user-typed SQL through a store: one-off statements read in
 /// place, the read-only test, the writer's total changes, and leaving the journal mode alone.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// Streaming refills one row storage whenever the caller kept no reference to the last row. Rows
 /// handed to other threads (and dropped there, at any moment) must never see it refilled: run

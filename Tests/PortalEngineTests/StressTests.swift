@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// 8 threads transfer money between accounts and read the books at once (run under
 /// ThreadSanitizer by `make test`): every read sees the same total, and no write is lost.

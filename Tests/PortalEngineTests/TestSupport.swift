@@ -1,5 +1,6 @@
 import Foundation
 @testable import PortalEngine
+@testable import PortalSQLite
 // The seeded generator and the shared predicate cases, for every file of these tests.
 @_exported import DifferentialSupport
 

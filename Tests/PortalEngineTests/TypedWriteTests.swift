@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// Typed writes inside any write (`ctx.insert/update/upsert/delete` of one entity), mixed with
 /// other statements of the same transaction, and rolled back with it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The one value conversion (`DatabaseValueConvertible`): typed entities store dates, UUIDs,
 /// decimals, URLs, enums, booleans and data by its rules, read them back, and a stored date is

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+@testable import PortalSQLite
 
 /// The one write path: assignments of values and compiled expressions, a filter, and what a
 /// write returns; counts are the rows matched, whatever triggers and cascades did besides.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PortalPredicate
 import PortalEngine
+import PortalSQLite
 @testable import PortalPostgres
 
 /// Chinook copied into PostgreSQL (`PostgresCopy`, as `--copy-to` does); PostgreSQL's catalog must

@@ -3,6 +3,7 @@ import Testing
 import DifferentialSupport
 import PortalPredicate
 import PortalEngine
+import PortalSQLite
 @testable import PortalPostgres
 
 /// The whole predicate suite on Chinook, and 500 random predicates and 100 random grouped

@@ -3,6 +3,7 @@ import Testing
 import PortalPredicate
 import DifferentialSupport
 import PortalEngine
+import PortalSQLite
 @testable import PortalPostgres
 @testable import ReadmeExample
 

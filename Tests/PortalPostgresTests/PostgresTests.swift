@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PortalPredicate
 import PortalEngine
+import PortalSQLite
 @testable import PortalPostgres
 
 /// A database of its own on the test server (`make test` starts one and sets `PGHOST`): tests

@@ -1,6 +1,7 @@
 import Testing
 @testable import PortalShell
 import PortalEngine
+import PortalSQLite
 
 /// The statement fast path of csv, tsv, json and ndjson writes the same bytes as the Value path.
 @Suite struct StatementRowTests {

@@ -18,8 +18,8 @@ struct Hike: PortalEntity, Equatable {
 }
 
 /// Creates the table once, stores three hikes and asks two questions of them. The store is a
-/// SQLite file, `try Store(path: "hikes.sqlite")`, or a PostgreSQL database,
-/// `try Store(url: "postgresql://localhost/hikes")` (with `import PortalPostgres`).
+/// SQLite file, `try Store(path: "hikes.sqlite")` (with `import PortalSQLite`), or a PostgreSQL
+/// database, `try Store(url: "postgresql://localhost/hikes")` (with `import PortalPostgres`).
 func hikeReport(_ store: Store) throws -> (longTrails: [String], withNotes: Int) {
     var migrator = Migrator()
     migrator.register("create Hike") { ctx in

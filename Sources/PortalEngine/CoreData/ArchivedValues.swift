@@ -7,9 +7,9 @@ import PortalPredicate
 /// array, set or dictionary as JSON text; an object of another class by its class name
 /// (`<CLLocation>`). Bytes in none of these formats are left as they are. A value kept in an
 /// external data file (an attribute that allows external storage) is the file's.
-enum ArchivedValues {
+package enum ArchivedValues {
     /// The value `bytes` hold; nil when they hold none of the formats above.
-    static func decoded(_ bytes: [UInt8]) -> Value? {
+    package static func decoded(_ bytes: [UInt8]) -> Value? {
         guard let node = node(bytes) else { return nil }
         switch node {
         case .text(let text): return .text(text)
@@ -66,7 +66,7 @@ enum ArchivedValues {
     /// an attribute that allows external storage as 1 and the bytes, or as 2, the name of a file
     /// (a UUID) and a NUL; the file is in `.<store name>_SUPPORT/_EXTERNAL_DATA/` beside the store.
     /// `prefix` is the value's first bytes (40 at least), `count` its length.
-    static func externalReference(_ prefix: [UInt8], count: Int) -> String? {
+    package static func externalReference(_ prefix: [UInt8], count: Int) -> String? {
         guard count == 38, prefix.count >= 38, prefix[0] == 2, prefix[37] == 0,
               let name = String(bytes: prefix[1..<37], encoding: .ascii), UUID(uuidString: name) != nil else { return nil }
         return name
@@ -82,7 +82,7 @@ enum ArchivedValues {
 
     /// The value of the external data file `name` of the store at `store`: decoded as above, else
     /// its bytes; text that says so when the file is missing or too large to read.
-    static func externalValue(_ name: String, store: String) -> Value {
+    package static func externalValue(_ name: String, store: String) -> Value {
         let path = externalDataFolder(store: store).appendingPathComponent(name).path
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let size = (attributes[.size] as? NSNumber)?.intValue else {
@@ -98,7 +98,7 @@ enum ArchivedValues {
 
     /// True when bytes that begin with `prefix` (their first 16 bytes, or all of them) may be in
     /// one of the formats: a cheap test before a large blob is copied.
-    static func mayHold(prefix: [UInt8]) -> Bool {
+    package static func mayHold(prefix: [UInt8]) -> Bool {
         if prefix.starts(with: Array("bplist".utf8)) { return true }
         guard let first = prefix.first(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }) else { return false }
         return [UInt8(ascii: "<"), UInt8(ascii: "{"), UInt8(ascii: "[")].contains(first)

@@ -67,7 +67,7 @@ func column(_ alias: String, _ name: String) -> String { alias + "." + quoted(na
 
 extension String {
     /// Every occurrence of `target` replaced (Foundation-free).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
+    package func replacingAll(_ target: Character, with replacement: String) -> String {
         guard contains(target) else { return self }
         var result = ""
         result.reserveCapacity(utf8.count + 2)

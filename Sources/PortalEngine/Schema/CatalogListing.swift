@@ -11,7 +11,7 @@ public enum CatalogListing: Sendable {
 
     /// SQLite's query. SQLite looks for an unqualified name in `temp`, then `main`, then each
     /// attached database in the order attached.
-    var sqliteSQL: String {
+    package var sqliteSQL: String {
         switch self {
         case .schemas:
             """

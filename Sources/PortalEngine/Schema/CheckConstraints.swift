@@ -1,8 +1,8 @@
 /// The CHECK constraints of a CREATE TABLE statement. SQLite keeps them only in the statement's
 /// text, so they are found there: outside quotes and comments, each `CHECK` word followed by a
 /// parenthesised expression (nested parentheses, strings and comments inside it are skipped).
-enum CheckConstraints {
-    static func find(in sql: String) -> [String] {
+package enum CheckConstraints {
+    package static func find(in sql: String) -> [String] {
         guard mentionsCheck(sql) else { return [] }
         let text = Array(sql.unicodeScalars)
         var found: [String] = []

@@ -2,8 +2,8 @@
 // them in predicates, so the rules here must stay stable and deterministic.
 
 /// Turns foreign keys into named to-one relationships and their inverse to-many ones.
-enum RelationshipNaming {
-    static func attach(_ foreignKeys: [ForeignKey], to entities: [EntityDescription]) -> [EntityDescription] {
+package enum RelationshipNaming {
+    package static func attach(_ foreignKeys: [ForeignKey], to entities: [EntityDescription]) -> [EntityDescription] {
         var result = entities
         var index: [String: Int] = [:]
         for (position, entity) in entities.enumerated() { index[entity.name] = position }

@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalSQLite
 
 /// Cuts input into commands: a command ends at a newline or `;` outside quotes and brackets, and
 /// continues on the next line while a quote, parenthesis, bracket or brace is open. An `sql`

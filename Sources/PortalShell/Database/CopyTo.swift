@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 import PortalTUI
 #if canImport(Glibc)

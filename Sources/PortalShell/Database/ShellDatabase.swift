@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 #if canImport(Glibc)
 import Glibc

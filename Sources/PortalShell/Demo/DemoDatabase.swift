@@ -1,4 +1,5 @@
 import PortalEngine
+import PortalSQLite
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
-import CSQLite
 import PortalEngine
+import PortalSQLite
 import PortalPostgres
 import PortalTUI
 

@@ -1,5 +1,4 @@
 @preconcurrency import CLibedit
-import CSQLite
 import PortalEngine
 import PortalTUI
 #if canImport(Glibc)

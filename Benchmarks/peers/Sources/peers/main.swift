@@ -1,7 +1,7 @@
 import CBaseline
 import Foundation
 import GRDB
-import PortalEngine
+import PortalSQLite
 
 // PortalEngine and GRDB.swift 7.10.0 against the same work written on the SQLite C API, in one
 // process, on one table of 20,000 rows × 10 INTEGER columns. Each figure is the median of
