@@ -49,6 +49,8 @@ public enum SQLFunctions {
         /// The last right side and its fold, in memory of their own (read with no retain).
         private var right = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
         private var foldedRight = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        /// Where the left side folds.
+        private let scratch = FoldScratch()
 
         init(flags: Int32) {
             mode = TextFolding.Mode(caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0)
@@ -64,7 +66,11 @@ public enum SQLFunctions {
             let folded = UnsafeBufferPointer(foldedRight)
             // Folded only one byte past the right side's fold: the order is known by then (the
             // common bytes, else the longer is greater).
-            return SQLFunctions.withFolded(left, mode: mode, limit: folded.count + 1) { Self.order($0, folded) }
+            let limit = folded.count + 1
+            guard let mode, let leftFolded = scratch.fold(left, mode: mode, limit: limit) else {
+                return SQLFunctions.withFolded(left, mode: mode, limit: limit) { Self.order($0, folded) }
+            }
+            return Self.order(leftFolded, folded)
         }
 
         /// Keeps a new right side and its fold.
@@ -232,8 +238,30 @@ public enum SQLFunctions {
         }
     }
 
+    /// Memory that row after row of a statement's texts fold into, kept by the function's or the
+    /// collation's state (which one thread uses at a time): grown to the longest text's room,
+    /// never allocated per row.
+    final class FoldScratch {
+        private var buffer = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        deinit { buffer.deallocate() }
+
+        /// The fold of `bytes`, in this memory until the next call; nil when it is Foundation's
+        /// to fold (see `SQLFunctions.withFolded`).
+        @inline(__always)
+        func fold(_ bytes: UnsafeBufferPointer<UInt8>, mode: TextFolding.Mode, limit: Int) -> UnsafeBufferPointer<UInt8>? {
+            if buffer.count < TextFolding.capacity(forFolding: bytes.count) { grow(for: bytes.count) }
+            guard let count = TextFolding.fold(bytes, into: buffer, mode: mode, limit: limit) else { return nil }
+            return UnsafeBufferPointer(start: buffer.baseAddress, count: count)
+        }
+
+        private func grow(for count: Int) {
+            buffer.deallocate()
+            buffer = .allocate(capacity: max(TextFolding.capacity(forFolding: count), 256))
+        }
+    }
+
     /// The fold flags (1 = `[c]`, 2 = `[d]`) as a folding mode; nil for none.
-    private static func mode(_ flags: Int32) -> TextFolding.Mode? {
+    static func mode(_ flags: Int32) -> TextFolding.Mode? {
         TextFolding.Mode(caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0)
     }
 
@@ -269,59 +297,81 @@ public enum SQLFunctions {
     }
 
     private static let contains: Function = { context, _, arguments in
-        foldedTest(context, arguments) { TextMatching.contains(utf8: $0, $1) }
+        foldedTest(context, arguments, .contains)
     }
 
     private static let beginsWith: Function = { context, _, arguments in
-        foldedTest(context, arguments, prefixOnly: true) { TextMatching.beginsWith(utf8: $0, $1) }
+        foldedTest(context, arguments, .beginsWith)
     }
 
     private static let endsWith: Function = { context, _, arguments in
-        foldedTest(context, arguments) { TextMatching.endsWith(utf8: $0, $1) }
+        foldedTest(context, arguments, .endsWith)
     }
 
     /// The folded second argument of a string test, kept for the statement: its bytes in memory
     /// of its own, read every row without a retain of an array.
     private final class FoldedPart {
         let flags: Int32
+        let mode: TextFolding.Mode?
         let bytes: UnsafeMutableBufferPointer<UInt8>
+        /// Where each row's text folds.
+        let scratch = FoldScratch()
         init(flags: Int32, bytes: [UInt8]) {
             self.flags = flags
+            mode = SQLFunctions.mode(flags)
             self.bytes = .allocate(capacity: bytes.count)
             _ = self.bytes.initialize(from: bytes)
         }
         deinit { bytes.deallocate() }
+
+        /// `test` of a row's text, folded by `flags`, and the part. The test is a case, not a
+        /// closure: this runs once per row.
+        func test(_ test: StringTest, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+            let part = UnsafeBufferPointer(bytes)
+            guard let mode, let folded = scratch.fold(text, mode: mode, limit: test == .beginsWith ? part.count : .max) else {
+                return SQLFunctions.withFolded(text, mode: mode) { test.run($0, part) }
+            }
+            return test.run(folded, part)
+        }
+    }
+
+    /// The string tests on folded text.
+    enum StringTest {
+        case contains, beginsWith, endsWith, like
+
+        func run(_ text: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) -> Bool {
+            switch self {
+            case .contains: TextMatching.contains(utf8: text, part)
+            case .beginsWith: TextMatching.beginsWith(utf8: text, part)
+            case .endsWith: TextMatching.endsWith(utf8: text, part)
+            case .like: TextMatching.like(utf8: text, pattern: part)
+            }
+        }
     }
 
     /// A string test on the folded UTF-8 of two values (numbers by their text, as the evaluator
     /// does); NULL when either is NULL. The second argument (a constant, in what the compiler
-    /// writes) is folded once per statement; each row's text folds into scratch memory (see
-    /// `withFolded`), only as far as the part's length for a prefix test.
+    /// writes) is folded once per statement; each row's text folds into the statement's scratch
+    /// memory, only as far as the part's length for a prefix test.
     private static func foldedTest(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?,
-                                   prefixOnly: Bool = false,
-                                   _ test: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+                                   _ test: StringTest) {
         guard let context, let arguments, let left = arguments[0], let right = arguments[1] else { return }
         guard sqlite3_value_type(left) != SQLITE_NULL, sqlite3_value_type(right) != SQLITE_NULL else {
             return sqlite3_result_null(context)
         }
         let flags = arguments[2].map { sqlite3_value_int($0) } ?? 0
-        let mode = mode(flags)
-        let part: UnsafeBufferPointer<UInt8>
-        // A part folded in this call, held to the end of it: SQLite may release what it is
-        // handed at once (a part that is not a constant).
-        var fresh: FoldedPart?
-        defer { withExtendedLifetime(fresh) {} }
+        let result: Bool
         if let kept = sqlite3_get_auxdata(context, 1).map({ Unmanaged<FoldedPart>.fromOpaque($0) }),
            kept._withUnsafeGuaranteedRef({ $0.flags == flags }) {
             // SQLite holds the part for the statement: read without a retain.
-            part = kept._withUnsafeGuaranteedRef { UnsafeBufferPointer($0.bytes) }
+            result = kept._withUnsafeGuaranteedRef { $0.test(test, bytes(of: left)) }
         } else {
-            let folded = FoldedPart(flags: flags, bytes: withFolded(bytes(of: right), mode: mode) { Array($0) })
-            fresh = folded
-            part = UnsafeBufferPointer(folded.bytes)
-            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(folded).toOpaque(), releasePart)
+            // Held by this call to its end: SQLite may release what it is handed at once (a part
+            // that is not a constant).
+            let part = FoldedPart(flags: flags, bytes: withFolded(bytes(of: right), mode: mode(flags)) { Array($0) })
+            sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(part).toOpaque(), releasePart)
+            result = withExtendedLifetime(part) { part.test(test, bytes(of: left)) }
         }
-        let result = withFolded(bytes(of: left), mode: mode, limit: prefixOnly ? part.count : .max) { test($0, part) }
         sqlite3_result_int(context, result ? 1 : 0)
     }
 
@@ -330,7 +380,7 @@ public enum SQLFunctions {
     }
 
     private static let like: Function = { context, _, arguments in
-        foldedTest(context, arguments) { TextMatching.like(utf8: $0, pattern: $1) }
+        foldedTest(context, arguments, .like)
     }
 
     /// MATCHES: the pattern is compiled once per statement (kept as the pattern argument's
