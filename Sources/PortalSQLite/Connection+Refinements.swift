@@ -42,11 +42,10 @@ extension Statement: ColumnReadingStatement {
         }
     }
 
-    /// One column lookup (`sqlite3_column_value`), then its type and integer.
-    @inline(__always)
-    public func integer(at index: Int32) -> Int64? {
-        guard let value = sqlite3_column_value(handle, index), sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
-        return sqlite3_value_int64(value)
+    /// `sqlite3_column_value`, `sqlite3_value_type`, `sqlite3_value_int64`.
+    public var inPlaceColumns: InPlaceColumns {
+        InPlaceColumns(handle: handle, columnValue: sqlite3_column_value, valueType: sqlite3_value_type,
+                       valueInteger: sqlite3_value_int64, integerType: SQLITE_INTEGER)
     }
 
     /// `sqlite3_column_double`.

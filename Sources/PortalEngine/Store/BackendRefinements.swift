@@ -13,8 +13,9 @@ public enum StoredType: Sendable {
 public protocol ColumnReadingStatement: DatabaseStatement {
     /// The type of the value column `index` of the current row holds (`.null` for no such column).
     func storedType(at index: Int32) -> StoredType
-    /// The integer column `index` holds, nil when it holds anything else (or there is no such column).
-    func integer(at index: Int32) -> Int64?
+    /// The current row read through C functions on the statement's handle, for the hottest
+    /// loops (the typed decoder reads every integer column through it).
+    var inPlaceColumns: InPlaceColumns { get }
     /// Column `index` as a double (the database's own conversion).
     func double(at index: Int32) -> Double
     /// The text of column `index` as UTF-8 bytes (empty for NULL), valid until the statement
@@ -31,6 +32,42 @@ public protocol ColumnReadingStatement: DatabaseStatement {
     var preparedLength: Int { get }
     /// How many rows the last INSERT, UPDATE or DELETE of the statement's connection changed.
     var connectionChanges: Int { get }
+}
+
+/// A statement's current row as a C library reads it in place: the statement's handle and the
+/// library's functions that find a column's value, its type and its integer. Calls through
+/// them cost what calls into the library cost anyway: no protocol witness and no reference
+/// counted per column, where the typed decoder reads millions of columns.
+public struct InPlaceColumns: @unchecked Sendable {
+    /// The statement's handle.
+    public let handle: OpaquePointer
+    /// The value of column `index` of the current row (nil: none).
+    public let columnValue: @convention(c) (OpaquePointer?, Int32) -> OpaquePointer?
+    /// The type code of a value.
+    public let valueType: @convention(c) (OpaquePointer?) -> Int32
+    /// The integer a value holds.
+    public let valueInteger: @convention(c) (OpaquePointer?) -> Int64
+    /// `valueType`'s code for an integer.
+    public let integerType: Int32
+
+    /// The columns of `handle`, read by these functions.
+    public init(handle: OpaquePointer, columnValue: @escaping @convention(c) (OpaquePointer?, Int32) -> OpaquePointer?,
+                valueType: @escaping @convention(c) (OpaquePointer?) -> Int32,
+                valueInteger: @escaping @convention(c) (OpaquePointer?) -> Int64, integerType: Int32) {
+        self.handle = handle
+        self.columnValue = columnValue
+        self.valueType = valueType
+        self.valueInteger = valueInteger
+        self.integerType = integerType
+    }
+
+    /// The integer column `index` holds, nil when it holds anything else (or there is no such
+    /// column): one lookup of the column, then its type and integer.
+    @inlinable
+    public func integer(at index: Int32) -> Int64? {
+        guard let value = columnValue(handle, index), valueType(value) == integerType else { return nil }
+        return valueInteger(value)
+    }
 }
 
 /// A connection to a database file the engine manages itself (SQLite's): it reports the rows

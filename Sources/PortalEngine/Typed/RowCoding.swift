@@ -84,7 +84,7 @@ public struct RowReader {
     let source: ColumnSource
     /// The statement stepping over the rows (nil when decoding a lone `Row`), read directly on
     /// the hot path (inlined into the conforming type's module).
-    @usableFromInline let reader: (any ColumnReadingStatement)?
+    @usableFromInline let inPlace: InPlaceColumns?
     /// The result column of each decoded column.
     @usableFromInline let positions: [Int32]
     let names: [String]
@@ -96,7 +96,7 @@ public struct RowReader {
         let names = T.decodedColumns
         positions = names.map { source.columns.index(of: $0).map(Int32.init) ?? -1 }
         self.source = source
-        reader = source.reader
+        inPlace = source.inPlace
         self.names = names
         self.entity = entity
     }
@@ -120,7 +120,7 @@ public struct RowReader {
     @inlinable
     public subscript(_ index: Int) -> Int64 {
         get throws {
-            if let reader, index >= 0 && index < positions.count, let integer = reader.integer(at: positions[index]) {
+            if let inPlace, index >= 0 && index < positions.count, let integer = inPlace.integer(at: positions[index]) {
                 return integer
             }
             return try int64(index)
@@ -242,9 +242,9 @@ public struct RowReader {
     /// The column as an integer when it holds one (the common case, read without a `Value`).
     @inline(__always)
     private func integer(_ index: Int) throws -> Int64? {
-        if let reader, index >= 0 && index < positions.count {
+        if let inPlace, index >= 0 && index < positions.count {
             // A missing column (-1) reads as NULL: not an integer.
-            return reader.integer(at: positions[index])
+            return inPlace.integer(at: positions[index])
         }
         let position = try position(index)
         return position < 0 ? nil : source.integer(at: position)

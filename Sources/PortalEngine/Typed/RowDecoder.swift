@@ -5,9 +5,9 @@ final class ColumnSource {
     let columns: ColumnNames
     /// The column names, held here so the hot path reads them without going through `columns`.
     private let names: [String]
-    /// The statement stepping over the rows when its columns are read in place, else nil
-    /// (decoding a `Row`, or a server's statement).
-    let reader: (any ColumnReadingStatement)?
+    /// The statement's columns read in place, nil when decoding a `Row` or a statement that
+    /// does not read them so (a server's).
+    let inPlace: InPlaceColumns?
     private let row: Row?
     /// The statement stepping over the rows, or nil when decoding a `Row`.
     private let statement: (any DatabaseStatement)?
@@ -31,7 +31,7 @@ final class ColumnSource {
 
     init(statement: any DatabaseStatement) {
         self.statement = statement
-        reader = statement as? any ColumnReadingStatement
+        inPlace = (statement as? any ColumnReadingStatement)?.inPlaceColumns
         self.columns = statement.columns
         self.names = columns.names
         self.row = nil
@@ -39,7 +39,7 @@ final class ColumnSource {
 
     init(row: Row) {
         self.statement = nil
-        reader = nil
+        inPlace = nil
         self.columns = row.columns
         self.names = columns.names
         self.row = row
@@ -60,7 +60,7 @@ final class ColumnSource {
     /// The column as an integer when it holds one (the common case, read without a `Value`).
     @inline(__always)
     func integer(at index: Int) -> Int64? {
-        if let reader { return reader.integer(at: Int32(index)) }
+        if let inPlace { return inPlace.integer(at: Int32(index)) }
         if let statement, case .integer(let i) = statement.value(at: Int32(index)) { return i }
         if let row, index < row.count, case .integer(let i) = row.value(at: index) { return i }
         return nil
@@ -156,14 +156,14 @@ extension Row {
 /// one with a single case, none): `unresolved` until the key is first asked for, then its
 /// column or `missing`.
 final class KeyColumns {
-    let reader: any ColumnReadingStatement
+    let inPlace: InPlaceColumns
     let columns: UnsafeMutablePointer<Int32>
 
     static var unresolved: Int32 { -2 }
     static var missing: Int32 { -1 }
 
-    init(reader: any ColumnReadingStatement) {
-        self.reader = reader
+    init(inPlace: InPlaceColumns) {
+        self.inPlace = inPlace
         columns = .allocate(capacity: 256)
         columns.initialize(repeating: Self.unresolved, count: 256)
     }
@@ -176,7 +176,7 @@ final class KeyColumns {
     func integer(slot: Int) -> Int64? {
         let column = columns[slot]
         guard column >= 0 else { return nil }
-        return reader.integer(at: column)
+        return inPlace.integer(at: column)
     }
 }
 
@@ -245,7 +245,7 @@ struct RowDecoder: Decoder {
             holder = kept
         } else {
             // A lone row asks for each key once: no table worth filling.
-            let keyColumns = source.reader.flatMap { RowKeyedContainer<Key>.makeKeyColumns(reader: $0) }
+            let keyColumns = source.inPlace.flatMap { RowKeyedContainer<Key>.makeKeyColumns(inPlace: $0) }
             holder = ContainerHolder(KeyedDecodingContainer(RowKeyedContainer<Key>(source: source, keyColumns: keyColumns)),
                                      keyColumns: keyColumns)
         }
@@ -286,9 +286,9 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The table for `keyColumns`, when `Key` is a plain value of at most one byte (two keys
     /// with the same byte are the same key, so have the same name).
-    static func makeKeyColumns(reader: any ColumnReadingStatement) -> KeyColumns? {
+    static func makeKeyColumns(inPlace: InPlaceColumns) -> KeyColumns? {
         guard _isPOD(Key.self), MemoryLayout<Key>.size <= 1 else { return nil }
-        return KeyColumns(reader: reader)
+        return KeyColumns(inPlace: inPlace)
     }
 
     /// The source, for the less common paths.
