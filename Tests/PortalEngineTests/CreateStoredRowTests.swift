@@ -162,7 +162,9 @@ import Testing
     @Test func everyColumnOfAWideTableIsFound() throws {
         let folder = try TemporaryFolder()
         let store = try Store(path: folder.path("wide.sqlite"))
-        let names = (0..<40).map { "c\($0)" } + ["größe", "a_rather_long_column_name_of_many_bytes", "x"]
+        // colAz, colBz, colCz: the same length, first and last bytes, which the names' table
+        // hashes alike.
+        let names = (0..<40).map { "c\($0)" } + ["größe", "a_rather_long_column_name_of_many_bytes", "x", "colAz", "colBz", "colCz"]
         let (created, read) = try store.write { ctx in
             try ctx.execute("CREATE TABLE Wide (\(names.map { "\"\($0)\" INTEGER" }.joined(separator: ", ")))")
             var values: [String: Value] = [:]
@@ -173,6 +175,27 @@ import Testing
         #expect(created.names == names)
         #expect(created.values == names.indices.map { .integer(Int64($0 * 3)) })
         #expect(read.map(\.values) == [created.values])
+    }
+
+    /// A loop of creates in one write, each giving other columns: a column the last row gave
+    /// and this one leaves out is NULL in the row returned, as in the row stored.
+    @Test func aLoopOfCreatesGivingOtherColumnsReturnsEachRowAsStored() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeStore(folder)
+        let rows: [[String: Value]] = [
+            ["i": 1, "r": 2.5, "t": "one", "n": 4, "b": .blob([1]), "u": "u", "v": "v", "f": 0.5, "k": 1],
+            ["k": 2],
+            ["i": 3, "k": 3],
+            ["t": "four", "f": 4, "k": 4],
+            ["i": 5, "r": 5, "t": "five", "n": 5, "b": .blob([5]), "u": 5, "v": "five", "f": 5, "k": 5],
+            ["k": 6, "t": .null],
+        ]
+        let (created, read) = try store.write { ctx in
+            (try rows.map { try ctx.create("Plain", $0) }, try ctx.find("Plain", sortedBy: [SortKey("id")]))
+        }
+        #expect(created.map(\.values) == read.map(\.values))
+        #expect(created[1]["i"] == .null && created[1]["t"] == .null && created[3]["i"] == .null && created[5]["b"] == .null)
+        #expect(created[3]["f"] == .real(4))
     }
 
     /// A name in another case than the column's, and an unknown name, take the general path.
