@@ -25,6 +25,16 @@ public final class WriteContext: ReadContext {
     /// Inserts a row from columns and values in order; returns the stored row when `returning`.
     @discardableResult
     public func insert(_ entity: String, columns: [String], values: [Value], returning: Bool = false) throws -> Row? {
+        try insert(entity, columns: columns, ValueArguments(values: values), returning: returning)
+    }
+
+    /// Inserts a row from columns and fields in order, text read in place from the caller's
+    /// buffers (see `InsertField`): a bulk load's way, which makes no `String` per field.
+    public func insert(_ entity: String, columns: [String], fields: [InsertField]) throws {
+        _ = try insert(entity, columns: columns, FieldArguments(fields: fields), returning: false)
+    }
+
+    private func insert(_ entity: String, columns: [String], _ values: some InsertArguments, returning: Bool) throws -> Row? {
         try checkValid()
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
@@ -189,10 +199,10 @@ public final class WriteContext: ReadContext {
     @discardableResult
     func runWrite(_ entity: String, _ sql: String, _ bindings: [Value], returning: Bool) throws -> Row? {
         let statement = try withContext(entity) { try connection.prepare(sql) }
-        return try runWrite(entity, statement, bindings, returning: returning)
+        return try runWrite(entity, statement, ValueArguments(values: bindings), returning: returning)
     }
 
-    private func runWrite(_ entity: String, _ statement: some DatabaseStatement, _ bindings: [Value],
+    private func runWrite(_ entity: String, _ statement: some DatabaseStatement, _ bindings: some InsertArguments,
                           returning: Bool) throws -> Row? {
         // `withContext`'s work without its closure, whose captures cost retains and releases on
         // every row of a bulk insert. Generic, so that SQLite's statement (a bulk insert's, or
@@ -200,7 +210,7 @@ public final class WriteContext: ReadContext {
         do {
             // SQLite's statement is reset only: every run binds all its parameters again.
             defer { if let sqlite = statement as? Statement { sqlite3_reset(sqlite.handle) } else { statement.reset() } }
-            try statement.bind(bindings)
+            if let sqlite = statement as? Statement { try bindings.bind(to: sqlite) } else { try statement.bind(bindings.values) }
             store.changes.note(entity: entity)
             guard returning else {
                 while try statement.step() {}
