@@ -218,8 +218,12 @@ extension WriteContext {
         if let known = createPlan, known.entity == entity, known.rawWrites == rawWrites {
             plan = known
         } else {
+            if let refused = createRefused, refused.entity == entity, refused.rawWrites == rawWrites { return nil }
             guard store.coreDataCatalog == nil, connection is Connection,
-                  let made = CreatePlan(entity, try self.entity(named: entity), rawWrites: rawWrites) else { return nil }
+                  let made = CreatePlan(entity, try self.entity(named: entity), rawWrites: rawWrites) else {
+                createRefused = (entity, rawWrites)
+                return nil
+            }
             createPlan = made
             plan = made
         }

@@ -59,6 +59,9 @@ public final class WriteContext: ReadContext {
 
     /// What `create` knows of the table it last wrote.
     @exclusivity(unchecked) var createPlan: CreatePlan?
+    /// The table `create` last found it has no plan for, and `Store.rawWrites` then: a loop of
+    /// creates into it takes the general path without asking again for every row.
+    @exclusivity(unchecked) var createRefused: (entity: String, rawWrites: Int)?
 
     /// The last insert's statement and what it was for (compared in place, not copied out).
     @exclusivity(unchecked) private var lastInsert = LastInsert()
@@ -72,8 +75,9 @@ public final class WriteContext: ReadContext {
         /// release a strong copy costs: `statement` holds it, and only `insert` replaces it,
         /// which nothing a row runs (binding, stepping, the engine's SQL functions) calls.
         var sqlite: Unmanaged<Statement>?
-        /// The positions of the returned row's REAL columns, once a row has been returned.
-        var realPositions: [Int]?
+        /// The positions of the returned row's REAL columns, once a row has been returned, and
+        /// `Store.rawWrites` then (raw SQL since, an `ALTER TABLE`, may have changed the columns).
+        var realPositions: (positions: [Int], rawWrites: Int)?
     }
 
     /// True when an insert of these columns reuses the last insert's statement (its columns
@@ -85,9 +89,10 @@ public final class WriteContext: ReadContext {
     /// The positions of REAL columns in a row the last insert returned (`asStored`), found
     /// once for the statement rather than for every row of a loop of inserts.
     func realPositions(of row: Row, entity: String) throws -> [Int] {
-        if let known = lastInsert.realPositions, lastInsert.entity == entity { return known }
+        let rawWrites = store.rawWrites.load(ordering: .relaxed)
+        if let known = lastInsert.realPositions, lastInsert.entity == entity, known.rawWrites == rawWrites { return known.positions }
         let positions = Self.realPositions(in: row.names, of: try self.entity(named: entity))
-        lastInsert.realPositions = positions
+        lastInsert.realPositions = (positions, rawWrites)
         return positions
     }
 
