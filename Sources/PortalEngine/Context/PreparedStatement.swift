@@ -20,7 +20,7 @@ extension ReadContext {
         }
         let writes = !statement.isReadOnly
         if writes && !allowsWrites { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
-        return PreparedStatement(statement, context: self, writes: writes)
+        return PreparedStatement(statement, context: self, writes: writes, changesRowsOnly: writes && SQLStatements.changesRowsOnly(sql))
     }
 }
 
@@ -31,26 +31,44 @@ extension ReadContext {
 public final class PreparedStatement {
     /// The connection's cached statement, or one of its own once the cached one was found
     /// running for another user of the same text (a loop inside a loop).
-    private(set) var statement: any DatabaseStatement {
-        didSet { sqlite = statement as? Statement }
+    @exclusivity(unchecked) private(set) var statement: any DatabaseStatement {
+        didSet { sqlite = (statement as? Statement).map(Unmanaged.passUnretained) }
     }
+    /// How many parameters the statement has (the same for its re-prepared copies: same text).
+    private let parameterCount: Int
     /// The same statement when it is SQLite's: bound, stepped and reset by direct calls (a loop
-    /// of executions pays no dynamic cast or protocol call per run).
-    private var sqlite: Statement?
+    /// of executions pays no dynamic cast or protocol call per run). Unmanaged: `statement`
+    /// holds it, and a strong copy would cost a retain and a release per run.
+    ///
+    /// These and the flags below are read on every run, unchecked: a statement is not
+    /// `Sendable`, so one thread runs it, and the dynamic exclusivity checks cost more than a run's
+    /// own work on them.
+    @exclusivity(unchecked) private var sqlite: Unmanaged<Statement>?
     /// True while one of this statement's runs reads its rows.
-    private var running = false
+    @exclusivity(unchecked) private var running = false
     private let context: ReadContext
-    /// The context's store, read once (each run notes a write on it).
+    /// The context's store, read once (a run notes a write on it).
     private let store: Store
     private let writes: Bool
+    /// An INSERT, UPDATE or DELETE: its runs change rows, never the schema, so noting the
+    /// write once (observers hear that anything may have changed, which stays said until the
+    /// transaction ends) holds for every later run.
+    private let changesRowsOnly: Bool
+    /// The write has been noted (see `changesRowsOnly`).
+    @exclusivity(unchecked) private var noted = false
 
-    init(_ statement: any DatabaseStatement, context: ReadContext, writes: Bool) {
+    init(_ statement: any DatabaseStatement, context: ReadContext, writes: Bool, changesRowsOnly: Bool) {
         self.statement = statement
-        sqlite = statement as? Statement
+        sqlite = (statement as? Statement).map(Unmanaged.passUnretained)
+        parameterCount = (statement as? Statement).map { Int(sqlite3_bind_parameter_count($0.handle)) } ?? 0
         self.context = context
         store = context.store
         self.writes = writes
+        self.changesRowsOnly = changesRowsOnly
     }
+
+    /// The SQLite statement's handle, read without retaining the statement.
+    private var handle: OpaquePointer? { sqlite?._withUnsafeGuaranteedRef { $0.handle } }
 
     /// The SQL text.
     public var sql: String { statement.sql }
@@ -93,11 +111,15 @@ public final class PreparedStatement {
     public func execute(_ arguments: [Value] = []) throws -> Int {
         try start(binding: arguments.count)
         defer { finish() }
-        if let sqlite { try runToEnd(sqlite, arguments) } else { try runToEnd(statement, arguments) }
-        guard writes else { return 0 }
-        // SQLite's count straight from the statement's connection, without the context's.
-        if let sqlite { return Int(sqlite3_changes64(sqlite3_db_handle(sqlite.handle))) }
-        return context.connection.changes
+        if let sqlite {
+            return try sqlite._withUnsafeGuaranteedRef { statement in
+                try runToEnd(statement, arguments)
+                // SQLite's count straight from the statement's connection, without the context's.
+                return writes ? Int(sqlite3_changes64(sqlite3_db_handle(statement.handle))) : 0
+            }
+        }
+        try runToEnd(statement, arguments)
+        return writes ? context.connection.changes : 0
     }
 
     /// Binds `arguments` and steps `statement` to its end (generic: SQLite's through direct calls).
@@ -130,22 +152,25 @@ public final class PreparedStatement {
         if running {
             throw PortalError(.misuse, "this prepared statement is still running (inside its own forEach): prepare it again for a nested run")
         }
-        if let sqlite, sqlite3_stmt_busy(sqlite.handle) != 0 {
+        if let handle, sqlite3_stmt_busy(handle) != 0 {
             statement = try context.connection.prepareUncached(statement.sql)
         }
         running = true
-        if let sqlite {
+        if let handle {
             // Not busy: reset already, or run to its end (a step starts it again).
-            if binding != Int(sqlite3_bind_parameter_count(sqlite.handle)) { sqlite3_clear_bindings(sqlite.handle) }
+            if binding != parameterCount { sqlite3_clear_bindings(handle) }
         } else {
             statement.reset()
         }
-        if writes { store.noteRawWrite() }
+        if writes && !(changesRowsOnly && noted) {
+            store.noteRawWrite()
+            noted = true
+        }
     }
 
     private func finish() {
         running = false
         // Reset only: the next run clears or binds every parameter again.
-        if let sqlite { sqlite3_reset(sqlite.handle) } else { statement.reset() }
+        if let handle { sqlite3_reset(handle) } else { statement.reset() }
     }
 }
