@@ -57,6 +57,12 @@ public enum TextMatching {
     /// Whether the bytes are valid UTF-8 (a Swift string of them would keep them as they are).
     public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
+        // ASCII, the common case, eight bytes at a time.
+        if let base = bytes.baseAddress {
+            while i + 8 <= bytes.count && UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+            }
+        }
         while i < bytes.count {
             if bytes[i] < 0x80 {
                 i += 1

@@ -147,7 +147,7 @@ public final class Connection {
 }
 
 /// A NUL byte for binding empty text (SQLite needs a non-null pointer for '' rather than NULL).
-nonisolated(unsafe) private let emptyCString: UnsafePointer<CChar> = {
+nonisolated(unsafe) let emptyCString: UnsafePointer<CChar> = {
     let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
     pointer.initialize(to: 0)
     return UnsafePointer(pointer)

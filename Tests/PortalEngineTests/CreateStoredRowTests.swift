@@ -163,7 +163,8 @@ import Testing
     @Test func everyColumnOfAWideTableIsFound() throws {
         let folder = try TemporaryFolder()
         let store = try Store(path: folder.path("wide.sqlite"))
-        let names = (0..<40).map { "c\($0)" } + ["größe", "a_rather_long_column_name_of_many_bytes", "x"]
+        // colAz, colBz, colCz: short names that differ in one byte inside.
+        let names = (0..<40).map { "c\($0)" } + ["größe", "a_rather_long_column_name_of_many_bytes", "x", "colAz", "colBz", "colCz"]
         let (created, read) = try store.write { ctx in
             try ctx.execute("CREATE TABLE Wide (\(names.map { "\"\($0)\" INTEGER" }.joined(separator: ", ")))")
             var values: [String: Value] = [:]
@@ -174,6 +175,50 @@ import Testing
         #expect(created.names == names)
         #expect(created.values == names.indices.map { .integer(Int64($0 * 3)) })
         #expect(read.map(\.values) == [created.values])
+    }
+
+    /// A loop of creates in one write, each giving other columns: a column the last row gave
+    /// and this one leaves out is NULL in the row returned, as in the row stored.
+    @Test func aLoopOfCreatesGivingOtherColumnsReturnsEachRowAsStored() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeStore(folder)
+        let rows: [[String: Value]] = [
+            ["i": 1, "r": 2.5, "t": "one", "n": 4, "b": .blob([1]), "u": "u", "v": "v", "f": 0.5, "k": 1],
+            ["k": 2],
+            ["i": 3, "k": 3],
+            ["t": "four", "f": 4, "k": 4],
+            ["i": 5, "r": 5, "t": "five", "n": 5, "b": .blob([5]), "u": 5, "v": "five", "f": 5, "k": 5],
+            ["k": 6, "t": .null],
+        ]
+        let (created, read) = try store.write { ctx in
+            (try rows.map { try ctx.create("Plain", $0) }, try ctx.find("Plain", sortedBy: [SortKey("id")]))
+        }
+        #expect(created.map(\.values) == read.map(\.values))
+        #expect(created[1]["i"] == .null && created[1]["t"] == .null && created[3]["i"] == .null && created[5]["b"] == .null)
+        #expect(created[3]["f"] == .real(4))
+    }
+
+    /// A REAL column added in the write, between two inserts of the same columns returning
+    /// their rows: the second row has the real it stores (RETURNING gives the default 3 as an
+    /// integer), and so has a create into a table the write made a view of, and back.
+    @Test func aColumnAddedInTheWriteIsReturnedAsStored() throws {
+        let folder = try TemporaryFolder()
+        let store = try Store(path: folder.path("altered.sqlite"))
+        let rows = try store.write { ctx in
+            try ctx.execute("CREATE TABLE T (a INTEGER, b TEXT)")
+            let first = try ctx.insert("T", [.value("a", 1)], returning: .all).rows
+            try ctx.execute("ALTER TABLE T ADD COLUMN c REAL DEFAULT 3")
+            let second = try ctx.insert("T", [.value("a", 2)], returning: .all).rows
+            return first + second
+        }
+        #expect(rows.map(\.values) == [[1, .null], [2, .null, .real(3)]])
+        let created = try store.write { ctx in
+            try ctx.execute("CREATE TABLE G (a INTEGER, b INTEGER GENERATED ALWAYS AS (a * 2))")
+            let generated = try ctx.create("G", ["a": 2])
+            try ctx.execute("DROP TABLE G; CREATE TABLE G (a INTEGER, b REAL)")
+            return [generated, try ctx.create("G", ["a": 3, "b": 4])]
+        }
+        #expect(created.map(\.values) == [[2, 4], [3, .real(4)]])
     }
 
     /// A name in another case than the column's, and an unknown name, take the general path.

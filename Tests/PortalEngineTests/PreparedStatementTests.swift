@@ -100,6 +100,39 @@ import Testing
         #expect(users == 50)
     }
 
+    /// Observers hear a commit whose rows a prepared statement wrote, however many runs it made,
+    /// and a later create in the same write finds the table as the statement left it.
+    @Test func observersHearAPreparedWriteAndCreateFollowsIt() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(folder)
+        let seen = Mutexed<[Int]>([])
+        let token = store.observe("User") { rows in seen.mutate { $0.append(rows.count) } }
+        #expect(eventually { seen.value == [50] })
+        let created = try store.write { ctx in
+            let insert = try ctx.prepare("INSERT INTO User (name, age) VALUES (?, ?)")
+            for i in 0..<3 { try insert.execute([.text("p\(i)"), .integer(1)]) }
+            let created = try ctx.create("User", ["name": "after", "age": 2])
+            try insert.execute([.text("p3"), .integer(1)])
+            return created
+        }
+        #expect(created["id"] == .integer(54))
+        #expect(eventually { seen.value.last == 55 })
+        withExtendedLifetime(token) {}
+    }
+
+    /// Which prepared writes change rows only (noted once): INSERT, REPLACE, UPDATE, DELETE and
+    /// WITH before one, but none naming SQLite's own tables; anything else is noted at every run.
+    @Test func writesThatChangeRowsOnly() {
+        for sql in ["INSERT INTO t VALUES (1)", " -- c\n replace into t values (1)", "update t set a = 1", "DELETE FROM t",
+                    "WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x"] {
+            #expect(SQLStatements.changesRowsOnly(sql), "\(sql)")
+        }
+        for sql in ["ALTER TABLE t ADD COLUMN b", "CREATE TABLE u (a)", "DROP TABLE t", "PRAGMA user_version = 3",
+                    "UPDATE sqlite_schema SET sql = '' WHERE name = 't'", "delete from SQLITE_SEQUENCE", "VACUUM"] {
+            #expect(!SQLStatements.changesRowsOnly(sql), "\(sql)")
+        }
+    }
+
     @Test func usedOutsideItsContextItThrows() throws {
         let folder = try TemporaryFolder()
         let store = try store(folder)

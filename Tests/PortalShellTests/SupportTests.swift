@@ -24,19 +24,41 @@ import PortalEngine
     }
 }
 
-/// Reads `text` as csv (or tsv) through chunks of `chunk` bytes: the header and the records.
-/// `textColumns`: whether every column is TEXT (the empty-field rule depends on it).
+/// Reads `text` as csv (or tsv) through chunks of `chunk` bytes: the header and the records,
+/// read again marked when the reader says so, as an import does. `textColumns`: whether every
+/// column is TEXT (the empty-field rule depends on it).
 func readDelimited(_ text: String, tab: Bool = false, chunk: Int = 1 << 20, textColumns: Bool = false)
     throws(ImportError) -> (header: [String], rows: [(line: Int, values: [Value])]) {
-    let bytes = Array(text.utf8)
-    let marked = try DelimitedReader.marksNulls(ImportInput(bytes: bytes, chunkSize: chunk), tab: tab)
-    var reader = DelimitedReader(ImportInput(bytes: bytes, chunkSize: chunk), tab: tab, marked: marked)
+    do {
+        do {
+            return try readDelimited(text, tab: tab, chunk: chunk, textColumns: textColumns, marked: false)
+        } catch is DelimitedReader.Remark {
+            return try readDelimited(text, tab: tab, chunk: chunk, textColumns: textColumns, marked: true)
+        }
+    } catch let error as ImportError {
+        throw error
+    } catch {
+        throw ImportError(line: 0, message: "not an import error: \(error)")
+    }
+}
+
+/// One reading of `readDelimited`'s; throws `ImportError` or `DelimitedReader.Remark`.
+func readDelimited(_ text: String, tab: Bool, chunk: Int, textColumns: Bool, marked: Bool)
+    throws -> (header: [String], rows: [(line: Int, values: [Value])]) {
+    var reader = DelimitedReader(ImportInput(bytes: Array(text.utf8), chunkSize: chunk), tab: tab, marked: marked)
     let header = try reader.header().names
     reader.textColumns = Array(repeating: textColumns, count: header.count)
     var rows: [(line: Int, values: [Value])] = []
-    var values: [Value] = []
-    while let line = try reader.next(into: &values) { rows.append((line, values)) }
+    while try reader.next({ fields, line in rows.append((line, fields.map(value))) }) != nil {}
     return (header, rows)
+}
+
+/// An import's field as the value it stores.
+func value(_ field: InsertField) -> Value {
+    switch field {
+    case .value(let value): return value
+    case .text(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+    }
 }
 
 /// Reads `text` as json (or ndjson) through chunks of `chunk` bytes.
@@ -86,11 +108,10 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
                                      tab: false, marked: false)
         _ = try reader.header()
         reader.textColumns = [true]
-        var values: [Value] = []
         do {
-            _ = try reader.next(into: &values)
+            _ = try reader.next { _, _ in }
             Issue.record("read a record past the limit")
-        } catch {
+        } catch let error as ImportError {
             #expect(error.line == 2)
             #expect(error.message == "a record longer than 1 MiB (is a quote not closed?)")
         }
@@ -98,7 +119,8 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
                                    tab: false, marked: false)
         _ = try fits.header()
         fits.textColumns = [true]
-        #expect(try fits.next(into: &values) == 2)
+        var values: [Value] = []
+        #expect(try fits.next { fields, _ in values = fields.map(value) } == 2)
         #expect(values == [.text(String(long.prefix(900_000)))])
     }
 
@@ -137,27 +159,56 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
         #expect(try readDelimited("a\tb\n\tx\n\\N\ty\n", tab: true, textColumns: false).rows.map(\.values) == [["", "x"], [.null, "y"]])
     }
 
-    /// The first pass finds a field that is exactly `""` (csv) or `\N` (tsv), and nothing else
-    /// that looks like one, at any chunk size.
-    @Test func marksNullsFindsOnlyWholeFields() throws {
+    /// A field that is exactly `""` (csv) or `\N` (tsv), and nothing else that looks like one,
+    /// marks the file, at any chunk size: the empty field of the first record is then NULL (csv)
+    /// or empty text (tsv), read again when the mark comes after it.
+    @Test func onlyWholeFieldsMarkTheFile() throws {
         let cases: [(String, Bool, Bool)] = [
-            ("a,b\n1,\"\"\n", false, true),
-            ("a,b\n1,\"\"", false, true),
-            ("a,b\n\"\",1\n", false, true),
-            ("a,b\n1,\"x,\"\",y\"\n", false, false),
-            ("a,b\n1,\"\"\"x\"\n", false, false),
-            ("a,b\n1,x\"\"\n", false, false),
-            ("a,b\n1,\n", false, false),
-            ("a\tb\n1\t\\N\n", true, true),
-            ("a\tb\n\\N\t1", true, true),
-            ("a\tb\n1\tx\\N\n", true, false),
-            ("a\tb\n1\t\\Nx\n", true, false),
+            ("a,b\n,\"\"\n", false, true),
+            ("a,b\n,1\n1,\"\"", false, true),
+            ("a,b\n,1\n\"\",\n", false, true),
+            ("\"\",b\n,1\n", false, true),
+            ("a,b\n,\"x,\"\",y\"\n", false, false),
+            ("a,b\n,\"\"\"x\"\n", false, false),
+            ("a,b\n,x\"\"\n", false, false),
+            ("a,b\n,\n", false, false),
+            ("a\tb\n\t\\N\n", true, true),
+            ("a\tb\n\t1\n\\N\t1", true, true),
+            ("a\tb\n\tx\\N\n", true, false),
+            ("a\tb\n\t\\Nx\n", true, false),
         ]
-        for (text, tab, expected) in cases {
+        for (text, tab, marked) in cases {
             for chunk in [1, 2, 3, 1 << 20] {
-                #expect(try DelimitedReader.marksNulls(ImportInput(bytes: Array(text.utf8), chunkSize: chunk), tab: tab) == expected,
-                        "\(text.debugDescription), chunk \(chunk)")
+                // csv: a TEXT column's empty field is empty text, or NULL when marked; tsv: another
+                // column's is NULL, or empty text when marked.
+                let first = try readDelimited(text, tab: tab, chunk: chunk, textColumns: !tab).rows[0].values[0]
+                #expect(first == (marked == tab ? "" : .null), "\(text.debugDescription), chunk \(chunk)")
             }
+        }
+    }
+
+    /// A one-column tsv file whose blank lines are records once it is marked.
+    @Test func blankLinesOfAMarkedOneColumnFile() throws {
+        #expect(try readDelimited("a\nx\n\ny\n", tab: true, textColumns: true).rows.map(\.values) == [["x"], ["y"]])
+        #expect(try readDelimited("a\nx\n\n\\N\n", tab: true, textColumns: true).rows.map(\.values) == [["x"], [""], [.null]])
+    }
+
+    /// Text that is not well-formed UTF-8 is read as a Swift string reads it; escaped fields
+    /// longer than the chunks read, and many in a record, are unescaped whole.
+    @Test func invalidUTF8AndLongEscapedFields() throws {
+        var bytes = Array("a,b,c\n".utf8) + [0x61, 0xFF, 0x62, 0x2C, 0x22, 0xC3, 0x22, 0x22, 0x22, 0x2C, 0x63, 0x0A]
+        let long = String(repeating: "ab\"\"cd", count: 5000)
+        bytes += Array("\"\(long)\",\"\(long)\",x\n".utf8)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("\u{FFFD}"))
+        for chunk in [7, 4096, 1 << 20] {
+            var reader = DelimitedReader(ImportInput(bytes: bytes, chunkSize: chunk), tab: false, marked: false)
+            _ = try reader.header()
+            reader.textColumns = [true, true, true]
+            var rows: [[Value]] = []
+            while try reader.next({ fields, _ in rows.append(fields.map(value)) }) != nil {}
+            let unescaped = String(repeating: "ab\"cd", count: 5000)
+            #expect(rows == [["a\u{FFFD}b", "\u{FFFD}\"", "c"], [.text(unescaped), .text(unescaped), "x"]], "chunk \(chunk)")
         }
     }
 

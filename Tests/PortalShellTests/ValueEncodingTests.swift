@@ -107,7 +107,7 @@ import PortalEngine
         reader.textColumns = Array(repeating: false, count: 5)
         reader.numericColumns = Array(repeating: true, count: 5)
         var values: [Value] = []
-        _ = try reader.next(into: &values)
+        _ = try reader.next { fields, _ in values = fields.map(value) }
         #expect(same(values, [.real(.infinity), .real(-.infinity), "Inf", "-Inf", "Info"]))
     }
 

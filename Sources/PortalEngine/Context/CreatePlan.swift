@@ -30,6 +30,8 @@ final class CreatePlan {
     @exclusivity(unchecked) var lastGiven: UInt64 = 0
     @exclusivity(unchecked) var lastColumns: [String] = []
     @exclusivity(unchecked) var lastPositions: [Int] = []
+    /// The positions of the columns the last insert left out.
+    @exclusivity(unchecked) var lastOmitted: [Int] = []
     @exclusivity(unchecked) var lastOmittedKnown = false
 
     /// The plan of `entity`, nil where `create` needs RETURNING for every row: a virtual table,
@@ -54,6 +56,7 @@ final class CreatePlan {
         omitted = attributes.map { $0.defaultValue == nil ? .null : nil }
         names = attributes.map(\.column)
         slots = Self.slots(for: attributes.map(\.column))
+        smallSlots = Array(repeating: (0, 0, -1), count: slots.count)
         rowidAlias = alias
     }
 
@@ -73,16 +76,52 @@ final class CreatePlan {
     /// The columns' names, in table order.
     private let names: [String]
 
+    /// The position of the column named exactly `name`, found first by the name's own two words
+    /// when it is a small string. A Swift string of up to 15 UTF-8 bytes (most column names)
+    /// holds them in those words, with nothing stored elsewhere, so two small strings with the
+    /// same words are the same name: one multiply and a comparison of two words find it, where
+    /// reading its bytes through `String` costs several times the insert's own work on the
+    /// column. Other names, and the first sight of each small one, go by `position(of:)`.
+    @inline(__always)
+    func column(named name: String) -> Int? {
+        #if (arch(x86_64) || arch(arm64)) && _endian(little)
+        let (low, high) = unsafeBitCast(name, to: (UInt64, UInt64).self)
+        // The top byte of the second word: bit 61 says the string is small.
+        if high & (1 << 61) != 0 {
+            let mask = smallSlots.count - 1
+            var slot = Int(truncatingIfNeeded: ((low ^ high &* 31) &* 0x9e37_79b9_7f4a_7c15) >> 40) & mask
+            while case let known = smallSlots[slot], known.position >= 0 {
+                if known.low == low && known.high == high { return known.position }
+                slot = (slot + 1) & mask
+            }
+            guard let position = position(of: name) else { return nil }
+            // At most one entry per column (equal names are equal words), and never a full table.
+            if smallCount < names.count {
+                smallSlots[slot] = (low, high, position)
+                smallCount += 1
+            }
+            return position
+        }
+        #endif
+        return position(of: name)
+    }
+
+    /// `column(named:)`'s table: a small name's two words and its position (-1: empty slot),
+    /// twice as many slots as columns, filled as names are first seen.
+    @exclusivity(unchecked) private var smallSlots: [(low: UInt64, high: UInt64, position: Int)]
+    @exclusivity(unchecked) private var smallCount = 0
+
     /// The last row's values, kept for the next row to fill (a row is copied into the `Row`
     /// returned, so one array serves a whole loop of creates).
     @exclusivity(unchecked) private var scratch: [Value] = []
 
-    /// An array of NULLs, one per column, to fill with a row.
+    /// An array of one value per column, to fill with a row: the last row's values, each of
+    /// which the next row overwrites (the columns given, then `lastOmitted`), so they are not
+    /// cleared here (destroying ten values per row cost more than the insert's work on them).
     func takeRow() -> [Value] {
         var row: [Value] = []
         swap(&row, &scratch)
         guard row.count == names.count else { return [Value](repeating: .null, count: names.count) }
-        for i in row.indices { row[i] = .null }
         return row
     }
 
@@ -122,6 +161,7 @@ final class CreatePlan {
         lastGiven = given
         lastPositions = columns.names.indices.filter { given & (1 << UInt64($0)) != 0 }
         lastColumns = lastPositions.map { columns.names[$0] }
+        lastOmitted = columns.names.indices.filter { given & (1 << UInt64($0)) == 0 }
         lastOmittedKnown = omitted.indices.allSatisfy { i in given & (1 << UInt64(i)) != 0 || omitted[i] != nil || i == rowidAlias }
     }
 
@@ -178,8 +218,12 @@ extension WriteContext {
         if let known = createPlan, known.entity == entity, known.rawWrites == rawWrites {
             plan = known
         } else {
+            if let refused = createRefused, refused.entity == entity, refused.rawWrites == rawWrites { return nil }
             guard store.coreDataCatalog == nil, connection is any LocalDatabaseConnection,
-                  let made = CreatePlan(entity, try self.entity(named: entity), rawWrites: rawWrites) else { return nil }
+                  let made = CreatePlan(entity, try self.entity(named: entity), rawWrites: rawWrites) else {
+                createRefused = (entity, rawWrites)
+                return nil
+            }
             createPlan = made
             plan = made
         }
@@ -188,12 +232,14 @@ extension WriteContext {
         var given: UInt64 = 0
         for (name, value) in values {
             // A name in another case, or no column's, takes the general path (and its errors).
-            guard let i = plan.position(of: name) else { return nil }
+            guard let i = plan.column(named: name) else { return nil }
             given |= 1 << UInt64(i)
             row[i] = value
         }
         plan.give(given)
         guard plan.lastOmittedKnown else { return nil }
+        // The row array holds the last row's values where this one gives none.
+        for i in plan.lastOmitted { row[i] = .null }
         var converts = false
         for i in plan.lastPositions {
             switch plan.change(row[i], at: i) {

@@ -17,7 +17,7 @@ extension ReadContext {
         }
         let writes = !statement.isReadOnly
         if writes && !allowsWrites { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
-        return PreparedStatement(statement, context: self, writes: writes)
+        return PreparedStatement(statement, context: self, writes: writes, changesRowsOnly: writes && SQLStatements.changesRowsOnly(sql))
     }
 }
 
@@ -28,25 +28,40 @@ extension ReadContext {
 public final class PreparedStatement {
     /// The connection's cached statement, or one of its own once the cached one was found
     /// running for another user of the same text (a loop inside a loop).
-    private(set) var statement: any DatabaseStatement {
+    @exclusivity(unchecked) private(set) var statement: any DatabaseStatement {
         didSet { reading = statement as? any ColumnReadingStatement }
     }
+    /// How many parameters the statement has (the same for its re-prepared copies: same text).
+    private let parameterCount: Int
     /// The same statement when its runs can be controlled without clearing its bindings (a
     /// loop of executions pays no dynamic cast per run).
-    private var reading: (any ColumnReadingStatement)?
+    ///
+    /// This and the flags below are read on every run, unchecked: a statement is not
+    /// `Sendable`, so one thread runs it, and the dynamic exclusivity checks cost more than a run's
+    /// own work on them.
+    @exclusivity(unchecked) private var reading: (any ColumnReadingStatement)?
     /// True while one of this statement's runs reads its rows.
-    private var running = false
+    @exclusivity(unchecked) private var running = false
     private let context: ReadContext
-    /// The context's store, read once (each run notes a write on it).
+    /// The context's store, read once (a run notes a write on it).
     private let store: Store
     private let writes: Bool
+    /// An INSERT, UPDATE or DELETE: its runs change rows, never the schema, so noting the
+    /// write once (observers hear that anything may have changed, which stays said until the
+    /// transaction ends) holds for every later run.
+    private let changesRowsOnly: Bool
+    /// The write has been noted (see `changesRowsOnly`).
+    @exclusivity(unchecked) private var noted = false
 
-    init(_ statement: any DatabaseStatement, context: ReadContext, writes: Bool) {
+    init(_ statement: any DatabaseStatement, context: ReadContext, writes: Bool, changesRowsOnly: Bool) {
         self.statement = statement
-        reading = statement as? any ColumnReadingStatement
+        let reading = statement as? any ColumnReadingStatement
+        self.reading = reading
+        parameterCount = reading?.parameterCount ?? 0
         self.context = context
         store = context.store
         self.writes = writes
+        self.changesRowsOnly = changesRowsOnly
     }
 
     /// The SQL text.
@@ -133,11 +148,14 @@ public final class PreparedStatement {
         running = true
         if let reading {
             // Not running: reset already, or run to its end (a step starts it again).
-            if binding != reading.parameterCount { reading.clearBindings() }
+            if binding != parameterCount { reading.clearBindings() }
         } else {
             statement.reset()
         }
-        if writes { store.noteRawWrite() }
+        if writes && !(changesRowsOnly && noted) {
+            store.noteRawWrite()
+            noted = true
+        }
     }
 
     private func finish() {

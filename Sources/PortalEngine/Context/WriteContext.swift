@@ -23,6 +23,16 @@ public final class WriteContext: ReadContext {
     /// Inserts a row from columns and values in order; returns the stored row when `returning`.
     @discardableResult
     public func insert(_ entity: String, columns: [String], values: [Value], returning: Bool = false) throws -> Row? {
+        try insert(entity, columns: columns, ValueArguments(values: values), returning: returning)
+    }
+
+    /// Inserts a row from columns and fields in order, text read in place from the caller's
+    /// buffers (see `InsertField`): a bulk load's way, which makes no `String` per field.
+    public func insert(_ entity: String, columns: [String], fields: [InsertField]) throws {
+        _ = try insert(entity, columns: columns, FieldArguments(fields: fields), returning: false)
+    }
+
+    private func insert(_ entity: String, columns: [String], _ values: some InsertArguments, returning: Bool) throws -> Row? {
         try checkValid()
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
@@ -43,6 +53,9 @@ public final class WriteContext: ReadContext {
 
     /// What `create` knows of the table it last wrote.
     @exclusivity(unchecked) var createPlan: CreatePlan?
+    /// The table `create` last found it has no plan for, and `Store.rawWrites` then: a loop of
+    /// creates into it takes the general path without asking again for every row.
+    @exclusivity(unchecked) var createRefused: (entity: String, rawWrites: Int)?
 
     /// The last insert's statement and what it was for (compared in place, not copied out).
     @exclusivity(unchecked) private var lastInsert = LastInsert()
@@ -52,8 +65,9 @@ public final class WriteContext: ReadContext {
         var columns: [String] = []
         var returning = false
         var statement: (any DatabaseStatement)?
-        /// The positions of the returned row's REAL columns, once a row has been returned.
-        var realPositions: [Int]?
+        /// The positions of the returned row's REAL columns, once a row has been returned, and
+        /// `Store.rawWrites` then (raw SQL since, an `ALTER TABLE`, may have changed the columns).
+        var realPositions: (positions: [Int], rawWrites: Int)?
     }
 
     /// True when an insert of these columns reuses the last insert's statement (its columns
@@ -65,9 +79,10 @@ public final class WriteContext: ReadContext {
     /// The positions of REAL columns in a row the last insert returned (`asStored`), found
     /// once for the statement rather than for every row of a loop of inserts.
     func realPositions(of row: Row, entity: String) throws -> [Int] {
-        if let known = lastInsert.realPositions, lastInsert.entity == entity { return known }
+        let rawWrites = store.rawWrites.load(ordering: .relaxed)
+        if let known = lastInsert.realPositions, lastInsert.entity == entity, known.rawWrites == rawWrites { return known.positions }
         let positions = Self.realPositions(in: row.names, of: try self.entity(named: entity))
-        lastInsert.realPositions = positions
+        lastInsert.realPositions = (positions, rawWrites)
         return positions
     }
 
@@ -179,17 +194,17 @@ public final class WriteContext: ReadContext {
     @discardableResult
     func runWrite(_ entity: String, _ sql: String, _ bindings: [Value], returning: Bool) throws -> Row? {
         let statement = try withContext(entity) { try connection.prepare(sql) }
-        return try runWrite(entity, statement, bindings, returning: returning)
+        return try runWrite(entity, statement, ValueArguments(values: bindings), returning: returning)
     }
 
-    private func runWrite(_ entity: String, _ statement: some DatabaseStatement, _ bindings: [Value],
+    private func runWrite(_ entity: String, _ statement: some DatabaseStatement, _ bindings: some InsertArguments,
                           returning: Bool) throws -> Row? {
         // `withContext`'s work without its closure, whose captures cost retains and releases on
         // every row of a bulk insert. Generic, so that the statement's type is opened once.
         do {
             // Every run binds all its parameters again: they need not be cleared.
             defer { statement.resetKeepingBindings() }
-            try statement.bind(bindings)
+            try bindings.bind(to: statement)
             store.changes.note(entity: entity)
             guard returning else {
                 while try statement.step() {}

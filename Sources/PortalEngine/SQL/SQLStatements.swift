@@ -93,6 +93,15 @@ public enum SQLStatements {
         }
     }
 
+    /// True when `statement` is an INSERT, REPLACE, UPDATE or DELETE (or a WITH before one), which
+    /// change rows and never the schema; false for anything else, and for a statement naming
+    /// one of SQLite's own tables (`PRAGMA writable_schema` lets an UPDATE change the schema's).
+    static func changesRowsOnly(_ statement: String) -> Bool {
+        guard let first = leadingWords(statement, 1).first?.uppercased(),
+              ["INSERT", "REPLACE", "UPDATE", "DELETE", "WITH"].contains(first) else { return false }
+        return !statement.lowercased().contains("sqlite_")
+    }
+
     /// The first `count` words (letters, digits, `_`) of `text`, after any leading comments,
     /// `;` and `(`, read no further: asked of every statement a context runs. On the bytes, as
     /// SQL's separators are ASCII: no copy of the text, and no generic code whose first call

@@ -83,6 +83,8 @@ extension DatabaseConnection {
 public protocol DatabaseStatement: AnyObject {
     /// Binds `values` to the parameters in order.
     func bind(_ values: [Value]) throws
+    /// Binds `fields` to the parameters in order (a statement that can, text from its bytes in place).
+    func bind(fields: [InsertField]) throws
     /// Advances to the next row; false when there is none (the statement is done).
     func step() throws -> Bool
     /// How many columns each row has.
@@ -118,6 +120,9 @@ public protocol DatabaseStatement: AnyObject {
 // What a server's statement does with nothing but `step` and `value(at:)`; SQLite's statement
 // has faster forms of its own (rows sharing one storage, values read in place).
 extension DatabaseStatement {
+    /// The fields as values.
+    public func bind(fields: [InsertField]) throws { try bind(fields.map(\.value)) }
+
     /// Clears the bindings too: a statement that can keep them says so (`ColumnReadingStatement`).
     public func resetKeepingBindings() { reset() }
 

@@ -17,14 +17,22 @@ struct ImportRecord {
 /// (csv's `""` is always empty text.) A csv file whose header's names are all quoted is read
 /// with its values' types (`ValueEncoding`); in any other file, a field is text, except `Inf`
 /// and `-Inf` written as they are in a column of numeric affinity.
+///
+/// The file is read once: the reader takes it as not telling NULL from empty text until a field
+/// shows that it does. Should a record read before that have an empty field that reads
+/// otherwise once the file tells them apart, `next` throws `Remark`, and the caller reads the
+/// file again from the start, `marked`.
 struct DelimitedReader {
+    /// The file tells NULL from empty text, which records already read did not know: read it again, marked.
+    struct Remark: Error {}
+
     /// How tsv writes NULL where it must differ from empty text (`export … as tsv`).
     static let tsvNull = "\\N"
 
     private let input: ImportInput
     private let tab: Bool
-    /// True when the file tells NULL from empty text (see above): `marksNulls(_:tab:)`, or a
-    /// typed csv file.
+    /// True when the file tells NULL from empty text (see above): known from the start (a
+    /// second reading), or from a field read so far, or a typed csv file.
     private var marked: Bool
     /// csv whose header's names are all quoted, as `export` writes it: its unquoted fields are
     /// NULL, numbers and blob literals, its quoted fields text (`ValueEncoding`).
@@ -38,9 +46,13 @@ struct DelimitedReader {
     private var line = 1
     /// The fields of the record being read (reused: no allocation per record).
     private var fields: [Field] = []
+    /// True when one of them tells NULL from empty text: csv's `""`, tsv's `\N`.
+    private var marks = false
+    /// The values of the record being read, and its unescaped text (reused).
+    private let record = RecordBuffer()
 
     /// A field's bytes in the window: `start..<end`, inside its quotes when `quoted`.
-    private struct Field {
+    fileprivate struct Field {
         var start: Int
         var end: Int
         var quoted: Bool
@@ -60,23 +72,39 @@ struct DelimitedReader {
         guard let headerLine = try nextRecord(columns: nil) else {
             throw ImportError(line: 1, message: "the file is empty (a header row naming the attributes is needed)")
         }
-        let names = input.withWindow { window in fields.map { text($0, window) } }
+        let names = input.withWindow { window in
+            record.unescape(fields, in: window, tab: tab)
+            return fields.indices.map { String(decoding: bytes($0, window), as: UTF8.self) }
+        }
         if !tab && fields.allSatisfy(\.quoted) {
             typed = true
             marked = true
         }
+        if marks { marked = true }
         return (names, headerLine)
     }
 
-    /// The next record's values into `values` (in header order); its line, or nil at the end.
-    mutating func next(into values: inout [Value]) throws(ImportError) -> Int? {
+    /// Reads the next record and hands its values to `body` (in header order), with its line:
+    /// text as `InsertField.text`, read in place and valid only inside `body`. Returns the
+    /// line, or nil at the end. Throws `ImportError`, `Remark` (see above), or `body`'s error.
+    mutating func next(_ body: (_ values: [InsertField], _ line: Int) throws -> Void) throws -> Int? {
         guard let recordLine = try nextRecord(columns: textColumns.count) else { return nil }
-        values.removeAll(keepingCapacity: true)
-        input.withWindow { window in
-            for (column, field) in fields.enumerated() {
-                values.append(value(field, window, textColumn: textColumns[column],
-                                    numericColumn: numericColumns.indices.contains(column) && numericColumns[column]))
+        if marks && !marked {
+            if record.readOtherwiseMarked { throw Remark() }
+            marked = true
+        }
+        // The array of values is taken from the record's buffer and given back, overwritten in
+        // place (emptying it for each record cost more than filling it).
+        var values: [InsertField] = []
+        swap(&values, &record.values)
+        defer { swap(&values, &record.values) }
+        if values.count != fields.count { values = Array(repeating: .value(.null), count: fields.count) }
+        try input.withWindow { window in
+            record.unescape(fields, in: window, tab: tab)
+            for column in fields.indices {
+                values[column] = value(column, window)
             }
+            try body(values, recordLine)
         }
         return recordLine
     }
@@ -101,6 +129,7 @@ struct DelimitedReader {
             let isBlank = fields.count == 1 && !fields[0].quoted && fields[0].start == fields[0].end
             // A blank line is skipped, except in a one-column file whose empty fields are text.
             if isBlank && !(tab && marked && columns == 1) {
+                if tab && columns == 1 { record.readOtherwiseMarked = true }
                 input.start = next
                 continue
             }
@@ -119,6 +148,7 @@ struct DelimitedReader {
         throws(ImportError) -> (next: Int, newlines: Int)? {
         let separator: UInt8 = tab ? 9 : 44
         fields.removeAll(keepingCapacity: true)
+        marks = false
         var i = from
         var newlines = 0
         while true {
@@ -146,6 +176,7 @@ struct DelimitedReader {
                     j += 1
                 }
                 fields.append(Field(start: i + 1, end: j, quoted: true, escaped: escaped))
+                if j == i + 1 { marks = true }
                 i = j + 1
                 if i < limit && window[i] != separator && window[i] != 10 && window[i] != 13 {
                     throw ImportError(line: line + newlines, message: "unexpected character after a closing quote")
@@ -164,6 +195,7 @@ struct DelimitedReader {
                     j = ByteScan.first(of: separator, 10, 13, in: window, from: j, to: limit)
                 }
                 fields.append(Field(start: i, end: j, quoted: false, escaped: escaped))
+                if escaped && j - i == 2 && window[i] == 92 && window[i + 1] == UInt8(ascii: "N") { marks = true }
                 i = j
             }
             // After a field: a separator, the end of the line, or the end of the file.
@@ -181,104 +213,106 @@ struct DelimitedReader {
         }
     }
 
-    /// The field's text: quotes or backslash escapes undone.
-    private func text(_ field: Field, _ window: UnsafeBufferPointer<UInt8>) -> String {
-        let bytes = UnsafeBufferPointer(rebasing: window[field.start..<field.end])
-        guard field.escaped else { return String(decoding: bytes, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            if tab && bytes[i] == 92 && i + 1 < bytes.count {
-                switch bytes[i + 1] {
-                case UInt8(ascii: "t"): out.append(9)
-                case UInt8(ascii: "n"): out.append(10)
-                case UInt8(ascii: "r"): out.append(13)
-                default: out.append(bytes[i + 1])
-                }
-                i += 2
-            } else {
-                out.append(bytes[i])
-                // csv: `""` inside quotes is one quote.
-                i += !tab && bytes[i] == 34 ? 2 : 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+    /// The text of the field of `column`, quotes or backslash escapes undone (`record` holds
+    /// the unescaped text of the record's escaped fields).
+    private func bytes(_ column: Int, _ window: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let field = fields[column]
+        return field.escaped ? record.unescaped(column) : UnsafeBufferPointer(rebasing: window[field.start..<field.end])
     }
 
-    /// The field's value in a column (TEXT or not), by the rule above.
-    private func value(_ field: Field, _ window: UnsafeBufferPointer<UInt8>, textColumn: Bool, numericColumn: Bool) -> Value {
+    /// The value of the field of `column`, by the rule above: text read in place, from the
+    /// window or the record's unescaped bytes. Text that is not well-formed UTF-8 is read as a
+    /// Swift string reads it (each bad sequence U+FFFD).
+    private func value(_ column: Int, _ window: UnsafeBufferPointer<UInt8>) -> InsertField {
+        let field = fields[column]
+        let textColumn = textColumns[column]
         if field.start == field.end {
-            if field.quoted { return .text("") }
-            if tab { return marked || textColumn ? .text("") : .null }
-            return !marked && textColumn ? .text("") : .null
+            if field.quoted { return .value(.text("")) }
+            // The two rules differ here: csv in a TEXT column, tsv in any other.
+            if !marked && (tab ? !textColumn : textColumn) { record.readOtherwiseMarked = true }
+            if tab { return marked || textColumn ? .value(.text("")) : .value(.null) }
+            return !marked && textColumn ? .value(.text("")) : .value(.null)
         }
         if tab && field.end - field.start == 2 && window[field.start] == 92 && window[field.start + 1] == UInt8(ascii: "N") {
-            return .null
+            return .value(.null)
         }
-        if typed && !field.quoted { return ValueEncoding.unquotedField(text(field, window)) }
-        let text = text(field, window)
-        if numericColumn && !field.quoted && !field.escaped, let infinity = ValueEncoding.infinity(text) { return .real(infinity) }
-        return .text(text)
+        let bytes = bytes(column, window)
+        if typed && !field.quoted { return .value(ValueEncoding.unquotedField(String(decoding: bytes, as: UTF8.self))) }
+        if !field.quoted && !field.escaped && numericColumns.indices.contains(column) && numericColumns[column],
+           ValueEncoding.isInfinityWord(bytes) {
+            return .value(.real(bytes.count == 3 ? .infinity : -.infinity))
+        }
+        guard TextMatching.isValidUTF8(bytes) else { return .value(.text(String(decoding: bytes, as: UTF8.self))) }
+        return .text(bytes)
     }
+}
 
-    /// Whether the file tells NULL from empty text: some csv field is `""`, some tsv field is
-    /// `\N`. Reads `input` through (up to the first such field).
-    static func marksNulls(_ input: ImportInput, tab: Bool) throws(ImportError) -> Bool {
-        var state = MarkScan.fieldStart
-        repeat {
-            let found = input.withWindow { window in
-                let separator: UInt8 = tab ? 9 : 44
-                var i = input.start
-                while i < input.end {
-                    // Most bytes are inside a field: jumped over, eight at a time, without
-                    // stepping the states.
-                    if state == .unquoted { i = ByteScan.first(of: separator, 10, 13, in: window, from: i, to: input.end) }
-                    if state == .quoted { i = ByteScan.first(of: 34, 34, 34, in: window, from: i, to: input.end) }
-                    guard i < input.end else { break }
-                    let byte = window[i]
-                    i += 1
-                    state = tab ? state.tsv(byte) : state.csv(byte)
-                    if state == .found { return true }
+/// A record's values as `DelimitedReader.next` hands them out, and the unescaped text of its
+/// escaped fields, kept from one record to the next (no allocation per record): a class, so
+/// the reader fills it while it reads its own window.
+///
+/// Its state is unchecked: one reader uses it, and the dynamic exclusivity checks would cost
+/// more than a record's own work on it.
+private final class RecordBuffer {
+    @exclusivity(unchecked) var values: [InsertField] = []
+    /// True once an empty field (or a blank line) was read whose value differs between a file
+    /// that tells NULL from empty text and one that does not.
+    @exclusivity(unchecked) var readOtherwiseMarked = false
+    /// The unescaped bytes of the record's escaped fields, and where each field's are.
+    @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity = 256
+    /// Per column: where its unescaped bytes are (read only for escaped fields).
+    @exclusivity(unchecked) private var ranges: [Range<Int>] = []
+
+    init() { bytes = .allocate(capacity: capacity) }
+
+    deinit { bytes.deallocate() }
+
+    /// Undoes the quotes' `""` (csv) or the backslash escapes (tsv) of each escaped field.
+    func unescape(_ fields: [DelimitedReader.Field], in window: UnsafeBufferPointer<UInt8>, tab: Bool) {
+        // Unescaped text is never longer than the field: room for all of them, made once.
+        let needed = fields.reduce(0) { $0 + ($1.escaped ? $1.end - $1.start : 0) }
+        guard needed > 0 else { return }
+        if ranges.count < fields.count { ranges = Array(repeating: 0..<0, count: fields.count) }
+        if needed > capacity {
+            bytes.deallocate()
+            capacity = max(needed, capacity * 2)
+            bytes = .allocate(capacity: capacity)
+        }
+        guard let base = window.baseAddress else { return }
+        // The bytes up to the next quote (csv) or backslash (tsv) are copied as they are.
+        let special: UInt8 = tab ? 92 : 34
+        var end = 0
+        for (column, field) in fields.enumerated() where field.escaped {
+            let start = end
+            var i = field.start
+            while i < field.end {
+                let next = ByteScan.first(of: special, special, special, in: window, from: i, to: field.end)
+                (bytes + end).update(from: base + i, count: next - i)
+                end += next - i
+                guard next < field.end else { break }
+                if tab && next + 1 < field.end {
+                    switch window[next + 1] {
+                    case UInt8(ascii: "t"): bytes[end] = 9
+                    case UInt8(ascii: "n"): bytes[end] = 10
+                    case UInt8(ascii: "r"): bytes[end] = 13
+                    case let other: bytes[end] = other
+                    }
+                } else {
+                    // csv: `""` inside quotes is one quote (tsv: a lone backslash at the end).
+                    bytes[end] = special
                 }
-                return false
+                end += 1
+                i = next + 2
             }
-            if found { return true }
-            input.start = input.end
-        } while try input.refill(line: 1)
-        return tab ? state == .backslashN : state == .quotes
+            ranges[column] = start..<end
+        }
     }
 
-    /// The states of `marksNulls`' scan, a byte at a time.
-    private enum MarkScan {
-        /// csv: at a field's start; in a quoted field just opened; `""` at a field's start;
-        /// inside quotes; a quote inside quotes (closing, or half of `""`); outside quotes.
-        case fieldStart, opened, quotes, quoted, quoteInQuoted, unquoted
-        /// tsv: `\` at a field's start; `\N` at a field's start.
-        case backslash, backslashN
-        case found
-
-        private static func ends(_ byte: UInt8, _ separator: UInt8) -> Bool { byte == separator || byte == 10 || byte == 13 }
-
-        func csv(_ byte: UInt8) -> MarkScan {
-            switch self {
-            case .fieldStart: return byte == 34 ? .opened : Self.ends(byte, 44) ? .fieldStart : .unquoted
-            case .opened: return byte == 34 ? .quotes : .quoted
-            case .quotes: return byte == 34 ? .quoted : Self.ends(byte, 44) ? .found : .unquoted
-            case .quoted: return byte == 34 ? .quoteInQuoted : .quoted
-            case .quoteInQuoted: return byte == 34 ? .quoted : Self.ends(byte, 44) ? .fieldStart : .unquoted
-            default: return Self.ends(byte, 44) ? .fieldStart : .unquoted
-            }
-        }
-
-        func tsv(_ byte: UInt8) -> MarkScan {
-            switch self {
-            case .fieldStart: return byte == 92 ? .backslash : Self.ends(byte, 9) ? .fieldStart : .unquoted
-            case .backslash: return byte == UInt8(ascii: "N") ? .backslashN : Self.ends(byte, 9) ? .fieldStart : .unquoted
-            case .backslashN: return Self.ends(byte, 9) ? .found : .unquoted
-            default: return Self.ends(byte, 9) ? .fieldStart : .unquoted
-            }
-        }
+    /// The unescaped bytes of the field of `column`.
+    func unescaped(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+        let range = ranges[column]
+        return UnsafeBufferPointer(start: bytes + range.lowerBound, count: range.count)
     }
 }
 

@@ -10,34 +10,41 @@ extension Executor {
         let entity = try writableEntity(name)
         let format = try dataFormat(format, path: path)
         let progress = ImportProgress(errors, enabled: isatty(2) == 1)
-        // The rule for empty csv and tsv fields depends on the whole file: a first pass looks for a
-        // field that marks NULLs (it stops at the first). A pipe or a device cannot be read twice:
-        // it is read whole into memory first.
+        // The rule for empty csv and tsv fields depends on the whole file: a record late in it may
+        // show that the file tells NULL from empty text, and the import then starts again (see
+        // DelimitedReader). A pipe or a device cannot be read twice: it is read whole into memory first.
         let twice = format == .csv || format == .tsv
         let bytes: [UInt8]? = twice && !ImportInput.isRegularFile(path) ? try wholeImport(path) : nil
         func open() throws -> ImportInput {
             if let bytes { return ImportInput(bytes: bytes, chunkSize: ImportInput.chunkSize) }
             return try openImport(path)
         }
-        let imported = try performWrite(entity, []) { (context: WriteContext) throws -> Int in
-            let input = try open()
-            defer { progress.finish() }
+        var marked = false
+        while true {
             do {
-                switch format {
-                case .csv, .tsv:
-                    let tab = format == .tsv
-                    let marked = try DelimitedReader.marksNulls(try open(), tab: tab)
-                    var reader = DelimitedReader(input, tab: tab, marked: marked)
-                    return try importDelimited(&reader, into: entity, context, path: path, progress: progress, input: input)
-                case .json, .ndjson:
-                    var reader = JSONReader(input, lines: format == .ndjson)
-                    return try importJSON(&reader, into: entity, context, path: path, progress: progress, input: input)
+                let imported = try performWrite(entity, []) { (context: WriteContext) throws -> Int in
+                    let input = try open()
+                    defer { progress.finish() }
+                    do {
+                        switch format {
+                        case .csv, .tsv:
+                            var reader = DelimitedReader(input, tab: format == .tsv, marked: marked)
+                            return try importDelimited(&reader, into: entity, context, path: path, progress: progress, input: input)
+                        case .json, .ndjson:
+                            var reader = JSONReader(input, lines: format == .ndjson)
+                            return try importJSON(&reader, into: entity, context, path: path, progress: progress, input: input)
+                        }
+                    } catch let error as ImportError {
+                        throw ShellError("\(path), line \(error.line): \(error.message); nothing was imported")
+                    }
                 }
-            } catch let error as ImportError {
-                throw ShellError("\(path), line \(error.line): \(error.message); nothing was imported")
+                report("imported \(imported) \(entity.name)")
+                return
+            } catch is DelimitedReader.Remark where !marked {
+                // The write was rolled back: nothing of the first reading is kept.
+                marked = true
             }
         }
-        report("imported \(imported) \(entity.name)")
     }
 
     private func wholeImport(_ path: String) throws -> [UInt8] {
@@ -59,11 +66,18 @@ extension Executor {
         let columns = attributes.map(\.name)
         let numeric = numericColumns(attributes)
         reader.numericColumns = numeric
-        var values: [Value] = []
+        // The record's work captures the entity's name alone (a copy of its description per record cost more).
+        let name = entity.name
         var count = 0
-        while let line = try reader.next(into: &values) {
-            try Self.checkValues(values, numeric: numeric, columns: columns, line: line)
-            try insert(values, columns: columns, into: entity, context, path: path, line: line)
+        while try reader.next({ fields, line in
+            try Self.checkFields(fields, numeric: numeric, columns: columns, line: line)
+            do {
+                // The engine's insert reuses its statement while the columns stay the same.
+                try context.insert(name, columns: columns, fields: fields)
+            } catch let error as PortalError where error.kind != .interrupted {
+                throw Self.insertError(error, into: name, path: path, line: line)
+            }
+        }) != nil {
             count += 1
             progress.update(count, input)
         }
@@ -126,8 +140,12 @@ extension Executor {
             // The engine's insert reuses its statement while the columns stay the same.
             try context.insert(entity.name, columns: columns, values: values)
         } catch let error as PortalError where error.kind != .interrupted {
-            throw ShellError("\(path), line \(line): \(entity.name): \(error.description); nothing was imported")
+            throw Self.insertError(error, into: entity.name, path: path, line: line)
         }
+    }
+
+    private static func insertError(_ error: PortalError, into entity: String, path: String, line: Int) -> ShellError {
+        ShellError("\(path), line \(line): \(entity): \(error.description); nothing was imported")
     }
 
     /// Which columns SQLite gives numeric affinity (declared INTEGER, REAL, NUMERIC, DATE, …),
@@ -148,10 +166,28 @@ extension Executor {
     /// without a word).
     static func checkValues(_ values: [Value], numeric: [Bool], columns: [String], line: Int) throws(ImportError) {
         for index in values.indices where numeric[index] {
-            guard case .text(let text) = values[index], ValueEncoding.isOutOfRangeInteger(text) else { continue }
-            throw ImportError(line: line, message: "\(columns[index]): \(text.trimmingWhitespace()) is past the range of a "
-                + "64-bit integer, and would be stored rounded to a REAL (write it with an exponent, as 1e20, to store a REAL)")
+            guard case .text(let text) = values[index] else { continue }
+            try checkNumber(text, column: columns[index], line: line)
         }
+    }
+
+    /// `checkValues` of a csv or tsv record's fields.
+    static func checkFields(_ fields: [InsertField], numeric: [Bool], columns: [String], line: Int) throws(ImportError) {
+        for index in fields.indices where numeric[index] {
+            switch fields[index] {
+            // No integer past the range is shorter than 19 digits: most fields need no String.
+            case .text(let bytes) where bytes.count >= 19:
+                try checkNumber(String(decoding: bytes, as: UTF8.self), column: columns[index], line: line)
+            case .value(.text(let text)): try checkNumber(text, column: columns[index], line: line)
+            default: continue
+            }
+        }
+    }
+
+    private static func checkNumber(_ text: String, column: String, line: Int) throws(ImportError) {
+        guard ValueEncoding.isOutOfRangeInteger(text) else { return }
+        throw ImportError(line: line, message: "\(column): \(text.trimmingWhitespace()) is past the range of a "
+            + "64-bit integer, and would be stored rounded to a REAL (write it with an exponent, as 1e20, to store a REAL)")
     }
 }
 

@@ -18,12 +18,15 @@ final class ImportInput {
     static let largestRecord = 64 << 20
 
     /// The window: bytes `start..<end` of `buffer` are read and not yet consumed.
-    private(set) var buffer: [UInt8]
+    ///
+    /// These are read for every record, unchecked: one reader uses an input, and the dynamic
+    /// exclusivity checks would cost more than its own work on them.
+    @exclusivity(unchecked) private(set) var buffer: [UInt8]
     /// The first byte not yet consumed; readers advance it.
-    var start = 0
-    private(set) var end = 0
+    @exclusivity(unchecked) var start = 0
+    @exclusivity(unchecked) private(set) var end = 0
     /// True once the source has no more bytes beyond `end`.
-    private(set) var atEndOfFile = false
+    @exclusivity(unchecked) private(set) var atEndOfFile = false
     /// The file's size in bytes (0 when unknown), and how many bytes came before the window:
     /// together, how far the import has got.
     let size: Int

@@ -1,0 +1,39 @@
+/// One value of a row for `WriteContext.insert(_:columns:fields:)`: a `Value`, or UTF-8 text
+/// read in place from a buffer the caller keeps valid for the call. A bulk load (a CSV import)
+/// binds its fields straight from its read buffer: no `String` made per field, and SQLite copies
+/// the bytes as it would a `String`'s. The text must be well-formed UTF-8: SQLite stores the
+/// bytes as they are.
+public enum InsertField {
+    case value(Value)
+    case text(UnsafeBufferPointer<UInt8>)
+}
+
+/// What an insert binds to its statement's parameters in order: values, or `InsertField`s.
+protocol InsertArguments {
+    /// Binds every parameter of `statement`, straight from where the arguments are.
+    func bind(to statement: some DatabaseStatement) throws
+}
+
+struct ValueArguments: InsertArguments {
+    let values: [Value]
+
+    @inline(__always)
+    func bind(to statement: some DatabaseStatement) throws { try statement.bind(values) }
+}
+
+struct FieldArguments: InsertArguments {
+    let fields: [InsertField]
+
+    @inline(__always)
+    func bind(to statement: some DatabaseStatement) throws { try statement.bind(fields: fields) }
+}
+
+extension InsertField {
+    /// The field as a value (text decoded into a `String`), for a statement that binds values only.
+    public var value: Value {
+        switch self {
+        case .value(let value): value
+        case .text(let bytes): .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}
