@@ -236,11 +236,12 @@ private struct Refused: Error {}
     @Test func anExplicitTransactionMakesOtherThreadsWritesWait() async throws {
         let store = try store()
         let log = self.log
-        try store.beginTransaction()
+        let transaction = try store.beginTransaction()
         let other = Task.detached { try await store.write { _ in log.note("other thread's write") } }
         try await Task.sleep(nanoseconds: 50_000_000)
         log.note("still open")
-        try store.rollback()
+        // Through the handle: after the sleep this task may go on on another thread than the one that began it.
+        try transaction.rollback()
         try await other.value
         #expect(log.all == ["writer: begin immediate", "still open", "writer: rollback",
                             "writer: begin immediate", "other thread's write", "writer: commit"])
