@@ -31,7 +31,7 @@ import Testing
         try generated.stdout.write(to: folder.appendingPathComponent("Entities.swift"), atomically: true, encoding: .utf8)
         try """
             import Foundation
-            import PortalEngine
+            import PortalSQLite
             let store = try Store(path: CommandLine.arguments[1], options: StoreOptions(readOnly: true))
             let a = try Portal<Track>(store).count(where: #Predicate { $0.milliseconds > 300_000 && $0.album?.title.starts(with: "A") == true })
             let b = try Portal<Album>(store).count(where: #Predicate { $0.tracks.contains { $0.milliseconds > 1_000_000 } })
@@ -72,7 +72,7 @@ import Testing
         let build = URL(fileURLWithPath: Shell.binary).deletingLastPathComponent()
         // The objects of the modules' current sources (the build folder may still hold objects
         // of files since moved or removed), as listed in each module's `sources` file.
-        let objects = try ["PortalEngine.build", "PortalPredicate.build"].flatMap { module in
+        let objects = try ["PortalEngine.build", "PortalSQLite.build", "PortalPredicate.build"].flatMap { module in
             let folder = build.appendingPathComponent(module)
             let sources = try String(contentsOf: folder.appendingPathComponent("sources"), encoding: .utf8)
             return sources.split(separator: "\n").map { source in
