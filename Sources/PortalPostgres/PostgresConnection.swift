@@ -184,15 +184,24 @@ public final class PostgresConnection: DatabaseConnection {
 
     /// The parameter types a run with `values` is prepared with. PostgreSQL infers a
     /// parameter's type from the other side of its comparison; a real is typed `float8` (else
-    /// `bigint_column > $1` would refuse 2.5), and a parameter tested alone (`$1 IS NULL`), which
-    /// has no other side, by its value. The rest are inferred, so that a number column compared
-    /// with "300000" compares with 300000 (as SQLite's affinity does) and 1 goes into a boolean.
+    /// `bigint_column > $1` would refuse 2.5) and a decimal `numeric` (so that a `numeric`
+    /// column compares with every digit of it, and a `float8` column with its nearest double),
+    /// and a parameter tested alone (`$1 IS NULL`), which has no other side, by its value. The
+    /// rest are inferred, so that a number column compared with "300000" compares with 300000
+    /// (as SQLite's affinity does) and 1 goes into a boolean.
     func parameterTypes(_ sql: String, _ values: [Value]) -> [UInt32] {
-        var types = values.map { value -> UInt32 in if case .real = value { 701 } else { 0 } }
+        var types = values.map { value -> UInt32 in
+            switch value {
+            case .real: 701
+            case .decimal: 1700
+            default: 0
+            }
+        }
         for index in loneParameters(sql) where values.indices.contains(index) {
             types[index] = switch values[index] {
             case .integer: 20
             case .real: 701
+            case .decimal: 1700
             case .blob: 17
             case .text, .null: 25
             }
@@ -756,6 +765,7 @@ public final class PostgresConnection: DatabaseConnection {
         switch value {
         case .integer(let n): return String(n)
         case .real(let r): return realText(r)
+        case .decimal(let d): return d.text
         case .text(let s): return s
         case .null, .blob: return ""
         }

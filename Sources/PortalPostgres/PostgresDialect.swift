@@ -204,13 +204,16 @@ public struct PostgresDialect: SQLDialect {
         guard literals.count >= Self.longList else { return nil }
         var elements: [String] = []
         elements.reserveCapacity(literals.count)
-        var texts = 0, reals = 0
+        var texts = 0, reals = 0, decimals = 0
         for literal in literals {
             switch literal {
             case .integer(let n): elements.append(String(n))
             case .real(let r):
                 reals += 1
                 elements.append(PostgresConnection.realText(r))
+            case .decimal(let d):
+                decimals += 1
+                elements.append(d.text)
             case .text(let t):
                 texts += 1
                 elements.append("\"" + t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
@@ -219,7 +222,8 @@ public struct PostgresDialect: SQLDialect {
         }
         guard texts == 0 || texts == literals.count else { return nil }
         let array = SQLFragment.bound(.text("{" + elements.joined(separator: ",") + "}"))
-        return value + " = ANY(" + array + (reals > 0 ? "::float8[])" : ")")
+        // Decimals keep their digits in numeric[]; doubles alone (NaN and infinities included) in float8[].
+        return value + " = ANY(" + array + (decimals > 0 ? "::numeric[])" : reals > 0 ? "::float8[])" : ")")
     }
 
     /// The length of a list of values from which `membership` binds one array.

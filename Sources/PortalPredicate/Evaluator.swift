@@ -310,7 +310,7 @@ struct Evaluator {
 
     func expression(_ e: ExpressionTree, _ scope: Scope) throws(PortalPredicateError) -> Operand {
         switch e {
-        case .literal(let v): return .value(v, nil)
+        case .literal(let v): return .value(v.approximated, nil)
         case .self: return .value(scope.object.id, nil)
         case .variable(let name):
             guard let bound = scope.variables[name] else {

@@ -80,6 +80,7 @@ private struct Substitution {
             switch try expression(a) {
             case .literal(.integer(let i)) where i != Int64.min: return .literal(.integer(-i))
             case .literal(.real(let r)): return .literal(.real(-r))
+            case .literal(.decimal(let d)): return .literal(.decimal(d.negated))
             case let other: return .negate(other)
             }
         }

@@ -13,9 +13,19 @@ public enum Value: Sendable, Hashable {
     case text(String)
     /// Bytes, stored as they are.
     case blob([UInt8])
+    /// An exact decimal (PostgreSQL's `numeric`, a literal a double cannot write back): every
+    /// digit kept. SQLite stores and compares it as its nearest double (`approximated`).
+    case decimal(ExactDecimal)
 
     /// True for `.null`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    /// The value SQLite and the evaluator work with: a decimal as its nearest double, any
+    /// other value as it is.
+    public var approximated: Value {
+        if case .decimal(let decimal) = self { return .real(decimal.double) }
+        return self
+    }
 }
 
 extension Value: ExpressibleByNilLiteral {
@@ -137,6 +147,7 @@ extension Value: Codable {
         case .real(let real): try container.encode(real)
         case .text(let text): try container.encode(text)
         case .blob(let bytes): try container.encode(bytes)
+        case .decimal(let decimal): try container.encode(decimal.text)
         }
     }
 }

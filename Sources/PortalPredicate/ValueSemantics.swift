@@ -12,6 +12,7 @@ enum ValueSemantics {
         case (.null, .null): return 0
         case (.null, _): return -1
         case (_, .null): return 1
+        case (.decimal, _), (_, .decimal): return compare(a.approximated, b.approximated)
         case let (.integer(x), .integer(y)): return x < y ? -1 : (x > y ? 1 : 0)
         case let (.real(x), .real(y)): return x < y ? -1 : (x > y ? 1 : 0)
         case let (.integer(x), .real(y)): return compare(integer: x, real: y)
@@ -63,7 +64,7 @@ enum ValueSemantics {
     /// TEXT affinity: numbers become their text.
     static func textAffinity(_ v: Value) -> Value {
         switch v {
-        case .integer, .real: return .text(text(of: v) ?? "")
+        case .integer, .real, .decimal: return .text(text(of: v) ?? "")
         default: return v
         }
     }
@@ -112,6 +113,7 @@ enum ValueSemantics {
     static func number(_ v: Value) -> Value {
         switch v {
         case .null, .integer, .real: return v
+        case .decimal: return v.approximated
         case .text(let s): return numericPrefix(Array(s.utf8)[...])?.0 ?? .integer(0)
         case .blob(let bytes): return numericPrefix(bytes[...])?.0 ?? .integer(0)
         }
@@ -123,6 +125,7 @@ enum ValueSemantics {
         case .null: return nil
         case .integer(let i): return String(i)
         case .real(let r): return realText(r)
+        case .decimal(let d): return realText(d.double)
         case .text(let s): return s
         case .blob(let bytes): return String(decoding: bytes, as: UTF8.self)
         }
@@ -203,6 +206,7 @@ enum ValueSemantics {
             if r <= -9223372036854775808.0 { return Int64.min }
             if r >= 9223372036854775807.0 { return Int64.max }
             return r.isNaN ? 0 : Int64(r.rounded(.towardZero))
+        case .decimal: return integer(v.approximated)
         case .text(let s): return leadingInteger(Array(s.utf8))
         case .blob(let bytes): return leadingInteger(bytes)
         }
@@ -241,6 +245,7 @@ enum ValueSemantics {
         switch v {
         case .integer(let i): return Double(i)
         case .real(let r): return r
+        case .decimal(let d): return d.double
         default: return 0
         }
     }

@@ -56,6 +56,7 @@ extension Date: DatabaseValueConvertible {
         switch databaseValue {
         case .integer(let seconds): self.init(timeIntervalSince1970: Double(seconds))
         case .real(let seconds): self.init(timeIntervalSince1970: seconds)
+        case .decimal(let seconds): self.init(timeIntervalSince1970: seconds.double)
         case .text(let text):
             guard let seconds = DateSemantics.parse(text) else { return nil }
             self.init(timeIntervalSince1970: seconds)
@@ -73,6 +74,7 @@ extension Bool: DatabaseValueConvertible {
         switch databaseValue {
         case .integer(let n): self = n != 0
         case .real(let r): self = r != 0
+        case .decimal(let d): self = d.double != 0
         case .text(let text):
             switch text.lowercased() {
             case "true", "1", "yes": self = true
@@ -115,14 +117,18 @@ extension Data: DatabaseValueConvertible {
 }
 
 extension Decimal: DatabaseValueConvertible {
-    /// Its exact text.
+    /// Its exact text (which PostgreSQL's `numeric` reads exactly, and SQLite's NUMERIC
+    /// affinity as a number).
     public var databaseValue: Value { .text(description) }
 
-    /// From text or a number.
+    /// From a number, or from text.
     public init?(databaseValue: Value) {
         switch databaseValue {
         case .integer(let n): self.init(n)
         case .real(let r): self.init(r)
+        case .decimal(let d):
+            guard let decimal = Decimal(string: d.text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+            self = decimal
         case .text(let text):
             guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
             self = decimal

@@ -140,7 +140,7 @@ struct QueryShape: Hashable {
         switch value {
         case .null: return 0
         case .integer: return 1
-        case .real: return 2
+        case .real, .decimal: return 2
         case .text(let text): return text.isEmpty ? 3 : text.utf8.allSatisfy { $0 < 128 } ? 4 : 5
         case .blob(let bytes): return bytes.isEmpty ? 6 : 7
         }

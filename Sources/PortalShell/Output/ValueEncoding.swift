@@ -95,7 +95,9 @@ enum ValueEncoding {
             if let integer = Int64(text) { return .integer(integer) }
             // Past the 64-bit range an integer stays text: the import refuses it in a column that
             // would round it to a real.
-            guard isInteger(text) else { return Double(text).map(Value.real) ?? .text(text) }
+            guard isInteger(text) else {
+                return ExactDecimal.literal(text).map(Value.decimal) ?? Double(text).map(Value.real) ?? .text(text)
+            }
             return .text(text)
         }
         if let real = infinity(text) { return .real(real) }
