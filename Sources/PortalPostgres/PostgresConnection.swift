@@ -72,12 +72,14 @@ public final class PostgresConnection: DatabaseConnection {
         prepareChangeMarker()
     }
 
-    /// Dates in UTC, as the engine keeps them everywhere; notices ("relation already exists,
+    /// The session's time zone is the server's, the role's or the database's, or `PGTZ`'s, as
+    /// psql's is: `timestamptz` is shown in it with its offset, and text without an offset is
+    /// read in it (the engine's own dates carry `+00`, `PostgresDialect.date`). Notices ("relation already exists,
     /// skipping") are not errors; a reader's transactions read only; the program's name as the
     /// session's `application_name` (in `pg_stat_activity`), unless the connection string or
     /// `PGAPPNAME` gave one.
     private var sessionSettings: String {
-        "SET TimeZone = 'UTC'; SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
+        "SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
             + "; SELECT set_config('application_name', \(Self.applicationName), false) WHERE current_setting('application_name') = ''"
     }
 

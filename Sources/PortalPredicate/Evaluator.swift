@@ -106,6 +106,7 @@ struct Scope {
             switch argument {
             case .value(let v): return .value(v, nil)
             case .list(let vs): return .list(vs.map { .value($0, nil) })
+            case .date(let seconds): return .date(seconds)
             }
         }
     }

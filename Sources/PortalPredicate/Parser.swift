@@ -659,6 +659,7 @@ struct Parser {
                 var elements: [ExpressionTree] = []
                 for v in values { elements.append(.literal(try checked(v, at: token))) }
                 return (.aggregate(elements), 2)
+            case .date: return (argument.expression, 2)
             }
         }
         switch (Parser.argumentClass(form), argument) {

@@ -52,6 +52,7 @@ private struct Substitution {
                 var elements: [ExpressionTree] = []
                 for v in vs { elements.append(.literal(try checked(v, name))) }
                 return .aggregate(elements)
+            case .date?: return values[name]?.expression ?? e
             case nil:
                 throw PortalPredicateError(.unknownName, "no value for the variable $\(name)",
                                      suggestion: closestName(to: name, among: Array(values.keys)).map { "$" + $0 })

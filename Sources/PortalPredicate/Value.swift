@@ -59,6 +59,19 @@ public enum Argument: Sendable, Hashable {
     case value(Value)
     /// A list of values, for `IN`.
     case list([Value])
+    /// A date, in Unix seconds (a Swift `Date`): compared as `CAST(…, "NSDate")` is, by each
+    /// column's way of holding dates (an instant for a server's `timestamptz`, whatever the
+    /// session's time zone), not as its text.
+    case date(Double)
+
+    /// The argument as a predicate's expression: a literal, a `{…}` list, or a date's CAST.
+    var expression: ExpressionTree {
+        switch self {
+        case .value(let v): return .literal(v)
+        case .list(let vs): return .aggregate(vs.map(ExpressionTree.literal))
+        case .date(let seconds): return .cast(.literal(.real(seconds - DateSemantics.referenceDateOffset)), "NSDate")
+        }
+    }
 }
 
 /// A Swift value that can be passed as a predicate argument: `ctx.count("User", where: "age > %@", [30])`.
@@ -114,6 +127,7 @@ extension Array: ArgumentConvertible where Element: ArgumentConvertible {
             switch element.predicateArgument {
             case .value(let v): return [v]
             case .list(let vs): return vs
+            case .date(let seconds): return [DateSemantics.text(seconds).map(Value.text) ?? .real(seconds)]
             }
         })
     }

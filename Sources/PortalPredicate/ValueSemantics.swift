@@ -260,7 +260,9 @@ public enum DateSemantics {
     /// Seconds between 1970-01-01 and Apple's reference date 2001-01-01.
     public static let referenceDateOffset = 978_307_200.0
 
-    /// `YYYY-MM-DD`, optionally followed by ` HH:MM`, `:SS`, `.fff` (or `T` as separator, `Z`).
+    /// `YYYY-MM-DD`, optionally followed by ` HH:MM`, `:SS`, `.fff` (or `T` as separator), then
+    /// `Z` or an offset from UTC after a time: `+05:30`, `-0330`, `+01` (as PostgreSQL writes a
+    /// `timestamptz`). Without an offset the time is UTC.
     public static func parse(_ text: String) -> Double? {
         let b = Array(text.trimmingCharacters(in: .whitespaces).utf8)
         var i = 0
@@ -279,7 +281,9 @@ public enum DateSemantics {
         guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
         var seconds = Double(daysFromCivil(year, month, day)) * 86_400
+        var hasTime = false
         if i < b.count, b[i] == 0x20 || b[i] == 0x54 {
+            hasTime = true
             i += 1
             guard let hour = digits(2), expect(0x3A), let minute = digits(2), hour < 24, minute < 60 else { return nil }
             seconds += Double(hour * 3_600 + minute * 60)
@@ -299,7 +303,20 @@ public enum DateSemantics {
                 }
             }
         }
-        _ = expect(0x5A) // Z
+        if hasTime, i < b.count, b[i] == 0x2B || b[i] == 0x2D {
+            let sign = b[i] == 0x2D ? -1.0 : 1.0
+            i += 1
+            guard let hours = digits(2), hours < 24 else { return nil }
+            var minutes = 0
+            let colon = expect(0x3A)
+            if colon || i < b.count {
+                guard let m = digits(2), m < 60 else { return nil }
+                minutes = m
+            }
+            seconds -= sign * Double(hours * 3_600 + minutes * 60)
+        } else {
+            _ = expect(0x5A) // Z
+        }
         return i == b.count ? seconds : nil
     }
 

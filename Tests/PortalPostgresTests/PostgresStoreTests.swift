@@ -206,6 +206,25 @@ import PortalEngine
         #expect(try gigs.findFirst(where: "id == %@", [gig.id.uuidString])?.fee == 1250.5)
     }
 
+    /// In a session whose time zone is not UTC (the database's), typed `Date`s are the same
+    /// instants written and read, and a `Date` argument compares as that instant.
+    @Test func datesAreInstantsWhateverTheSessionsTimeZone() throws {
+        let db = try ScratchDatabase()
+        try db.connection.execute("""
+            ALTER DATABASE "\(db.name)" SET timezone = 'America/St_Johns';
+            CREATE TABLE gig (id uuid PRIMARY KEY, at timestamptz NOT NULL, "soldOut" boolean NOT NULL,
+                              fee numeric(10, 2) NOT NULL, note text)
+            """)
+        let store = try Store(url: "dbname=\(db.name)")
+        let gigs = Portal<Gig>(store)
+        let at = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let gig = Gig(id: UUID(), at: at, soldOut: true, fee: 1250.5, note: nil)
+        try gigs.create([gig])
+        #expect(try gigs.findFirst(where: "soldOut == true")?.at == at)
+        #expect(try gigs.count(where: "at == %@", [at]) == 1)
+        #expect(try db.rows(SQLFragment("SELECT (at AT TIME ZONE 'UTC')::text FROM gig")) == [[.text("2023-11-14 22:13:20.25")]])
+    }
+
     struct Ledger: PortalEntity, Equatable {
         static let entityName = "ledger"
         static let idAttribute = "id"

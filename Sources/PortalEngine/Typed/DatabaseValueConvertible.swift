@@ -45,6 +45,9 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Binar
 }
 
 extension Date: DatabaseValueConvertible {
+    /// A date, compared as the instant it is (`Argument.date`), not as its text.
+    public var predicateArgument: Argument { .date(timeIntervalSince1970) }
+
     /// ISO-8601 text in UTC (`.SSS` only when there is a fraction of a second).
     public var databaseValue: Value {
         let seconds = timeIntervalSince1970
@@ -149,8 +152,9 @@ extension URL: DatabaseValueConvertible {
 }
 
 /// Every type stored through the one value conversion is also a predicate argument, by the same
-/// rule: `findAll(where: "day > %@", [someDate])` compares with the text a typed write stores,
-/// and a `UUID`, `Data`, `Decimal`, `URL` or enum with raw values is a `%@` as it is a column.
+/// rule: a `UUID`, `Data`, `Decimal`, `URL` or enum with raw values is a `%@` as it is a column.
+/// A `Date` is a date (`Argument.date`): `findAll(where: "day > %@", [someDate])` compares by
+/// the column's way of holding dates, as `CAST(…, "NSDate")` does.
 extension DatabaseValueConvertible {
     /// The stored value.
     public var predicateArgument: Argument { .value(databaseValue) }
