@@ -122,6 +122,10 @@ private func error(_ text: String) -> PortalPredicateError? {
         #expect(decimal("-0.000") == decimal("0.000"))
         #expect(ExactDecimal("1e5") == nil && ExactDecimal("1.") == nil && ExactDecimal(".5") == nil && ExactDecimal("NaN") == nil)
         #expect(ExactDecimal("-12.50")?.double == -12.5)
+        // Whether SQLite's double keeps the number (its scale aside).
+        #expect(ExactDecimal("4.10")?.isDoubleExactly == true && ExactDecimal("-0.0000000001")?.isDoubleExactly == true)
+        #expect(ExactDecimal("12345678901234567890.0123456789")?.isDoubleExactly == false)
+        #expect(ExactDecimal("0.30000000000000004")?.isDoubleExactly == true && ExactDecimal("0.3000000000000000444")?.isDoubleExactly == false)
     }
 
     @Test func literals() throws {
