@@ -185,16 +185,19 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     /// The parameter types a run with `values` is prepared with. PostgreSQL infers a
-    /// parameter's type from the other side of its comparison; a real is typed `float8` (else
-    /// `bigint_column > $1` would refuse 2.5) and a decimal `numeric` (so that a `numeric`
-    /// column compares with every digit of it, and a `float8` column with its nearest double),
-    /// and a parameter tested alone (`$1 IS NULL`), which has no other side, by its value. The
-    /// rest are inferred, so that a number column compared with "300000" compares with 300000
-    /// (as SQLite's affinity does) and 1 goes into a boolean.
+    /// parameter's type from the other side of its comparison; a number with a fraction is
+    /// typed (else `bigint_column > $1` would refuse 2.5): `numeric`, as psql's literal is, for
+    /// a decimal and a finite real (its shortest text, which every double has: a `numeric`
+    /// column compares with and stores every digit of it, where `float8` would be cut to 15, and
+    /// a `float8` column takes it back as the same double), `float8` for what `numeric` has no
+    /// value for: NaN, the infinities and -0.
+    /// A parameter tested alone (`$1 IS NULL`), which has no other side, is typed by its value.
+    /// The rest are inferred, so that a number column compared with "300000" compares with
+    /// 300000 (as SQLite's affinity does) and 1 goes into a boolean.
     func parameterTypes(_ sql: String, _ values: [Value]) -> [UInt32] {
         var types = values.map { value -> UInt32 in
             switch value {
-            case .real: 701
+            case .real(let r): Self.numericHolds(r) ? 1700 : 701
             case .decimal: 1700
             default: 0
             }
@@ -202,7 +205,7 @@ public final class PostgresConnection: DatabaseConnection {
         for index in loneParameters(sql) where values.indices.contains(index) {
             types[index] = switch values[index] {
             case .integer: 20
-            case .real: 701
+            case .real(let r): Self.numericHolds(r) ? 1700 : 701
             case .decimal: 1700
             case .blob: 17
             case .text, .null: 25
@@ -210,6 +213,10 @@ public final class PostgresConnection: DatabaseConnection {
         }
         return types
     }
+
+    /// Whether `numeric` has the double's value: not NaN, an infinity (before PostgreSQL 14) or
+    /// -0 (numeric has no negative zero).
+    static func numericHolds(_ r: Double) -> Bool { r.isFinite && !(r == 0 && r.sign == .minus) }
 
     /// The indexes of the parameters `sql` tests alone, found once per text (a statement run
     /// again and again, such as a page query, is not searched again).

@@ -211,15 +211,17 @@ public struct PostgresDialect: SQLDialect {
         guard literals.count >= Self.longList else { return nil }
         var elements: [String] = []
         elements.reserveCapacity(literals.count)
-        var texts = 0, reals = 0, decimals = 0
+        var texts = 0, reals = 0, numerics = 0
         for literal in literals {
             switch literal {
             case .integer(let n): elements.append(String(n))
             case .real(let r):
                 reals += 1
+                if PostgresConnection.numericHolds(r) { numerics += 1 }
                 elements.append(PostgresConnection.realText(r))
             case .decimal(let d):
-                decimals += 1
+                reals += 1
+                numerics += 1
                 elements.append(d.text)
             case .text(let t):
                 texts += 1
@@ -229,8 +231,10 @@ public struct PostgresDialect: SQLDialect {
         }
         guard texts == 0 || texts == literals.count else { return nil }
         let array = SQLFragment.bound(.text("{" + elements.joined(separator: ",") + "}"))
-        // Decimals keep their digits in numeric[]; doubles alone (NaN and infinities included) in float8[].
-        return value + " = ANY(" + array + (decimals > 0 ? "::numeric[])" : reals > 0 ? "::float8[])" : ")")
+        // Numbers with a fraction in numeric[], as one is sent alone (`PostgresConnection.parameterTypes`),
+        // unless one is what numeric has no value for (NaN, an infinity, -0): then float8[].
+        guard reals > 0 else { return value + " = ANY(" + array + ")" }
+        return value + " = ANY(" + array + (numerics == reals ? "::numeric[])" : "::float8[])")
     }
 
     /// The length of a list of values from which `membership` binds one array.
