@@ -81,6 +81,7 @@ struct CopyTablePlan {
         case .null: return "NULL"
         case .integer(let n): return String(n)
         case .real(let r): return "\(r)"
+        case .decimal(let d): return d.text
         case .text(let text): return stringLiteral(text)
         case .blob(let bytes): return "a blob of \(bytes.count) bytes"
         }

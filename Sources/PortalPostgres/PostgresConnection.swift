@@ -72,12 +72,14 @@ public final class PostgresConnection: DatabaseConnection {
         prepareChangeMarker()
     }
 
-    /// Dates in UTC, as the engine keeps them everywhere; notices ("relation already exists,
+    /// The session's time zone is the server's, the role's or the database's, or `PGTZ`'s, as
+    /// psql's is: `timestamptz` is shown in it with its offset, and text without an offset is
+    /// read in it (the engine's own dates carry `+00`, `PostgresDialect.date`). Notices ("relation already exists,
     /// skipping") are not errors; a reader's transactions read only; the program's name as the
     /// session's `application_name` (in `pg_stat_activity`), unless the connection string or
     /// `PGAPPNAME` gave one.
     private var sessionSettings: String {
-        "SET TimeZone = 'UTC'; SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
+        "SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
             + "; SELECT set_config('application_name', \(Self.applicationName), false) WHERE current_setting('application_name') = ''"
     }
 
@@ -183,22 +185,38 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     /// The parameter types a run with `values` is prepared with. PostgreSQL infers a
-    /// parameter's type from the other side of its comparison; a real is typed `float8` (else
-    /// `bigint_column > $1` would refuse 2.5), and a parameter tested alone (`$1 IS NULL`), which
-    /// has no other side, by its value. The rest are inferred, so that a number column compared
-    /// with "300000" compares with 300000 (as SQLite's affinity does) and 1 goes into a boolean.
+    /// parameter's type from the other side of its comparison; a number with a fraction is
+    /// typed (else `bigint_column > $1` would refuse 2.5): `numeric`, as psql's literal is, for
+    /// a decimal and a finite real (its shortest text, which every double has: a `numeric`
+    /// column compares with and stores every digit of it, where `float8` would be cut to 15, and
+    /// a `float8` column takes it back as the same double), `float8` for what `numeric` has no
+    /// value for: NaN, the infinities and -0.
+    /// A parameter tested alone (`$1 IS NULL`), which has no other side, is typed by its value.
+    /// The rest are inferred, so that a number column compared with "300000" compares with
+    /// 300000 (as SQLite's affinity does) and 1 goes into a boolean.
     func parameterTypes(_ sql: String, _ values: [Value]) -> [UInt32] {
-        var types = values.map { value -> UInt32 in if case .real = value { 701 } else { 0 } }
+        var types = values.map { value -> UInt32 in
+            switch value {
+            case .real(let r): Self.numericHolds(r) ? 1700 : 701
+            case .decimal: 1700
+            default: 0
+            }
+        }
         for index in loneParameters(sql) where values.indices.contains(index) {
             types[index] = switch values[index] {
             case .integer: 20
-            case .real: 701
+            case .real(let r): Self.numericHolds(r) ? 1700 : 701
+            case .decimal: 1700
             case .blob: 17
             case .text, .null: 25
             }
         }
         return types
     }
+
+    /// Whether `numeric` has the double's value: not NaN, an infinity (before PostgreSQL 14) or
+    /// -0 (numeric has no negative zero).
+    static func numericHolds(_ r: Double) -> Bool { r.isFinite && !(r == 0 && r.sign == .minus) }
 
     /// The indexes of the parameters `sql` tests alone, found once per text (a statement run
     /// again and again, such as a page query, is not searched again).
@@ -756,6 +774,7 @@ public final class PostgresConnection: DatabaseConnection {
         switch value {
         case .integer(let n): return String(n)
         case .real(let r): return realText(r)
+        case .decimal(let d): return d.text
         case .text(let s): return s
         case .null, .blob: return ""
         }

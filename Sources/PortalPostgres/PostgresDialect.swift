@@ -174,10 +174,14 @@ public struct PostgresDialect: SQLDialect {
     /// By the column's type: a `timestamp`, `timestamptz` or `date` column against the date as
     /// that type (a `date` as midnight of its day), so that the column's index serves; a number
     /// column against Unix seconds; a text column against the engine's date text (as on SQLite).
+    /// A `timestamptz` gets the date in UTC, `+00`, whatever the session's time zone.
     public func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment? {
         let type = declaredType.lowercased()
         let text: Value = DateSemantics.text(seconds).map(Value.text) ?? .null
-        if type.hasPrefix("timestamp") { return .bound(text) + (type.hasSuffix("with time zone") ? "::timestamptz" : "::timestamp") }
+        if type.hasPrefix("timestamp"), type.hasSuffix("with time zone") {
+            return .bound(DateSemantics.text(seconds).map { Value.text($0 + "+00") } ?? .null) + "::timestamptz"
+        }
+        if type.hasPrefix("timestamp") { return .bound(text) + "::timestamp" }
         if type == "date" { return .bound(text) + "::timestamp" }
         if Self.numberTypes.contains(where: type.hasPrefix) {
             return .bound(seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds))
@@ -185,6 +189,9 @@ public struct PostgresDialect: SQLDialect {
         if Self.textTypes.contains(where: type.hasPrefix) { return .bound(text) }
         return nil
     }
+
+    /// Yes: the session's time zone is the user's (as psql's), not UTC.
+    public var readsOffsetlessDatesInSessionZone: Bool { true }
 
     private static let numberTypes = ["smallint", "integer", "bigint", "numeric", "real", "double precision"]
     private static let textTypes = ["text", "character", "citext"]
@@ -204,13 +211,18 @@ public struct PostgresDialect: SQLDialect {
         guard literals.count >= Self.longList else { return nil }
         var elements: [String] = []
         elements.reserveCapacity(literals.count)
-        var texts = 0, reals = 0
+        var texts = 0, reals = 0, numerics = 0
         for literal in literals {
             switch literal {
             case .integer(let n): elements.append(String(n))
             case .real(let r):
                 reals += 1
+                if PostgresConnection.numericHolds(r) { numerics += 1 }
                 elements.append(PostgresConnection.realText(r))
+            case .decimal(let d):
+                reals += 1
+                numerics += 1
+                elements.append(d.text)
             case .text(let t):
                 texts += 1
                 elements.append("\"" + t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
@@ -219,7 +231,10 @@ public struct PostgresDialect: SQLDialect {
         }
         guard texts == 0 || texts == literals.count else { return nil }
         let array = SQLFragment.bound(.text("{" + elements.joined(separator: ",") + "}"))
-        return value + " = ANY(" + array + (reals > 0 ? "::float8[])" : ")")
+        // Numbers with a fraction in numeric[], as one is sent alone (`PostgresConnection.parameterTypes`),
+        // unless one is what numeric has no value for (NaN, an infinity, -0): then float8[].
+        guard reals > 0 else { return value + " = ANY(" + array + ")" }
+        return value + " = ANY(" + array + (numerics == reals ? "::numeric[])" : "::float8[])")
     }
 
     /// The length of a list of values from which `membership` binds one array.
@@ -235,15 +250,17 @@ public struct PostgresDialect: SQLDialect {
     }
 
     /// Days since the Julian epoch (noon, 4714 BC), as SQLite's `julianday`; numbers are Unix
-    /// seconds, PostgreSQL's dates and timestamps are read as such (the session's time zone is
-    /// UTC). Text is a date when it has the engine's date form (`yyyy-MM-dd[ HH:mm[:ss[.SSS]]]`,
-    /// `T` allowed, a final `Z`); other text is NULL, as `julianday` gives (a cast would fail
-    /// the query). Offsets such as `+02:00` in text are not read: such text is NULL here.
+    /// seconds, a `timestamptz` is its instant, a `date` or `timestamp` is read as UTC (as the
+    /// engine's date text is), whatever the session's time zone. Text is a date when it has the
+    /// engine's date form (`yyyy-MM-dd[ HH:mm[:ss[.SSS]]]`, `T` allowed, a final `Z`); other text
+    /// is NULL, as `julianday` gives (a cast would fail the query). Offsets such as `+02:00` in
+    /// text are not read: such text is NULL here.
     public func dayNumber(_ column: String) -> String {
         let text = "(\(column))::text"
-        let temporal = "pg_typeof(\(column)) IN ('date'::regtype, 'timestamp'::regtype, 'timestamptz'::regtype)"
+        let local = "pg_typeof(\(column)) IN ('date'::regtype, 'timestamp'::regtype)"
         return "(CASE WHEN " + isNumber(SQLFragment(column)).sql + " THEN \(text)::float8 / 86400.0 + 2440587.5 "
-            + "WHEN \(temporal) THEN extract(epoch from \(text)::timestamptz) / 86400.0 + 2440587.5 "
+            + "WHEN pg_typeof(\(column)) = 'timestamptz'::regtype THEN extract(epoch from \(text)::timestamptz) / 86400.0 + 2440587.5 "
+            + "WHEN \(local) THEN extract(epoch from \(text)::timestamp) / 86400.0 + 2440587.5 "
             + "WHEN \(text) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?Z?$' "
             + "THEN extract(epoch from rtrim(\(text), 'Z')::timestamp) / 86400.0 + 2440587.5 END)"
     }

@@ -148,6 +148,7 @@ extension SQLCompiler {
         switch variables[name] {
         case .value(let value): return .literal(value)
         case .list(let values): return .list(values.map(Operand.literal))
+        case .date(let seconds): return .date(seconds)
         case nil:
             failingToken = "$" + name
             throw PortalPredicateError(.unknownName, "no value for the variable $\(name)",

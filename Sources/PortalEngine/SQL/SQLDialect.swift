@@ -83,6 +83,9 @@ public protocol SQLDialect: Sendable {
     /// `declaredType`, where the column's type says how it holds dates (a server's `timestamp`);
     /// nil where the values decide, row by row (`Dates.sql`).
     func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment?
+    /// Whether the database reads date text without an offset in its session's time zone (a
+    /// server's `timestamptz`), so that the engine's own dates (UTC) are written with `+00`.
+    var readsOffsetlessDatesInSessionZone: Bool { get }
     /// A number literal (`literal` is its bound parameter) as an operand of arithmetic: a
     /// dialect whose parameters have types gives it one (`1000 * 60` has no other side to take
     /// it from).
@@ -172,6 +175,8 @@ public struct SQLiteDialect: SQLDialect {
 extension SQLDialect {
     /// None: the values decide.
     public func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment? { nil }
+    /// No: date text is text (SQLite).
+    public var readsOffsetlessDatesInSessionZone: Bool { false }
     /// The literal as it is.
     public func arithmeticOperand(_ literal: SQLFragment, _ value: Value) -> SQLFragment { literal }
     /// None: `IN (…)`.

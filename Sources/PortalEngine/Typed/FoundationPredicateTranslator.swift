@@ -220,8 +220,9 @@ struct FoundationPredicateTranslator {
         case let text as Substring: return .literal(.text(String(text)))
         case let character as Character: return .literal(.text(String(character)))
         case let decimal as Decimal:
-            // Compared as a number: the text form of the engine's conversion would compare as text.
-            return .literal(.real(Double(decimal.description) ?? .nan))
+            // Compared as a number (the text form of the engine's conversion would compare as
+            // text): exactly on PostgreSQL, as its nearest double on SQLite.
+            return .literal(ExactDecimal(decimal.description).map(Value.decimal) ?? .real(Double(decimal.description) ?? .nan))
         case let number as any BinaryInteger:
             guard let exact = Int64(exactly: number) else {
                 throw PortalPredicateError(.unsupported, "the integer \(number) does not fit a database integer (64 bits)")

@@ -130,17 +130,22 @@ struct QueryShape: Hashable {
             case .list(let values):
                 kinds.append(-1 - values.count)
                 kinds.append(contentsOf: values.map(Self.kind))
+            case .date: kinds.append(Self.dateKind)
             }
         }
         self.kinds = kinds
     }
+
+    /// A date argument: compiled to values of its own (date text, seconds), so a run with one
+    /// finds no template and is compiled anew (`QueryTemplate` matches no binding to it).
+    private static let dateKind = 8
 
     /// Empty, ASCII and other text apart: the compiler treats them differently.
     private static func kind(_ value: Value) -> Int {
         switch value {
         case .null: return 0
         case .integer: return 1
-        case .real: return 2
+        case .real, .decimal: return 2
         case .text(let text): return text.isEmpty ? 3 : text.utf8.allSatisfy { $0 < 128 } ? 4 : 5
         case .blob(let bytes): return bytes.isEmpty ? 6 : 7
         }
@@ -170,6 +175,10 @@ struct QueryShape: Hashable {
                 let count = -1 - kinds[i]
                 arguments.append(.list(kinds[(i + 1)..<(i + 1 + count)].map(standIn)))
                 i += 1 + count
+            } else if kinds[i] == Self.dateKind {
+                slot += 1
+                arguments.append(.date(0x5EED_0000 + Double(slot) + 0.25))
+                i += 1
             } else {
                 arguments.append(.value(standIn(kinds[i])))
                 i += 1
@@ -209,6 +218,7 @@ struct QueryTemplate: Sendable {
         switch argument {
         case .value(let value): return [value]
         case .list(let values): return values
+        case .date(let seconds): return [.real(seconds)]
         }
     }
 
@@ -218,6 +228,7 @@ struct QueryTemplate: Sendable {
             switch argument {
             case .value(let value): values.append(value)
             case .list(let list): values.append(contentsOf: list)
+            case .date(let seconds): values.append(.real(seconds))
             }
         }
         var bindings = self.bindings

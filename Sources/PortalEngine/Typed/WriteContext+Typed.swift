@@ -97,7 +97,7 @@ extension WriteContext {
 
     func encoded<T: PortalEntity>(_ entity: T) throws -> (columns: [String], values: [Value]) {
         var encoded: (columns: [String], values: [Value]) = ([], [])
-        try EntityEncoding.each([entity], entity: T.entityName, coreDataDates: isCoreDataStore) { encoded = ($0, $1) }
+        try EntityEncoding.each([entity], entity: T.entityName, dates: DateForm(self)) { encoded = ($0, $1) }
         return encoded
     }
 
