@@ -339,7 +339,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             let entity = try context.entity(named: name)
             let key = Self.keyColumns(entity)
             let result = try context.update(entity.name, [.value(column, value)],
-                                            where: .condition(SQLFragment(Keyset.equals(key, alias: "t0"), id)))
+                                            where: .condition(Keyset.equals(key, alias: "t0", id, dialect: store.dialect)))
             guard result.matched == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
             var newID = id
             for (i, part) in key.enumerated() where part.lowercased() == column.lowercased() { newID[i] = value }
@@ -350,7 +350,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func delete(entity name: String, id: [Value]) throws {
         try write { context in
             let entity = try context.entity(named: name)
-            let filter = RowFilter.condition(SQLFragment(Keyset.equals(Self.keyColumns(entity), alias: "t0"), id))
+            let filter = RowFilter.condition(Keyset.equals(Self.keyColumns(entity), alias: "t0", id, dialect: store.dialect))
             // A Core Data row goes by the model's delete rules; a delete that changed nothing
             // else can be undone.
             let snapshot = context.isCoreDataStore ? try id.first.flatMap { key -> CoreDataRowSnapshot? in
@@ -384,7 +384,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     private func row(_ context: ReadContext, _ entity: EntityDescription, _ id: [Value]) throws -> BrowserRow {
         let key = Self.keyColumns(entity)
         let select = Select(entity, columns: keyThenAllColumns(entity),
-                            condition: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
+                            condition: Keyset.equals(key, alias: "t0", id, dialect: store.dialect)).rendered(in: store.dialect)
         guard let found = try context.query(select.sql, select.bindings).rows.first else {
             throw BrowserError("the \(entity.name) just written cannot be read back")
         }

@@ -343,7 +343,7 @@ extension ReadContext {
                 throw PortalError(.misuse, "\(entity.name) is identified by \(key.count) value(s), not \(id.count)",
                                   entity: entity.name)
             }
-            return SQLFragment(Keyset.equals(key, alias: "t0"), id)
+            return Keyset.equals(key, alias: "t0", id, dialect: store.dialect)
         }
     }
 }

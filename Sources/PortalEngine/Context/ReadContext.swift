@@ -308,7 +308,7 @@ public class ReadContext {
                 })
             }
         }
-        return SQLFragment(parts.map(\.sql).joined(separator: ", "), parts.flatMap(\.bindings))
+        return SQLFragment.joined(parts, separator: ", ")
     }
 
     private func assemble(_ select: Select) -> SQLFragment { select.rendered(in: store.dialect) }

@@ -128,7 +128,7 @@ extension WriteContext {
     }
 
     private func idCondition<T: PortalEntity>(_ type: T.Type, _ id: [Value]) -> SQLFragment {
-        SQLFragment(Keyset.equals(T.idAttributes, alias: "t0"), id)
+        Keyset.equals(T.idAttributes, alias: "t0", id, dialect: store.dialect)
     }
 
     private func decoded<T: PortalEntity>(_ row: Row, as type: T.Type) throws -> T {
