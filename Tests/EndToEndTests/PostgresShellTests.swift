@@ -66,6 +66,21 @@ import PortalPostgres
         #expect(try target.rows("SELECT count(*) FROM \"Album\" WHERE \"AlbumId\" = 9999") == [[.integer(0)]])
     }
 
+    /// Raw SQL reaches the server as typed: jsonb's `?` and `?|`, a dollar-quoted string and a
+    /// comment holding `?` stay text beside a named parameter; an engine query's own parameters
+    /// (an IN list, a limit's offset) are numbered where they were bound.
+    @Test func rawSQLKeepsItsQuestionMarksAndEngineQueriesNumberTheirOwn() throws {
+        let target = try CopyToTests.TargetDatabase()
+        try PostgresConnection("dbname=\(target.name)").execute(
+            #"CREATE TABLE doc (id int PRIMARY KEY, body jsonb); INSERT INTO doc VALUES (1, '{"a": 1, "x": 2}'), (2, '{"b": 1}')"#)
+        let run = try Shell.run([target.url, "-e", "let $n = 0",
+                                 "-e", "sql SELECT id, $$it's ?$$ AS note FROM doc WHERE body ? 'a' AND body ?| array['x'] "
+                                     + "AND id > $n -- a ? in a comment",
+                                 "-e", "find doc where id IN {1, 2} sort by id desc limit 1 offset 1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "id\tnote\n1\tit's ?\nid\tbody\n1\t{\"a\": 1, \"x\": 2}\n", "\(run.stdout)")
+    }
+
     @Test func aMissingDatabaseOrServerAndARefusedTableAreClearErrors() throws {
         let host = try #require(ProcessInfo.processInfo.environment["PGHOST"])
         let missing = try Shell.run(["postgresql:///no_such_database_here?host=\(host)", "-e", "entities"])
