@@ -19,7 +19,10 @@ public protocol SQLSpelling: Sendable {
     /// What ends a write statement that returns the rows it wrote.
     var returningAll: String { get }
     /// What precedes a query to have the database describe its plan instead of running it.
-    var queryPlanPrefix: String { get }}
+    var queryPlanPrefix: String { get }
+    /// The most values one statement may bind, when the engine knows it (nil: the server says).
+    var maximumBindings: Int? { get }
+}
 
 extension SQLSpelling {
     /// In double quotes, inner quotes doubled: SQL's standard, which SQLite and PostgreSQL keep.
