@@ -279,32 +279,13 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             _ = try read { try compiled($0, name, filter) }
             return nil
         } catch let error as PortalPredicate.PortalPredicateError {
-            return BrowserFilterError(message: error.description, range: error.range ?? Self.place(of: error, in: filter))
+            return BrowserFilterError(message: error.description, range: error.range(in: filter))
         } catch let error as PortalError {
-            let range = error.predicateError.flatMap { $0.range ?? Self.place(of: $0, in: filter) }
+            let range = error.predicateError.flatMap { $0.range(in: filter) }
             return BrowserFilterError(message: error.predicateError?.description ?? error.description, range: range)
         } catch {
             return BrowserFilterError(message: String(describing: error), range: nil)
         }
-    }
-
-    /// Where a name error without a position points: the first whole-word occurrence of the
-    /// quoted name the message mentions.
-    static func place(of error: PortalPredicate.PortalPredicateError, in filter: String) -> Range<Int>? {
-        guard error.kind == .unknownName else { return nil }
-        let parts = error.message.split(separator: "'", omittingEmptySubsequences: false)
-        guard parts.count >= 3 else { return nil }
-        let name = Array(parts[1])
-        let text = Array(filter)
-        guard !name.isEmpty, text.count >= name.count else { return nil }
-        func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
-        for start in 0...(text.count - name.count) where Array(text[start..<(start + name.count)]) == name {
-            let end = start + name.count
-            let before = start == 0 || !isWordCharacter(text[start - 1])
-            let after = end == text.count || !isWordCharacter(text[end])
-            if before && after { return start..<end }
-        }
-        return nil
     }
 
     // MARK: Writes

@@ -285,7 +285,7 @@ extension Row {
         ]
         for (name, write) in refusals {
             let error = portalError { try model.write { ctx in try write(ctx) } }
-            #expect(error?.kind == .readOnly || error?.kind == .unknownAttribute, "\(name)")
+            #expect(error?.kind == .notWritable || error?.kind == .unknownAttribute, "\(name)")
             #expect(error?.message.contains("nothing was written") == true || error?.kind == .unknownAttribute, "\(name): \(String(describing: error))")
         }
         #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT") == rows)
@@ -300,7 +300,7 @@ extension Row {
         let opt = try scalar(raw, "SELECT sum(Z_OPT) FROM ZGENERICASSET")
         // `hidden` is among the columns whose update fires them.
         let error = portalError { try model.write { ctx in try ctx.update("GenericAsset", set: ["hidden": 1]) } }
-        #expect(error?.kind == .readOnly && error?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: error))")
+        #expect(error?.kind == .notWritable && error?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: error))")
         #expect(try scalar(raw, "SELECT sum(Z_OPT) FROM ZGENERICASSET") == opt)
         // An update that fires none of them goes through (none keeps anything derived from it).
         #expect(try model.write { ctx in try ctx.update("GenericAsset", set: ["favorite": 1], where: "SELF == 1") } == 1)

@@ -144,6 +144,17 @@ final class ScratchDatabase {
         #expect(kind("INSERT INTO u VALUES ($1, $2)", [3, .null]) == .constraint(.notNull))
         #expect(kind("SELECT * FROM missing") == .unknownEntity)
         #expect(kind("SELECT nope FROM u") == .unknownAttribute)
+        // The SQLSTATE stays with the error; one the engine has no kind for is the database's.
+        func error(_ sql: String, _ bindings: [Value] = []) -> PortalError? {
+            do { _ = try db.rows(sql, bindings); return nil } catch let error as PortalError { return error } catch { return nil }
+        }
+        let duplicate = error("INSERT INTO u VALUES ($1, $2)", [2, "x"])
+        #expect(duplicate?.sqlState == SQLState.uniqueViolation && duplicate?.code == .sqlState("23505"))
+        #expect(duplicate?.entity == "u" && duplicate?.message == "UNIQUE constraint failed: u_name_key")
+        let missing = error("INSERT INTO u VALUES ($1, $2)", [3, .null])
+        #expect(missing?.attribute == "name" && missing?.message == "NOT NULL constraint failed: u.name")
+        let syntax = error("SELEC 1")
+        #expect(syntax?.kind == .database && syntax?.sqlState == "42601" && syntax?.sqliteCode == nil)
         #expect(throws: PortalError.self) { try PostgresConnection("dbname=no_such_database_here") }
     }
 

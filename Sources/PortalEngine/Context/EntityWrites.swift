@@ -182,7 +182,7 @@ extension WriteContext {
     func insertedRows(_ entity: String) throws -> Int {
         let matched = connection.changes
         guard matched > 0 else {
-            throw PortalError(.readOnly, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
+            throw PortalError(.notWritable, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
         }
         return matched
     }

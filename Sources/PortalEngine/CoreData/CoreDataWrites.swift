@@ -102,7 +102,7 @@ func updatedColumns(_ columns: [String?]) -> CoreDataTrigger.Event {
 
 /// The error of a write refused on a Core Data store (the transaction writes nothing).
 func coreDataRefusal(_ entity: String, _ reason: String) -> PortalError {
-    PortalError(.readOnly, "cannot write \(entity): \(reason); nothing was written", entity: entity)
+    PortalError(.notWritable, "cannot write \(entity): \(reason); nothing was written", entity: entity)
 }
 
 /// How a write to one entity of a Core Data store is made.
@@ -139,7 +139,7 @@ extension WriteContext {
     func coreDataStoreModel() throws -> CoreDataStoreModel? {
         guard store.coreDataCatalog != nil else { return nil }
         guard let model = try schema.coreDataModel else {
-            throw PortalError(.sqlite, "the store's Core Data model was not read with its schema")
+            throw PortalError(.database, "the store's Core Data model was not read with its schema")
         }
         return model
     }

@@ -527,7 +527,7 @@ final class SchemaCache: @unchecked Sendable {
             return version
         }
         guard let current = try connection.scalar("PRAGMA schema_version") else {
-            throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
+            throw PortalError(.database, "PRAGMA schema_version returned no value")
         }
         return current
     }
@@ -544,7 +544,7 @@ final class SchemaCache: @unchecked Sendable {
         do {
             schema = try read(on: connection)
         } catch let error as PortalPredicate.PortalPredicateError {
-            var wrapped = PortalError(.sqlite, "cannot read the schema: \(error.message)")
+            var wrapped = PortalError(.database, "cannot read the schema: \(error.message)")
             wrapped.predicateError = error
             throw wrapped
         }

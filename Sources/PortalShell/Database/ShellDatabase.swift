@@ -119,7 +119,7 @@ final class ShellDatabase {
             throw error
         } catch let error as PortalError {
             // SQLITE_READONLY_ROLLBACK: a hot journal that a read-only connection cannot roll back.
-            if error.sqliteCode == PORTAL_SQLITE_READONLY_ROLLBACK { throw OpenError(message: Self.hotJournalMessage(path)) }
+            if error.sqliteCode == SQLiteCode.readOnlyRollback { throw OpenError(message: Self.hotJournalMessage(path)) }
             throw OpenError(message: "cannot open '\(path)': \(Self.openReason(error))")
         } catch {
             throw OpenError(message: "cannot open '\(path)': \(error)")
@@ -222,7 +222,7 @@ final class ShellDatabase {
     /// Runs `body` through the store's write context: one transaction, or a savepoint inside
     /// the user's `begin`. A thrown error rolls everything of `body` back.
     func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
-        if !keepsCoreData, let refusal = coreDataBanner?.writeRefusal { throw PortalError(.readOnly, refusal) }
+        if !keepsCoreData, let refusal = coreDataBanner?.writeRefusal { throw PortalError(.notWritable, refusal) }
         if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
         let run = { (context: WriteContext) throws -> T in
             let outer = self.activeWrite
@@ -248,7 +248,7 @@ final class ShellDatabase {
     /// Runs `body` on the writer outside a transaction (`VACUUM`, `ATTACH`, `DETACH`): refused
     /// inside the user's `begin`, where SQLite would refuse it.
     func writeOutsideTransaction<T>(_ body: (WriteContext) throws -> T) throws -> T {
-        if let refusal = coreDataBanner?.writeRefusal { throw PortalError(.readOnly, refusal) }
+        if let refusal = coreDataBanner?.writeRefusal { throw PortalError(.notWritable, refusal) }
         if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
         if inUserTransaction {
             throw PortalError(.misuse, "this statement cannot run inside a transaction: 'commit' or 'rollback' first")
