@@ -419,6 +419,25 @@ public final class Store: @unchecked Sendable {
         try schemaCache.schema(on: connection)
     }
 
+    /// The schema's version now (`ReadContext.schemaVersion`), asked without a transaction: one
+    /// `PRAGMA schema_version` on a reader (on the writer inside this thread's transaction), a
+    /// server's catalog fingerprint as the store last checked it. A caller that keeps what it
+    /// derived from the schema compares it with the version it derived it from.
+    public func currentSchemaVersion() throws -> Value {
+        try checkOpen()
+        if let writer, isInMemory || gate.mayUseLeaseFromCurrentThread {
+            gate.enter()
+            defer { gate.leave() }
+            return try schemaCache.version(on: writer)
+        }
+        guard let readers else { throw PortalError.misuse("the store has no reader") }
+        return try readers.withConnection { connection, _ in try schemaCache.version(on: connection) }
+    }
+
+    /// How many times the schema was read from the database (not from its cache): for tests
+    /// and diagnostics of the cache.
+    public var schemaReads: Int { schemaCache.reads }
+
     // MARK: Interrupt and close
 
     /// Makes the statements running now stop with `.interrupted` (for Ctrl-C). Thread-safe.

@@ -146,10 +146,17 @@ final class ShellDatabase {
         }
     }
 
-    /// Takes the store's schema, which it re-reads when `PRAGMA schema_version` changed (another
-    /// process, `sql`).
+    /// The schema version `schema` was taken at, nil when it must be taken again.
+    private var schemaVersion: Value?
+
+    /// Takes the store's schema with the declared relationships added, when the schema's version
+    /// (`PRAGMA schema_version`, a server's fingerprint) changed since it was last taken (another
+    /// process, `sql`): asking the version is one statement, outside a transaction.
     func refreshSchema() throws {
-        schema = try store.read { try $0.schema }.addingRelationships(declaredRelationships)
+        if let schemaVersion, try store.currentSchemaVersion() == schemaVersion { return }
+        let (version, read) = try store.read { (try $0.schemaVersion, try $0.schema) }
+        schema = read.addingRelationships(declaredRelationships)
+        schemaVersion = version
     }
 
     /// Relationships declared with `relate` (saved per database, see `SavedRelationships`).
@@ -163,6 +170,7 @@ final class ShellDatabase {
         if adding { keys.append(key) }
         let file = try SavedRelationships.save(keys, for: path)
         declaredRelationships = keys
+        schemaVersion = nil
         try refreshSchema()
         return file
     }
