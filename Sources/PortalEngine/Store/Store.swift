@@ -53,34 +53,46 @@ public final class Store: @unchecked Sendable {
 
     /// Opens (or creates) the database at `path`.
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
+        var options = options
         self.path = path
-        self.options = options
         dialect = SQLiteDialect()
         server = nil
-        schemaCache = SchemaCache(catalog: options.catalog)
-        catalogMapsNames = !(options.catalog is SQLiteCatalog)
-        coreDataCatalog = options.catalog as? CoreDataStoreCatalog
-        self.isInMemory = path == ":memory:" || path.isEmpty
+        let isInMemory = path == ":memory:" || path.isEmpty
+        self.isInMemory = isInMemory
         let timeout = Int32(clamping: options.busyTimeout)
         let isURI = path.hasPrefix("file:")   // SQLite resolves URI filenames itself
         if !isInMemory && !isURI && access(path, F_OK) != 0 && (options.readOnly || !options.create) {
             throw PortalError(.fileNotFound, "no database file at \(path)", path: path)
         }
-        if options.readOnly {
-            writer = nil
-        } else {
-            writer = try Store.openWriter(path: isInMemory ? ":memory:" : path, options: options, timeout: timeout)
+        let writer = options.readOnly ? nil
+            : try Store.openWriter(path: isInMemory ? ":memory:" : path, options: options, timeout: timeout)
+        let interruptRequested = options.interruptRequested
+        func openReader() throws -> Connection {
+            try Store.openReader(path: path, timeout: timeout, interruptRequested: interruptRequested)
         }
+        // The catalog the file's tables call for, chosen on the first connection (which a
+        // read-only store keeps as its first reader): the file is opened once. A read-only store
+        // checks the file now in any case, so that a bad file fails at open time.
+        var firstReader: Connection?
+        if let choose = options.catalogForFile {
+            let probe: Connection
+            if let writer { probe = writer } else { probe = try openReader(); firstReader = probe }
+            if let chosen = try choose(probe) { options.catalog = chosen }
+        } else if writer == nil, !isInMemory {
+            firstReader = try openReader()
+        }
+        self.options = options
+        schemaCache = SchemaCache(catalog: options.catalog)
+        catalogMapsNames = !(options.catalog is SQLiteCatalog)
+        coreDataCatalog = options.catalog as? CoreDataStoreCatalog
+        self.writer = writer
         if isInMemory {
             readers = nil
         } else {
-            readers = ReaderPool(maximum: options.maximumReaders) {
-                try Store.openReader(path: path, timeout: timeout, interruptRequested: options.interruptRequested)
-            }
-            // A read-only store checks the file now, so that a bad file fails at open time.
-            if options.readOnly { try readers?.withConnection { _, _ in } }
+            readers = ReaderPool(maximum: options.maximumReaders) { try openReader() }
+            if let firstReader { readers?.adopt(firstReader) }
         }
-        if let writer = writer as? Connection { changes.install(on: writer) }
+        if let writer { changes.install(on: writer) }
         observation.attach(self)
     }
 
@@ -419,11 +431,14 @@ public final class Store: @unchecked Sendable {
         try schemaCache.schema(on: connection)
     }
 
-    /// The schema's version now (`ReadContext.schemaVersion`), asked without a transaction: one
-    /// `PRAGMA schema_version` on a reader (on the writer inside this thread's transaction), a
-    /// server's catalog fingerprint as the store last checked it. A caller that keeps what it
-    /// derived from the schema compares it with the version it derived it from.
+    /// The schema's version now (`ReadContext.schemaVersion`): on a file, asked without a
+    /// transaction (one `PRAGMA schema_version` on a reader, on the writer inside this thread's
+    /// transaction); on a server, in a read, whose start gives the reader the session's settings
+    /// (a `search_path` changes what names mean), as the store last checked its fingerprint. A
+    /// caller that keeps what it derived from the schema compares it with the version it
+    /// derived it from.
     public func currentSchemaVersion() throws -> Value {
+        if server != nil { return try read { try $0.schemaVersion } }
         try checkOpen()
         if let writer, isInMemory || gate.mayUseLeaseFromCurrentThread {
             gate.enter()
@@ -434,9 +449,8 @@ public final class Store: @unchecked Sendable {
         return try readers.withConnection { connection, _ in try schemaCache.version(on: connection) }
     }
 
-    /// How many times the schema was read from the database (not from its cache): for tests
-    /// and diagnostics of the cache.
-    public var schemaReads: Int { schemaCache.reads }
+    /// How many read-only connections the store has opened so far (for tests of its opening).
+    var readerConnections: Int { readers?.count ?? 0 }
 
     // MARK: Interrupt and close
 

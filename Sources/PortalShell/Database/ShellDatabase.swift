@@ -101,19 +101,15 @@ final class ShellDatabase {
             var options = StoreOptions(readOnly: readOnly, create: create, busyTimeout: busyTimeout)
             options.switchesToWAL = false
             options.interruptRequested = Interrupts.interruptRequested
-            var opened = try Store(path: storePath, options: options)
-            var banner: CoreDataBanner?
-            // Touch the file (a file that is not a database fails here, not at the first command)
-            // by reading its table names, which tell a Core Data store.
-            let isCoreData = try opened.read { try CoreDataStoreInfo.isCoreDataStore($0) }
-            if let catalog = try CoreDataBanner.catalog(coreData, storePath: storePath, isCoreData: isCoreData,
-                                                        displayPath: path) {
-                // A Core Data store opens again, by its model's names.
-                try? opened.close()
-                options.catalog = catalog
-                opened = try Store(path: storePath, options: options)
-                banner = try CoreDataBanner.of(opened, displayPath: path)
+            // The file's table names, read on its first connection, tell a Core Data store, which
+            // opens by its model's names; a file that is not a database fails there, not at the
+            // first command.
+            options.catalogForFile = { connection in
+                try CoreDataBanner.catalog(coreData, storePath: storePath,
+                                           isCoreData: try CoreDataStoreInfo.isCoreDataStore(connection), displayPath: path)
             }
+            let opened = try Store(path: storePath, options: options)
+            let banner = opened.options.catalog is CoreDataStoreCatalog ? try CoreDataBanner.of(opened, displayPath: path) : nil
             return (opened, storePath, banner)
         } catch let error as OpenError {
             throw error
