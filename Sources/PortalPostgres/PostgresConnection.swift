@@ -542,7 +542,7 @@ public final class PostgresConnection: DatabaseConnection {
         defer { pq.clear(result) }
         guard let result, pq.resultStatus(result) == PGRES_COPY_IN else {
             try check(result, sql: sql)
-            throw PortalError(.sqlite, "the server did not start the copy: \(sql)")
+            throw PortalError(.database, "the server did not start the copy: \(sql)")
         }
     }
 
@@ -672,7 +672,7 @@ public final class PostgresConnection: DatabaseConnection {
             resultsPending = true
             guard !singleRow || pq.setSingleRowMode(connection) == 1 else {
                 discardRemaining()
-                throw PortalError(.sqlite, "PostgreSQL would not send the rows one at a time: \(sql)")
+                throw PortalError(.database, "PostgreSQL would not send the rows one at a time: \(sql)")
             }
         }
         streaming = statement
@@ -802,34 +802,52 @@ public final class PostgresConnection: DatabaseConnection {
         // libpq's own failures (a lost connection) have only the whole text.
         let message = field("M") ?? result.map { Self.text(pq.resultErrorMessage($0)) } ?? Self.text(pq.errorMessage(connection))
         let state = field("C") ?? ""
-        let cancelled = state == "57014" && cancelLock.withLock { cancelRequested }
+        let cancelled = state == SQLState.queryCanceled && cancelLock.withLock { cancelRequested }
         // libpq's own failure (no SQLSTATE) on a connection that is gone is a lost server, as
         // the server's own word that it ends the session is (`57P01` and its kin).
         let lost = state.isEmpty && pq.status(connection) != CONNECTION_OK
-        let kind = lost ? .cannotOpen : state == "57014" && !cancelled ? .sqlite : Self.kind(ofSQLState: state)
+        // A statement timeout is the server's cancel, not the user's interrupt.
+        let kind = lost ? .cannotOpen : state == SQLState.queryCanceled && !cancelled ? .database : Self.kind(ofSQLState: state)
         var error = PortalError(kind, message.isEmpty ? "PostgreSQL failed: \(sql)" : message)
+        if !state.isEmpty { error.sqlState = state }
         error.detail = field("D")
         error.hint = field("H")
         error.sql = sql
+        Self.name(&error, table: field("t"), column: field("c"), constraint: field("n"))
         throw error
+    }
+
+    /// A violated constraint in the words SQLite's errors use (`NOT NULL constraint failed:
+    /// Track.Name`, `UNIQUE constraint failed: name_key`), from the SQLSTATE and the fields the
+    /// server names the table, the column and the constraint in.
+    static func name(_ error: inout PortalError, table: String?, column: String?, constraint: String?) {
+        error.entity = table ?? error.entity
+        if let column {
+            error.attribute = column
+            error.attributes = [column]
+        }
+        guard let kind = error.constraint else { return }
+        let qualifiedColumn = column.map { (table.map { $0 + "." } ?? "") + $0 }
+        guard let subject = kind == .notNull ? qualifiedColumn ?? constraint : constraint ?? qualifiedColumn else { return }
+        error.message = "\(kind.rawValue) constraint failed: \(subject)"
     }
 
     /// PostgreSQL's error codes, by the classes and names of its manual (Appendix A).
     static func kind(ofSQLState state: String) -> PortalError.Kind {
         switch state {
-        case "23502": return .constraint(.notNull)
-        case "23505": return .constraint(.unique)
-        case "23503": return .constraint(.foreignKey)
-        case "23514": return .constraint(.check)
-        case "57014": return .interrupted
-        case "25006": return .readOnly
-        case "53100": return .diskFull
-        case "42P01": return .unknownEntity
-        case "42703": return .unknownAttribute
-        case "40001", "40P01", "55P03": return .busy
+        case SQLState.notNullViolation: return .constraint(.notNull)
+        case SQLState.uniqueViolation: return .constraint(.unique)
+        case SQLState.foreignKeyViolation: return .constraint(.foreignKey)
+        case SQLState.checkViolation: return .constraint(.check)
+        case SQLState.queryCanceled: return .interrupted
+        case SQLState.readOnlySQLTransaction: return .readOnly
+        case SQLState.diskFull: return .diskFull
+        case SQLState.undefinedTable: return .unknownEntity
+        case SQLState.undefinedColumn: return .unknownAttribute
+        case SQLState.serializationFailure, SQLState.deadlockDetected, SQLState.lockNotAvailable: return .busy
         // The server ends the session: an administrator's command, a crash, a shutdown.
-        case "57P01", "57P02", "57P03": return .cannotOpen
-        default: return state.hasPrefix("08") ? .cannotOpen : .sqlite
+        case SQLState.adminShutdown, SQLState.crashShutdown, SQLState.cannotConnectNow: return .cannotOpen
+        default: return state.hasPrefix(SQLState.connectionExceptionClass) ? .cannotOpen : .database
         }
     }
 

@@ -13,39 +13,21 @@ public struct PostgresDialect: SQLDialect {
     /// The dialect (it has no settings).
     public init() {}
 
-    /// In double quotes, inner quotes doubled (the standard, as SQLite).
-    public func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }
-
-    /// None: rows are identified by their key.
-    public var rowidColumn: String? { nil }
-
     /// `LIMIT n` (`LIMIT ALL` when only an offset is given) and `OFFSET ?`. The limit is written
     /// in, not bound: with `LIMIT $n` PostgreSQL cannot cost a generic plan, so it plans a
     /// prepared statement afresh at every run (a browser page's statement spent half its server
     /// time planning); with the number in, it keeps one plan after five runs, as for any query.
     public func limit(_ limit: Int?, offset: Int?) -> SQLFragment {
         guard limit != nil || offset != nil else { return SQLFragment("") }
-        var fragment = SQLFragment(limit.map { " LIMIT \(max($0, 0))" } ?? " LIMIT ALL")
-        if let offset {
-            fragment.sql += " OFFSET ?"
-            fragment.bindings.append(.integer(Int64(offset)))
-        }
-        return fragment
+        let fragment = SQLFragment(limit.map { " LIMIT \(max($0, 0))" } ?? " LIMIT ALL")
+        guard let offset else { return fragment }
+        return fragment + " OFFSET " + .bound(.integer(Int64(offset)))
     }
-
-    /// ` ON CONFLICT (key) DO UPDATE SET c = excluded.c, …` (as SQLite).
-    public func onConflict(key: [String], update columns: [String]) -> String {
-        SQLiteDialect().onConflict(key: key, update: columns)
-    }
-
-    public var returningAll: String { " RETURNING *" }
-    /// `EXPLAIN`: one text column, a line of the plan per row, already indented.
-    public var queryPlanPrefix: String { "EXPLAIN " }
 
     /// `$1, $2, …`, whatever the values (callers keep rendered statements and bind new values);
     /// the connection gives a parameter a type where PostgreSQL could not infer the right one
     /// (`PostgresConnection.parameterTypes`).
-    public func parameters(in statement: SQLFragment) -> SQLFragment { statement.numberingParameters { "$\($0)" } }
+    public func parameter(_ number: Int) -> String? { "$\(number)" }
 
     public func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 

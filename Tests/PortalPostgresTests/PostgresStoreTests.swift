@@ -106,10 +106,10 @@ import PortalEngine
         #expect(portalError { try store.read { try $0.find("band", where: "nmae == 'x'") } }?.suggestion == "name")
         // A read refuses raw SQL that writes, also inside a common table expression, and runs
         // one that only reads whatever its names contain.
-        #expect(portalError { try store.read { try $0.query("DELETE FROM band") } }?.kind == .readOnly)
+        #expect(portalError { try store.read { try $0.query("DELETE FROM band") } }?.kind == .writeInRead)
         #expect(portalError {
             try store.read { try $0.query("WITH d AS (DELETE FROM band RETURNING *) SELECT * FROM d") }
-        }?.kind == .readOnly)
+        }?.kind == .writeInRead)
         let names = try store.read { try $0.query("WITH t AS (SELECT name AS updated_name FROM band) SELECT count(*) FROM t") }
         #expect(names.rows.first?.value(at: 0) == .integer(2))
     }

@@ -13,13 +13,13 @@ extension Connection: DatabaseConnection {
     public func rollback() throws { try run("ROLLBACK") }
 
     /// `SAVEPOINT name` (the name is the engine's own, never user input).
-    public func savepoint(_ name: String) throws { try run("SAVEPOINT " + quoted(name)) }
+    public func savepoint(_ name: String) throws { try run("SAVEPOINT " + SQLiteDialect().quoted(name)) }
 
     /// `RELEASE name`.
-    public func release(savepoint name: String) throws { try run("RELEASE " + quoted(name)) }
+    public func release(savepoint name: String) throws { try run("RELEASE " + SQLiteDialect().quoted(name)) }
 
     /// `ROLLBACK TO name`.
-    public func rollback(toSavepoint name: String) throws { try run("ROLLBACK TO " + quoted(name)) }
+    public func rollback(toSavepoint name: String) throws { try run("ROLLBACK TO " + SQLiteDialect().quoted(name)) }
 }
 
 extension Statement: DatabaseStatement {}

@@ -53,34 +53,46 @@ public final class Store: @unchecked Sendable {
 
     /// Opens (or creates) the database at `path`.
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
+        var options = options
         self.path = path
-        self.options = options
         dialect = SQLiteDialect()
         server = nil
-        schemaCache = SchemaCache(catalog: options.catalog)
-        catalogMapsNames = !(options.catalog is SQLiteCatalog)
-        coreDataCatalog = options.catalog as? CoreDataStoreCatalog
-        self.isInMemory = path == ":memory:" || path.isEmpty
+        let isInMemory = path == ":memory:" || path.isEmpty
+        self.isInMemory = isInMemory
         let timeout = Int32(clamping: options.busyTimeout)
         let isURI = path.hasPrefix("file:")   // SQLite resolves URI filenames itself
         if !isInMemory && !isURI && access(path, F_OK) != 0 && (options.readOnly || !options.create) {
             throw PortalError(.fileNotFound, "no database file at \(path)", path: path)
         }
-        if options.readOnly {
-            writer = nil
-        } else {
-            writer = try Store.openWriter(path: isInMemory ? ":memory:" : path, options: options, timeout: timeout)
+        let writer = options.readOnly ? nil
+            : try Store.openWriter(path: isInMemory ? ":memory:" : path, options: options, timeout: timeout)
+        let interruptRequested = options.interruptRequested
+        func openReader() throws -> Connection {
+            try Store.openReader(path: path, timeout: timeout, interruptRequested: interruptRequested)
         }
+        // The catalog the file's tables call for, chosen on the first connection (which a
+        // read-only store keeps as its first reader): the file is opened once. A read-only store
+        // checks the file now in any case, so that a bad file fails at open time.
+        var firstReader: Connection?
+        if let choose = options.catalogForFile {
+            let probe: Connection
+            if let writer { probe = writer } else { probe = try openReader(); firstReader = probe }
+            if let chosen = try choose(probe) { options.catalog = chosen }
+        } else if writer == nil, !isInMemory {
+            firstReader = try openReader()
+        }
+        self.options = options
+        schemaCache = SchemaCache(catalog: options.catalog)
+        catalogMapsNames = !(options.catalog is SQLiteCatalog)
+        coreDataCatalog = options.catalog as? CoreDataStoreCatalog
+        self.writer = writer
         if isInMemory {
             readers = nil
         } else {
-            readers = ReaderPool(maximum: options.maximumReaders) {
-                try Store.openReader(path: path, timeout: timeout, interruptRequested: options.interruptRequested)
-            }
-            // A read-only store checks the file now, so that a bad file fails at open time.
-            if options.readOnly { try readers?.withConnection { _, _ in } }
+            readers = ReaderPool(maximum: options.maximumReaders) { try openReader() }
+            if let firstReader { readers?.adopt(firstReader) }
         }
-        if let writer = writer as? Connection { changes.install(on: writer) }
+        if let writer { changes.install(on: writer) }
         observation.attach(self)
     }
 
@@ -419,6 +431,27 @@ public final class Store: @unchecked Sendable {
         try schemaCache.schema(on: connection)
     }
 
+    /// The schema's version now (`ReadContext.schemaVersion`): on a file, asked without a
+    /// transaction (one `PRAGMA schema_version` on a reader, on the writer inside this thread's
+    /// transaction); on a server, in a read, whose start gives the reader the session's settings
+    /// (a `search_path` changes what names mean), as the store last checked its fingerprint. A
+    /// caller that keeps what it derived from the schema compares it with the version it
+    /// derived it from.
+    public func currentSchemaVersion() throws -> Value {
+        if server != nil { return try read { try $0.schemaVersion } }
+        try checkOpen()
+        if let writer, isInMemory || gate.mayUseLeaseFromCurrentThread {
+            gate.enter()
+            defer { gate.leave() }
+            return try schemaCache.version(on: writer)
+        }
+        guard let readers else { throw PortalError.misuse("the store has no reader") }
+        return try readers.withConnection { connection, _ in try schemaCache.version(on: connection) }
+    }
+
+    /// How many read-only connections the store has opened so far (for tests of its opening).
+    var readerConnections: Int { readers?.count ?? 0 }
+
     // MARK: Interrupt and close
 
     /// Makes the statements running now stop with `.interrupted` (for Ctrl-C). Thread-safe.
@@ -527,7 +560,7 @@ final class SchemaCache: @unchecked Sendable {
             return version
         }
         guard let current = try connection.scalar("PRAGMA schema_version") else {
-            throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
+            throw PortalError(.database, "PRAGMA schema_version returned no value")
         }
         return current
     }
@@ -544,7 +577,7 @@ final class SchemaCache: @unchecked Sendable {
         do {
             schema = try read(on: connection)
         } catch let error as PortalPredicate.PortalPredicateError {
-            var wrapped = PortalError(.sqlite, "cannot read the schema: \(error.message)")
+            var wrapped = PortalError(.database, "cannot read the schema: \(error.message)")
             wrapped.predicateError = error
             throw wrapped
         }

@@ -190,8 +190,7 @@ struct QueryShape: Hashable {
 
 /// The SQL of one shape, and where each value goes among its bindings.
 struct QueryTemplate: Sendable {
-    let sql: String
-    let bindings: [Value]
+    let fragment: SQLFragment
     /// (binding, value): binding number `binding` takes the run's flattened value number `value`.
     let slots: [(binding: Int, value: Int)]
 
@@ -209,8 +208,7 @@ struct QueryTemplate: Sendable {
         // A stand-in bound nowhere (a value the compiler folded into the SQL) cannot be re-bound.
         let bound = Set(slots.map(\.value))
         guard standInValues.indices.allSatisfy({ bound.contains($0) || standInValues[$0] == givenValues[$0] }) else { return nil }
-        sql = fragment.sql
-        bindings = fragment.bindings
+        self.fragment = fragment
         self.slots = slots
     }
 
@@ -231,9 +229,9 @@ struct QueryTemplate: Sendable {
             case .date(let seconds): values.append(.real(seconds))
             }
         }
-        var bindings = self.bindings
+        var bindings = fragment.bindings
         for slot in slots { bindings[slot.binding] = values[slot.value] }
-        return SQLFragment(sql, bindings)
+        return fragment.rebound(bindings)
     }
 }
 

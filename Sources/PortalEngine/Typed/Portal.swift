@@ -128,7 +128,7 @@ extension ReadContext {
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
         if !allowsWrites && !statement.isReadOnly {
-            throw PortalError(.readOnly, "a read cannot change the database; use a write")
+            throw PortalError(.writeInRead, "a read cannot change the database; use a write")
         }
         try statement.bind(arguments)
         let source = ColumnSource(statement: statement)
