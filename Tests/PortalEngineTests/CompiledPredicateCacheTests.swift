@@ -150,6 +150,9 @@ private struct Fixture: @unchecked Sendable {
             _ = try fixture.cached(labelStarts("t\(i)"))
         }
         #expect(CompiledPredicateCache.count <= CompiledPredicateCache.capacity)
+        // One query site whose text shapes each SQL: it keeps a few shapes, not one per text.
+        let site = try #require(PredicateCaptures.of(labelStarts("z")))
+        #expect(CompiledPredicateCache.isFull(CompiledPredicateCache.key(labelStarts("z").expression, site)))
         #expect(CompiledPredicateCache.count > 0)
         try fixture.check(labelStarts("ap"), "after eviction")
     }

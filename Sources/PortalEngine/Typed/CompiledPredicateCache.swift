@@ -190,7 +190,8 @@ enum CompiledPredicateCache {
         let operators: [UInt8]
     }
 
-    /// Shapes kept in all, and per key (the same expression with differently shaped values).
+    /// Shapes kept in all (all are dropped when more come), and per key (the same expression
+    /// with differently shaped values; a full key keeps the ones it has).
     static let capacity = 512
     static let shapesPerKey = 8
 
@@ -227,6 +228,12 @@ enum CompiledPredicateCache {
         return shape?.filter(binding: values)
     }
 
+    /// True when the key has as many shapes as it may keep: its values keep shaping new SQL
+    /// (a date that moves each call), so a new shape is neither learned nor kept.
+    static func isFull(_ key: Key) -> Bool {
+        state.withLock { state in (state.shapes[key]?.count ?? 0) >= shapesPerKey }
+    }
+
     static func keep(_ key: Key, _ shape: CompiledPredicateShape) {
         state.withLock { state in
             if state.count >= capacity {
@@ -234,10 +241,7 @@ enum CompiledPredicateCache {
                 state.count = 0
             }
             var shapes = state.shapes[key] ?? []
-            if shapes.count >= shapesPerKey {
-                shapes.removeFirst()
-                state.count -= 1
-            }
+            guard shapes.count < shapesPerKey else { return }
             shapes.append(shape)
             state.count += 1
             state.shapes[key] = shapes

@@ -111,7 +111,7 @@ public enum FoundationPredicates {
         let compiled = try compile(tree)
         // Translation meets the values in the order they were captured; should it not, no
         // value is known by its place.
-        guard captured == captures.values.count else { return compiled }
+        guard captured == captures.values.count, !CompiledPredicateCache.isFull(key) else { return compiled }
         let shape = CompiledPredicateCache.shape(captures, compiled: compiled, entity: entity, schema: schema, alias: alias,
                                                  dialect: dialect) { substitutes in
             try compile(translation(prepared.predicate, substitutes: substitutes).tree)
