@@ -51,6 +51,11 @@ struct FoundationPredicateTranslator {
     /// What each closure variable (`$0`, an inner closure's element) stands for.
     private var variables: [PredicateExpressions.VariableID: TranslatedExpression] = [:]
     private var subqueryCount = 0
+    /// Values that stand for captured ones, by their order in the expression (what
+    /// `CompiledPredicateCache` compiles to learn where each value is bound).
+    var substitutes: [Int: Any] = [:]
+    /// How many captured values translation has met.
+    private(set) var capturedCount = 0
     /// Alternatives beyond this many (from `??` and `?:` in one comparison) are refused.
     static let maximumAlternatives = 64
 
@@ -65,6 +70,12 @@ struct FoundationPredicateTranslator {
     mutating func subqueryVariable() -> String {
         subqueryCount += 1
         return "e\(subqueryCount)"
+    }
+
+    /// A captured value, or the value that stands for it.
+    mutating func captured(_ value: Any) -> Any {
+        defer { capturedCount += 1 }
+        return substitutes.isEmpty ? value : substitutes[capturedCount] ?? value
     }
 
     mutating func translate(_ expression: Any) throws -> TranslatedExpression {
