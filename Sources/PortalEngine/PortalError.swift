@@ -1,5 +1,6 @@
 /// The one error type of the engine: what went wrong (`kind`), in words a user can read
-/// (`message`), and where (entity, attribute, constraint, file, SQLite's code and message).
+/// (`message`), where (entity, attribute, constraint, file), and the database's own code for it
+/// (`code`: SQLite's extended result code, PostgreSQL's SQLSTATE).
 public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which constraint a write violated.
     public enum ConstraintKind: String, Sendable, Hashable {
@@ -17,8 +18,15 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
         case notADatabase
         /// Another connection holds the lock past the busy timeout.
         case busy
-        /// A write on a read-only store or file.
+        /// A write to a database that is read-only: a read-only file or server session, a store
+        /// opened read-only.
         case readOnly
+        /// A statement that changes the database, run where only reads are (a read context, a
+        /// prepared statement of a read): run it in a write.
+        case writeInRead
+        /// What was to be written cannot be: a view, or a write whose bookkeeping the store
+        /// could not keep (a Core Data store without its model, a table kept by its triggers).
+        case notWritable
         case constraint(ConstraintKind)
         /// The disk (or `PRAGMA max_page_count`) is full.
         case diskFull
@@ -35,10 +43,19 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
         case interrupted
         /// A value could not be converted to or from an entity's type.
         case conversion
-        /// Any other SQLite error.
-        case sqlite
+        /// Any other error the database reported: its own code is in `code`, its words in
+        /// `message`.
+        case database
         /// A Core Data model could not be read, or does not match its store.
         case coreDataModel
+    }
+
+    /// The database's own code for an error it reported.
+    public enum DatabaseCode: Sendable, Hashable {
+        /// SQLite's extended result code (`SQLiteCode`).
+        case sqlite(Int32)
+        /// PostgreSQL's SQLSTATE (`SQLState`).
+        case sqlState(String)
     }
 
     /// What went wrong.
@@ -57,8 +74,18 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     /// The database file, for errors about opening it.
     public var path: String?
-    /// SQLite's extended result code and message, when SQLite reported the error.
-    public var sqliteCode: Int32?
+    /// The database's own code, when the database reported the error.
+    public var code: DatabaseCode?
+    /// SQLite's extended result code, when SQLite reported the error.
+    public var sqliteCode: Int32? {
+        get { if case .sqlite(let code)? = code { code } else { nil } }
+        set { code = newValue.map(DatabaseCode.sqlite) }
+    }
+    /// PostgreSQL's SQLSTATE, when PostgreSQL reported the error.
+    public var sqlState: String? {
+        get { if case .sqlState(let state)? = code { state } else { nil } }
+        set { code = newValue.map(DatabaseCode.sqlState) }
+    }
     /// SQLite's own message, when SQLite reported the error.
     public var sqliteMessage: String?
     /// A close name the user may have meant ("did you mean 'Track'?").
@@ -104,6 +131,48 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
         wrapped.predicateError = error
         return wrapped
     }
+}
+
+extension PortalError.Kind {
+    /// Any other error the database reported.
+    @available(*, deprecated, renamed: "database")
+    public static var sqlite: PortalError.Kind { .database }
+}
+
+/// PostgreSQL's error codes the engine tells apart (its manual, Appendix A).
+public enum SQLState {
+    public static let notNullViolation = "23502"
+    public static let foreignKeyViolation = "23503"
+    public static let uniqueViolation = "23505"
+    public static let checkViolation = "23514"
+    public static let readOnlySQLTransaction = "25006"
+    public static let serializationFailure = "40001"
+    public static let deadlockDetected = "40P01"
+    public static let insufficientPrivilege = "42501"
+    public static let undefinedColumn = "42703"
+    public static let undefinedTable = "42P01"
+    public static let diskFull = "53100"
+    public static let lockNotAvailable = "55P03"
+    public static let queryCanceled = "57014"
+    public static let adminShutdown = "57P01"
+    public static let crashShutdown = "57P02"
+    public static let cannotConnectNow = "57P03"
+    /// The class of connection exceptions (`08…`).
+    public static let connectionExceptionClass = "08"
+}
+
+/// SQLite's extended result codes the engine and the shell tell apart (sqlite3.h's values,
+/// which SQLite keeps stable).
+public enum SQLiteCode {
+    /// A hot journal that a read-only connection cannot roll back.
+    public static let readOnlyRollback: Int32 = 776
+    /// A write through a read-only connection or file.
+    public static let readOnly: Int32 = 8
+    public static let constraintNotNull: Int32 = 1299
+    public static let constraintUnique: Int32 = 2067
+    public static let constraintPrimaryKey: Int32 = 1555
+    public static let constraintForeignKey: Int32 = 787
+    public static let constraintCheck: Int32 = 275
 }
 
 extension String {

@@ -192,7 +192,7 @@ package final class RowStorage: @unchecked Sendable {
         case .null: put(0, .null)
         case .integer(let i): put(i, .integer)
         case .real(let d): put(Int64(bitPattern: d.bitPattern), .real)
-        case .text, .blob:
+        case .text, .blob, .decimal:
             put(Int64(others.count), .other)
             others.append(value)
         }

@@ -30,7 +30,8 @@ struct CopyTablePlan {
     /// Finds the columns whose values do not fit their type (text in an INTEGER column, which
     /// SQLite's affinity lets in), with one query over the table and one more per such column.
     mutating func findMixedColumns(_ ctx: ReadContext) throws {
-        let quoted = SQLiteDialect().quoted
+        let dialect = SQLiteDialect()
+        func quoted(_ name: String) -> String { dialect.quoted(name) }
         // An INTEGER PRIMARY KEY holds integers only: SQLite sees to it.
         let checked = table.attributes.indices.filter { table.attributes[$0].column != identity }.compactMap { index in
             Self.misfit(types[index], quoted(table.attributes[index].column)).map { (index, $0) }
@@ -81,6 +82,7 @@ struct CopyTablePlan {
         case .null: return "NULL"
         case .integer(let n): return String(n)
         case .real(let r): return "\(r)"
+        case .decimal(let d): return d.text
         case .text(let text): return stringLiteral(text)
         case .blob(let bytes): return "a blob of \(bytes.count) bytes"
         }

@@ -142,7 +142,7 @@ public struct PostgresCatalog {
         defer { statement.reset() }
         try statement.bind([])
         guard try statement.step(), case .text(let fingerprint) = statement.value(at: 0) else {
-            throw PortalError(.sqlite, "PostgreSQL gave no schema fingerprint")
+            throw PortalError(.database, "PostgreSQL gave no schema fingerprint")
         }
         return fingerprint
     }

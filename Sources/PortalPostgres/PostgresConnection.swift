@@ -73,12 +73,14 @@ public final class PostgresConnection: DatabaseConnection {
         prepareChangeMarker()
     }
 
-    /// Dates in UTC, as the engine keeps them everywhere; notices ("relation already exists,
+    /// The session's time zone is the server's, the role's or the database's, or `PGTZ`'s, as
+    /// psql's is: `timestamptz` is shown in it with its offset, and text without an offset is
+    /// read in it (the engine's own dates carry `+00`, `PostgresDialect.date`). Notices ("relation already exists,
     /// skipping") are not errors; a reader's transactions read only; the program's name as the
     /// session's `application_name` (in `pg_stat_activity`), unless the connection string or
     /// `PGAPPNAME` gave one.
     private var sessionSettings: String {
-        "SET TimeZone = 'UTC'; SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
+        "SET client_min_messages = warning" + (isReadOnly ? "; SET default_transaction_read_only = on" : "")
             + "; SELECT set_config('application_name', \(Self.applicationName), false) WHERE current_setting('application_name') = ''"
     }
 
@@ -190,22 +192,38 @@ public final class PostgresConnection: DatabaseConnection {
     }
 
     /// The parameter types a run with `values` is prepared with. PostgreSQL infers a
-    /// parameter's type from the other side of its comparison; a real is typed `float8` (else
-    /// `bigint_column > $1` would refuse 2.5), and a parameter tested alone (`$1 IS NULL`), which
-    /// has no other side, by its value. The rest are inferred, so that a number column compared
-    /// with "300000" compares with 300000 (as SQLite's affinity does) and 1 goes into a boolean.
+    /// parameter's type from the other side of its comparison; a number with a fraction is
+    /// typed (else `bigint_column > $1` would refuse 2.5): `numeric`, as psql's literal is, for
+    /// a decimal and a finite real (its shortest text, which every double has: a `numeric`
+    /// column compares with and stores every digit of it, where `float8` would be cut to 15, and
+    /// a `float8` column takes it back as the same double), `float8` for what `numeric` has no
+    /// value for: NaN, the infinities and -0.
+    /// A parameter tested alone (`$1 IS NULL`), which has no other side, is typed by its value.
+    /// The rest are inferred, so that a number column compared with "300000" compares with
+    /// 300000 (as SQLite's affinity does) and 1 goes into a boolean.
     func parameterTypes(_ sql: String, _ values: [Value]) -> [UInt32] {
-        var types = values.map { value -> UInt32 in if case .real = value { 701 } else { 0 } }
+        var types = values.map { value -> UInt32 in
+            switch value {
+            case .real(let r): Self.numericHolds(r) ? 1700 : 701
+            case .decimal: 1700
+            default: 0
+            }
+        }
         for index in loneParameters(sql) where values.indices.contains(index) {
             types[index] = switch values[index] {
             case .integer: 20
-            case .real: 701
+            case .real(let r): Self.numericHolds(r) ? 1700 : 701
+            case .decimal: 1700
             case .blob: 17
             case .text, .null: 25
             }
         }
         return types
     }
+
+    /// Whether `numeric` has the double's value: not NaN, an infinity (before PostgreSQL 14) or
+    /// -0 (numeric has no negative zero).
+    static func numericHolds(_ r: Double) -> Bool { r.isFinite && !(r == 0 && r.sign == .minus) }
 
     /// The indexes of the parameters `sql` tests alone, found once per text (a statement run
     /// again and again, such as a page query, is not searched again).
@@ -531,7 +549,7 @@ public final class PostgresConnection: DatabaseConnection {
         defer { pq.clear(result) }
         guard let result, pq.resultStatus(result) == PGRES_COPY_IN else {
             try check(result, sql: sql)
-            throw PortalError(.sqlite, "the server did not start the copy: \(sql)")
+            throw PortalError(.database, "the server did not start the copy: \(sql)")
         }
     }
 
@@ -661,7 +679,7 @@ public final class PostgresConnection: DatabaseConnection {
             resultsPending = true
             guard !singleRow || pq.setSingleRowMode(connection) == 1 else {
                 discardRemaining()
-                throw PortalError(.sqlite, "PostgreSQL would not send the rows one at a time: \(sql)")
+                throw PortalError(.database, "PostgreSQL would not send the rows one at a time: \(sql)")
             }
         }
         streaming = statement
@@ -763,6 +781,7 @@ public final class PostgresConnection: DatabaseConnection {
         switch value {
         case .integer(let n): return String(n)
         case .real(let r): return realText(r)
+        case .decimal(let d): return d.text
         case .text(let s): return s
         case .null, .blob: return ""
         }
@@ -790,34 +809,52 @@ public final class PostgresConnection: DatabaseConnection {
         // libpq's own failures (a lost connection) have only the whole text.
         let message = field("M") ?? result.map { Self.text(pq.resultErrorMessage($0)) } ?? Self.text(pq.errorMessage(connection))
         let state = field("C") ?? ""
-        let cancelled = state == "57014" && cancelLock.withLock { cancelRequested }
+        let cancelled = state == SQLState.queryCanceled && cancelLock.withLock { cancelRequested }
         // libpq's own failure (no SQLSTATE) on a connection that is gone is a lost server, as
         // the server's own word that it ends the session is (`57P01` and its kin).
         let lost = state.isEmpty && pq.status(connection) != CONNECTION_OK
-        let kind = lost ? .cannotOpen : state == "57014" && !cancelled ? .sqlite : Self.kind(ofSQLState: state)
+        // A statement timeout is the server's cancel, not the user's interrupt.
+        let kind = lost ? .cannotOpen : state == SQLState.queryCanceled && !cancelled ? .database : Self.kind(ofSQLState: state)
         var error = PortalError(kind, message.isEmpty ? "PostgreSQL failed: \(sql)" : message)
+        if !state.isEmpty { error.sqlState = state }
         error.detail = field("D")
         error.hint = field("H")
         error.sql = sql
+        Self.name(&error, table: field("t"), column: field("c"), constraint: field("n"))
         throw error
+    }
+
+    /// A violated constraint in the words SQLite's errors use (`NOT NULL constraint failed:
+    /// Track.Name`, `UNIQUE constraint failed: name_key`), from the SQLSTATE and the fields the
+    /// server names the table, the column and the constraint in.
+    static func name(_ error: inout PortalError, table: String?, column: String?, constraint: String?) {
+        error.entity = table ?? error.entity
+        if let column {
+            error.attribute = column
+            error.attributes = [column]
+        }
+        guard let kind = error.constraint else { return }
+        let qualifiedColumn = column.map { (table.map { $0 + "." } ?? "") + $0 }
+        guard let subject = kind == .notNull ? qualifiedColumn ?? constraint : constraint ?? qualifiedColumn else { return }
+        error.message = "\(kind.rawValue) constraint failed: \(subject)"
     }
 
     /// PostgreSQL's error codes, by the classes and names of its manual (Appendix A).
     static func kind(ofSQLState state: String) -> PortalError.Kind {
         switch state {
-        case "23502": return .constraint(.notNull)
-        case "23505": return .constraint(.unique)
-        case "23503": return .constraint(.foreignKey)
-        case "23514": return .constraint(.check)
-        case "57014": return .interrupted
-        case "25006": return .readOnly
-        case "53100": return .diskFull
-        case "42P01": return .unknownEntity
-        case "42703": return .unknownAttribute
-        case "40001", "40P01", "55P03": return .busy
+        case SQLState.notNullViolation: return .constraint(.notNull)
+        case SQLState.uniqueViolation: return .constraint(.unique)
+        case SQLState.foreignKeyViolation: return .constraint(.foreignKey)
+        case SQLState.checkViolation: return .constraint(.check)
+        case SQLState.queryCanceled: return .interrupted
+        case SQLState.readOnlySQLTransaction: return .readOnly
+        case SQLState.diskFull: return .diskFull
+        case SQLState.undefinedTable: return .unknownEntity
+        case SQLState.undefinedColumn: return .unknownAttribute
+        case SQLState.serializationFailure, SQLState.deadlockDetected, SQLState.lockNotAvailable: return .busy
         // The server ends the session: an administrator's command, a crash, a shutdown.
-        case "57P01", "57P02", "57P03": return .cannotOpen
-        default: return state.hasPrefix("08") ? .cannotOpen : .sqlite
+        case SQLState.adminShutdown, SQLState.crashShutdown, SQLState.cannotConnectNow: return .cannotOpen
+        default: return state.hasPrefix(SQLState.connectionExceptionClass) ? .cannotOpen : .database
         }
     }
 

@@ -291,6 +291,7 @@ enum CopyText {
             case .null: buffer.append(contentsOf: [92, 78])
             case .integer(let n): buffer.append(contentsOf: String(n).utf8)
             case .real(let r): buffer.append(contentsOf: PostgresConnection.realText(r).utf8)
+            case .decimal(let d): buffer.append(contentsOf: d.text.utf8)
             case .text(let text): escape(text.utf8, to: &buffer)
             case .blob(let bytes):
                 buffer.append(contentsOf: [92, 92, UInt8(ascii: "x")])

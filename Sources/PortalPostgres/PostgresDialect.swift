@@ -13,39 +13,21 @@ public struct PostgresDialect: SQLDialect {
     /// The dialect (it has no settings).
     public init() {}
 
-    /// In double quotes, inner quotes doubled (the standard, as SQLite).
-    public func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }
-
-    /// None: rows are identified by their key.
-    public var rowidColumn: String? { nil }
-
     /// `LIMIT n` (`LIMIT ALL` when only an offset is given) and `OFFSET ?`. The limit is written
     /// in, not bound: with `LIMIT $n` PostgreSQL cannot cost a generic plan, so it plans a
     /// prepared statement afresh at every run (a browser page's statement spent half its server
     /// time planning); with the number in, it keeps one plan after five runs, as for any query.
     public func limit(_ limit: Int?, offset: Int?) -> SQLFragment {
         guard limit != nil || offset != nil else { return SQLFragment("") }
-        var fragment = SQLFragment(limit.map { " LIMIT \(max($0, 0))" } ?? " LIMIT ALL")
-        if let offset {
-            fragment.sql += " OFFSET ?"
-            fragment.bindings.append(.integer(Int64(offset)))
-        }
-        return fragment
+        let fragment = SQLFragment(limit.map { " LIMIT \(max($0, 0))" } ?? " LIMIT ALL")
+        guard let offset else { return fragment }
+        return fragment + " OFFSET " + .bound(.integer(Int64(offset)))
     }
-
-    /// ` ON CONFLICT (key) DO UPDATE SET c = excluded.c, …` (as SQLite).
-    public func onConflict(key: [String], update columns: [String]) -> String {
-        SQLiteDialect().onConflict(key: key, update: columns)
-    }
-
-    public var returningAll: String { " RETURNING *" }
-    /// `EXPLAIN`: one text column, a line of the plan per row, already indented.
-    public var queryPlanPrefix: String { "EXPLAIN " }
 
     /// `$1, $2, …`, whatever the values (callers keep rendered statements and bind new values);
     /// the connection gives a parameter a type where PostgreSQL could not infer the right one
     /// (`PostgresConnection.parameterTypes`).
-    public func parameters(in statement: SQLFragment) -> SQLFragment { statement.numberingParameters { "$\($0)" } }
+    public func parameter(_ number: Int) -> String? { "$\(number)" }
 
     public func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 
@@ -174,10 +156,14 @@ public struct PostgresDialect: SQLDialect {
     /// By the column's type: a `timestamp`, `timestamptz` or `date` column against the date as
     /// that type (a `date` as midnight of its day), so that the column's index serves; a number
     /// column against Unix seconds; a text column against the engine's date text (as on SQLite).
+    /// A `timestamptz` gets the date in UTC, `+00`, whatever the session's time zone.
     public func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment? {
         let type = declaredType.lowercased()
         let text: Value = DateSemantics.text(seconds).map(Value.text) ?? .null
-        if type.hasPrefix("timestamp") { return .bound(text) + (type.hasSuffix("with time zone") ? "::timestamptz" : "::timestamp") }
+        if type.hasPrefix("timestamp"), type.hasSuffix("with time zone") {
+            return .bound(DateSemantics.text(seconds).map { Value.text($0 + "+00") } ?? .null) + "::timestamptz"
+        }
+        if type.hasPrefix("timestamp") { return .bound(text) + "::timestamp" }
         if type == "date" { return .bound(text) + "::timestamp" }
         if Self.numberTypes.contains(where: type.hasPrefix) {
             return .bound(seconds == seconds.rounded() && abs(seconds) < 9e15 ? .integer(Int64(seconds)) : .real(seconds))
@@ -185,6 +171,9 @@ public struct PostgresDialect: SQLDialect {
         if Self.textTypes.contains(where: type.hasPrefix) { return .bound(text) }
         return nil
     }
+
+    /// Yes: the session's time zone is the user's (as psql's), not UTC.
+    public var readsOffsetlessDatesInSessionZone: Bool { true }
 
     private static let numberTypes = ["smallint", "integer", "bigint", "numeric", "real", "double precision"]
     private static let textTypes = ["text", "character", "citext"]
@@ -204,13 +193,18 @@ public struct PostgresDialect: SQLDialect {
         guard literals.count >= Self.longList else { return nil }
         var elements: [String] = []
         elements.reserveCapacity(literals.count)
-        var texts = 0, reals = 0
+        var texts = 0, reals = 0, numerics = 0
         for literal in literals {
             switch literal {
             case .integer(let n): elements.append(String(n))
             case .real(let r):
                 reals += 1
+                if PostgresConnection.numericHolds(r) { numerics += 1 }
                 elements.append(PostgresConnection.realText(r))
+            case .decimal(let d):
+                reals += 1
+                numerics += 1
+                elements.append(d.text)
             case .text(let t):
                 texts += 1
                 elements.append("\"" + t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
@@ -219,7 +213,10 @@ public struct PostgresDialect: SQLDialect {
         }
         guard texts == 0 || texts == literals.count else { return nil }
         let array = SQLFragment.bound(.text("{" + elements.joined(separator: ",") + "}"))
-        return value + " = ANY(" + array + (reals > 0 ? "::float8[])" : ")")
+        // Numbers with a fraction in numeric[], as one is sent alone (`PostgresConnection.parameterTypes`),
+        // unless one is what numeric has no value for (NaN, an infinity, -0): then float8[].
+        guard reals > 0 else { return value + " = ANY(" + array + ")" }
+        return value + " = ANY(" + array + (numerics == reals ? "::numeric[])" : "::float8[])")
     }
 
     /// The length of a list of values from which `membership` binds one array.
@@ -235,15 +232,17 @@ public struct PostgresDialect: SQLDialect {
     }
 
     /// Days since the Julian epoch (noon, 4714 BC), as SQLite's `julianday`; numbers are Unix
-    /// seconds, PostgreSQL's dates and timestamps are read as such (the session's time zone is
-    /// UTC). Text is a date when it has the engine's date form (`yyyy-MM-dd[ HH:mm[:ss[.SSS]]]`,
-    /// `T` allowed, a final `Z`); other text is NULL, as `julianday` gives (a cast would fail
-    /// the query). Offsets such as `+02:00` in text are not read: such text is NULL here.
+    /// seconds, a `timestamptz` is its instant, a `date` or `timestamp` is read as UTC (as the
+    /// engine's date text is), whatever the session's time zone. Text is a date when it has the
+    /// engine's date form (`yyyy-MM-dd[ HH:mm[:ss[.SSS]]]`, `T` allowed, a final `Z`); other text
+    /// is NULL, as `julianday` gives (a cast would fail the query). Offsets such as `+02:00` in
+    /// text are not read: such text is NULL here.
     public func dayNumber(_ column: String) -> String {
         let text = "(\(column))::text"
-        let temporal = "pg_typeof(\(column)) IN ('date'::regtype, 'timestamp'::regtype, 'timestamptz'::regtype)"
+        let local = "pg_typeof(\(column)) IN ('date'::regtype, 'timestamp'::regtype)"
         return "(CASE WHEN " + isNumber(SQLFragment(column)).sql + " THEN \(text)::float8 / 86400.0 + 2440587.5 "
-            + "WHEN \(temporal) THEN extract(epoch from \(text)::timestamptz) / 86400.0 + 2440587.5 "
+            + "WHEN pg_typeof(\(column)) = 'timestamptz'::regtype THEN extract(epoch from \(text)::timestamptz) / 86400.0 + 2440587.5 "
+            + "WHEN \(local) THEN extract(epoch from \(text)::timestamp) / 86400.0 + 2440587.5 "
             + "WHEN \(text) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?Z?$' "
             + "THEN extract(epoch from rtrim(\(text), 'Z')::timestamp) / 86400.0 + 2440587.5 END)"
     }

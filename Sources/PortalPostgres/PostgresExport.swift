@@ -68,7 +68,7 @@ public struct PostgresExport {
         var copied: [(String, Int)] = []
         for table in tables {
             let rows = try target.write { ctx in
-                let rows = try copyRows(table, types: types, into: ctx, progress: progress, interrupted: interrupted)
+                let rows = try copyRows(table, types: types, into: ctx, progress: progress, interrupted: interrupted, note: note)
                 for index in table.indexes where !(index.isUnique && index.columns == table.primaryKey) {
                     try ctx.execute(createIndex(index, on: table))
                 }
@@ -90,11 +90,19 @@ public struct PostgresExport {
     /// The rows through a cursor, 10,000 at a time. A failure names the table, and the row when
     /// SQLite refused it.
     private func copyRows(_ table: EntityDescription, types: ExportTypes, into ctx: WriteContext,
-                          progress: Progress, interrupted: () -> Bool) throws -> Int {
+                          progress: Progress, interrupted: () -> Bool, note: (String) -> Void) throws -> Int {
         let columns = table.attributes.map(\.column)
         let server = PostgresDialect()
         var rows = 0
         var refused: Int?
+        // SQLite keeps a numeric as a double: the columns where digits were rounded away.
+        var rounded = [Int](repeating: 0, count: columns.count)
+        defer {
+            for (index, count) in rounded.enumerated() where count > 0 {
+                note("\(table.name).\(columns[index]): \(count) numeric value\(count == 1 ? " has" : "s have") more digits "
+                    + "than SQLite's REAL keeps (about 15), and \(count == 1 ? "was" : "were") rounded")
+            }
+        }
         do {
             let total = try count(table)
             try source.execute("DECLARE portal_export NO SCROLL CURSOR FOR SELECT "
@@ -108,7 +116,11 @@ public struct PostgresExport {
                 var batch = 0
                 while try fetch.step() {
                     refused = rows + batch + 1
-                    try ctx.insert(table.name, columns: columns, values: (0..<columns.count).map { fetch.value(at: Int32($0)) })
+                    let values = (0..<columns.count).map { fetch.value(at: Int32($0)) }
+                    for (index, value) in values.enumerated() {
+                        if case .decimal(let decimal) = value, !decimal.isDoubleExactly { rounded[index] += 1 }
+                    }
+                    try ctx.insert(table.name, columns: columns, values: values)
                     refused = nil
                     batch += 1
                 }

@@ -168,8 +168,8 @@ public final class PostgresStatement: DatabaseStatement {
         }
     }
 
-    /// The value by the column's type: integers, floating point, numeric (whole numbers as
-    /// integers), booleans as 1/0, bytea as a blob, timestamps in UTC without their offset,
+    /// The value by the column's type: integers, floating point, numeric (whole numbers without
+    /// a scale as integers, the others as exact decimals), booleans as 1/0, bytea as a blob, timestamptz as the server's text (with its offset),
     /// everything else as its text.
     public func value(at index: Int32) -> Value {
         if let takenRow { return takenRow.indices.contains(Int(index)) ? takenRow[Int(index)] : .null }
@@ -207,11 +207,11 @@ public final class PostgresStatement: DatabaseStatement {
         }
         let text = String(cString: pointer)
         switch type {
-        case 700, 701, 1700: return Double(text).map(Value.real) ?? .text(text)
-        // timestamptz: the session is in UTC, so its text ends in "+00"; without it, it is the
-        // engine's date text (`YYYY-MM-DD HH:MM:SS.fff`), which SQLite's date functions and
-        // typed `Date`s read.
-        case 1184 where text.hasSuffix("+00"): return .text(String(text.dropLast(3)))
+        // numeric keeps every digit and its scale (`4.10`); its NaN and infinities are reals.
+        case 1700: return ExactDecimal(text).map(Value.decimal) ?? Double(text).map(Value.real) ?? .text(text)
+        case 700, 701: return Double(text).map(Value.real) ?? .text(text)
+        // timestamptz stays as the server writes it, in the session's time zone with its offset
+        // (`2026-03-01 10:00:00+01`), as psql shows it; typed `Date`s read the offset.
         case 17: return bytea(text)
         default: return .text(text)
         }

@@ -106,6 +106,7 @@ struct Scope {
             switch argument {
             case .value(let v): return .value(v, nil)
             case .list(let vs): return .list(vs.map { .value($0, nil) })
+            case .date(let seconds): return .date(seconds)
             }
         }
     }
@@ -310,7 +311,7 @@ struct Evaluator {
 
     func expression(_ e: ExpressionTree, _ scope: Scope) throws(PortalPredicateError) -> Operand {
         switch e {
-        case .literal(let v): return .value(v, nil)
+        case .literal(let v): return .value(v.approximated, nil)
         case .self: return .value(scope.object.id, nil)
         case .variable(let name):
             guard let bound = scope.variables[name] else {

@@ -20,6 +20,9 @@ struct Token: Sendable {
         /// A decimal, hexadecimal, octal or binary integer that fits in 64 unsigned bits.
         case integer(UInt64)
         case real(Double)
+        /// A number in plain decimal notation that no double writes back as it is written
+        /// (`4.10`, `12345678901234567890.5`, an integer past 64 bits).
+        case decimal(ExactDecimal)
         /// `X'0A0B'`: a blob literal (SQLite's notation, our addition for round trips).
         case blob([UInt8])
         /// Punctuation and symbolic operators: `( ) { } [ ] , . + - * / ** == = != <> < <= =< > >= => && || !`.
@@ -331,6 +334,7 @@ struct Lexer {
         }
         while let b = peek(), Lexer.isDigit(b) { offset += 1 }
         var isReal = false
+        var hasExponent = false
         if peek() == 0x2E, let d = peek(1), Lexer.isDigit(d) {
             isReal = true
             offset += 1
@@ -338,6 +342,7 @@ struct Lexer {
         }
         if let e = peek(), e == 0x65 || e == 0x45 {
             isReal = true
+            hasExponent = true
             offset += 1
             if let sign = peek(), sign == 0x2B || sign == 0x2D { offset += 1 }
             guard let d = peek(), Lexer.isDigit(d) else { throw error("malformed number: expected digits in the exponent", from: start) }
@@ -349,6 +354,7 @@ struct Lexer {
         }
         let literal = String(decoding: bytes[start..<offset], as: UTF8.self)
         if !isReal, let value = UInt64(literal) { return .integer(value) }
+        if !hasExponent, let decimal = ExactDecimal.literal(literal) { return .decimal(decimal) }
         guard let value = Double(literal) else { throw error("malformed number", from: start) }
         return .real(value)
     }

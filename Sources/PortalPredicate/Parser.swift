@@ -261,7 +261,7 @@ struct Parser {
     /// Whether the current token can start an expression (for a better message than the generic one).
     private var startsValue: Bool {
         switch current.kind {
-        case .identifier, .escapedName, .atKey, .variable, .formatArgument, .string, .integer, .real, .blob:
+        case .identifier, .escapedName, .atKey, .variable, .formatArgument, .string, .integer, .real, .decimal, .blob:
             return true
         case .reserved(let word):
             return ["NULL", "NIL", "TRUE", "YES", "FALSE", "NO", "SELF", "SUBQUERY", "CAST"].contains(word)
@@ -387,6 +387,7 @@ struct Parser {
         switch operand.value {
         case .literal(.integer(let i)) where i != Int64.min: return (.literal(.integer(-i)), 1)
         case .literal(.real(let r)): return (.literal(.real(-r)), 1)
+        case .literal(.decimal(let d)): return (.literal(.decimal(d.negated)), 1)
         default: return (.negate(operand.value), try height(over: operand.height))
         }
     }
@@ -441,10 +442,13 @@ struct Parser {
         case .integer(let magnitude):
             advance()
             if magnitude <= UInt64(Int64.max) { return (.literal(.integer(Int64(magnitude))), 1) }
-            return (.literal(.real(Double(magnitude))), 1)
+            return (.literal(ExactDecimal(String(magnitude)).map(Value.decimal) ?? .real(Double(magnitude))), 1)
         case .real(let r):
             advance()
             return (.literal(.real(r)), 1)
+        case .decimal(let d):
+            advance()
+            return (.literal(.decimal(d)), 1)
         case .blob(let bytes):
             advance()
             return (.literal(.blob(bytes)), 1)
@@ -655,6 +659,7 @@ struct Parser {
                 var elements: [ExpressionTree] = []
                 for v in values { elements.append(.literal(try checked(v, at: token))) }
                 return (.aggregate(elements), 2)
+            case .date: return (argument.expression, 2)
             }
         }
         switch (Parser.argumentClass(form), argument) {

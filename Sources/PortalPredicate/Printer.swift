@@ -83,6 +83,7 @@ enum Printer {
         case .negate: return unary
         case .literal(.integer(let i)) where i < 0: return unary
         case .literal(.real(let r)) where r.sign == .minus: return unary
+        case .literal(.decimal(let d)) where d.text.hasPrefix("-"): return unary
         case .member, .subscript: return postfix
         default: return primary
         }
@@ -157,6 +158,7 @@ enum Printer {
         case .integer(let i): out += String(i)
         case .real(let r):
             if r.isInfinite { out += r < 0 ? "-1e999" : "1e999" } else { out += r.description }
+        case .decimal(let d): out += d.text
         case .text(let s): out += quoted(s)
         case .blob(let bytes):
             let digits = Array("0123456789ABCDEF".utf8)

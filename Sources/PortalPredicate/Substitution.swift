@@ -52,6 +52,7 @@ private struct Substitution {
                 var elements: [ExpressionTree] = []
                 for v in vs { elements.append(.literal(try checked(v, name))) }
                 return .aggregate(elements)
+            case .date?: return values[name]?.expression ?? e
             case nil:
                 throw PortalPredicateError(.unknownName, "no value for the variable $\(name)",
                                      suggestion: closestName(to: name, among: Array(values.keys)).map { "$" + $0 })
@@ -80,6 +81,7 @@ private struct Substitution {
             switch try expression(a) {
             case .literal(.integer(let i)) where i != Int64.min: return .literal(.integer(-i))
             case .literal(.real(let r)): return .literal(.real(-r))
+            case .literal(.decimal(let d)): return .literal(.decimal(d.negated))
             case let other: return .negate(other)
             }
         }

@@ -13,9 +13,19 @@ public enum Value: Sendable, Hashable {
     case text(String)
     /// Bytes, stored as they are.
     case blob([UInt8])
+    /// An exact decimal (PostgreSQL's `numeric`, a literal a double cannot write back): every
+    /// digit kept. SQLite stores and compares it as its nearest double (`approximated`).
+    case decimal(ExactDecimal)
 
     /// True for `.null`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    /// The value SQLite and the evaluator work with: a decimal as its nearest double, any
+    /// other value as it is.
+    public var approximated: Value {
+        if case .decimal(let decimal) = self { return .real(decimal.double) }
+        return self
+    }
 }
 
 extension Value: ExpressibleByNilLiteral {
@@ -49,6 +59,19 @@ public enum Argument: Sendable, Hashable {
     case value(Value)
     /// A list of values, for `IN`.
     case list([Value])
+    /// A date, in Unix seconds (a Swift `Date`): compared as `CAST(…, "NSDate")` is, by each
+    /// column's way of holding dates (an instant for a server's `timestamptz`, whatever the
+    /// session's time zone), not as its text.
+    case date(Double)
+
+    /// The argument as a predicate's expression: a literal, a `{…}` list, or a date's CAST.
+    var expression: ExpressionTree {
+        switch self {
+        case .value(let v): return .literal(v)
+        case .list(let vs): return .aggregate(vs.map(ExpressionTree.literal))
+        case .date(let seconds): return .cast(.literal(.real(seconds - DateSemantics.referenceDateOffset)), "NSDate")
+        }
+    }
 }
 
 /// A Swift value that can be passed as a predicate argument: `ctx.count("User", where: "age > %@", [30])`.
@@ -104,6 +127,7 @@ extension Array: ArgumentConvertible where Element: ArgumentConvertible {
             switch element.predicateArgument {
             case .value(let v): return [v]
             case .list(let vs): return vs
+            case .date(let seconds): return [DateSemantics.text(seconds).map(Value.text) ?? .real(seconds)]
             }
         })
     }
@@ -137,6 +161,7 @@ extension Value: Codable {
         case .real(let real): try container.encode(real)
         case .text(let text): try container.encode(text)
         case .blob(let bytes): try container.encode(bytes)
+        case .decimal(let decimal): try container.encode(decimal.text)
         }
     }
 }

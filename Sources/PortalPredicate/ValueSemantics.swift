@@ -12,6 +12,7 @@ enum ValueSemantics {
         case (.null, .null): return 0
         case (.null, _): return -1
         case (_, .null): return 1
+        case (.decimal, _), (_, .decimal): return compare(a.approximated, b.approximated)
         case let (.integer(x), .integer(y)): return x < y ? -1 : (x > y ? 1 : 0)
         case let (.real(x), .real(y)): return x < y ? -1 : (x > y ? 1 : 0)
         case let (.integer(x), .real(y)): return compare(integer: x, real: y)
@@ -63,7 +64,7 @@ enum ValueSemantics {
     /// TEXT affinity: numbers become their text.
     static func textAffinity(_ v: Value) -> Value {
         switch v {
-        case .integer, .real: return .text(text(of: v) ?? "")
+        case .integer, .real, .decimal: return .text(text(of: v) ?? "")
         default: return v
         }
     }
@@ -112,6 +113,7 @@ enum ValueSemantics {
     static func number(_ v: Value) -> Value {
         switch v {
         case .null, .integer, .real: return v
+        case .decimal: return v.approximated
         case .text(let s): return numericPrefix(Array(s.utf8)[...])?.0 ?? .integer(0)
         case .blob(let bytes): return numericPrefix(bytes[...])?.0 ?? .integer(0)
         }
@@ -123,6 +125,7 @@ enum ValueSemantics {
         case .null: return nil
         case .integer(let i): return String(i)
         case .real(let r): return realText(r)
+        case .decimal(let d): return realText(d.double)
         case .text(let s): return s
         case .blob(let bytes): return String(decoding: bytes, as: UTF8.self)
         }
@@ -203,6 +206,7 @@ enum ValueSemantics {
             if r <= -9223372036854775808.0 { return Int64.min }
             if r >= 9223372036854775807.0 { return Int64.max }
             return r.isNaN ? 0 : Int64(r.rounded(.towardZero))
+        case .decimal: return integer(v.approximated)
         case .text(let s): return leadingInteger(Array(s.utf8))
         case .blob(let bytes): return leadingInteger(bytes)
         }
@@ -241,6 +245,7 @@ enum ValueSemantics {
         switch v {
         case .integer(let i): return Double(i)
         case .real(let r): return r
+        case .decimal(let d): return d.double
         default: return 0
         }
     }
@@ -255,7 +260,9 @@ public enum DateSemantics {
     /// Seconds between 1970-01-01 and Apple's reference date 2001-01-01.
     public static let referenceDateOffset = 978_307_200.0
 
-    /// `YYYY-MM-DD`, optionally followed by ` HH:MM`, `:SS`, `.fff` (or `T` as separator, `Z`).
+    /// `YYYY-MM-DD`, optionally followed by ` HH:MM`, `:SS`, `.fff` (or `T` as separator), then
+    /// `Z` or an offset from UTC after a time: `+05:30`, `-0330`, `+01` (as PostgreSQL writes a
+    /// `timestamptz`). Without an offset the time is UTC.
     public static func parse(_ text: String) -> Double? {
         let b = Array(text.trimmingCharacters(in: .whitespaces).utf8)
         var i = 0
@@ -274,7 +281,9 @@ public enum DateSemantics {
         guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
         var seconds = Double(daysFromCivil(year, month, day)) * 86_400
+        var hasTime = false
         if i < b.count, b[i] == 0x20 || b[i] == 0x54 {
+            hasTime = true
             i += 1
             guard let hour = digits(2), expect(0x3A), let minute = digits(2), hour < 24, minute < 60 else { return nil }
             seconds += Double(hour * 3_600 + minute * 60)
@@ -294,7 +303,20 @@ public enum DateSemantics {
                 }
             }
         }
-        _ = expect(0x5A) // Z
+        if hasTime, i < b.count, b[i] == 0x2B || b[i] == 0x2D {
+            let sign = b[i] == 0x2D ? -1.0 : 1.0
+            i += 1
+            guard let hours = digits(2), hours < 24 else { return nil }
+            var minutes = 0
+            let colon = expect(0x3A)
+            if colon || i < b.count {
+                guard let m = digits(2), m < 60 else { return nil }
+                minutes = m
+            }
+            seconds -= sign * Double(hours * 3_600 + minutes * 60)
+        } else {
+            _ = expect(0x5A) // Z
+        }
         return i == b.count ? seconds : nil
     }
 

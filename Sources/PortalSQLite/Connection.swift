@@ -221,6 +221,8 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let i): rc = sqlite3_bind_int64(handle, index, i)
         case .real(let d): rc = sqlite3_bind_double(handle, index, d)
+        // SQLite has no decimal: it stores the nearest double, as it reads the same literal.
+        case .decimal(let d): rc = sqlite3_bind_double(handle, index, d.double)
         case .text(let s):
             var s = s
             rc = s.withUTF8 { buffer in

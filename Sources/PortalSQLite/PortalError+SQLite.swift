@@ -34,7 +34,7 @@ extension PortalError {
             error = constraintError(code: code, message: sqliteMessage)
         default:
             // Classified by result code only; SQLite's message is kept as the text.
-            error = PortalError(.sqlite, sqliteMessage)
+            error = PortalError(.database, sqliteMessage)
         }
         error.sqliteCode = code
         error.sqliteMessage = sqliteMessage

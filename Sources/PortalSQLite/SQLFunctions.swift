@@ -184,6 +184,7 @@ public enum SQLFunctions {
         switch decoded {
         case .integer(let number): sqlite3_result_int64(context, number)
         case .real(let number): sqlite3_result_double(context, number)
+        case .decimal(let number): sqlite3_result_double(context, number.double)
         case .text(let text):
             var text = text
             text.withUTF8 { bytes in

@@ -79,7 +79,7 @@ public struct SQLiteBackend: DatabaseBackend {
     /// `PRAGMA schema_version`: it counts every change of the schema.
     public func schemaVersion(on connection: any DatabaseConnection) throws -> Value {
         guard let current = try connection.scalar("PRAGMA schema_version") else {
-            throw PortalError(.sqlite, "PRAGMA schema_version returned no value")
+            throw PortalError(.database, "PRAGMA schema_version returned no value")
         }
         return current
     }

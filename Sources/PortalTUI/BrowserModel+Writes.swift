@@ -63,16 +63,22 @@ extension BrowserModel {
     }
 
     /// Typed text as a value: a number where the old value or the column is numeric, else text
-    /// (SQLite's affinity converts it where the column declares a type).
+    /// (SQLite's affinity converts it where the column declares a type). A decimal keeps every
+    /// digit where the column or the old value is an exact decimal (PostgreSQL's `numeric`),
+    /// or where no double writes it back.
     static func value(from text: String, like old: Value, column: BrowserColumn) -> Value {
         let numeric: Bool
+        var exact = column.holdsExactDecimals
         switch old {
         case .integer, .real: numeric = true
+        case .decimal: numeric = true; exact = true
         case .text: numeric = false
         default: numeric = column.isNumeric
         }
         if numeric {
             if let i = Int64(text) { return .integer(i) }
+            if exact, let d = ExactDecimal(text) { return .decimal(d) }
+            if let d = ExactDecimal.literal(text) { return .decimal(d) }
             if let d = Double(text), d.isFinite { return .real(d) }
         }
         return .text(text)

@@ -65,6 +65,7 @@ enum CellText {
         case .null: return ("NULL", true)
         case .integer(let i): return (String(i), false)
         case .real(let d): return (formatReal(d), false)
+        case .decimal(let d): return (d.text, false)
         case .text(let s): return s.isEmpty ? ("\"\"", true) : (TerminalText.escaped(s), false)
         case .blob(let b): return (TerminalText.blobSummary(b.count), true)
         }
@@ -132,6 +133,7 @@ enum CellText {
         case .null, .blob: return ""
         case .integer(let i): return String(i)
         case .real(let d): return formatReal(d)
+        case .decimal(let d): return d.text
         case .text(let s): return s
         }
     }

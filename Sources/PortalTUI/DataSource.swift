@@ -143,6 +143,13 @@ public struct BrowserColumn: Sendable, Hashable {
         return t.contains("INT") || t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB")
             || t.contains("NUM") || t.contains("DEC")
     }
+
+    /// True when the column is declared an exact decimal (`numeric`, `decimal`), which
+    /// PostgreSQL keeps digit for digit.
+    public var holdsExactDecimals: Bool {
+        let t = declaredType.lowercased()
+        return t.hasPrefix("numeric") || t.hasPrefix("decimal")
+    }
 }
 
 public struct BrowserReference: Sendable, Hashable {

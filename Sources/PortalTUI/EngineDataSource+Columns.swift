@@ -31,7 +31,7 @@ extension EngineDataSource {
             let (entity, condition, _) = try compiled(context, name, filter)
             let attribute = try Self.attribute(column, of: entity)
             let limit = budget == nil ? nil : countLimit
-            let select = ColumnQueries.distinctCount(entity, attribute, condition: condition, limit: limit)
+            let select = ColumnQueries.distinctCount(entity, attribute, condition: condition, limit: limit, dialect: store.dialect)
                 .rendered(in: store.dialect)
             let n = Self.integer(try context.query(select.sql, select.bindings).rows.first?.values.first ?? .null)
             if let limit, n >= limit { return .atLeast(n) }

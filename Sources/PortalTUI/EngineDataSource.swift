@@ -279,32 +279,13 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             _ = try read { try compiled($0, name, filter) }
             return nil
         } catch let error as PortalPredicate.PortalPredicateError {
-            return BrowserFilterError(message: error.description, range: error.range ?? Self.place(of: error, in: filter))
+            return BrowserFilterError(message: error.description, range: error.range(in: filter))
         } catch let error as PortalError {
-            let range = error.predicateError.flatMap { $0.range ?? Self.place(of: $0, in: filter) }
+            let range = error.predicateError.flatMap { $0.range(in: filter) }
             return BrowserFilterError(message: error.predicateError?.description ?? error.description, range: range)
         } catch {
             return BrowserFilterError(message: String(describing: error), range: nil)
         }
-    }
-
-    /// Where a name error without a position points: the first whole-word occurrence of the
-    /// quoted name the message mentions.
-    static func place(of error: PortalPredicate.PortalPredicateError, in filter: String) -> Range<Int>? {
-        guard error.kind == .unknownName else { return nil }
-        let parts = error.message.split(separator: "'", omittingEmptySubsequences: false)
-        guard parts.count >= 3 else { return nil }
-        let name = Array(parts[1])
-        let text = Array(filter)
-        guard !name.isEmpty, text.count >= name.count else { return nil }
-        func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
-        for start in 0...(text.count - name.count) where Array(text[start..<(start + name.count)]) == name {
-            let end = start + name.count
-            let before = start == 0 || !isWordCharacter(text[start - 1])
-            let after = end == text.count || !isWordCharacter(text[end])
-            if before && after { return start..<end }
-        }
-        return nil
     }
 
     // MARK: Writes
@@ -339,7 +320,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             let entity = try context.entity(named: name)
             let key = Self.keyColumns(entity)
             let result = try context.update(entity.name, [.value(column, value)],
-                                            where: .condition(SQLFragment(Keyset.equals(key, alias: "t0"), id)))
+                                            where: .condition(Keyset.equals(key, alias: "t0", id, dialect: store.dialect)))
             guard result.matched == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
             var newID = id
             for (i, part) in key.enumerated() where part.lowercased() == column.lowercased() { newID[i] = value }
@@ -350,7 +331,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func delete(entity name: String, id: [Value]) throws {
         try write { context in
             let entity = try context.entity(named: name)
-            let filter = RowFilter.condition(SQLFragment(Keyset.equals(Self.keyColumns(entity), alias: "t0"), id))
+            let filter = RowFilter.condition(Keyset.equals(Self.keyColumns(entity), alias: "t0", id, dialect: store.dialect))
             // A Core Data row goes by the model's delete rules; a delete that changed nothing
             // else can be undone.
             let snapshot = context.isCoreDataStore ? try id.first.flatMap { key -> CoreDataRowSnapshot? in
@@ -384,7 +365,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     private func row(_ context: ReadContext, _ entity: EntityDescription, _ id: [Value]) throws -> BrowserRow {
         let key = Self.keyColumns(entity)
         let select = Select(entity, columns: keyThenAllColumns(entity),
-                            condition: SQLFragment(Keyset.equals(key, alias: "t0"), id)).rendered(in: store.dialect)
+                            condition: Keyset.equals(key, alias: "t0", id, dialect: store.dialect)).rendered(in: store.dialect)
         guard let found = try context.query(select.sql, select.bindings).rows.first else {
             throw BrowserError("the \(entity.name) just written cannot be read back")
         }

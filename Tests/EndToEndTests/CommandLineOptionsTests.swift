@@ -47,14 +47,48 @@ import Testing
         for arguments in left { #expect(CommandLineOptions.quickParse(arguments) == nil, "\(arguments)") }
     }
 
+    /// ArgumentParser's declaration is the options' one list (`--help` shows it, the man page is
+    /// checked against it): the quick parse takes each of its options in a plain run, and the
+    /// random comparison below draws from all of them.
+    @Test func theQuickParseTakesEveryOptionArgumentParserDeclares() {
+        let declared = DocsCommandLineTests.helpOptions(PortalShellCommand.helpMessage(columns: 100))
+        #expect(declared.isSuperset(of: ["-e", "--exec", "--browse", "--copy-to", "--help"]))
+        let leftToArgumentParser: Set = ["-h", "--help", "--version"]
+        // A plain run that gives `option` (with a value where it takes one), and what goes with it.
+        func run(_ option: String) -> [String] {
+            switch option {
+            case "--entity", "--where": return ["db.sqlite", "--browse", option, "x"]
+            case "--force": return ["--demo", "fit.sqlite", option]
+            case "--demo": return [option, "fit.sqlite"]
+            case "--mixed-columns": return ["db.sqlite", "--copy-to", "c.sqlite", option, "text"]
+            case "--busy-timeout": return ["db.sqlite", option, "10"]
+            case "--format": return ["db.sqlite", option, "csv"]
+            case "--on-error": return ["db.sqlite", option, "continue"]
+            case "--color": return ["db.sqlite", option, "never"]
+            case "-p", "--param": return ["db.sqlite", option, "a=1"]
+            case "-e", "--exec", "-f", "--file": return ["db.sqlite", option, "x"]
+            case "--null", "--model", "--copy-to": return ["db.sqlite", option, "x"]
+            default: return ["db.sqlite", option]
+            }
+        }
+        for option in declared.subtracting(leftToArgumentParser).sorted() {
+            let arguments = run(option)
+            let quick = CommandLineOptions.quickParse(arguments)
+            #expect(quick != nil && quick == full(arguments), "\(arguments)")
+        }
+        #expect(declared.subtracting(Self.randomNames).isEmpty, "\(declared.subtracting(Self.randomNames).sorted())")
+    }
+
+    static let randomNames: Set = ["-e", "--exec", "-p", "--param", "-f", "--file", "--browse", "--entity", "--where",
+                                   "--format", "--no-header", "--null", "-r", "--read-only", "--create", "--on-error",
+                                   "--busy-timeout", "--color", "--demo", "--force", "--no-init", "--raw", "--model",
+                                   "--copy-to", "--mixed-columns", "--help", "--version", "-h"]
+
     /// Random command lines from the options' names, values (some that look like options, some
     /// invalid) and positionals: the quick parse, where it answers, answers as ArgumentParser.
     @Test func randomCommandLinesAgreeWithArgumentParser() {
-        let names = ["-e", "--exec", "-p", "--param", "-f", "--file", "--browse", "--entity", "--where",
-                     "--format", "--no-header", "--null", "-r", "--read-only", "--create", "--on-error",
-                     "--busy-timeout", "--color", "--demo", "--force", "--no-init", "--raw", "--model",
-                     "--copy-to", "--mixed-columns", "--help", "--version", "-h", "--", "--exec=count t", "--format=csv",
-                     "--null=", "--busy-timeout=-1", "--no-header=1", "-rf"]
+        let names = Self.randomNames.sorted() + ["--", "--exec=count t", "--format=csv", "--null=", "--busy-timeout=-1",
+                                                 "--no-header=1", "-rf"]
         let values = ["db.sqlite", "count t", "-", "json", "table", "never", "continue", "stop", "a=1", "=1",
                       "x", "10", "-3", "", "help", "-e", "--format", "always", "JSON", "text", "skip"]
         var random = SplitMix64(seed: 16)

@@ -190,7 +190,7 @@ extension CopyToTests {
         let run = try Shell.run([path, "--copy-to", target.url])
         #expect(run.status == 1)
         #expect(run.stdout == "")
-        #expect(run.stderr.hasPrefix("error: cannot copy k, row 3: null value in column \"code\""), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("error: cannot copy k, row 3: NOT NULL constraint failed: k.code"), "\(run.stderr)")
         #expect(try tables(target) == [])
     }
 }

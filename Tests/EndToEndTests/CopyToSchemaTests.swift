@@ -185,7 +185,7 @@ extension CopyToTests {
         #expect(try Shell.run([source, "--copy-to", target.url]).status == 0)
         let duplicate = try Shell.run([target.url, "-e", "create auth_user set password = \"p\", is_superuser = 0, username = \"admin\""])
         #expect(duplicate.status == 1)
-        #expect(duplicate.stderr.contains("duplicate key value"), "\(duplicate.stderr)")
+        #expect(duplicate.stderr.contains("UNIQUE constraint failed: auth_user_username_key"), "\(duplicate.stderr)")
         let user = try Shell.run([target.url, "-e", "create auth_user set password = \"p\", is_superuser = 0, username = \"carol\"",
                                   "-e", "find auth_user select id, email, is_staff where username == \"carol\""])
         #expect(user.status == 0, "\(user.stderr)")

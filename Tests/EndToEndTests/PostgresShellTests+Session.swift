@@ -89,7 +89,7 @@ extension PostgresShellTests {
                 + "detail: Column \"id\" is an identity column defined as GENERATED ALWAYS.\n"
                 + "hint: Use OVERRIDING SYSTEM VALUE to override.\n"),
             ("create ident set name = 'first'",
-             "error: ident: duplicate key value violates unique constraint \"ident_name_key\"; nothing was written\n"
+             "error: ident: UNIQUE constraint failed: ident_name_key; nothing was written\n"
                 + "detail: Key (name)=(first) already exists.\n"),
         ]
         for (command, stderr) in cases {

@@ -63,8 +63,50 @@ import PortalPostgres
         // A constraint the server enforces: a clear error, nothing written, status 1.
         let refused = try Shell.run([target.url, "-e", "create Album set AlbumId = 9999, Title = 'x', ArtistId = 123456"])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("foreign key"), "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("error: Album: FOREIGN KEY constraint failed: "), "\(refused.stderr)")
         #expect(try target.rows("SELECT count(*) FROM \"Album\" WHERE \"AlbumId\" = 9999") == [[.integer(0)]])
+    }
+
+    /// Raw SQL reaches the server as typed: jsonb's `?` and `?|`, a dollar-quoted string and a
+    /// comment holding `?` stay text beside a named parameter; an engine query's own parameters
+    /// (an IN list, a limit's offset) are numbered where they were bound.
+    @Test func rawSQLKeepsItsQuestionMarksAndEngineQueriesNumberTheirOwn() throws {
+        let target = try CopyToTests.TargetDatabase()
+        try PostgresConnection("dbname=\(target.name)").execute(
+            #"CREATE TABLE doc (id int PRIMARY KEY, body jsonb); INSERT INTO doc VALUES (1, '{"a": 1, "x": 2}'), (2, '{"b": 1}')"#)
+        let run = try Shell.run([target.url, "-e", "let $n = 0",
+                                 "-e", "sql SELECT id, $$it's ?$$ AS note FROM doc WHERE body ? 'a' AND body ?| array['x'] "
+                                     + "AND id > $n -- a ? in a comment",
+                                 "-e", "find doc where id IN {1, 2} sort by id desc limit 1 offset 1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "id\tnote\n1\tit's ?\nid\tbody\n1\t{\"a\": 1, \"x\": 2}\n", "\(run.stdout)")
+    }
+
+    /// A constraint the server enforces is named by its SQLSTATE as SQLite's are (the server's
+    /// detail below it), points at the attribute it concerns, and fails the command (status 1);
+    /// raw SQL's too.
+    @Test func constraintViolationsAreNamedByTheirSQLState() throws {
+        let target = try CopyToTests.TargetDatabase()
+        try PostgresConnection("dbname=\(target.name)").execute(
+            "CREATE TABLE u (id int PRIMARY KEY, name text UNIQUE, n int CHECK (n > 0), m int NOT NULL DEFAULT 0); "
+                + "INSERT INTO u VALUES (1, 'a', 1, 0)")
+        let cases: [(command: String, stderr: String)] = [
+            ("create u set id = 2, name = 'a', n = 1",
+             "error: u: UNIQUE constraint failed: u_name_key; nothing was written\ndetail: Key (name)=(a) already exists.\n"),
+            ("create u set id = 3, name = 'b', n = 0",
+             "error: u: CHECK constraint failed: u_n_check; nothing was written\ndetail: Failing row contains (3, b, 0, 0).\n"),
+            ("create u set id = 3, name = 'b', n = 2, m = nil",
+             "error: u: NOT NULL constraint failed: u.m; nothing was written\ndetail: Failing row contains (3, b, 2, null).\n"
+                + "  create u set id = 3, name = 'b', n = 2, m = nil\n                                          ^\n"),
+            ("sql INSERT INTO u VALUES (4, 'a', 1)",
+             "error: UNIQUE constraint failed: u_name_key\ndetail: Key (name)=(a) already exists.\n"),
+        ]
+        for (command, stderr) in cases {
+            let run = try Shell.run([target.url, "-e", command])
+            #expect(run.status == 1, "\(command)")
+            #expect(run.stderr == stderr, "\(command): \(run.stderr)")
+        }
+        #expect(try target.rows("SELECT count(*) FROM u") == [[.integer(1)]])
     }
 
     @Test func aMissingDatabaseOrServerAndARefusedTableAreClearErrors() throws {

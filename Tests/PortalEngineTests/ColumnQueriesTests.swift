@@ -104,7 +104,7 @@ import Testing
         try withStore { store, rows in
             let items = try #require(Self.checklist.attribute(named: "items"))
             let title = try #require(Self.checklist.attribute(named: "title"))
-            let condition = SQLFragment("t0.\"ZITEMS\" >= ?", [.integer(5)])
+            let condition = "t0.\"ZITEMS\" >= " + SQLFragment.bound(.integer(5))
             let own = rows.filter { $0.entity == 3 && ($0.items ?? -1) >= 5 }
             let numbers = own.compactMap(\.items)
             let summary = try run(store, ColumnQueries.summary(Self.checklist, items, condition: condition, dates: false,

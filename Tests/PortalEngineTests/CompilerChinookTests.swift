@@ -14,10 +14,10 @@ import Testing
         let filter = try PredicateCompiler.compile(test.predicate, variables: test.variables, entity: entity,
                                                    schema: schema, alias: "t0")
         let compiled = try database.column(
-            "SELECT t0.\(quoted(key)) FROM \(quoted(entity.name)) AS t0 WHERE \(filter.condition.sql) ORDER BY 1",
+            "SELECT t0.\(SQLiteDialect().quoted(key)) FROM \(SQLiteDialect().quoted(entity.name)) AS t0 WHERE \(filter.condition.sql) ORDER BY 1",
             filter.condition.bindings)
         let expected = try database.column(
-            "SELECT \(quoted(key)) FROM \(quoted(entity.name)) WHERE \(test.sql) ORDER BY 1")
+            "SELECT \(SQLiteDialect().quoted(key)) FROM \(SQLiteDialect().quoted(entity.name)) WHERE \(test.sql) ORDER BY 1")
         #expect(compiled == expected, "SQL: \(filter.condition.sql) \(filter.condition.bindings)")
     }
 
@@ -26,8 +26,8 @@ import Testing
         let database = try TestDatabase.chinook()
         var trivial = 0
         for test in ChinookPredicateCases.all {
-            let count = try database.column("SELECT count(*) FROM \(quoted(test.entity)) WHERE \(test.sql)")
-            let total = try database.column("SELECT count(*) FROM \(quoted(test.entity))")
+            let count = try database.column("SELECT count(*) FROM \(SQLiteDialect().quoted(test.entity)) WHERE \(test.sql)")
+            let total = try database.column("SELECT count(*) FROM \(SQLiteDialect().quoted(test.entity))")
             if count == [.integer(0)] || count == total { trivial += 1 }
         }
         #expect(trivial <= 14)

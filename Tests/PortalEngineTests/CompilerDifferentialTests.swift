@@ -199,6 +199,7 @@ func showValue(_ value: Value) -> String {
     case .null: "NULL"
     case .integer(let i): "\(i)"
     case .real(let r): "\(r)"
+    case .decimal(let d): d.text
     case .text(let t): "'\(t)'"
     case .blob(let b): "blob(\(b.count))"
     }

@@ -33,8 +33,8 @@ import Testing
         let entity = try #require(schema.entity(named: "we\"ird; --"))
         let filter = try PredicateCompiler.compile(predicate, arguments: arguments, variables: variables,
                                                    entity: entity, schema: schema, alias: "t0")
-        let key = quoted("id")
-        return try database.column("SELECT t0.\(key) FROM \(quoted(entity.name)) AS t0 WHERE \(filter.condition.sql) ORDER BY 1",
+        let key = SQLiteDialect().quoted("id")
+        return try database.column("SELECT t0.\(key) FROM \(SQLiteDialect().quoted(entity.name)) AS t0 WHERE \(filter.condition.sql) ORDER BY 1",
                                    filter.condition.bindings)
     }
 
@@ -103,7 +103,7 @@ import Testing
             let description = try #require(schema.entity(named: entity))
             let filter = try PredicateCompiler.compile(predicate, arguments: arguments, entity: description,
                                                        schema: schema, alias: "t0")
-            return try database.column("SELECT t0.\(quoted(key)) FROM \(quoted(description.name)) AS t0 "
+            return try database.column("SELECT t0.\(SQLiteDialect().quoted(key)) FROM \(SQLiteDialect().quoted(description.name)) AS t0 "
                                        + "WHERE \(filter.condition.sql) ORDER BY 1", filter.condition.bindings)
         }
         #expect(try select("Per son", "%K BEGINSWITH[cd] %@", [.value("full name"), .value("zoe a")], key: "Ünïcode Id") == [1])

@@ -27,7 +27,7 @@ import Testing
             }
             compiled += 1
             var statement: OpaquePointer?
-            let sql = "SELECT 1 FROM \(quoted(description.name)) AS t0 WHERE \(filter.condition.sql)"
+            let sql = "SELECT 1 FROM \(SQLiteDialect().quoted(description.name)) AS t0 WHERE \(filter.condition.sql)"
             let rc = sqlite3_prepare_v2(database.db, sql, -1, &statement, nil)
             sqlite3_finalize(statement)
             #expect(rc == SQLITE_OK, "case \(index): \(predicate)\n\(sql)\n\(String(cString: sqlite3_errmsg(database.db)))")

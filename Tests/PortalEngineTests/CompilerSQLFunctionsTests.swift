@@ -163,6 +163,12 @@ import Testing
         #expect(DateSemantics.parse("2021-01-01 00:00:01") == 1_609_459_201)
         #expect(DateSemantics.parse("2021-01-01T10:20:30.5Z") == 1_609_459_200 + 37_230.5)
         #expect(DateSemantics.parse("1969-12-31 23:59:59") == -1)
+        // An offset from UTC, as PostgreSQL writes a timestamptz: the same instant.
+        #expect(DateSemantics.parse("2021-01-01 05:30:00+05:30") == 1_609_459_200)
+        #expect(DateSemantics.parse("2020-12-31 20:30:00.25-0330") == 1_609_459_200.25)
+        #expect(DateSemantics.parse("2021-01-01 01:00:00+01") == 1_609_459_200)
+        #expect(DateSemantics.parse("2021-01-01+01") == nil)
+        #expect(DateSemantics.parse("2021-01-01 01:00:00+1") == nil)
         #expect(DateSemantics.parse("2021-13-01") == nil)
         #expect(DateSemantics.parse("2021-01-01x") == nil)
         #expect(DateSemantics.parse("yesterday") == nil)

@@ -76,6 +76,7 @@ final class TestDatabase {
         case .null: sqlite3_bind_null(statement, index)
         case .integer(let v): sqlite3_bind_int64(statement, index, v)
         case .real(let v): sqlite3_bind_double(statement, index, v)
+        case .decimal(let v): sqlite3_bind_double(statement, index, v.double)
         case .text(let v):
             var text = v
             text.withUTF8 { buffer in

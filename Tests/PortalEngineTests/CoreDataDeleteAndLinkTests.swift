@@ -136,7 +136,7 @@ import Testing
              { try $0.update("Album", [.rows("parentFolder", [7])], where: .id([.integer(7)])) }),
             ("an unknown name", .unknownAttribute, "no relationship named 'asets'",
              { try $0.update("Album", [.rows("asets", [1])], where: .id([.integer(7)])) }),
-            ("a column whose update fires Core Data's triggers", .readOnly, "Core Data's own SQL functions",
+            ("a column whose update fires Core Data's triggers", .notWritable, "Core Data's own SQL functions",
              { try $0.update("GenericAsset", [.rows("highlightBeingAssets", [4])], where: .id([.integer(1)])) }),
         ]
         for (name, kind, message, write) in cases {
@@ -173,7 +173,7 @@ import Testing
         let moment = try #require(try keys(raw, "SELECT ZMOMENT FROM ZGENERICASSET WHERE ZMOMENT IS NOT NULL").first)
         let before = try scalar(raw, "SELECT (SELECT count(*) FROM ZGENERICASSET) + (SELECT count(ZMOMENT) FROM ZGENERICASSET)")
         let error = portalError { try model.write { ctx in try ctx.delete("GenericAsset", where: "SELF == 1") } }
-        #expect(error?.kind == .readOnly && error?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: error))")
+        #expect(error?.kind == .notWritable && error?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: error))")
         #expect(try scalar(raw, "SELECT (SELECT count(*) FROM ZGENERICASSET) + (SELECT count(ZMOMENT) FROM ZGENERICASSET)") == before)
         #expect(try model.write { ctx in try ctx.delete("Moment", where: "SELF == \(moment)") } == 1)
         #expect(try scalar(raw, "SELECT count(*) FROM ZGENERICASSET WHERE ZMOMENT = \(moment)") == .integer(0))
@@ -187,7 +187,7 @@ import Testing
         try raw.write { ctx in try ctx.execute("UPDATE ZICCLOUDSYNCINGOBJECT SET Z_ENT = 99 WHERE Z_PK = 12") }
         let rows = try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT")
         let error = portalError { try model.write { ctx in try ctx.delete("ICCloudSyncingObject", where: "SELF == 12") } }
-        #expect(error?.kind == .readOnly && error?.message.contains("row 12 has Z_ENT 99, which is no entity of the model") == true,
+        #expect(error?.kind == .notWritable && error?.message.contains("row 12 has Z_ENT 99, which is no entity of the model") == true,
                 "\(String(describing: error))")
         #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT") == rows)
     }

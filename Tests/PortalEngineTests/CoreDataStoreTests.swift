@@ -140,6 +140,28 @@ extension Row {
         #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT IS NULL OR Z_ENT NOT IN (2,3,4,5,6,7,8,9,10,11,12,13,14)") == 0)
     }
 
+    /// A catalog chosen by the file's tables is asked once, on the store's first connection,
+    /// which a read-only store keeps as its reader: the store opens its file once, by its model.
+    @Test func theCatalogIsChosenOnTheFirstConnection() throws {
+        final class Calls: @unchecked Sendable { var count = 0 }
+        let folder = try TemporaryFolder()
+        let path = try CoreDataFixture.monterey.copy(into: folder)
+        for readOnly in [true, false] {
+            let calls = Calls()
+            var options = StoreOptions(readOnly: readOnly, create: false)
+            options.catalogForFile = { connection in
+                calls.count += 1
+                return try CoreDataStoreInfo.isCoreDataStore(connection) ? CoreDataStoreCatalog() : nil
+            }
+            let store = try Store(path: path, options: options)
+            #expect(calls.count == 1 && store.options.catalog is CoreDataStoreCatalog)
+            #expect(store.readerConnections == (readOnly ? 1 : 0))
+            #expect(try store.read { try $0.schema.entity(named: "ICHashtag") } != nil)
+            #expect(store.readerConnections == 1)
+            try store.close()
+        }
+    }
+
     /// Writes read the model once per schema version, with the schema: many creates share one
     /// read; a schema change (here a trigger calling Core Data's functions) is seen by the next write.
     @Test func writesReadTheModelOncePerSchemaVersion() throws {
@@ -286,7 +308,7 @@ extension Row {
         ]
         for (name, write) in refusals {
             let error = portalError { try model.write { ctx in try write(ctx) } }
-            #expect(error?.kind == .readOnly || error?.kind == .unknownAttribute, "\(name)")
+            #expect(error?.kind == .notWritable || error?.kind == .unknownAttribute, "\(name)")
             #expect(error?.message.contains("nothing was written") == true || error?.kind == .unknownAttribute, "\(name): \(String(describing: error))")
         }
         #expect(try scalar(raw, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT") == rows)
@@ -301,7 +323,7 @@ extension Row {
         let opt = try scalar(raw, "SELECT sum(Z_OPT) FROM ZGENERICASSET")
         // `hidden` is among the columns whose update fires them.
         let error = portalError { try model.write { ctx in try ctx.update("GenericAsset", set: ["hidden": 1]) } }
-        #expect(error?.kind == .readOnly && error?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: error))")
+        #expect(error?.kind == .notWritable && error?.message.contains("Core Data's own SQL functions") == true, "\(String(describing: error))")
         #expect(try scalar(raw, "SELECT sum(Z_OPT) FROM ZGENERICASSET") == opt)
         // An update that fires none of them goes through (none keeps anything derived from it).
         #expect(try model.write { ctx in try ctx.update("GenericAsset", set: ["favorite": 1], where: "SELF == 1") } == 1)

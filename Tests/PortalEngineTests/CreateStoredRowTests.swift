@@ -33,7 +33,7 @@ import Testing
         Result {
             let assignments = values.sorted { $0.key < $1.key }.map { AttributeAssignment.value($0.key, $0.value) }
             return try ctx.insert(entity, assignments, returning: .all).rows.first?.values ?? []
-        }.mapError { $0 as? PortalError ?? PortalError(.sqlite, "\($0)") }
+        }.mapError { $0 as? PortalError ?? PortalError(.database, "\($0)") }
     }
 
     /// Every value in every column of every table: `create`'s row equals RETURNING's (but for the

@@ -7,17 +7,15 @@ import PortalPredicate
 /// SQLite accepts them too: `TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM`, `IS NOT TRUE`, `CASE` for the
 /// affinity-free value. The differential tests run the compiler's output in both dialects: a
 /// compiler that spelled any of these itself would give the same SQL in both, and one that
-/// misused a hook would give wrong rows in one.
+/// misused a hook would give wrong rows in one. Its spelling keeps the standard defaults
+/// (quoting, upsert, `RETURNING`) and says only what differs.
 struct StandardSpellingDialect: SQLDialect {
     private let sqlite = SQLiteDialect()
-    func quoted(_ name: String) -> String { sqlite.quoted(name) }
     var rowidColumn: String? { sqlite.rowidColumn }
     func limit(_ limit: Int?, offset: Int?) -> SQLFragment { sqlite.limit(limit, offset: offset) }
-    func onConflict(key: [String], update columns: [String]) -> String { sqlite.onConflict(key: key, update: columns) }
-    var returningAll: String { sqlite.returningAll }
     var queryPlanPrefix: String { sqlite.queryPlanPrefix }
     /// SQLite takes numbered parameters too (`?1`), as a server takes `$1`.
-    func parameters(in statement: SQLFragment) -> SQLFragment { statement.numberingParameters { "?\($0)" } }
+    func parameter(_ number: Int) -> String? { "?\(number)" }
     func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
     func isNotTrue(_ condition: SQLFragment) -> SQLFragment { condition.parenthesized + " IS NOT TRUE" }
     func nullSafeEqual(_ left: SQLFragment, _ right: SQLFragment, negated: Bool) -> SQLFragment {
@@ -76,11 +74,50 @@ struct StandardSpellingDialect: SQLDialect {
         }
     }
 
-    @Test func numberedParametersSkipQuotedNamesAndLiterals() {
-        let statement = SQLFragment(#"SELECT "a?b", 'it''s ?', ? FROM "T""?" WHERE x = ?"#, [1, 2])
-        #expect(statement.numberingParameters { "$\($0)" }.sql == #"SELECT "a?b", 'it''s ?', $1 FROM "T""?" WHERE x = $2"#)
-        let select = Select("T", condition: SQLFragment("a = ? AND b = ?", [1, 2]), limit: 3)
+    /// Parameters are numbered where they were bound: a `?` in a name, a string, a comment or
+    /// an operator of the text (jsonb's `?`, `?|`, `?&`) is text.
+    @Test func parametersAreNumberedWhereTheyWereBound() {
+        let statement = #"SELECT "a?b", 'it''s ?', "# + SQLFragment.bound(1) + #" FROM "T""?" WHERE doc ? 'k' AND doc ?| "#
+            + #"array['a'] /* ? */ AND x = "# + .bound(2)
+        #expect(statement.numberingParameters { "$\($0)" }.sql
+                == #"SELECT "a?b", 'it''s ?', $1 FROM "T""?" WHERE doc ? 'k' AND doc ?| array['a'] /* ? */ AND x = $2"#)
+        let select = Select("T", condition: "a = " + .bound(1) + " AND b = " + .bound(2), limit: 3)
         #expect(select.rendered(in: StandardSpellingDialect()).sql == #"SELECT t0.* FROM "T" AS t0 WHERE a = ?1 AND b = ?2 LIMIT ?3"#)
+    }
+
+    /// Statements put together from parts that each bind values (an upsert's values and its
+    /// conflict clause; a page's keyset bounds, IN list and limit) number them once, in order,
+    /// and SQLite runs them with the numbers as given.
+    @Test func statementsOfSeveralPartsNumberTheirParametersInOrder() throws {
+        let dialect = StandardSpellingDialect()
+        func numbers(_ sql: String) -> [Int] {
+            sql.matches(of: /\?(\d+)/).compactMap { Int($0.output.1) }
+        }
+        let db = try Store.inMemory()
+        _ = try db.write { ctx in try ctx.execute("CREATE TABLE T (id INTEGER PRIMARY KEY, name TEXT, n INTEGER)") }
+        let upsert = Upsert("T", key: ["id"], columns: ["id", "name", "n"], values: [.bound(1), .bound("a"), .bound(7)])
+            .rendered(in: dialect)
+        #expect(numbers(upsert.sql) == [1, 2, 3] && upsert.bindings == [1, "a", 7])
+        try db.write { ctx in
+            for id in 1...20 {
+                let row = Upsert("T", key: ["id"], columns: ["id", "name", "n"],
+                                 values: [.bound(.integer(Int64(id))), .bound(.text("r\(id)")), .bound(.integer(Int64(id % 4)))],
+                                 returning: .nothing).rendered(in: dialect)
+                _ = try ctx.execute(row.sql, row.bindings)
+            }
+        }
+        let keyset = Keyset.condition([Keyset.Part(expression: "t0.n", ascending: true, nullable: false),
+                                       Keyset.Part(expression: "t0.id", ascending: false, nullable: false)],
+                                      [.integer(1), .integer(10)], .after)
+        let list = "t0.name IN (" + SQLFragment.bound(["r3", "r6", "r7", "r11", "r15"]) + ")"
+        let page = Select("T", columns: .expressions([SQLFragment("t0.id")]), condition: keyset.parenthesized + " AND " + list,
+                          order: SQLFragment("t0.n, t0.id DESC"), limit: 3, offset: 1).rendered(in: dialect)
+        #expect(numbers(page.sql) == Array(1...page.bindings.count) && page.bindings.count == 2 + 1 + 5 + 2)
+        let rows = try db.read { ctx in try ctx.query(page.sql, page.bindings).rows.map { $0.values } }
+        let plain = Select("T", columns: .expressions([SQLFragment("t0.id")]), condition: keyset.parenthesized + " AND " + list,
+                           order: SQLFragment("t0.n, t0.id DESC"), limit: 3, offset: 1).rendered(in: SQLiteDialect())
+        #expect(rows == (try db.read { ctx in try ctx.query(plain.sql, plain.bindings).rows.map { $0.values } }))
+        #expect(rows == [[.integer(15)], [.integer(11)], [.integer(7)]])
     }
 
     /// The same predicate in the two dialects: the standard spellings appear only in the second.

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 @testable import PortalEngine
@@ -20,7 +21,7 @@ import Testing
         #expect(try store.read { ctx in try ctx.count("Track") } == 3503)
         #expect(try store.read { ctx in try ctx.count("Track", where: "Milliseconds > %@", [300_000]) } > 0)
         #expect(portalError { try store.write { ctx in try ctx.execute("DELETE FROM Track") } }?.kind == .readOnly)
-        #expect(portalError { _ = try store.read { ctx in try ctx.query("DELETE FROM Track") } }?.kind == .readOnly)
+        #expect(portalError { _ = try store.read { ctx in try ctx.query("DELETE FROM Track") } }?.kind == .writeInRead)
         #expect(portalError { try store.beginTransaction() }?.kind == .readOnly)
         var migrator = Migrator()
         migrator.register("v1") { ctx in try ctx.execute("CREATE TABLE X (a)") }
@@ -31,6 +32,43 @@ import Testing
         #expect(after.0 == before.0)
         #expect(after.1 == before.1)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    /// A store opened read-only, a connection SQLite keeps read-only (`PRAGMA query_only`), a
+    /// write run in a read and a view each refuse with their own kind and words.
+    @Test func readOnlyStoresWritesInAReadAndViewsAreToldApart() throws {
+        let folder = try TemporaryFolder()
+        let writable = try makeUserStore(in: folder)
+        _ = try writable.write { ctx in try ctx.execute("CREATE VIEW Adults AS SELECT * FROM User WHERE age >= 18") }
+        let readOnly = try Store(path: folder.path("users.sqlite"), options: StoreOptions(readOnly: true))
+        let option = portalError { try readOnly.write { ctx in try ctx.create("User", ["name": "A"]) } }
+        #expect(option?.kind == .readOnly && option?.message == "the store is read-only: writes are refused")
+        let inRead = portalError { _ = try writable.read { ctx in try ctx.query("DELETE FROM User") } }
+        #expect(inRead?.kind == .writeInRead && inRead?.message == "a read cannot change the database; use a write")
+        let view = portalError { try writable.write { ctx in try ctx.create("Adults", ["name": "A"]) } }
+        #expect(view?.kind == .notWritable && view?.message == "Adults is a view: it cannot be changed")
+        let queryOnly = portalError {
+            try writable.write { ctx in
+                _ = try ctx.execute("PRAGMA query_only = 1")
+                defer { _ = try? ctx.execute("PRAGMA query_only = 0") }
+                try ctx.create("User", ["name": "A"])
+            }
+        }
+        #expect(queryOnly?.kind == .readOnly && queryOnly?.sqliteCode == SQLiteCode.readOnly
+                && queryOnly?.code == .sqlite(SQLiteCode.readOnly), "\(String(describing: queryOnly))")
+        #expect(queryOnly?.message == "the database is read-only (attempt to write a readonly database)")
+        try readOnly.close()
+        try writable.close()
+    }
+
+    /// The named SQLite codes are sqlite3.h's.
+    @Test func namedSQLiteCodesAreSQLitesOwn() {
+        #expect(SQLiteCode.readOnly == SQLITE_READONLY && SQLiteCode.readOnlyRollback == PORTAL_SQLITE_READONLY_ROLLBACK)
+        #expect(SQLiteCode.constraintNotNull == PORTAL_SQLITE_CONSTRAINT_NOTNULL
+                && SQLiteCode.constraintUnique == PORTAL_SQLITE_CONSTRAINT_UNIQUE
+                && SQLiteCode.constraintPrimaryKey == PORTAL_SQLITE_CONSTRAINT_PRIMARYKEY
+                && SQLiteCode.constraintForeignKey == PORTAL_SQLITE_CONSTRAINT_FOREIGNKEY
+                && SQLiteCode.constraintCheck == PORTAL_SQLITE_CONSTRAINT_CHECK)
     }
 
     @Test func aReadOnlyStoreOpensAWALDatabaseWhileAWriterWorks() throws {
@@ -146,7 +184,7 @@ import Testing
         }
         #expect(try store.read { ctx in try ctx.count("Adult") } == 1)
         let error = portalError { try store.write { ctx in try ctx.create("Adult", ["name": "B", "age": 40]) } }
-        #expect(error?.kind == .readOnly)
+        #expect(error?.kind == .notWritable)
         #expect(error?.entity == "Adult")
     }
 

@@ -77,7 +77,10 @@ private func musicStore(seed: UInt64 = 7) throws -> (Store, MusicWorld, Temporar
 
     @Test func capturedValuesOfEachTypeBecomeLiterals() throws {
         typealias T = FoundationPredicateTranslator
-        #expect(try T.literal(Decimal(string: "1.5") as Any) == .literal(.real(1.5)))
+        // A decimal keeps every digit (compared in numeric on PostgreSQL, as its double on SQLite).
+        #expect(try T.literal(Decimal(string: "1.5") as Any) == .literal(ExactDecimal("1.5").map(Value.decimal) ?? .null))
+        let long = try #require(Decimal(string: "12345678901234567890.0123456789"))
+        #expect(try T.literal(long) == .literal(ExactDecimal("12345678901234567890.0123456789").map(Value.decimal) ?? .null))
         #expect(try T.literal(Data([1, 2])) == .literal(.blob([1, 2])))
         let uuid = MusicWorld.code(3)
         #expect(try T.literal(uuid) == .literal(.text(uuid.uuidString)))

@@ -44,7 +44,7 @@ import Testing
         }
         migrator.register("v3") { ctx in try ctx.execute("CREATE TABLE C (x)") }
         let error = portalError { try migrator.migrate(store) }
-        #expect(error?.kind == .sqlite)   // raw SQL: SQLite's own message, classified by its code
+        #expect(error?.kind == .database)   // raw SQL: SQLite's own message, classified by its code
         #expect(error?.message.contains("no such table: NoSuchTable") == true)
         #expect(error?.message.contains("migration 'v2' failed") == true)
         #expect(try migrator.appliedMigrations(store) == ["v1"])

@@ -95,7 +95,7 @@ import Testing
         let newborns = try store.read { ctx in try ctx.count("User", where: "age == 0") }
         #expect(newborns == 0)
         let refused = portalError { try store.read { ctx in try ctx.prepare("DELETE FROM User") } }
-        #expect(refused?.kind == .readOnly)
+        #expect(refused?.kind == .writeInRead)
         let users = try store.read { ctx in try ctx.count("User") }
         #expect(users == 50)
     }
@@ -150,7 +150,7 @@ import Testing
             // (Each closure outside #expect: closures inside a macro expansion have been seen to
             // collide with a neighbour's and run its body.)
             let unknown = portalError { try ctx.prepare("SELECT * FROM Usr") }
-            #expect(unknown?.kind == .sqlite)
+            #expect(unknown?.kind == .database)
             #expect(unknown?.message.contains("Usr") == true)
             let several = portalError { try ctx.prepare("SELECT 1; SELECT 2") }
             #expect(several?.kind == .misuse)

@@ -35,7 +35,7 @@ import Testing
         let error = portalError {
             try store.read { ctx in try ctx.forEachRow("DELETE FROM User", [], columns: { _ in }) { _ in } }
         }
-        #expect(error?.kind == .readOnly)
+        #expect(error?.kind == .writeInRead)
         var names: [String] = []
         let changed = try store.write { ctx in
             let before = ctx.totalChanges

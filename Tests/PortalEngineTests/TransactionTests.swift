@@ -118,10 +118,10 @@ private struct Abort: Error {}
         let folder = try TemporaryFolder()
         let store = try makeUserStore(in: folder)
         let error = portalError { _ = try store.read { ctx in try ctx.query("INSERT INTO User (name) VALUES ('x')") } }
-        #expect(error?.kind == .readOnly)
+        #expect(error?.kind == .writeInRead)
         let memory = try Store.inMemory()
         try memory.write { ctx in try ctx.execute("CREATE TABLE T (a)") }
-        #expect(portalError { _ = try memory.read { ctx in try ctx.query("INSERT INTO T VALUES (1)") } }?.kind == .readOnly)
+        #expect(portalError { _ = try memory.read { ctx in try ctx.query("INSERT INTO T VALUES (1)") } }?.kind == .writeInRead)
     }
 
     @Test func aReadSeesOneCommittedState() throws {

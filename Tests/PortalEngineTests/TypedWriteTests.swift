@@ -82,7 +82,7 @@ import Testing
         }
         #expect(tallies == [Tally(title: "a", total: 3), Tally(title: "b", total: 5)])
         let refused = portalError { try store.read { ctx in try ctx.fetch(Tally.self, sql: "DELETE FROM T RETURNING title, n AS total") } }
-        #expect(refused?.kind == .readOnly)
+        #expect(refused?.kind == .writeInRead)
         let mismatch = portalError { try store.read { ctx in try ctx.fetch(Tally.self, sql: "SELECT title FROM T") } }
         #expect(mismatch?.kind == .conversion)
     }

@@ -25,7 +25,8 @@ extension FoundationPredicatePostgresTests {
             databases.append(db)
             return try Store(url: "dbname=\(db.name)")
         }, schema: MusicWorld.postgresSchema, seeds: 1...2)
-        #expect(refused.keys.map { String($0.prefix(11)) } == ["24377266417"], "\(refused)")
+        // The four SQLite refuses too (FoundationPredicateCorpusTests): a translation error, before any SQL.
+        #expect(refused.count == 4 && refused.keys.allSatisfy { $0.hasPrefix("gahntpo/SnippetBox-SwiftData, ") }, "\(refused)")
         #expect(failures.isEmpty, "\(failures.count) differ:\n\(failures.prefix(8).joined(separator: "\n"))")
     }
 }

@@ -274,8 +274,10 @@ struct DatabasePair {
             + "SQL: \(statements[1].sql)\nbindings: \(statements[1].bindings)")
     }
 
+    /// Equal, numbers within rounding: PostgreSQL's `numeric` (an exact decimal) against the
+    /// double SQLite keeps of it.
     static func same(_ a: Value, _ b: Value) -> Bool {
-        switch (a, b) {
+        switch (a.approximated, b.approximated) {
         case (.real(let x), .real(let y)): return x == y || abs(x - y) <= 1e-9 * max(abs(x), abs(y))
         case (.integer(let x), .real(let y)), (.real(let y), .integer(let x)): return Double(x) == y
         default: return a == b

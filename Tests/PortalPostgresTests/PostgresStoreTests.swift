@@ -107,10 +107,10 @@ import PortalSQLite
         #expect(portalError { try store.read { try $0.find("band", where: "nmae == 'x'") } }?.suggestion == "name")
         // A read refuses raw SQL that writes, also inside a common table expression, and runs
         // one that only reads whatever its names contain.
-        #expect(portalError { try store.read { try $0.query("DELETE FROM band") } }?.kind == .readOnly)
+        #expect(portalError { try store.read { try $0.query("DELETE FROM band") } }?.kind == .writeInRead)
         #expect(portalError {
             try store.read { try $0.query("WITH d AS (DELETE FROM band RETURNING *) SELECT * FROM d") }
-        }?.kind == .readOnly)
+        }?.kind == .writeInRead)
         let names = try store.read { try $0.query("WITH t AS (SELECT name AS updated_name FROM band) SELECT count(*) FROM t") }
         #expect(names.rows.first?.value(at: 0) == .integer(2))
     }
@@ -205,6 +205,49 @@ import PortalSQLite
         #expect(try gigs.count(where: "at > %@", ["2023-11-15"]) == 1)   // the first is 2023-11-14 22:13:20.25 UTC
         #expect(try gigs.findAll(where: "fee < 100").map(\.note) == ["matinée"])
         #expect(try gigs.findFirst(where: "id == %@", [gig.id.uuidString])?.fee == 1250.5)
+    }
+
+    /// In a session whose time zone is not UTC (the database's), typed `Date`s are the same
+    /// instants written and read, and a `Date` argument compares as that instant.
+    @Test func datesAreInstantsWhateverTheSessionsTimeZone() throws {
+        let db = try ScratchDatabase()
+        try db.connection.execute("""
+            ALTER DATABASE "\(db.name)" SET timezone = 'America/St_Johns';
+            CREATE TABLE gig (id uuid PRIMARY KEY, at timestamptz NOT NULL, "soldOut" boolean NOT NULL,
+                              fee numeric(10, 2) NOT NULL, note text)
+            """)
+        let store = try Store(url: "dbname=\(db.name)")
+        let gigs = Portal<Gig>(store)
+        let at = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let gig = Gig(id: UUID(), at: at, soldOut: true, fee: 1250.5, note: nil)
+        try gigs.create([gig])
+        #expect(try gigs.findFirst(where: "soldOut == true")?.at == at)
+        #expect(try gigs.count(where: "at == %@", [at]) == 1)
+        #expect(try db.rows(SQLFragment("SELECT (at AT TIME ZONE 'UTC')::text FROM gig")) == [[.text("2023-11-14 22:13:20.25")]])
+    }
+
+    struct Ledger: PortalEntity, Equatable {
+        static let entityName = "ledger"
+        static let idAttribute = "id"
+        var id: Int64
+        var amount: Decimal
+    }
+
+    /// `Decimal` is `numeric`: every digit written, read, and compared in `numeric`.
+    @Test func decimalsKeepEveryDigitThroughNumeric() throws {
+        let db = try ScratchDatabase()
+        try db.connection.execute("CREATE TABLE ledger (id bigint PRIMARY KEY, amount numeric(30,10) NOT NULL)")
+        let store = try Store(url: "dbname=\(db.name)")
+        let ledger = Portal<Ledger>(store)
+        let big = try #require(Decimal(string: "12345678901234567890.0123456789"))
+        let nearby = try #require(Decimal(string: "12345678901234567890.012345678"))
+        try ledger.create([Ledger(id: 1, amount: big), Ledger(id: 2, amount: nearby)])
+        #expect(try db.rows(SQLFragment("SELECT amount::text FROM ledger ORDER BY id")) == [[.text("12345678901234567890.0123456789")],
+                                                                             [.text("12345678901234567890.0123456780")]])
+        #expect(try ledger.findFirst(where: "id == 1")?.amount == big)
+        #expect(try ledger.count(where: "amount > %@", [big.databaseValue]) == 0)
+        #expect(try ledger.count(where: "amount < 12345678901234567890.0123456789") == 1)
+        #expect(try ledger.findAll(where: "amount == 12345678901234567890.012345678").map(\.id) == [2])
     }
 
     @Test func observersHearThisStoresCommitsAndOtherSessions() async throws {

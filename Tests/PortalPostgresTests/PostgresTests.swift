@@ -26,12 +26,17 @@ final class ScratchDatabase {
         }
     }
 
-    /// The rows of `sql` (with `?` parameters, numbered here as PostgreSQL wants).
+    /// The rows of `sql` (its parameters spelled as PostgreSQL wants).
     func rows(_ sql: SQLFragment) throws -> [[Value]] {
-        let numbered = PostgresDialect().parameters(in: sql)
-        let statement = try connection.prepare(numbered.sql)
+        let numbered = PostgresDialect().numbered(sql)
+        return try rows(numbered.sql, numbered.bindings)
+    }
+
+    /// The rows of `sql` (with `$n` parameters) with `bindings`.
+    func rows(_ sql: String, _ bindings: [Value]) throws -> [[Value]] {
+        let statement = try connection.prepare(sql)
         defer { statement.reset() }
-        try statement.bind(numbered.bindings)
+        try statement.bind(bindings)
         var rows: [[Value]] = []
         while try statement.step() { rows.append((0..<statement.columnCount).map { statement.value(at: Int32($0)) }) }
         return rows
@@ -45,12 +50,11 @@ final class ScratchDatabase {
         try connection.execute("CREATE TABLE t (id serial PRIMARY KEY, name text, n bigint, r float8, b bytea, ok boolean)")
         try connection.begin(.immediate)
         #expect(connection.isInTransaction)
-        let insert = SQLFragment("INSERT INTO t (name, n, r, b, ok) VALUES (?, ?, ?, ?, ?)",
-                                 ["a'b \"c\" ✓", .integer(-42), .real(2.5), .blob([0, 1, 255]), .integer(1)])
-        _ = try db.rows(insert)
+        _ = try db.rows("INSERT INTO t (name, n, r, b, ok) VALUES ($1, $2, $3, $4, $5)",
+                        ["a'b \"c\" ✓", .integer(-42), .real(2.5), .blob([0, 1, 255]), .integer(1)])
         #expect(connection.changes == 1)
         try connection.savepoint("inner")
-        _ = try db.rows(SQLFragment("INSERT INTO t (name) VALUES (?)", [.null]))
+        _ = try db.rows("INSERT INTO t (name) VALUES ($1)", [.null])
         try connection.rollback(toSavepoint: "inner")
         try connection.release(savepoint: "inner")
         try connection.commit()
@@ -58,7 +62,7 @@ final class ScratchDatabase {
         let rows = try db.rows(SQLFragment("SELECT name, n, r, b, ok FROM t ORDER BY id"))
         #expect(rows == [["a'b \"c\" ✓", .integer(-42), .real(2.5), .blob([0, 1, 255]), .integer(1)]])
         try connection.begin(.deferred)
-        _ = try db.rows(SQLFragment("INSERT INTO t (name) VALUES (?)", ["gone"]))
+        _ = try db.rows("INSERT INTO t (name) VALUES ($1)", ["gone"])
         try connection.rollback()
         #expect(try db.rows(SQLFragment("SELECT count(*) FROM t")) == [[.integer(1)]])
     }
@@ -111,10 +115,11 @@ final class ScratchDatabase {
             INSERT INTO t SELECT g, g % 10 FROM generate_series(1, 20000) AS g;
             ANALYZE t
             """)
-        let page = SQLFragment("SELECT id, a FROM t WHERE id > ? ORDER BY id", [0]) + PostgresDialect().limit(37, offset: nil)
+        let page = PostgresDialect().numbered("SELECT id, a FROM t WHERE id > " + .bound(0) + " ORDER BY id"
+                                              + PostgresDialect().limit(37, offset: nil))
         #expect(page.sql.hasSuffix(" LIMIT 37") && page.bindings.count == 1)
         for start in stride(from: 0, to: 1000, by: 100) {
-            let rows = try db.rows(SQLFragment(page.sql, [.integer(Int64(start))]))
+            let rows = try db.rows(page.sql, [.integer(Int64(start))])
             #expect(rows.count == 37 && rows.first?.first == .integer(Int64(start + 1)))
         }
         let plans = try db.rows(SQLFragment("SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE '%LIMIT 37'"))
@@ -132,14 +137,25 @@ final class ScratchDatabase {
     @Test func errorsAreClassifiedBySQLState() throws {
         let db = try ScratchDatabase()
         try db.connection.execute("CREATE TABLE u (id integer PRIMARY KEY, name text NOT NULL UNIQUE)")
-        _ = try db.rows(SQLFragment("INSERT INTO u VALUES (?, ?)", [1, "x"]))
-        func kind(_ sql: SQLFragment) -> PortalError.Kind? {
-            do { _ = try db.rows(sql); return nil } catch let error as PortalError { return error.kind } catch { return nil }
+        _ = try db.rows("INSERT INTO u VALUES ($1, $2)", [1, "x"])
+        func kind(_ sql: String, _ bindings: [Value] = []) -> PortalError.Kind? {
+            do { _ = try db.rows(sql, bindings); return nil } catch let error as PortalError { return error.kind } catch { return nil }
         }
-        #expect(kind(SQLFragment("INSERT INTO u VALUES (?, ?)", [2, "x"])) == .constraint(.unique))
-        #expect(kind(SQLFragment("INSERT INTO u VALUES (?, ?)", [3, .null])) == .constraint(.notNull))
-        #expect(kind(SQLFragment("SELECT * FROM missing")) == .unknownEntity)
-        #expect(kind(SQLFragment("SELECT nope FROM u")) == .unknownAttribute)
+        #expect(kind("INSERT INTO u VALUES ($1, $2)", [2, "x"]) == .constraint(.unique))
+        #expect(kind("INSERT INTO u VALUES ($1, $2)", [3, .null]) == .constraint(.notNull))
+        #expect(kind("SELECT * FROM missing") == .unknownEntity)
+        #expect(kind("SELECT nope FROM u") == .unknownAttribute)
+        // The SQLSTATE stays with the error; one the engine has no kind for is the database's.
+        func error(_ sql: String, _ bindings: [Value] = []) -> PortalError? {
+            do { _ = try db.rows(sql, bindings); return nil } catch let error as PortalError { return error } catch { return nil }
+        }
+        let duplicate = error("INSERT INTO u VALUES ($1, $2)", [2, "x"])
+        #expect(duplicate?.sqlState == SQLState.uniqueViolation && duplicate?.code == .sqlState("23505"))
+        #expect(duplicate?.entity == "u" && duplicate?.message == "UNIQUE constraint failed: u_name_key")
+        let missing = error("INSERT INTO u VALUES ($1, $2)", [3, .null])
+        #expect(missing?.attribute == "name" && missing?.message == "NOT NULL constraint failed: u.name")
+        let syntax = error("SELEC 1")
+        #expect(syntax?.kind == .database && syntax?.sqlState == "42601" && syntax?.sqliteCode == nil)
         #expect(throws: PortalError.self) { try PostgresConnection("dbname=no_such_database_here") }
     }
 

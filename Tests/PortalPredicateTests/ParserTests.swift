@@ -101,6 +101,33 @@ private func error(_ text: String) -> PortalPredicateError? {
         #expect(try comparison("ANY r.a > 1").left == key("r.a"))
     }
 
+    private func decimal(_ text: String) -> Value { ExactDecimal(text).map(Value.decimal) ?? .null }
+
+    /// A number no double writes back as it is written keeps every digit (its scale too); one a
+    /// double writes back stays a double, and an exponent makes a double.
+    @Test func decimalLiteralsKeepEveryDigit() throws {
+        let cases: [(String, Value)] = [
+            ("12345678901234567890.0123456780", decimal("12345678901234567890.0123456780")),
+            ("-0.0000000001", decimal("-0.0000000001")), ("4.10", decimal("4.10")), ("0.00", decimal("0.00")),
+            ("007.50", decimal("7.50")), ("99999999999999999999", decimal("99999999999999999999")),
+            ("0.1", 0.1), ("2.5", 2.5), ("-0.0", .real(-0.0)), ("1e-320", Double("1e-320").map(Value.real) ?? .null), ("4.10e0", 4.1),
+        ]
+        for (text, value) in cases {
+            let parsed = try comparison("a == \(text)").right
+            #expect(parsed == .literal(value), "\(text)")
+            // Printed as written, read back the same.
+            let tree = try parse("a == \(text)")
+            #expect(try parse(tree.description) == tree, "\(tree.description)")
+        }
+        #expect(decimal("-0.000") == decimal("0.000"))
+        #expect(ExactDecimal("1e5") == nil && ExactDecimal("1.") == nil && ExactDecimal(".5") == nil && ExactDecimal("NaN") == nil)
+        #expect(ExactDecimal("-12.50")?.double == -12.5)
+        // Whether SQLite's double keeps the number (its scale aside).
+        #expect(ExactDecimal("4.10")?.isDoubleExactly == true && ExactDecimal("-0.0000000001")?.isDoubleExactly == true)
+        #expect(ExactDecimal("12345678901234567890.0123456789")?.isDoubleExactly == false)
+        #expect(ExactDecimal("0.30000000000000004")?.isDoubleExactly == true && ExactDecimal("0.3000000000000000444")?.isDoubleExactly == false)
+    }
+
     @Test func literals() throws {
         let cases: [(String, Value)] = [
             ("42", 42), ("-42", -42), ("0x1F", 31), ("0o17", 15), ("0b101", 5), ("0XfF", 255),
@@ -110,7 +137,7 @@ private func error(_ text: String) -> PortalPredicateError? {
             (#""\n\r\0\\""#, "\n\r\0\\"), (#""\u00e9""#, "é"), (#""\uD83D\uDE00""#, "😀"),
             (#""\d+""#, #"\d+"#), ("'single \"double\"'", "single \"double\""),
             ("9223372036854775807", .integer(Int64.max)), ("-9223372036854775808", .integer(Int64.min)),
-            ("9223372036854775808", .real(9223372036854775808.0)), ("X'0aFF'", .blob([10, 255])),
+            ("9223372036854775808", decimal("9223372036854775808")), ("X'0aFF'", .blob([10, 255])),
             (#""Zürich 😀""#, "Zürich 😀"),
         ]
         for (text, value) in cases {

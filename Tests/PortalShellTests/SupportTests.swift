@@ -21,6 +21,19 @@ import PortalEngine
     @Test func locatesAnUnknownNameWithoutAPosition() {
         let error = PortalPredicateError(.unknownName, "no attribute named 'Nmae'")
         #expect(ShellError.locate(error, in: "NmaeX == 1 OR Nmae == 2", offset: 10) == 24..<28)
+        // A name inside a string is text, not the name: the caret goes to the name itself.
+        #expect(ShellError.locate(error, in: "x == 'Nmae' OR Nmae == 2", offset: 0) == 15..<19)
+    }
+
+    /// A command's error keeps the engine's error it reports: its kind and the database's code.
+    @Test func anEngineErrorIsKeptWithItsCode() {
+        var engine = PortalError(.constraint(.unique), "UNIQUE constraint failed: u_name_key")
+        engine.sqlState = SQLState.uniqueViolation
+        engine.detail = "Key (name)=(a) already exists."
+        let error = ShellError.from(engine)
+        #expect(error.cause?.code == .sqlState("23505") && error.cause?.kind == .constraint(.unique))
+        #expect(error.report(command: "create u set name = 'a'")
+                == "error: UNIQUE constraint failed: u_name_key\ndetail: Key (name)=(a) already exists.\n")
     }
 }
 

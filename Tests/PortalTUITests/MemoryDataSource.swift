@@ -159,7 +159,7 @@ final class MemoryDataSource: BrowserDataSource, @unchecked Sendable {
         func rank(_ v: Value) -> Int {
             switch v {
             case .null: return 0
-            case .integer, .real: return 1
+            case .integer, .real, .decimal: return 1
             case .text: return 2
             case .blob: return 3
             }
@@ -168,6 +168,7 @@ final class MemoryDataSource: BrowserDataSource, @unchecked Sendable {
             switch v {
             case .integer(let i): return Double(i)
             case .real(let d): return d
+            case .decimal(let d): return d.double
             default: return 0
             }
         }

@@ -97,7 +97,7 @@ extension SQLCompiler {
             throw PortalPredicateError(.unsupported, "unsupported subscript")
         }
         let alias = rows.elementAlias
-        let order = key.map { column(alias, $0) + (ascending ? " ASC" : " DESC") }.joined(separator: ", ")
+        let order = key.map { column(alias, $0, dialect) + (ascending ? " ASC" : " DESC") }.joined(separator: ", ")
         return .scalar("(SELECT " + sql + rows.fromWhere() + " ORDER BY " + order + " LIMIT 1 OFFSET "
                            + .bound(.integer(offset)) + ")", ScalarInfo(attribute: info.attribute, isIdentity: info.isIdentity))
     }

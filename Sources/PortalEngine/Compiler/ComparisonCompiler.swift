@@ -228,7 +228,7 @@ extension SQLCompiler {
         for element in elements {
             guard case .scalar(_, let info) = element, let literal = info.literal else { return [] }
             switch literal {
-            case .integer, .real, .text: values.append(literal)
+            case .integer, .real, .decimal, .text: values.append(literal)
             case .null: continue
             case .blob: return []
             }
@@ -333,7 +333,7 @@ extension SQLCompiler {
         let harmless = others.allSatisfy { other in
             guard case .scalar(_, let otherInfo) = other, let literal = otherInfo.literal else { return false }
             switch literal {
-            case .integer, .real, .null: return true
+            case .integer, .real, .decimal, .null: return true
             case .text, .blob: return false
             }
         }

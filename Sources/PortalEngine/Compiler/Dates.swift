@@ -20,6 +20,7 @@ enum Dates {
         switch value {
         case .integer(let seconds): return Double(seconds) + DateSemantics.referenceDateOffset
         case .real(let seconds): return seconds + DateSemantics.referenceDateOffset
+        case .decimal(let seconds): return seconds.double + DateSemantics.referenceDateOffset
         case .text(let text): return DateSemantics.parse(text)
         case .null, .blob: return nil
         }

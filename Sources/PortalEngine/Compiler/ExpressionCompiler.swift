@@ -100,7 +100,7 @@ extension SQLCompiler {
 
     /// The value at a JSON key path, as compared with `literal` (`SQLDialect.jsonValue`).
     func jsonValue(_ path: JSONKeyPath, comparedWith literal: Value?) -> SQLFragment {
-        let column = column(path.scope.alias, path.attribute.column)
+        let column = PortalEngine.column(path.scope.alias, path.attribute.column, dialect)
         return path.scope.value(dialect.jsonValue(column, declaredType: path.attribute.declaredType, keys: path.keys,
                                                   comparedWith: literal) ?? SQLFragment("NULL"))
     }
@@ -113,7 +113,7 @@ extension SQLCompiler {
     func operand(for end: KeyPathEnd) throws -> Operand {
         switch end {
         case .attribute(let scope, let attribute):
-            let local = attribute.storage.languageValue(of: column(scope.alias, attribute.column))
+            let local = attribute.storage.languageValue(of: column(scope.alias, attribute.column, dialect))
             return .scalar(scope.value(.raw(local)),
                            ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty && attribute.storage == .natural,
                                       path: scope.path, local: local))
@@ -123,7 +123,7 @@ extension SQLCompiler {
                                      "the relationship '\(relationship.name)' has a composite key and cannot be compared")
             }
             let attribute = scope.entity.attribute(column: relationship.sourceColumns[0])
-            return .scalar(scope.value(.raw(column(scope.alias, relationship.sourceColumns[0]))),
+            return .scalar(scope.value(.raw(column(scope.alias, relationship.sourceColumns[0], dialect))),
                            ScalarInfo(attribute: attribute, isPlainColumn: scope.path.isEmpty, relationship: relationship,
                                       isIdentity: true))
         case .toMany(_, let relationship):
@@ -137,7 +137,7 @@ extension SQLCompiler {
                 throw PortalPredicateError(.invalidOperation,
                                      "SELF of \(scope.entity.name) is not one value (its key is \(key.count) columns)")
             }
-            return .scalar(scope.value(.raw(column(scope.alias, key[0]))),
+            return .scalar(scope.value(.raw(column(scope.alias, key[0], dialect))),
                            ScalarInfo(attribute: scope.entity.attribute(column: key[0]), isPlainColumn: scope.path.isEmpty,
                                       isIdentity: true))
         }
@@ -148,6 +148,7 @@ extension SQLCompiler {
         switch variables[name] {
         case .value(let value): return .literal(value)
         case .list(let values): return .list(values.map(Operand.literal))
+        case .date(let seconds): return .date(seconds)
         case nil:
             failingToken = "$" + name
             throw PortalPredicateError(.unknownName, "no value for the variable $\(name)",

@@ -55,7 +55,7 @@ extension SQLCompiler {
         let alias = newAlias()
         var next = Scope(entity: destination, alias: alias, variables: scope.variables)
         next.path = scope.path + JoinStep.following(relationship, to: destination, from: scope.alias, to: alias,
-                                                    joinAlias: newAlias)
+                                                    joinAlias: newAlias, dialect: dialect)
         next.baseAlias = scope.baseAlias
         return next
     }
@@ -66,7 +66,7 @@ extension SQLCompiler {
         let destination = entity(relationship.destination)
         let alias = newAlias()
         let steps = scope.path + JoinStep.following(relationship, to: destination, from: scope.alias, to: alias,
-                                                    joinAlias: newAlias)
+                                                    joinAlias: newAlias, dialect: dialect)
         if var existing = collection {
             guard existing.elementAlias == scope.baseAlias else {
                 throw PortalPredicateError(.invalidOperation,
@@ -96,7 +96,7 @@ extension SQLCompiler {
     /// entered as a to-many relationship's rows are (`enter`): `ANY tags == "x"`, `"x" IN tags`
     /// and `tags.@count` then compile as they do over related rows. Nil for any other attribute.
     func enterCollection(_ attribute: AttributeDescription, of scope: Scope) throws -> Operand? {
-        guard let elements = dialect.collectionElements(column(scope.alias, attribute.column),
+        guard let elements = dialect.collectionElements(column(scope.alias, attribute.column, dialect),
                                                         declaredType: attribute.declaredType) else { return nil }
         let alias = newAlias()
         let value = alias + "." + (elements.valueColumn.map(dialect.quoted) ?? alias)

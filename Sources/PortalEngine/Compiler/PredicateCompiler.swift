@@ -2,16 +2,31 @@ import PortalPredicate
 
 // The engine reaches the SQL compiler only through `PredicateCompiler.compile` and `.orderBy`.
 
-/// A piece of SQL text with the values bound to its `?` parameters, in order.
+/// A piece of SQL text with the values bound to its parameters, in order. Where each parameter
+/// sits is recorded as the fragment is built (`bound`, `+`, `joined`), so that a dialect that
+/// numbers its parameters (`$1`) spells each one in place without reading the text again: a `?`
+/// inside a name, a string, a comment or an operator of the text is never taken for one.
 public struct SQLFragment: Sendable, Hashable {
-    /// The SQL text, with `?` for each bound value.
-    public var sql: String
-    /// The values bound to the `?` parameters, in order.
-    public var bindings: [Value]
-    /// A fragment of `sql` with `bindings` for its parameters.
-    public init(_ sql: String, _ bindings: [Value] = []) {
+    /// The SQL text, with `?` where each parameter is.
+    public internal(set) var sql: String
+    /// The values bound to the parameters, in order (none for a statement whose parameters the
+    /// caller binds, such as an `Insert` without values).
+    public internal(set) var bindings: [Value]
+    /// The UTF-8 offset in `sql` of each parameter's `?`, ascending (none once a dialect has
+    /// numbered them: `SQLSpelling.numbered`).
+    public internal(set) var parameterOffsets: [Int]
+
+    /// SQL text without parameters.
+    public init(_ sql: String) {
+        self.sql = sql
+        bindings = []
+        parameterOffsets = []
+    }
+
+    init(sql: String, bindings: [Value], parameterOffsets: [Int]) {
         self.sql = sql
         self.bindings = bindings
+        self.parameterOffsets = parameterOffsets
     }
 }
 
@@ -219,7 +234,9 @@ final class SQLCompiler {
 
     /// The column of a term `alias."column" = ?` (one bound value), or nil for any other term.
     static func comparedColumn(_ part: SQLFragment) -> String? {
-        guard part.bindings.count == 1, part.sql.hasSuffix(" = ?") else { return nil }
+        guard part.bindings.count == 1, part.parameterOffsets == [part.sql.utf8.count - 1], part.sql.hasSuffix(" = ?") else {
+            return nil
+        }
         let column = part.sql.utf8.dropLast(4)
         guard let dot = column.firstIndex(of: UInt8(ascii: ".")),
               column[..<dot].allSatisfy({ $0 == UInt8(ascii: "_") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }),

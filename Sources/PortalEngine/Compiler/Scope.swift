@@ -60,28 +60,30 @@ extension JoinStep {
     /// at `newAlias`: one join on the key columns, or two through a many-to-many join table.
     /// A destination that shares its table with other entities only matches its own rows.
     static func following(_ relationship: RelationshipDescription, to destination: EntityDescription,
-                          from alias: String, to newAlias: String, joinAlias: () -> String) -> [JoinStep] {
+                          from alias: String, to newAlias: String, joinAlias: () -> String,
+                          dialect: any SQLDialect) -> [JoinStep] {
         var steps: [JoinStep] = []
         var from = (alias: alias, columns: relationship.sourceColumns)
         if let pairs = relationship.joinTable {
             let middle = joinAlias()
-            steps.append(step(table: quoted(pairs.table), entity: nil, alias: middle,
-                              pairs: zip(from.columns, pairs.sourceColumns), from: from.alias, discriminator: nil))
+            steps.append(step(table: dialect.quoted(pairs.table), entity: nil, alias: middle,
+                              pairs: zip(from.columns, pairs.sourceColumns), from: from.alias, discriminator: nil, dialect))
             from = (middle, pairs.destinationColumns)
         }
-        steps.append(step(table: SQLiteDialect().quoted(table: destination.table, in: destination.namespace),
+        steps.append(step(table: dialect.quoted(table: destination.table, in: destination.namespace),
                           entity: destination.name, alias: newAlias,
                           pairs: zip(from.columns, relationship.destinationColumns), from: from.alias,
-                          discriminator: destination.discriminator))
+                          discriminator: destination.discriminator, dialect))
         return steps
     }
 
     /// One join from the row at `from` to `table AS alias`, equating each pair of columns.
     private static func step(table: String, entity: String?, alias: String, pairs: Zip2Sequence<[String], [String]>,
-                             from: String, discriminator: EntityDescription.Discriminator?) -> JoinStep {
+                             from: String, discriminator: EntityDescription.Discriminator?, _ dialect: any SQLDialect) -> JoinStep {
         let pairs = Array(pairs)
+        func column(_ alias: String, _ name: String) -> String { PortalEngine.column(alias, name, dialect) }
         var conditions = pairs.map { source, destination in column(alias, destination) + " = " + column(from, source) }
-        if let discriminator { conditions.append(discriminator.condition(alias: alias)) }
+        if let discriminator { conditions.append(discriminator.condition(alias: alias, dialect)) }
         let single = pairs.count == 1
         return JoinStep(table: table, entity: entity, alias: alias, on: conditions.joined(separator: " AND "),
                         // Relationships pair at least one column (readers and catalogs make none without).
@@ -93,8 +95,8 @@ extension JoinStep {
 
 extension EntityDescription.Discriminator {
     /// `alias."Z_ENT" IN (3, 4)`: the values are the catalog's own integers, never user input.
-    func condition(alias: String) -> String {
-        PortalEngine.column(alias, column) + (values.count == 1 ? " = \(values[0])"
+    func condition(alias: String, _ dialect: some SQLSpelling) -> String {
+        PortalEngine.column(alias, column, dialect) + (values.count == 1 ? " = \(values[0])"
                                     : " IN (" + values.map(String.init).joined(separator: ", ") + ")")
     }
 }

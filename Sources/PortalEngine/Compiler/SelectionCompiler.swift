@@ -142,8 +142,8 @@ extension SQLCompiler {
         guard sql.bindings.isEmpty else { return sql }
         return switch storage {
         case .natural: sql
-        case .secondsSinceReferenceDate: SQLFragment(dialect.dateText(unixSeconds: sql.sql), sql.bindings)
-        case .uuidBlob: SQLFragment(dialect.uuidText(sql.sql), sql.bindings)
+        case .secondsSinceReferenceDate: SQLFragment(dialect.dateText(unixSeconds: sql.sql))
+        case .uuidBlob: SQLFragment(dialect.uuidText(sql.sql))
         case .archivedValue: sql   // already decoded: the operand is its language value
         }
     }

@@ -1,3 +1,5 @@
+import PortalPredicate
+
 /// Finds where predicate text names something, so that a compile error (found on the tree, which
 /// has no positions) can still point at the text: the first occurrence outside string literals,
 /// as a whole word for names and keywords, ignoring case for keywords.
@@ -48,5 +50,18 @@ enum TokenLocator {
             index += 1
         }
         return index
+    }
+}
+
+extension PortalPredicateError {
+    /// Where in `text` (the predicate it came from) the error points: its own range, or for an
+    /// unknown name without one, the first place the text names it (outside string literals, as
+    /// a whole word). The shell's caret and the browser's filter mark both come from here.
+    public func range(in text: String) -> Range<Int>? {
+        if let range { return range }
+        guard kind == .unknownName else { return nil }
+        let parts = message.split(separator: "'", omittingEmptySubsequences: false)
+        guard parts.count >= 3, !parts[1].isEmpty else { return nil }
+        return TokenLocator.range(of: String(parts[1]), in: text)
     }
 }

@@ -20,14 +20,15 @@ extension PredicateCompiler {
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias ?? "", dialect: dialect)
         do {
             let operand = try compiler.operand(expression, in: Scope(entity: entity, alias: alias ?? ""))
-            return try storedValue(operand, for: attribute)
+            return try storedValue(operand, for: attribute, dialect: dialect)
         } catch var error as PortalPredicateError where error.range == nil {
             error.range = compiler.failingToken.flatMap { TokenLocator.range(of: $0, in: text) }
             throw error
         }
     }
 
-    private static func storedValue(_ operand: Operand, for attribute: AttributeDescription) throws -> SQLFragment {
+    private static func storedValue(_ operand: Operand, for attribute: AttributeDescription,
+                                    dialect: any SQLDialect) throws -> SQLFragment {
         if attribute.storage == .secondsSinceReferenceDate { return try secondsSinceReferenceDate(operand, for: attribute) }
         // An archived value is shown decoded and kept as the app's bytes: only bytes or nil go in.
         if attribute.storage == .archivedValue {
@@ -48,6 +49,8 @@ extension PredicateCompiler {
         case .scalar(let sql, _):
             return sql
         case .date(let seconds):
+            // A column whose type says how it holds dates (a server's timestamptz) takes it so.
+            if let typed = dialect.date(seconds, comparedWithColumnOf: attribute.declaredType) { return typed }
             switch ColumnAffinity(declaredType: attribute.declaredType) {
             case .integer, .real:
                 let whole = seconds == seconds.rounded() && abs(seconds) < 9e15

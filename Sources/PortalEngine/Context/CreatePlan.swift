@@ -203,7 +203,7 @@ final class CreatePlan {
         case (.integer, _): return value
         case (.real(let x), .real), (.real(let x), .blob): return x.isNaN ? nil : value
         case (.text, .text), (.text, .blob): return value
-        case (.real, _), (.text, _): return nil
+        case (.real, _), (.text, _), (.decimal, _): return nil
         }
     }
 }

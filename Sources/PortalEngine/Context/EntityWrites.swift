@@ -182,7 +182,7 @@ extension WriteContext {
     func insertedRows(_ entity: String) throws -> Int {
         let matched = connection.changes
         guard matched > 0 else {
-            throw PortalError(.readOnly, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
+            throw PortalError(.notWritable, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
         }
         return matched
     }
@@ -343,7 +343,7 @@ extension ReadContext {
                 throw PortalError(.misuse, "\(entity.name) is identified by \(key.count) value(s), not \(id.count)",
                                   entity: entity.name)
             }
-            return SQLFragment(Keyset.equals(key, alias: "t0"), id)
+            return Keyset.equals(key, alias: "t0", id, dialect: store.dialect)
         }
     }
 }

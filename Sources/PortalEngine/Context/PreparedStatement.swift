@@ -16,7 +16,7 @@ extension ReadContext {
             throw PortalError(.misuse, "prepare takes one SQL statement; run several with query or execute")
         }
         let writes = !statement.isReadOnly
-        if writes && !allowsWrites { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
+        if writes && !allowsWrites { throw PortalError(.writeInRead, "a read cannot change the database; use a write") }
         return PreparedStatement(statement, context: self, writes: writes, changesRowsOnly: writes && SQLStatements.changesRowsOnly(sql))
     }
 }

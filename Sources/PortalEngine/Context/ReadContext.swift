@@ -164,7 +164,7 @@ public class ReadContext {
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
         if !allowsWrites && !statement.isReadOnly {
-            throw PortalError(.readOnly, "a read cannot change the database; use a write")
+            throw PortalError(.writeInRead, "a read cannot change the database; use a write")
         }
         try statement.bind(bindings)
         while try statement.step() { try body(statement) }
@@ -181,7 +181,7 @@ public class ReadContext {
         try refuseTransactionControl(sql)
         let statement = try connection.prepareUncached(sql)
         if !statement.isReadOnly {
-            guard allowsWrites else { throw PortalError(.readOnly, "a read cannot change the database; use a write") }
+            guard allowsWrites else { throw PortalError(.writeInRead, "a read cannot change the database; use a write") }
             store.noteRawWrite()
         }
         if let named { try statement.bind(named: named) } else { try statement.bind(bindings) }
@@ -223,7 +223,7 @@ public class ReadContext {
         try connection.forEachStatement(sql) { statement in
             try refuseTransactionControl(statement.sql)
             if !allowsWrites && !statement.isReadOnly {
-                throw PortalError(.readOnly, "a read cannot change the database; use a write")
+                throw PortalError(.writeInRead, "a read cannot change the database; use a write")
             }
             if !first || !bindings.isEmpty { try statement.bind(first ? bindings : []) }
             first = false
@@ -307,7 +307,7 @@ public class ReadContext {
                 })
             }
         }
-        return SQLFragment(parts.map(\.sql).joined(separator: ", "), parts.flatMap(\.bindings))
+        return SQLFragment.joined(parts, separator: ", ")
     }
 
     private func assemble(_ select: Select) -> SQLFragment { select.rendered(in: store.dialect) }
@@ -331,7 +331,7 @@ public class ReadContext {
         if error.entity == nil { error.entity = entity }
         guard let schema = try? store.schema(on: connection) else { return error }
         // SQLite's error for a table that is not there is only English text: ask the schema.
-        if error.kind == .sqlite, schema.entity(named: entity) == nil {
+        if error.kind == .database, schema.entity(named: entity) == nil {
             error.kind = .unknownEntity
             error.message = "no entity named '\(entity)'"
         }

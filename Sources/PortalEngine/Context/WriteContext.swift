@@ -16,7 +16,7 @@ public final class WriteContext: ReadContext {
         try checkValid()
         if let row = try createKnownRow(entity, values) { return row }
         let result = try insert(entity, try assignments(values, of: entity), returning: .all)
-        guard let row = result.rows.first else { throw PortalError(.sqlite, "the insert returned no row", entity: entity) }
+        guard let row = result.rows.first else { throw PortalError(.database, "the insert returned no row", entity: entity) }
         return row
     }
 
@@ -127,7 +127,7 @@ public final class WriteContext: ReadContext {
         try refuseOnCoreDataStore(entity, "upsert")
         let described = try self.entity(named: entity)
         guard described.kind == .table else {
-            throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)
+            throw PortalError(.notWritable, "\(described.name) is a view: it cannot be changed", entity: described.name)
         }
         guard !described.primaryKey.isEmpty else {
             throw PortalError(.misuse, "\(described.name) has no declared primary key to upsert on", entity: described.name)
@@ -135,7 +135,7 @@ public final class WriteContext: ReadContext {
         let pairs = values.sorted { $0.key < $1.key }
         let row = try upsert(described, key: described.primaryKey, columns: pairs.map(\.key), values: pairs.map(\.value),
                              returning: true)
-        guard let row else { throw PortalError(.sqlite, "the upsert returned no row", entity: entity) }
+        guard let row else { throw PortalError(.database, "the upsert returned no row", entity: entity) }
         return row
     }
 
@@ -178,7 +178,7 @@ public final class WriteContext: ReadContext {
     func checkWritable(_ entity: String, columns: [String]) throws -> EntityDescription {
         let described = try self.entity(named: entity)
         guard described.kind == .table else {
-            throw PortalError(.readOnly, "\(described.name) is a view: it cannot be changed", entity: described.name)
+            throw PortalError(.notWritable, "\(described.name) is a view: it cannot be changed", entity: described.name)
         }
         let rowid = described.hasRowid ? store.dialect.rowidColumn?.lowercased() : nil
         for column in columns where described.attribute(named: column) == nil && column.lowercased() != rowid {

@@ -23,15 +23,12 @@ extension WriteContext {
             throw refusal(described.name, "the store keeps no model, so its relationships and their delete rules are unknown "
                           + "(--model PATH gives one)")
         }
-        let keys = Select(described, alias: alias, columns: .expressions([SQLFragment(column(alias, "Z_PK")),
-                                                                           SQLFragment(column(alias, "Z_ENT"))]),
-                          condition: condition).rendered(in: store.dialect)
-        let matched = try coreDataRows(described.table, keys.sql, keys.bindings)
+        let matched = try coreDataRows(described.table, Select(described, alias: alias, columns: rowColumns(alias),
+                                                               condition: condition))
         for row in try coreDataDeletion(of: matched, model) {
             guard let entity = model.entity(number: row.number) else { continue }   // checked by coreDataDeletion
             for relationship in entity.relationships { try unlink(relationship, of: row, entity: entity, model) }
-            try runWrite(entity.name, "DELETE FROM " + quoted(entity.table) + " WHERE Z_PK = ?", [.integer(row.key)],
-                         returning: false)
+            try run(Delete(entity.table, where: keyIs(row.key)), entity.name)
         }
         return matched.count
     }
@@ -92,7 +89,7 @@ extension WriteContext {
                 try model.refuseTriggers(on: destination.table, writing: destination.name, updatedColumns([back, backEntity]))
                 let cleared = [back, backEntity].compactMap { $0 }.map { (column: $0, value: SQLFragment("NULL")) }
                 try run(Update(destination.table, set: cleared + [Self.coreDataVersionBump],
-                               where: SQLFragment(quoted(back) + " = ?", [.integer(row.key)])), destination.name)
+                               where: equals(back, row.key)), destination.name)
             } else if let partner = try coreDataRows(reachedBy: relationship, from: row, model).first {
                 try markChanged(destination, keys: [partner.key])
             }
@@ -104,10 +101,9 @@ extension WriteContext {
             }
             try model.refuseTriggers(on: destination.table, writing: destination.name,
                                      updatedColumns([keyColumn, entityColumn, orderColumn]))
-            let cleared = [keyColumn, entityColumn, orderColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
-            try runWrite(destination.name, "UPDATE " + quoted(destination.table) + " SET " + cleared.joined(separator: ", ")
-                         + ", Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE " + quoted(keyColumn) + " = ?", [.integer(row.key)],
-                         returning: false)
+            let cleared = [keyColumn, entityColumn, orderColumn].compactMap { $0 }.map { (column: $0, value: SQLFragment("NULL")) }
+            try run(Update(destination.table, set: cleared + [Self.coreDataVersionBump], where: equals(keyColumn, row.key)),
+                    destination.name)
         case .joinTable(let table, let source, let destination, _):
             try model.refuseTriggers(on: table, writing: entity.name, .delete)
             // Under Nullify the rows it was linked to lose it from their side.
@@ -115,13 +111,11 @@ extension WriteContext {
                 let linked = try coreDataRows(reachedBy: relationship, from: row, model).map(\.key).filter { $0 != row.key }
                 if !linked.isEmpty { try markChanged(other, keys: linked) }
             }
-            var sql = "DELETE FROM " + quoted(table) + " WHERE " + quoted(source) + " = ?"
-            var bindings: [Value] = [.integer(row.key)]
+            var condition = equals(source, row.key)
             if destination == "REFLEXIVE" {   // a pair of the same entity is kept both ways round
-                sql += " OR " + quoted(destination) + " = ?"
-                bindings.append(.integer(row.key))
+                condition = condition + " OR " + equals(destination, row.key)
             }
-            try runWrite(entity.name, sql, bindings, returning: false)
+            try run(Delete(table, where: condition), entity.name)
         }
     }
 
@@ -131,26 +125,34 @@ extension WriteContext {
         guard let destination = model.mapping.entity(named: relationship.destination) else {
             throw refusal(relationship.declaredBy, "\(relationship.name) leads to \(relationship.destination), which has no table")
         }
-        let rows = "SELECT d.Z_PK, d.Z_ENT FROM " + quoted(destination.table) + " AS d WHERE "
-        let key: [Value] = [.integer(row.key)]
-        switch relationship.storage {
-        case .foreignKey(let column, _):
-            return try coreDataRows(destination.table, rows + "d.Z_PK = (SELECT " + quoted(column) + " FROM "
-                                    + quoted(row.table) + " WHERE Z_PK = ?)", key)
-        case .inverseForeignKey(let column, _):
-            return try coreDataRows(destination.table, rows + "d." + quoted(column) + " = ?", key)
-        case .joinTable(let table, let source, let target, _):
-            var sql = rows + "d.Z_PK IN (SELECT " + quoted(target) + " FROM " + quoted(table) + " WHERE " + quoted(source) + " = ?"
-            if target == "REFLEXIVE" { sql += " UNION SELECT " + quoted(source) + " FROM " + quoted(table) + " WHERE " + quoted(target) + " = ?" }
-            return try coreDataRows(destination.table, sql + ")", target == "REFLEXIVE" ? key + key : key)
+        let dialect = store.dialect
+        // `(SELECT column FROM table WHERE other = key)`.
+        func keys(_ column: String, of table: String, where other: String) -> SQLFragment {
+            "(" + Select(table, columns: .expressions([SQLFragment(dialect.quoted(column))]),
+                         condition: equals(other, row.key)).unnumbered(in: dialect) + ")"
         }
+        let condition: SQLFragment = switch relationship.storage {
+        case .foreignKey(let column, _): "d.Z_PK = " + keys(column, of: row.table, where: "Z_PK")
+        case .inverseForeignKey(let column, _): "d." + equals(column, row.key)
+        case .joinTable(let table, let source, let target, _) where target == "REFLEXIVE":
+            "d.Z_PK IN " + keys(target, of: table, where: source) + " OR d.Z_PK IN " + keys(source, of: table, where: target)
+        case .joinTable(let table, let source, let target, _): "d.Z_PK IN " + keys(target, of: table, where: source)
+        }
+        return try coreDataRows(destination.table, Select(destination.table, alias: "d", columns: rowColumns("d"),
+                                                          condition: condition))
     }
 
-    /// The rows of `table` a query of `Z_PK, Z_ENT` returns.
-    func coreDataRows(_ table: String, _ sql: String, _ bindings: [Value]) throws -> [CoreDataRow] {
-        let statement = try connection.prepare(sql)
+    /// `Z_PK, Z_ENT` of the rows at `alias`.
+    func rowColumns(_ alias: String) -> Select.Columns {
+        .expressions([SQLFragment(alias + ".Z_PK"), SQLFragment(alias + ".Z_ENT")])
+    }
+
+    /// The rows of `table` a select of `rowColumns` returns.
+    func coreDataRows(_ table: String, _ select: Select) throws -> [CoreDataRow] {
+        let rendered = select.rendered(in: store.dialect)
+        let statement = try connection.prepare(rendered.sql)
         defer { statement.reset() }
-        try statement.bind(bindings)
+        try statement.bind(rendered.bindings)
         return try statement.rows().compactMap { row in
             guard case .integer(let key) = row.value(at: 0) else { return nil }
             let number = if case .integer(let n) = row.value(at: 1) { Int(n) } else { 0 }
@@ -179,9 +181,10 @@ extension WriteContext {
     /// The stored columns of the row of `entity` whose `Z_PK` is `key`, nil when there is none.
     public func coreDataSnapshot(_ entity: String, key: Int64) throws -> CoreDataRowSnapshot? {
         let described = try self.entity(named: entity)
-        let statement = try connection.prepare("SELECT * FROM " + quoted(described.table) + " WHERE Z_PK = ?")
+        let select = Select(described.table, condition: keyIs(key)).rendered(in: store.dialect)
+        let statement = try connection.prepare(select.sql)
         defer { statement.reset() }
-        try statement.bind([.integer(key)])
+        try statement.bind(select.bindings)
         guard let row = try statement.rows().first else { return nil }
         return CoreDataRowSnapshot(entity: described.name, table: described.table, columns: row.columns.names, values: row.values)
     }
@@ -189,8 +192,6 @@ extension WriteContext {
     /// Puts back a row read by `coreDataSnapshot` and since deleted, as it was (its `Z_PK`
     /// stays given out: `Z_MAX` is not lowered).
     public func coreDataRestore(_ snapshot: CoreDataRowSnapshot) throws {
-        let placeholders = snapshot.columns.map { _ in "?" }.joined(separator: ", ")
-        try runWrite(snapshot.entity, "INSERT INTO " + quoted(snapshot.table) + " (" + snapshot.columns.map(quoted).joined(separator: ", ")
-                     + ") VALUES (" + placeholders + ")", snapshot.values, returning: false)
+        try run(Insert(snapshot.table, columns: snapshot.columns, values: snapshot.values.map(SQLFragment.bound)), snapshot.entity)
     }
 }

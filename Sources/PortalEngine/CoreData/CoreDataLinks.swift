@@ -11,10 +11,8 @@ extension WriteContext {
     /// The ids (`Z_PK`) of the rows of `entity` that `condition` (over `alias`) matches.
     func coreDataKeys(_ entity: String, where condition: SQLFragment?, alias: String = "t0") throws -> [Int64] {
         let described = try self.entity(named: entity)
-        let select = Select(described, alias: alias, columns: .expressions([SQLFragment(column(alias, "Z_PK")),
-                                                                             SQLFragment(column(alias, "Z_ENT"))]),
-                            condition: condition).rendered(in: store.dialect)
-        return try coreDataRows(described.table, select.sql, select.bindings).map(\.key)
+        return try coreDataRows(described.table, Select(described, alias: alias, columns: rowColumns(alias), condition: condition))
+            .map(\.key)
     }
 
     func linkCoreData(_ model: CoreDataStoreModel, _ entity: String, keys: [Int64], _ name: String, to targets: [Int64],
@@ -89,26 +87,20 @@ extension WriteContext {
         let inverse = model.inverse(of: relationship)
         let before = try ownColumn(column, of: row)
         if let target, let inverse, !inverse.isToMany {
-            let cleared = [column, entityColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
-            try runWrite(relationship.declaredBy, "UPDATE " + quoted(row.table) + " SET " + cleared.joined(separator: ", ")
-                         + ", Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE " + quoted(column) + " = ? AND Z_PK != ?",
-                         [.integer(target.key), .integer(row.key)], returning: false)
+            let cleared = [column, entityColumn].compactMap { $0 }.map { (column: $0, value: SQLFragment("NULL")) }
+            try run(Update(row.table, set: cleared + [Self.coreDataVersionBump],
+                           where: equals(column, target.key) + " AND Z_PK != " + .bound(.integer(row.key))),
+                    relationship.declaredBy)
         }
-        var sets = [quoted(column) + " = ?"]
-        var bindings: [Value] = [target.map { .integer($0.key) } ?? .null]
-        if let entityColumn {
-            sets.append(quoted(entityColumn) + " = ?")
-            bindings.append(target.map { .integer(Int64($0.number)) } ?? .null)
-        }
+        var sets: [(column: String, value: SQLFragment)] = [(column, .bound(target.map { .integer($0.key) } ?? .null))]
+        if let entityColumn { sets.append((entityColumn, .bound(target.map { .integer(Int64($0.number)) } ?? .null))) }
         // The inverse is an ordered to-many: the row goes last in its new owner's set, and
         // keeps its place when the owner does not change.
         if case .inverseForeignKey(_, let order?)? = inverse?.storage, before != target?.key || target == nil {
-            sets.append(quoted(order) + " = ?")
-            bindings.append(try target.map { .integer(try appendedKey(row.table, order, where: column, is: $0.key,
-                                                                      relationship.declaredBy)) } ?? .null)
+            sets.append((order, .bound(try target.map { .integer(try appendedKey(row.table, order, where: column, is: $0.key,
+                                                                                  relationship.declaredBy)) } ?? .null)))
         }
-        try runWrite(relationship.declaredBy, "UPDATE " + quoted(row.table) + " SET " + sets.joined(separator: ", ")
-                     + " WHERE Z_PK = ?", bindings + [.integer(row.key)], returning: false)
+        try run(Update(row.table, set: sets, where: keyIs(row.key)), relationship.declaredBy)
         try keepOtherSide(of: row, relationship, inverse, before: before, after: target?.key, model)
     }
 
@@ -127,14 +119,14 @@ extension WriteContext {
         try model.refuseTriggers(on: destination.table, writing: destination.name, updatedColumns([back, backEntity]))
         var cleared: [(column: String, value: SQLFragment)] = [(back, SQLFragment("NULL"))]
         if let backEntity { cleared.append((backEntity, SQLFragment("NULL"))) }
-        var condition = SQLFragment(quoted(back) + " = ?", [.integer(row.key)])
-        if let after { condition = condition + SQLFragment(" AND Z_PK != ?", [.integer(after)]) }
+        var condition = equals(back, row.key)
+        if let after { condition = condition + " AND Z_PK != " + .bound(.integer(after)) }
         try run(Update(destination.table, set: cleared + [Self.coreDataVersionBump], where: condition), destination.name)
         guard let after else { return }
         var pointing: [(column: String, value: SQLFragment)] = [(back, .bound(.integer(row.key)))]
         if let backEntity { pointing.append((backEntity, .bound(.integer(Int64(row.number))))) }
         try run(Update(destination.table, set: pointing + [Self.coreDataVersionBump],
-                       where: SQLFragment("Z_PK = ?", [.integer(after)])), destination.name)
+                       where: keyIs(after)), destination.name)
     }
 
     /// The order column a relationship keeps in its destination rows (an ordered to-many kept by
@@ -145,8 +137,8 @@ extension WriteContext {
 
     /// The key a row's own to-one column holds, nil when it holds none.
     private func ownColumn(_ column: String, of row: CoreDataRow) throws -> Int64? {
-        let select = Select(row.table, columns: .expressions([SQLFragment(quoted(column))]),
-                            condition: SQLFragment("Z_PK = ?", [.integer(row.key)])).rendered(in: store.dialect)
+        let select = Select(row.table, columns: .expressions([SQLFragment(store.dialect.quoted(column))]),
+                            condition: keyIs(row.key)).rendered(in: store.dialect)
         if case .integer(let key)? = try connection.scalar(select.sql, select.bindings) { return key }
         return nil
     }
@@ -155,8 +147,8 @@ extension WriteContext {
     /// `column` is `key`, ordered by `order`. Refused when a damaged set's last key leaves no room.
     private func appendedKey(_ table: String, _ order: String, where column: String, is key: Int64,
                              _ entity: String) throws -> Int64 {
-        let last = try keys(Select(table, columns: .expressions([SQLFragment("max(" + quoted(order) + ")")]),
-                                   condition: SQLFragment(quoted(column) + " = ?", [.integer(key)]))).first
+        let last = try keys(Select(table, columns: .expressions([SQLFragment("max(" + store.dialect.quoted(order) + ")")]),
+                                   condition: equals(column, key))).first
         guard let appended = CoreDataOrderKeys.appended(after: last) else {
             throw refusal(entity, "the ordered set kept in \(table).\(order) has no room after its last key; "
                           + "set the whole set to number it afresh")
@@ -168,8 +160,9 @@ extension WriteContext {
     /// keys: an ordered set as the store holds it.
     private func orderKeys(_ table: String, member: String, order: String, where column: String, is key: Int64) throws
         -> [Int64: Int64] {
-        let select = Select(table, columns: .expressions([SQLFragment(quoted(member)), SQLFragment(quoted(order))]),
-                            condition: SQLFragment(quoted(column) + " = ?", [.integer(key)])).rendered(in: store.dialect)
+        let select = Select(table, columns: .expressions([SQLFragment(store.dialect.quoted(member)),
+                                                          SQLFragment(store.dialect.quoted(order))]),
+                            condition: equals(column, key)).rendered(in: store.dialect)
         let statement = try connection.prepare(select.sql)
         defer { statement.reset() }
         try statement.bind(select.bindings)
@@ -186,15 +179,8 @@ extension WriteContext {
     /// side's column), so the write goes on without that mark rather than being refused whole.
     func markChanged(_ entity: CoreDataMapping.Entity, keys: [Int64]) throws {
         guard let model = try coreDataStoreModel(), model.trigger(on: entity.table, firedBy: updatedColumns([])) == nil else { return }
-        let list = keys.map { _ in "?" }.joined(separator: ", ")
         try run(Update(entity.table, set: [Self.coreDataVersionBump],
-                       where: SQLFragment("Z_PK IN (" + list + ")", keys.map { .integer($0) })), entity.name)
-    }
-
-    /// Runs a statement value of a write to `entity`.
-    func run(_ update: Update, _ entity: String) throws {
-        let rendered = update.rendered(in: store.dialect)
-        try runWrite(entity, rendered.sql, rendered.bindings, returning: false)
+                       where: "Z_PK IN (" + SQLFragment.bound(keys.map { .integer($0) }) + ")"), entity.name)
     }
 
     /// A relationship kept in the destination rows' column (a to-many with a to-one inverse or
@@ -208,25 +194,18 @@ extension WriteContext {
         } else { nil }
         try model.refuseTriggers(on: destination.table, writing: destination.name, updatedColumns([column, entityColumn, orderColumn]))
         try markFormerOwners(of: targets, in: destination, column: column, except: row, relationship, model)
-        let table = quoted(destination.table)
-        let cleared = [column, entityColumn, orderColumn].compactMap { $0 }.map { quoted($0) + " = NULL" }
-        let kept = targets.map { _ in "?" }.joined(separator: ", ")
-        try runWrite(destination.name, "UPDATE " + table + " SET " + cleared.joined(separator: ", ")
-                     + ", Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE " + quoted(column) + " = ? AND Z_PK NOT IN (" + kept + ")",
-                     [.integer(row.key)] + targets.map { .integer($0.key) }, returning: false)
+        let cleared = [column, entityColumn, orderColumn].compactMap { $0 }.map { (column: $0, value: SQLFragment("NULL")) }
+        try run(Update(destination.table, set: cleared + [Self.coreDataVersionBump],
+                       where: equals(column, row.key) + " AND Z_PK NOT IN (" + .bound(targets.map { .integer($0.key) }) + ")"),
+                destination.name)
         // Rows that stay, at the same place, are not written: their side did not change.
         let members = try orderKeys(destination.table, member: "Z_PK", order: orderColumn ?? "Z_PK", where: column, is: row.key)
         let positions = orderColumn == nil ? [:] : CoreDataOrderKeys.keys(for: targets.map(\.key), current: members)
         for target in targets where members[target.key] == nil || (orderColumn != nil && positions[target.key] != members[target.key]) {
-            var sets = [quoted(column) + " = ?"]
-            var bindings: [Value] = [.integer(row.key)]
-            if let entityColumn { sets.append(quoted(entityColumn) + " = ?"); bindings.append(.integer(Int64(row.number))) }
-            if let orderColumn, let position = positions[target.key] {
-                sets.append(quoted(orderColumn) + " = ?")
-                bindings.append(.integer(position))
-            }
-            try runWrite(destination.name, "UPDATE " + table + " SET " + sets.joined(separator: ", ")
-                         + ", Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE Z_PK = ?", bindings + [.integer(target.key)], returning: false)
+            var sets: [(column: String, value: SQLFragment)] = [(column, .bound(.integer(row.key)))]
+            if let entityColumn { sets.append((entityColumn, .bound(.integer(Int64(row.number))))) }
+            if let orderColumn, let position = positions[target.key] { sets.append((orderColumn, .bound(.integer(position)))) }
+            try run(Update(destination.table, set: sets + [Self.coreDataVersionBump], where: keyIs(target.key)), destination.name)
         }
     }
 
@@ -236,10 +215,10 @@ extension WriteContext {
                                   except row: CoreDataRow, _ relationship: CoreDataMapping.Relationship,
                                   _ model: CoreDataStoreModel) throws {
         guard !targets.isEmpty, let own = model.mapping.entity(named: relationship.declaredBy) else { return }
-        let list = targets.map { _ in "?" }.joined(separator: ", ")
-        let owners = try keys(Select(destination.table, columns: .expressions([SQLFragment("DISTINCT " + quoted(column))]),
-                                     condition: SQLFragment("Z_PK IN (" + list + ") AND " + quoted(column) + " != ?",
-                                                            targets.map { .integer($0.key) } + [.integer(row.key)])))
+        let quotedColumn = store.dialect.quoted(column)
+        let owners = try keys(Select(destination.table, columns: .expressions([SQLFragment("DISTINCT " + quotedColumn)]),
+                                     condition: "Z_PK IN (" + SQLFragment.bound(targets.map { .integer($0.key) }) + ") AND "
+                                         + quotedColumn + " != " + .bound(.integer(row.key))))
         if !owners.isEmpty { try markChanged(own, keys: owners) }
     }
 
@@ -267,22 +246,17 @@ extension WriteContext {
         let before = try joinedKeys(row, table: table, source: source, target: target)
         let after = targets.map(\.key)
         for other in before.subtracting(after).sorted() {
-            var removal = "DELETE FROM " + quoted(table) + " WHERE (" + quoted(source) + " = ? AND " + quoted(target) + " = ?)"
-            var bindings: [Value] = [.integer(row.key), .integer(other)]
-            if reflexive {
-                removal += " OR (" + quoted(source) + " = ? AND " + quoted(target) + " = ?)"
-                bindings += [.integer(other), .integer(row.key)]
-            }
-            try runWrite(relationship.declaredBy, removal, bindings, returning: false)
+            var removal = "(" + equals(source, row.key) + " AND " + equals(target, other) + ")"
+            if reflexive { removal = removal + " OR (" + equals(source, other) + " AND " + equals(target, row.key) + ")" }
+            try run(Delete(table, where: removal), relationship.declaredBy)
         }
         var positions: [Int64: Int64] = [:]
         if let orderColumn {
             let current = try orderKeys(table, member: target, order: orderColumn, where: source, is: row.key)
             positions = CoreDataOrderKeys.keys(for: after, current: current)
             for other in after where current[other] != nil && positions[other] != current[other] {
-                try runWrite(relationship.declaredBy, "UPDATE " + quoted(table) + " SET " + quoted(orderColumn) + " = ? WHERE "
-                             + quoted(source) + " = ? AND " + quoted(target) + " = ?",
-                             [positions[other].map { .integer($0) } ?? .null, .integer(row.key), .integer(other)], returning: false)
+                try run(Update(table, set: [(orderColumn, .bound(positions[other].map { .integer($0) } ?? .null))],
+                               where: equals(source, row.key) + " AND " + equals(target, other)), relationship.declaredBy)
             }
         }
         let inverseOrder: (column: String, source: String)? = switch model.inverse(of: relationship)?.storage {
@@ -301,8 +275,7 @@ extension WriteContext {
                     bindings.append(.integer(try appendedKey(table, inverseOrder.column, where: inverseOrder.source, is: to,
                                                              relationship.declaredBy)))
                 }
-                try runWrite(relationship.declaredBy, "INSERT INTO " + quoted(table) + " (" + columns.map(quoted).joined(separator: ", ")
-                             + ") VALUES (" + columns.map { _ in "?" }.joined(separator: ", ") + ")", bindings, returning: false)
+                try run(Insert(table, columns: columns, values: bindings.map(SQLFragment.bound)), relationship.declaredBy)
             }
         }
         // The rows that gained or lost this one: their side of the relationship changed too
@@ -316,26 +289,23 @@ extension WriteContext {
     /// The keys a row's join rows link it to.
     private func joinedKeys(_ row: CoreDataRow, table: String, source: String, target: String) throws -> Set<Int64> {
         let reflexive = target == "REFLEXIVE"
-        let other = reflexive ? "CASE WHEN " + quoted(source) + " = ? THEN " + quoted(target) + " ELSE " + quoted(source) + " END"
-            : quoted(target)
-        var condition = SQLFragment(quoted(source) + " = ?", [.integer(row.key)])
-        if reflexive { condition = condition + SQLFragment(" OR " + quoted(target) + " = ?", [.integer(row.key)]) }
-        return Set(try keys(Select(table, columns: .expressions([SQLFragment(other, reflexive ? [.integer(row.key)] : [])]),
-                                   condition: condition)))
+        let dialect = store.dialect
+        let other = reflexive ? "CASE WHEN " + equals(source, row.key) + " THEN " + dialect.quoted(target) + " ELSE "
+            + dialect.quoted(source) + " END" : SQLFragment(dialect.quoted(target))
+        var condition = equals(source, row.key)
+        if reflexive { condition = condition + " OR " + equals(target, row.key) }
+        return Set(try keys(Select(table, columns: .expressions([other]), condition: condition)))
     }
 
     /// Raises the `Z_OPT` of one row.
     private func markChanged(_ table: String, _ entity: String, key: Int64) throws {
-        try runWrite(entity, "UPDATE " + quoted(table) + " SET Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE Z_PK = ?", [.integer(key)],
-                     returning: false)
+        try run(Update(table, set: [Self.coreDataVersionBump], where: keyIs(key)), entity)
     }
 
     /// The `Z_ENT` of the row of `table` with `Z_PK` `key`, nil when there is none.
     private func rowNumber(_ key: Int64, in table: String) throws -> Int? {
-        if case .integer(let number)? = try connection.scalar("SELECT Z_ENT FROM " + quoted(table) + " WHERE Z_PK = ?",
-                                                              [.integer(key)]) {
-            return Int(number)
-        }
+        let select = Select(table, columns: .expressions([SQLFragment("Z_ENT")]), condition: keyIs(key)).rendered(in: store.dialect)
+        if case .integer(let number)? = try connection.scalar(select.sql, select.bindings) { return Int(number) }
         return nil
     }
 }

@@ -102,7 +102,7 @@ func updatedColumns(_ columns: [String?]) -> CoreDataTrigger.Event {
 
 /// The error of a write refused on a Core Data store (the transaction writes nothing).
 func coreDataRefusal(_ entity: String, _ reason: String) -> PortalError {
-    PortalError(.readOnly, "cannot write \(entity): \(reason); nothing was written", entity: entity)
+    PortalError(.notWritable, "cannot write \(entity): \(reason); nothing was written", entity: entity)
 }
 
 /// How a write to one entity of a Core Data store is made.
@@ -139,7 +139,7 @@ extension WriteContext {
     func coreDataStoreModel() throws -> CoreDataStoreModel? {
         guard store.coreDataCatalog != nil else { return nil }
         guard let model = try schema.coreDataModel else {
-            throw PortalError(.sqlite, "the store's Core Data model was not read with its schema")
+            throw PortalError(.database, "the store's Core Data model was not read with its schema")
         }
         return model
     }
@@ -154,21 +154,49 @@ extension WriteContext {
     /// A new `Z_PK` for the plan's root table: past both `Z_MAX` and the largest key in use;
     /// `Z_MAX` is set to it (in the caller's transaction).
     func allocateKey(_ plan: CoreDataWritePlan) throws -> Int64 {
-        let max = try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(plan.rootNumber))])
-        let top = try integer("SELECT max(Z_PK) FROM " + quoted(plan.table), [])
+        let entity = equals("Z_ENT", Int64(plan.rootNumber))
+        let max = try integer(Select("Z_PRIMARYKEY", columns: .expressions([SQLFragment("Z_MAX")]), condition: entity))
+        let top = try integer(Select(plan.table, columns: .expressions([SQLFragment("max(Z_PK)")])))
         let key = Swift.max(max, top) + 1
-        try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(key), .integer(Int64(plan.rootNumber))])
+        let update = Update("Z_PRIMARYKEY", set: [("Z_MAX", .bound(.integer(key)))], where: entity).rendered(in: store.dialect)
+        try connection.run(update.sql, update.bindings)
         return key
     }
 
     /// The assignment that marks a Core Data row changed: `Z_OPT = Z_OPT + 1`.
     static var coreDataVersionBump: (column: String, value: SQLFragment) {
-        (column: "Z_OPT", value: SQLFragment("coalesce(" + quoted("Z_OPT") + ", 0) + 1"))
+        (column: "Z_OPT", value: SQLFragment("coalesce(Z_OPT, 0) + 1"))
     }
 
-    func integer(_ sql: String, _ bindings: [Value]) throws -> Int64 {
-        if case .integer(let n)? = try connection.scalar(sql, bindings) { return n }
+    /// The integer a select of one value returns, 0 for none.
+    func integer(_ select: Select) throws -> Int64 {
+        let rendered = select.rendered(in: store.dialect)
+        if case .integer(let n)? = try connection.scalar(rendered.sql, rendered.bindings) { return n }
         return 0
+    }
+
+    /// `"column" = ?`, bound to `key`.
+    func equals(_ column: String, _ key: Int64) -> SQLFragment { store.dialect.quoted(column) + " = " + .bound(.integer(key)) }
+
+    /// `Z_PK = ?`: the row whose key is `key`.
+    func keyIs(_ key: Int64) -> SQLFragment { equals("Z_PK", key) }
+
+    /// Runs a statement value of a write to `entity`.
+    func run(_ update: Update, _ entity: String) throws {
+        let rendered = update.rendered(in: store.dialect)
+        try runWrite(entity, rendered.sql, rendered.bindings, returning: false)
+    }
+
+    /// Runs a statement value of a delete from `entity`'s rows.
+    func run(_ delete: Delete, _ entity: String) throws {
+        let rendered = delete.rendered(in: store.dialect)
+        try runWrite(entity, rendered.sql, rendered.bindings, returning: false)
+    }
+
+    /// Runs a statement value of an insert of a row of `entity`.
+    func run(_ insert: Insert, _ entity: String) throws {
+        let rendered = insert.rendered(in: store.dialect)
+        try runWrite(entity, rendered.sql, rendered.bindings, returning: false)
     }
 
     func refusal(_ entity: String, _ reason: String) -> PortalError { coreDataRefusal(entity, reason) }

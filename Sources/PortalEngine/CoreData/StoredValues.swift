@@ -31,9 +31,6 @@ extension StorageConvention {
         }
     }
 
-    /// `value` as a Core Data store keeps it when it is a `Date` (`Date.coreDataValue`), else
-    /// nil: what the typed encoders write for a date on such a store.
-    static func coreDataDate(_ value: some Any) -> Value? { (value as? Date)?.coreDataValue }
 
     /// Seconds since 2001 as Core Data's `TIMESTAMP` column keeps them: an integer when whole.
     static func referenceSeconds(_ seconds: Double) -> Value {
@@ -44,6 +41,29 @@ extension StorageConvention {
     static func uuidBytes(_ text: String) -> [UInt8]? {
         guard let uuid = UUID(uuidString: text) else { return nil }
         return withUnsafeBytes(of: uuid.uuid) { Array($0) }
+    }
+}
+
+/// How typed writes (`Portal<T>`, `insert`, `update`) store a `Date`: by the store.
+enum DateForm: Sendable {
+    /// The value conversion's date text (`Date.databaseValue`, UTC without an offset): SQLite's.
+    case text
+    /// Seconds since 2001 at full precision (`Date.coreDataValue`): a Core Data store's.
+    case coreData
+    /// The date text with its offset, `+00`: a server that reads text without an offset in
+    /// its session's time zone (PostgreSQL's `timestamptz`) takes the instant itself.
+    case textInUTC
+
+    /// The form for the store `ctx` writes to.
+    init(_ ctx: WriteContext) {
+        self = ctx.isCoreDataStore ? .coreData : ctx.store.dialect.readsOffsetlessDatesInSessionZone ? .textInUTC : .text
+    }
+
+    /// `value` as this form stores it when it is a `Date`, else nil.
+    func stored(_ value: some Any) -> Value? {
+        guard self != .text, let date = value as? Date else { return nil }
+        if self == .coreData { return date.coreDataValue }
+        return DateSemantics.text(date.timeIntervalSince1970).map { .text($0 + "+00") }
     }
 }
 

@@ -74,9 +74,9 @@ public enum ColumnQueries {
     /// The number of distinct values (NULL counting as one) among the rows matching `condition`;
     /// with a `limit`, counting stops there.
     public static func distinctCount(_ entity: EntityDescription, _ attribute: AttributeDescription, condition: SQLFragment?,
-                                     limit: Int?, alias: String = "t0") -> Select {
+                                     limit: Int?, dialect: any SQLDialect = SQLiteDialect(), alias: String = "t0") -> Select {
         var select = Select(entity, alias: alias, columns: .count, condition: condition, limit: limit)
-        if !isUnique(entity, attribute) { select.groupBy = [SQLFragment(column(alias, attribute.column))] }
+        if !isUnique(entity, attribute) { select.groupBy = [SQLFragment(column(alias, attribute.column, dialect))] }
         return select
     }
 
@@ -128,7 +128,7 @@ public enum ColumnQueries {
     /// date text, which sorts by time; its UUID blobs as UUID text; other columns as stored, in a
     /// type that has `min` and `max` (`SQLDialect.comparable`).
     static func shown(_ attribute: AttributeDescription, alias: String, dialect: any SQLDialect) -> String {
-        let value = column(alias, attribute.column)
+        let value = column(alias, attribute.column, dialect)
         return switch attribute.storage {
         case .natural: dialect.comparable(value, declaredType: attribute.declaredType)
         case .secondsSinceReferenceDate: dialect.dateText(unixSeconds: attribute.storage.languageValue(of: value))

@@ -29,10 +29,10 @@ public enum Keyset {
     /// Which rows of the order the condition selects, relative to the key.
     public enum Direction: Sendable { case after, atOrAfter, before }
 
-    /// `(a, b) = (?, ?)`: the row whose key columns (of `alias`) are the values bound after it.
-    public static func equals(_ columns: [String], alias: String? = nil) -> String {
-        let names = columns.map { (alias.map { $0 + "." } ?? "") + quoted($0) }
-        return "(\(names.joined(separator: ", "))) = (\(placeholders(columns.count)))"
+    /// `(a, b) = (?, ?)`: the row whose key columns (of `alias`) hold `values`.
+    public static func equals(_ columns: [String], alias: String? = nil, _ values: [Value], dialect: some SQLSpelling) -> SQLFragment {
+        let names = columns.map { (alias.map { $0 + "." } ?? "") + dialect.quoted($0) }
+        return "(\(names.joined(separator: ", "))) = (" + SQLFragment.bound(values) + ")"
     }
 
     /// The rows after, at or after, or before the row whose order values are `values`.
@@ -41,13 +41,13 @@ public enum Keyset {
         // from an index. Rows with a NULL sort value come first, so "before" must include them.
         if parts.allSatisfy(\.ascending), !values.contains(where: \.isNull) {
             let lhs = "(\(parts.map(\.expression).joined(separator: ", ")))"
-            let rhs = "(\(Array(repeating: "?", count: parts.count).joined(separator: ", ")))"
+            let rhs = "(" + SQLFragment.bound(values) + ")"
             switch direction {
-            case .after: return SQLFragment("\(lhs) > \(rhs)", values)
-            case .atOrAfter: return SQLFragment("\(lhs) >= \(rhs)", values)
+            case .after: return lhs + " > " + rhs
+            case .atOrAfter: return lhs + " >= " + rhs
             case .before:
-                let nulls = parts.filter(\.nullable).map { "\($0.expression) IS NULL" }
-                return SQLFragment(([ "\(lhs) < \(rhs)" ] + nulls).joined(separator: " OR "), values)
+                let nulls = parts.filter(\.nullable).map { " OR \($0.expression) IS NULL" }
+                return lhs + " < " + rhs + nulls.joined()
             }
         }
         return expanded(parts, values, direction)
@@ -55,52 +55,36 @@ public enum Keyset {
 
     /// The general form: OR over i of (parts before i equal AND part i strictly beyond).
     private static func expanded(_ parts: [Part], _ values: [Value], _ direction: Direction) -> SQLFragment {
-        var disjuncts: [String] = []
-        var bindings: [Value] = []
+        var disjuncts: [SQLFragment] = []
         for i in parts.indices {
-            var terms: [String] = []
-            var termBindings: [Value] = []
-            for j in 0..<i {
-                let (sql, b) = equal(parts[j], values[j])
-                terms.append(sql)
-                termBindings += b
-            }
-            guard let (sql, b) = beyond(parts[i], values[i], forward: direction != .before) else { continue }
-            terms.append(sql)
-            termBindings += b
-            disjuncts.append(terms.joined(separator: " AND "))
-            bindings += termBindings
+            guard let last = beyond(parts[i], values[i], forward: direction != .before) else { continue }
+            let terms = (0..<i).map { equal(parts[$0], values[$0]) } + [last]
+            disjuncts.append(SQLFragment.joined(terms, separator: " AND ").parenthesized)
         }
         if direction == .atOrAfter {
-            var terms: [String] = []
-            for j in parts.indices {
-                let (sql, b) = equal(parts[j], values[j])
-                terms.append(sql)
-                bindings += b
-            }
-            disjuncts.append(terms.joined(separator: " AND "))
+            disjuncts.append(SQLFragment.joined(parts.indices.map { equal(parts[$0], values[$0]) }, separator: " AND ").parenthesized)
         }
         if disjuncts.isEmpty { return SQLFragment("1 = 0") }   // false, spelled for every dialect
-        return SQLFragment(disjuncts.map { "(\($0))" }.joined(separator: " OR "), bindings)
+        return SQLFragment.joined(disjuncts, separator: " OR ")
     }
 
-    private static func equal(_ part: Part, _ value: Value) -> (String, [Value]) {
-        value.isNull ? ("\(part.expression) IS NULL", []) : ("\(part.expression) = ?", [value])
+    private static func equal(_ part: Part, _ value: Value) -> SQLFragment {
+        value.isNull ? SQLFragment("\(part.expression) IS NULL") : part.expression + " = " + .bound(value)
     }
 
     /// "Strictly after `value` in this part's order" (or before when not `forward`); nil when nothing can be.
-    private static func beyond(_ part: Part, _ value: Value, forward: Bool) -> (String, [Value])? {
+    private static func beyond(_ part: Part, _ value: Value, forward: Bool) -> SQLFragment? {
         let e = part.expression
         // In display order, NULLs come first when ascending and last when descending.
         let nullsFirst = part.ascending
         let greater = part.ascending == forward   // looking for larger values?
         if value.isNull {
             // Beyond NULL: everything non-NULL if NULLs are at the side we move away from.
-            return nullsFirst == forward ? ("\(e) IS NOT NULL", []) : nil
+            return nullsFirst == forward ? SQLFragment("\(e) IS NOT NULL") : nil
         }
-        let comparison = "\(e) \(greater ? ">" : "<") ?"
+        let comparison = e + (greater ? " > " : " < ") + .bound(value)
         // NULLs lie beyond a value when they sit at the end we move towards.
         let nullsBeyond = nullsFirst != forward
-        return (nullsBeyond ? "(\(comparison) OR \(e) IS NULL)" : comparison, [value])
+        return nullsBeyond ? "(" + comparison + " OR \(e) IS NULL)" : comparison
     }
 }

@@ -1,17 +1,15 @@
 import PortalPredicate
 
-/// How SQL text is spelled for one database engine. Statements (`Select`, `Insert`, `Upsert`,
-/// `Update`, `Delete`) and compiled predicates are rendered through a dialect, and nothing else in
-/// the engine spells the parts below: identifiers, the row id, limits, upsert and `RETURNING`;
-/// and for predicates booleans, negation, null-safe comparison, case and diacritic folding,
-/// collations, the text tests (LIKE with `*`/`?`, regular expressions), type tests, casts and
-/// functions. SQLite is the first implementation.
-///
-/// The language's meaning is the in-memory evaluator's (PortalPredicate): a dialect renders SQL
-/// that gives the same rows, which the differential tests check.
-public protocol SQLDialect: Sendable {
+/// How a database engine spells SQL text around the statements: identifiers, parameters, the
+/// row id, limits, upsert and `RETURNING`. Each part has the standard spelling as its default,
+/// so that a dialect says only where its engine differs.
+public protocol SQLSpelling: Sendable {
     /// `name` as an identifier (always quoted, so any name works and none is a keyword).
     func quoted(_ name: String) -> String
+    /// Parameter `number` (from 1) as the database takes it, nil for `?` as the fragment wrote
+    /// it. Each parameter's place is known from how the statement was built (`SQLFragment`):
+    /// the text is never searched for them.
+    func parameter(_ number: Int) -> String?
     /// The implicit row id column, when the engine has one (SQLite's `rowid`).
     var rowidColumn: String? { get }
     /// `LIMIT … OFFSET …` with the values bound (empty when both are nil).
@@ -22,10 +20,73 @@ public protocol SQLDialect: Sendable {
     var returningAll: String { get }
     /// What precedes a query to have the database describe its plan instead of running it.
     var queryPlanPrefix: String { get }
-    /// The finished statement's parameters as the database takes them: the engine writes `?`
-    /// for each; SQLite keeps them, a dialect that numbers parameters (`$1`) renumbers here.
-    func parameters(in statement: SQLFragment) -> SQLFragment
+    /// The most values one statement may bind, when the engine knows it (nil: the server says).
+    var maximumBindings: Int? { get }
+}
 
+extension SQLSpelling {
+    /// In double quotes, inner quotes doubled: SQL's standard, which SQLite and PostgreSQL keep.
+    public func quoted(_ name: String) -> String {
+        // Names rarely hold a quote: skip the character loop then.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        var result = "\""
+        for character in name {
+            if character == "\"" { result += "\"\"" } else { result.append(character) }
+        }
+        return result + "\""
+    }
+
+    /// `?` as written.
+    public func parameter(_ number: Int) -> String? { nil }
+    /// None.
+    public var rowidColumn: String? { nil }
+
+    /// `LIMIT ?` and `OFFSET ?`, each when given.
+    public func limit(_ limit: Int?, offset: Int?) -> SQLFragment {
+        var fragment = SQLFragment("")
+        if let limit { fragment = fragment + " LIMIT " + .bound(.integer(Int64(max(limit, 0)))) }
+        if let offset { fragment = fragment + " OFFSET " + .bound(.integer(Int64(offset))) }
+        return fragment
+    }
+
+    /// ` ON CONFLICT (key) DO UPDATE SET c = excluded.c, …`.
+    public func onConflict(key: [String], update columns: [String]) -> String {
+        " ON CONFLICT (\(key.map(quoted).joined(separator: ", "))) DO UPDATE SET "
+            + columns.map { "\(quoted($0)) = excluded.\(quoted($0))" }.joined(separator: ", ")
+    }
+
+    /// ` RETURNING *`.
+    public var returningAll: String { " RETURNING *" }
+    /// `EXPLAIN `.
+    public var queryPlanPrefix: String { "EXPLAIN " }
+    /// Unknown: the server says.
+    public var maximumBindings: Int? { nil }
+
+    /// A finished statement's text with its parameters as the database takes them (statement
+    /// values give theirs so: `Select.rendered(in:)`).
+    public func numbered(_ statement: SQLFragment) -> SQLFragment {
+        guard parameter(1) != nil else { return statement }
+        return statement.numberingParameters { parameter($0) ?? "?" }
+    }
+
+    /// A table as SQL names it: quoted, after its quoted schema when it has one
+    /// (`"sales"."OrderLines"`).
+    public func quoted(table: String, in namespace: String?) -> String {
+        guard let namespace else { return quoted(table) }
+        return quoted(namespace) + "." + quoted(table)
+    }
+}
+
+/// How SQL text is spelled for one database engine: its `SQLSpelling`, and how the language's
+/// predicates become SQL there. Statements (`Select`, `Insert`, `Upsert`, `Update`, `Delete`)
+/// and compiled predicates are rendered through a dialect, and nothing else in the engine
+/// spells SQL: for predicates, booleans, negation, null-safe comparison, case and diacritic
+/// folding, collations, the text tests (LIKE with `*`/`?`, regular expressions), type tests,
+/// casts and functions. SQLite is the first implementation.
+///
+/// The language's meaning is the in-memory evaluator's (PortalPredicate): a dialect renders SQL
+/// that gives the same rows, which the differential tests check.
+public protocol SQLDialect: SQLSpelling {
     // MARK: Compiled predicates
 
     /// A condition that is always true, or always false.
@@ -83,6 +144,9 @@ public protocol SQLDialect: Sendable {
     /// `declaredType`, where the column's type says how it holds dates (a server's `timestamp`);
     /// nil where the values decide, row by row (`Dates.sql`).
     func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment?
+    /// Whether the database reads date text without an offset in its session's time zone (a
+    /// server's `timestamptz`), so that the engine's own dates (UTC) are written with `+00`.
+    var readsOffsetlessDatesInSessionZone: Bool { get }
     /// A number literal (`literal` is its bound parameter) as an operand of arithmetic: a
     /// dialect whose parameters have types gives it one (`1000 * 60` has no other side to take
     /// it from).
@@ -117,9 +181,6 @@ public protocol SQLDialect: Sendable {
     /// as `UUID.uuidString` writes it);
     /// other values unchanged.
     func uuidText(_ column: String) -> String
-
-    /// The most values one statement may bind, when the engine knows it (nil: the server says).
-    var maximumBindings: Int? { get }
     /// Why the database's parser would refuse `sql` for its nesting (its stack or depth
     /// limits), nil when it takes it or the dialect cannot tell (the database then says).
     func nestingProblem(in sql: String) -> String?
@@ -142,43 +203,19 @@ public struct SQLiteDialect: SQLDialect {
     /// The dialect; with `parser`, it knows the limits of that build of SQLite.
     public init(parser: (any SQLParserLimits)? = nil) { self.parser = parser }
 
-    /// In double quotes, inner quotes doubled.
-    public func quoted(_ name: String) -> String {
-        // Names rarely hold a quote: skip the character loop then.
-        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
-        var result = "\""
-        for character in name {
-            if character == "\"" { result += "\"\"" } else { result.append(character) }
-        }
-        return result + "\""
-    }
-
     /// `rowid`.
     public var rowidColumn: String? { "rowid" }
 
-    /// `LIMIT ?` (−1 for none when only an offset is given) and `OFFSET ?`.
+    /// `LIMIT ?` (−1 for none when only an offset is given: SQLite has no OFFSET alone) and
+    /// `OFFSET ?`.
     public func limit(_ limit: Int?, offset: Int?) -> SQLFragment {
         guard limit != nil || offset != nil else { return SQLFragment("") }
-        var fragment = SQLFragment(" LIMIT ?", [.integer(Int64(max(limit ?? -1, -1)))])
-        if let offset {
-            fragment.sql += " OFFSET ?"
-            fragment.bindings.append(.integer(Int64(offset)))
-        }
+        var fragment = " LIMIT " + SQLFragment.bound(.integer(Int64(max(limit ?? -1, -1))))
+        if let offset { fragment = fragment + " OFFSET " + .bound(.integer(Int64(offset))) }
         return fragment
     }
 
-    /// ` ON CONFLICT (key) DO UPDATE SET c = excluded.c, …`.
-    public func onConflict(key: [String], update columns: [String]) -> String {
-        " ON CONFLICT (\(key.map(quoted).joined(separator: ", "))) DO UPDATE SET "
-            + columns.map { "\(quoted($0)) = excluded.\(quoted($0))" }.joined(separator: ", ")
-    }
-
-    /// ` RETURNING *`.
-    public var returningAll: String { " RETURNING *" }
     public var queryPlanPrefix: String { "EXPLAIN QUERY PLAN " }
-
-    /// `?` as it is.
-    public func parameters(in statement: SQLFragment) -> SQLFragment { statement }
 
     /// SQLite's `SQLITE_LIMIT_VARIABLE_NUMBER` as the parser's build of it has it (250,000 on Debian's).
     public var maximumBindings: Int? { parser?.maximumBindings }
@@ -190,11 +227,12 @@ public struct SQLiteDialect: SQLDialect {
 extension SQLDialect {
     /// None: the values decide.
     public func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment? { nil }
+    /// No: date text is text (SQLite).
+    public var readsOffsetlessDatesInSessionZone: Bool { false }
     /// The literal as it is.
     public func arithmeticOperand(_ literal: SQLFragment, _ value: Value) -> SQLFragment { literal }
     /// None: `IN (…)`.
     public func membership(_ value: SQLFragment, inLiterals literals: [Value]) -> SQLFragment? { nil }
-    public var maximumBindings: Int? { nil }
     /// The database says.
     public func nestingProblem(in sql: String) -> String? { nil }
 
@@ -209,15 +247,6 @@ extension SQLDialect where Self == SQLiteDialect {
     public static var sqlite: SQLiteDialect { SQLiteDialect() }
 }
 
-extension SQLDialect {
-    /// A table as SQL names it: quoted, after its quoted schema when it has one
-    /// (`"sales"."OrderLines"`).
-    public func quoted(table: String, in namespace: String?) -> String {
-        guard let namespace else { return quoted(table) }
-        return quoted(namespace) + "." + quoted(table)
-    }
-}
-
 /// `text` as an SQL string literal (single quotes, inner ones doubled), as SQLite and
 /// PostgreSQL (with its standard_conforming_strings) read it.
 public func stringLiteral(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
@@ -226,16 +255,4 @@ public func stringLiteral(_ text: String) -> String { "'" + text.replacingOccurr
 public func declaresJSON(_ declaredType: String) -> Bool {
     let lowered = declaredType.lowercased()
     return lowered == "json" || lowered == "jsonb"
-}
-
-/// `name` quoted as SQL's standard and both SQLite and PostgreSQL quote identifiers (double
-/// quotes, inner ones doubled): the shorthand of code that holds no dialect.
-func quoted(_ name: String) -> String { SQLiteDialect().quoted(name) }
-
-/// `?, ?, ?` for `count` parameters.
-func placeholders(_ count: Int) -> String {
-    var result = ""
-    result.reserveCapacity(count * 3)
-    for i in 0..<count { result += i == 0 ? "?" : ", ?" }
-    return result
 }

@@ -7,44 +7,89 @@ extension SQLFragment {
     /// SQL text without parameters.
     public static func raw(_ sql: String) -> SQLFragment { SQLFragment(sql) }
 
-    /// One `?` bound to `value`.
-    public static func bound(_ value: Value) -> SQLFragment { SQLFragment("?", [value]) }
+    /// One parameter bound to `value`.
+    public static func bound(_ value: Value) -> SQLFragment {
+        SQLFragment(sql: "?", bindings: [value], parameterOffsets: [0])
+    }
+
+    /// `?, ?, ?`: one parameter bound to each value.
+    public static func bound(_ values: [Value]) -> SQLFragment {
+        var result = parameters(values.count)
+        result.bindings = values
+        return result
+    }
+
+    /// `?, ?, ?` for `count` parameters the caller binds when it runs the statement.
+    public static func parameters(_ count: Int) -> SQLFragment {
+        var result = SQLFragment("")
+        result.sql.reserveCapacity(count * 3)
+        result.parameterOffsets.reserveCapacity(count)
+        for i in 0..<count {
+            if i > 0 { result.sql += ", " }
+            result.parameterOffsets.append(result.sql.utf8.count)
+            result.sql += "?"
+        }
+        return result
+    }
+
+    /// Appends SQL text without parameters.
+    public mutating func append(_ text: String) { sql += text }
+
+    /// Appends a fragment, its parameters after this one's.
+    public mutating func append(_ other: SQLFragment) {
+        let shift = sql.utf8.count
+        sql += other.sql
+        bindings += other.bindings
+        parameterOffsets += other.parameterOffsets.map { $0 + shift }
+    }
 
     /// The two fragments one after the other, bindings in order.
     public static func + (left: SQLFragment, right: SQLFragment) -> SQLFragment {
-        SQLFragment(left.sql + right.sql, left.bindings + right.bindings)
+        var result = left
+        result.append(right)
+        return result
     }
 
     /// The fragment followed by SQL text without parameters.
     public static func + (left: SQLFragment, right: String) -> SQLFragment {
-        SQLFragment(left.sql + right, left.bindings)
+        var result = left
+        result.sql += right
+        return result
     }
 
     /// SQL text without parameters followed by the fragment.
     public static func + (left: String, right: SQLFragment) -> SQLFragment {
-        SQLFragment(left + right.sql, right.bindings)
+        var result = SQLFragment(left)
+        result.append(right)
+        return result
     }
 
-    /// Each `?` parameter spelled by `spell` (given its 1-based number), outside quoted names
-    /// and string literals, for dialects that number their parameters.
+    /// The same text with other values in its parameters (as many as it has).
+    func rebound(_ values: [Value]) -> SQLFragment {
+        var result = self
+        result.bindings = values
+        return result
+    }
+
+    /// The text with each parameter spelled by `spell` (given its 1-based number) where it was
+    /// recorded: for dialects that number their parameters. Nothing else in the text changes.
+    /// The result has no `?` parameters left (numbering it again changes nothing).
     public func numberingParameters(_ spell: (Int) -> String) -> SQLFragment {
-        var result = ""
-        result.reserveCapacity(sql.utf8.count + bindings.count * 2)
-        var quote: Character?
-        var number = 0
-        for character in sql {
-            if let open = quote {
-                if character == open { quote = nil }   // a doubled quote reopens at once
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == "?" {
-                number += 1
-                result += spell(number)
-                continue
-            }
-            result.append(character)
+        guard !parameterOffsets.isEmpty else { return self }
+        let utf8 = sql.utf8
+        var result = SQLFragment("")
+        result.sql.reserveCapacity(utf8.count + parameterOffsets.count * 2)
+        result.bindings = bindings
+        var start = utf8.startIndex, position = 0
+        for (number, offset) in parameterOffsets.enumerated() {
+            let at = utf8.index(start, offsetBy: offset - position)
+            position = offset + 1
+            result.sql += Substring(utf8[start..<at])
+            result.sql += spell(number + 1)
+            start = utf8.index(after: at)   // past the `?`
         }
-        return SQLFragment(result, bindings)
+        result.sql += Substring(utf8[start...])
+        return result
     }
 
     /// `self` in parentheses.
@@ -55,15 +100,14 @@ extension SQLFragment {
         var result = SQLFragment("")
         for (index, part) in parts.enumerated() {
             if index > 0 { result.sql += separator }
-            result.sql += part.sql
-            result.bindings += part.bindings
+            result.append(part)
         }
         return result
     }
 }
 
-/// `alias."column"`.
-func column(_ alias: String, _ name: String) -> String { alias + "." + quoted(name) }
+/// `alias."column"`, quoted by `dialect`.
+func column(_ alias: String, _ name: String, _ dialect: some SQLSpelling) -> String { alias + "." + dialect.quoted(name) }
 
 extension String {
     /// Every occurrence of `target` replaced (Foundation-free).

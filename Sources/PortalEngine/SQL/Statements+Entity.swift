@@ -6,9 +6,14 @@ import PortalPredicate
 
 extension EntityDescription {
     /// `condition` restricted to this entity's rows of a shared table (unchanged otherwise).
-    public func restricting(_ condition: SQLFragment?, alias: String) -> SQLFragment? {
+    public func restricting(_ condition: SQLFragment?, alias: String, dialect: some SQLSpelling) -> SQLFragment? {
+        Self.restricting(condition, to: discriminator, alias: alias, dialect: dialect)
+    }
+
+    static func restricting(_ condition: SQLFragment?, to discriminator: Discriminator?, alias: String,
+                            dialect: some SQLSpelling) -> SQLFragment? {
         guard let discriminator else { return condition }
-        let own = SQLFragment(discriminator.condition(alias: alias))
+        let own = SQLFragment(discriminator.condition(alias: alias, dialect))
         guard let condition else { return own }
         return own + " AND (" + condition + ")"
     }
@@ -19,7 +24,7 @@ extension EntityDescription {
     /// UUID text, archived values decoded).
     public func attributeColumns(alias: String?, dialect: some SQLDialect, datesAsSeconds: Bool = false) -> [SQLFragment] {
         attributes.map { attribute in
-            let source = alias.map { PortalEngine.column($0, attribute.column) } ?? quoted(attribute.column)
+            let source = alias.map { PortalEngine.column($0, attribute.column, dialect) } ?? dialect.quoted(attribute.column)
             let value = switch attribute.storage {
             case .natural: source
             case .secondsSinceReferenceDate where datesAsSeconds: attribute.storage.languageValue(of: source)
@@ -29,7 +34,7 @@ extension EntityDescription {
             case .archivedValue: attribute.storage.languageValue(of: source)
             }
             let renamed = attribute.storage != .natural || attribute.column != attribute.name
-            return SQLFragment(renamed ? value + " AS " + quoted(attribute.name) : value)
+            return SQLFragment(renamed ? value + " AS " + dialect.quoted(attribute.name) : value)
         }
     }
 }
@@ -43,9 +48,9 @@ extension Select {
         if case .all(let withRowid) = columns, !entity.isStoredByName {
             columns = .attributes(of: entity, withRowid: withRowid && entity.hasRowid)
         }
-        self.init(entity.table, alias: alias, columns: columns, condition: entity.restricting(condition, alias: alias),
-                  order: order, limit: limit, offset: offset)
+        self.init(entity.table, alias: alias, columns: columns, condition: condition, order: order, limit: limit, offset: offset)
         namespace = entity.namespace
+        ownRows = entity.discriminator
     }
 }
 
@@ -54,16 +59,18 @@ extension Update {
     public init(_ entity: EntityDescription, alias: String = "t0", set assignments: [(column: String, value: SQLFragment)],
                 where condition: SQLFragment? = nil) {
         self.init(entity.table, alias: alias, set: assignments.map { (entity.column(for: $0.column), $0.value) },
-                  where: entity.restricting(condition, alias: alias))
+                  where: condition)
         namespace = entity.namespace
+        ownRows = entity.discriminator
     }
 }
 
 extension Delete {
     /// A delete of `entity`'s rows (only its own, in a shared table).
     public init(_ entity: EntityDescription, alias: String = "t0", where condition: SQLFragment? = nil) {
-        self.init(entity.table, alias: alias, where: entity.restricting(condition, alias: alias))
+        self.init(entity.table, alias: alias, where: condition)
         namespace = entity.namespace
+        ownRows = entity.discriminator
     }
 }
 

@@ -25,6 +25,9 @@ public struct Select: Sendable {
     public var table: String
     /// The schema that holds the table, when SQL must name it (`EntityDescription.namespace`).
     public var namespace: String?
+    /// For an entity that shares its table with others, what keeps to its own rows (ANDed with
+    /// the condition when rendered).
+    var ownRows: EntityDescription.Discriminator?
     /// The alias the condition and order refer to.
     public var alias: String
     /// What is returned.
@@ -66,28 +69,33 @@ public struct Select: Sendable {
     }
 
     /// The SQL and bindings in `dialect`.
-    public func rendered(in dialect: some SQLDialect) -> SQLFragment {
+    public func rendered(in dialect: some SQLDialect) -> SQLFragment { dialect.numbered(unnumbered(in: dialect)) }
+
+    /// The SQL with `?` parameters, as statements built of statements compose it.
+    func unnumbered(in dialect: some SQLDialect) -> SQLFragment {
         // A count of limited rows, or of groups, counts the rows of the inner select.
         let limited = limit != nil || offset != nil || !groupBy.isEmpty
         var result = SQLFragment(distinct ? "SELECT DISTINCT " : "SELECT ")
         switch columns {
         case .all(let withRowid):
-            result.sql += rowid(withRowid, dialect) + "\(alias).*"
+            result.append(rowid(withRowid, dialect) + "\(alias).*")
         case .attributes(let entity, let withRowid):
-            result.sql += rowid(withRowid, dialect)
+            result.append(rowid(withRowid, dialect))
             result = result + SQLFragment.joined(entity.attributeColumns(alias: alias, dialect: dialect, datesAsSeconds: datesAsSeconds),
                                                  separator: ", ")
-        case .count: result.sql += limited ? "1" : "count(*)"
+        case .count: result.append(limited ? "1" : "count(*)")
         case .expressions(let expressions): result = result + SQLFragment.joined(expressions, separator: ", ")
         }
-        result.sql += " FROM \(dialect.quoted(table: table, in: namespace)) AS \(alias)"
-        if let condition { result = result + " WHERE " + condition }
+        result.append(" FROM \(dialect.quoted(table: table, in: namespace)) AS \(alias)")
+        if let condition = EntityDescription.restricting(condition, to: ownRows, alias: alias, dialect: dialect) {
+            result = result + " WHERE " + condition
+        }
         if !groupBy.isEmpty { result = result + " GROUP BY " + SQLFragment.joined(groupBy, separator: ", ") }
         if let having { result = result + " HAVING " + having }
         if let order { result = result + " ORDER BY " + order }
         result = result + dialect.limit(limit, offset: offset)
         if case .count = columns, limited { result = "SELECT count(*) FROM (" + result + ") AS counted" }
-        return dialect.parameters(in: result)
+        return result
     }
 }
 
@@ -136,17 +144,20 @@ public struct Insert: Sendable {
     }
 
     /// The SQL and bindings in `dialect`.
-    public func rendered(in dialect: some SQLDialect) -> SQLFragment {
+    public func rendered(in dialect: some SQLDialect) -> SQLFragment { dialect.numbered(unnumbered(in: dialect)) }
+
+    /// The SQL with `?` parameters, as statements built of statements compose it.
+    func unnumbered(in dialect: some SQLDialect) -> SQLFragment {
         var result = SQLFragment("INSERT INTO \(dialect.quoted(table: table, in: namespace))")
         if columns.isEmpty {
-            result.sql += " DEFAULT VALUES"
+            result.append(" DEFAULT VALUES")
         } else {
-            result.sql += " (\(columns.map(dialect.quoted).joined(separator: ", "))) VALUES ("
-            result = result + (values.map { SQLFragment.joined($0, separator: ", ") } ?? SQLFragment(placeholders(columns.count)))
-            result.sql += ")"
+            result.append(" (\(columns.map(dialect.quoted).joined(separator: ", "))) VALUES (")
+            result.append(values.map { SQLFragment.joined($0, separator: ", ") } ?? .parameters(columns.count))
+            result.append(")")
         }
-        result.sql += returning.rendered(in: dialect)
-        return dialect.parameters(in: result)
+        result.append(returning.rendered(in: dialect))
+        return result
     }
 }
 
@@ -173,9 +184,9 @@ public struct Upsert: Sendable {
         if updated.isEmpty { updated = key }
         var plain = insert
         plain.returning = .nothing
-        var result = plain.rendered(in: dialect)
-        result.sql += dialect.onConflict(key: key, update: updated) + insert.returning.rendered(in: dialect)
-        return dialect.parameters(in: result)
+        var result = plain.unnumbered(in: dialect)
+        result.append(dialect.onConflict(key: key, update: updated) + insert.returning.rendered(in: dialect))
+        return dialect.numbered(result)
     }
 }
 
@@ -185,6 +196,9 @@ public struct Update: Sendable {
     public var table: String
     /// The schema that holds the table, when SQL must name it (`EntityDescription.namespace`).
     public var namespace: String?
+    /// For an entity that shares its table with others, what keeps to its own rows (ANDed with
+    /// the condition when rendered).
+    var ownRows: EntityDescription.Discriminator?
     /// The alias the values and condition refer to.
     public var alias: String
     /// Each column and its new value (a bound value or an expression).
@@ -206,8 +220,10 @@ public struct Update: Sendable {
         var result = SQLFragment("UPDATE \(dialect.quoted(table: table, in: namespace)) AS \(alias) SET ")
         result = result + SQLFragment.joined(assignments.map { dialect.quoted($0.column) + " = " + $0.value },
                                              separator: ", ")
-        if let condition { result = result + " WHERE " + condition }
-        return dialect.parameters(in: result)
+        if let condition = EntityDescription.restricting(condition, to: ownRows, alias: alias, dialect: dialect) {
+            result = result + " WHERE " + condition
+        }
+        return dialect.numbered(result)
     }
 }
 
@@ -217,6 +233,9 @@ public struct Delete: Sendable {
     public var table: String
     /// The schema that holds the table, when SQL must name it (`EntityDescription.namespace`).
     public var namespace: String?
+    /// For an entity that shares its table with others, what keeps to its own rows (ANDed with
+    /// the condition when rendered).
+    var ownRows: EntityDescription.Discriminator?
     /// The alias the condition refers to.
     public var alias: String
     /// Which rows (all when nil).
@@ -232,7 +251,9 @@ public struct Delete: Sendable {
     /// The SQL and bindings in `dialect`.
     public func rendered(in dialect: some SQLDialect) -> SQLFragment {
         var result = SQLFragment("DELETE FROM \(dialect.quoted(table: table, in: namespace)) AS \(alias)")
-        if let condition { result = result + " WHERE " + condition }
-        return dialect.parameters(in: result)
+        if let condition = EntityDescription.restricting(condition, to: ownRows, alias: alias, dialect: dialect) {
+            result = result + " WHERE " + condition
+        }
+        return dialect.numbered(result)
     }
 }

@@ -143,6 +143,7 @@ extension DatabaseStatement {
         switch value(at: index) {
         case .integer(let n): n
         case .real(let r): Int64(exactly: r.rounded(.towardZero)) ?? 0
+        case .decimal(let d): Int64(exactly: d.double.rounded(.towardZero)) ?? 0
         case .text(let t): Int64(t.trimmingWhitespace()) ?? 0
         case .null, .blob: 0
         }

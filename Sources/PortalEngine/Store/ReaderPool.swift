@@ -29,6 +29,22 @@ final class ReaderPool: @unchecked Sendable {
         return try body(connection, nested)
     }
 
+    /// How many connections the pool has opened or taken.
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return all.count
+    }
+
+    /// Takes a connection opened already (a store's first, which checked the file) as one of
+    /// the pool's.
+    func adopt(_ connection: any DatabaseConnection) {
+        condition.lock()
+        defer { condition.unlock() }
+        all.append(connection)
+        idle.append(connection)
+    }
+
     private func borrow() throws -> (any DatabaseConnection, Bool) {
         condition.lock()
         defer { condition.unlock() }

@@ -57,18 +57,31 @@ public final class Store: @unchecked Sendable {
     /// A local connection's writes are noted row by row for observers; on a server they are
     /// noted by entity, and raw SQL that writes tells them anything may have changed.
     public init(backend: any DatabaseBackend, options: StoreOptions = StoreOptions()) throws {
+        var options = options
         path = backend.displayName
-        self.options = options
         self.backend = backend
         dialect = backend.dialect
         server = backend as? any DatabaseServer
+        isInMemory = backend.isInMemory
+        let writer = options.readOnly ? nil : try backend.connect(readOnly: false)
+        // The catalog the database's tables call for, chosen on the first connection (which a
+        // read-only store keeps as its first reader): the file is opened once. A read-only store
+        // checks the database now in any case, so that a bad file fails at open time.
+        var firstReader: (any DatabaseConnection)?
+        if let choose = options.catalogForFile {
+            let probe: any DatabaseConnection
+            if let writer { probe = writer } else { probe = try backend.connect(readOnly: true); firstReader = probe }
+            if let chosen = try choose(probe) { options.catalog = chosen }
+        } else if writer == nil, !isInMemory {
+            firstReader = try backend.connect(readOnly: true)
+        }
+        self.options = options
         schemaCache = SchemaCache(backend: backend, catalog: options.catalog)
         catalogMapsNames = options.catalog != nil || server != nil
         coreDataCatalog = options.catalog as? CoreDataStoreCatalog
-        isInMemory = backend.isInMemory
-        writer = options.readOnly ? nil : try backend.connect(readOnly: false)
+        self.writer = writer
         readers = isInMemory ? nil : ReaderPool(maximum: options.maximumReaders) { try backend.connect(readOnly: true) }
-        // A read-only store checks the database now, so that a bad file fails at open time.
+        if let firstReader { readers?.adopt(firstReader) }
         if options.readOnly { try readers?.withConnection { _, _ in } }
         (writer as? any LocalDatabaseConnection)?.observeChanges(changes)
         observation.attach(self)
@@ -355,6 +368,27 @@ public final class Store: @unchecked Sendable {
         try schemaCache.schema(on: connection)
     }
 
+    /// The schema's version now (`ReadContext.schemaVersion`): on a file, asked without a
+    /// transaction (one `PRAGMA schema_version` on a reader, on the writer inside this thread's
+    /// transaction); on a server, in a read, whose start gives the reader the session's settings
+    /// (a `search_path` changes what names mean), as the store last checked its fingerprint. A
+    /// caller that keeps what it derived from the schema compares it with the version it
+    /// derived it from.
+    public func currentSchemaVersion() throws -> Value {
+        if server != nil { return try read { try $0.schemaVersion } }
+        try checkOpen()
+        if let writer, isInMemory || gate.mayUseLeaseFromCurrentThread {
+            gate.enter()
+            defer { gate.leave() }
+            return try schemaCache.version(on: writer)
+        }
+        guard let readers else { throw PortalError.misuse("the store has no reader") }
+        return try readers.withConnection { connection, _ in try schemaCache.version(on: connection) }
+    }
+
+    /// How many read-only connections the store has opened so far (for tests of its opening).
+    var readerConnections: Int { readers?.count ?? 0 }
+
     // MARK: Interrupt and close
 
     /// Makes the statements running now stop with `.interrupted` (for Ctrl-C). Thread-safe.
@@ -462,7 +496,7 @@ final class SchemaCache: @unchecked Sendable {
         do {
             schema = try read(on: connection)
         } catch let error as PortalPredicate.PortalPredicateError {
-            var wrapped = PortalError(.sqlite, "cannot read the schema: \(error.message)")
+            var wrapped = PortalError(.database, "cannot read the schema: \(error.message)")
             wrapped.predicateError = error
             throw wrapped
         }

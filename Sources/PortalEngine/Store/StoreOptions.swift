@@ -24,6 +24,10 @@ public struct StoreOptions: Sendable {
     /// Where the schema comes from: the database's own tables (nil, the default), or a catalog
     /// that maps another naming onto them (a Core Data store's model).
     public var catalog: (any Catalog)?
+    /// Chooses the catalog by what the database holds, asked once with the store's first
+    /// connection (before any read): the catalog it returns replaces `catalog`; nil keeps it. A
+    /// Core Data store is told by its tables and opened by its model without opening the file twice.
+    public var catalogForFile: (@Sendable (any DatabaseConnection) throws -> (any Catalog)?)?
 
     /// Options with the given values; the defaults open (or create) a writable file and wait 5 s for locks.
     public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Int = 5000, maximumReaders: Int = 4) {

@@ -45,6 +45,9 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Binar
 }
 
 extension Date: DatabaseValueConvertible {
+    /// A date, compared as the instant it is (`Argument.date`), not as its text.
+    public var predicateArgument: Argument { .date(timeIntervalSince1970) }
+
     /// ISO-8601 text in UTC (`.SSS` only when there is a fraction of a second).
     public var databaseValue: Value {
         let seconds = timeIntervalSince1970
@@ -56,6 +59,7 @@ extension Date: DatabaseValueConvertible {
         switch databaseValue {
         case .integer(let seconds): self.init(timeIntervalSince1970: Double(seconds))
         case .real(let seconds): self.init(timeIntervalSince1970: seconds)
+        case .decimal(let seconds): self.init(timeIntervalSince1970: seconds.double)
         case .text(let text):
             guard let seconds = DateSemantics.parse(text) else { return nil }
             self.init(timeIntervalSince1970: seconds)
@@ -73,6 +77,7 @@ extension Bool: DatabaseValueConvertible {
         switch databaseValue {
         case .integer(let n): self = n != 0
         case .real(let r): self = r != 0
+        case .decimal(let d): self = d.double != 0
         case .text(let text):
             switch text.lowercased() {
             case "true", "1", "yes": self = true
@@ -115,14 +120,18 @@ extension Data: DatabaseValueConvertible {
 }
 
 extension Decimal: DatabaseValueConvertible {
-    /// Its exact text.
+    /// Its exact text (which PostgreSQL's `numeric` reads exactly, and SQLite's NUMERIC
+    /// affinity as a number).
     public var databaseValue: Value { .text(description) }
 
-    /// From text or a number.
+    /// From a number, or from text.
     public init?(databaseValue: Value) {
         switch databaseValue {
         case .integer(let n): self.init(n)
         case .real(let r): self.init(r)
+        case .decimal(let d):
+            guard let decimal = Decimal(string: d.text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+            self = decimal
         case .text(let text):
             guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
             self = decimal
@@ -143,8 +152,9 @@ extension URL: DatabaseValueConvertible {
 }
 
 /// Every type stored through the one value conversion is also a predicate argument, by the same
-/// rule: `findAll(where: "day > %@", [someDate])` compares with the text a typed write stores,
-/// and a `UUID`, `Data`, `Decimal`, `URL` or enum with raw values is a `%@` as it is a column.
+/// rule: a `UUID`, `Data`, `Decimal`, `URL` or enum with raw values is a `%@` as it is a column.
+/// A `Date` is a date (`Argument.date`): `findAll(where: "day > %@", [someDate])` compares by
+/// the column's way of holding dates, as `CAST(…, "NSDate")` does.
 extension DatabaseValueConvertible {
     /// The stored value.
     public var predicateArgument: Argument { .value(databaseValue) }

@@ -19,10 +19,10 @@ public struct EntityCursor<Entity: PortalEntity>: AsyncSequence, Sendable {
     /// One entity.
     public typealias Element = Entity
 
-    /// Which entities: by predicate text and its arguments, or by a tree (a Foundation predicate's).
+    /// Which entities: by predicate text and its arguments, or by a Foundation predicate.
     enum Filter: Sendable {
         case text(String?, [Argument])
-        case tree(PredicateTree?)
+        case foundation(PreparedPredicate<Entity>?)
     }
 
     let store: Store
@@ -39,8 +39,8 @@ public struct EntityCursor<Entity: PortalEntity>: AsyncSequence, Sendable {
                 case .text(let predicate, let arguments):
                     try context.select(Entity.entityName, .typed(Entity.self), predicate,
                                        arguments, sortedBy, limit, nil)
-                case .tree(let tree):
-                    try context.select(Entity.self, matching: tree, .typed(Entity.self),
+                case .foundation(let predicate):
+                    try context.select(Entity.self, matching: predicate, .typed(Entity.self),
                                        sortedBy, limit, nil)
                 }
                 try context.forEach(Entity.self, fragment) { entity in try channel.hand(entity) }

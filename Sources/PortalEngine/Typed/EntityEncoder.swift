@@ -4,8 +4,8 @@
 final class EntityEncoder: Encoder {
     @exclusivity(unchecked) var columns: [String] = []
     @exclusivity(unchecked) var values: [Value] = []
-    /// A date as a Core Data store keeps it (`Date.coreDataValue`), not as date text.
-    var coreDataDates = false
+    /// How a date is stored (`DateForm`).
+    var dates = DateForm.text
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -83,7 +83,7 @@ struct EntityKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     func encode(_ value: UInt64, forKey key: Key) throws { encoder.append(key, try ValueEncoder.integer(value, key)) }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if encoder.coreDataDates, let stored = StorageConvention.coreDataDate(value) { return encoder.append(key, stored) }
+        if let stored = encoder.dates.stored(value) { return encoder.append(key, stored) }
         encoder.append(key, try ValueEncoder.value(of: value, codingPath: [key]))
     }
 

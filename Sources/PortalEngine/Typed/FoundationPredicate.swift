@@ -72,10 +72,52 @@ public enum FoundationPredicates {
     /// The engine's predicate tree for a Foundation `Predicate`; an expression with no meaning
     /// on a database is refused with an error that names it.
     public static func tree<Entity: PortalEntity>(_ predicate: Predicate<Entity>) throws -> PredicateTree {
+        try translation(predicate).tree
+    }
+
+    /// The tree, with `substitutes` standing for captured values (by their order), and how many
+    /// captured values translation met.
+    static func translation<Entity: PortalEntity>(_ predicate: Predicate<Entity>,
+                                                  substitutes: [Int: Any] = [:]) throws -> (tree: PredicateTree, captured: Int) {
         var translator = FoundationPredicateTranslator()
+        translator.substitutes = substitutes
         let variable = predicate.variable
         translator.bind(variable.key, to: .row(prefix: nil, type: .type(Entity.self)))
-        return try translator.predicate(translator.translate(predicate.expression))
+        let tree = try translator.predicate(translator.translate(predicate.expression))
+        return (tree, translator.capturedCount)
+    }
+
+    /// The filter of `predicate` over `entity` (its rows under `alias`), as `PredicateCompiler`
+    /// compiles its tree: compiled once per shape of predicate, then only its values are bound
+    /// anew (`CompiledPredicateCache`).
+    public static func filter<Entity: PortalEntity>(_ predicate: Predicate<Entity>, entity: EntityDescription, schema: Schema,
+                                                    alias: String, dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
+        try filter(PreparedPredicate(predicate, translating: false), entity: entity, schema: schema, alias: alias, dialect: dialect)
+    }
+
+    static func filter<Entity: PortalEntity>(_ prepared: PreparedPredicate<Entity>, entity: EntityDescription, schema: Schema,
+                                             alias: String, dialect: any SQLDialect) throws -> CompiledFilter {
+        func compile(_ tree: PredicateTree) throws -> CompiledFilter {
+            try PredicateCompiler.compile(Query(predicate: tree), entity: entity, schema: schema, alias: alias, dialect: dialect)
+        }
+        guard let captures = prepared.captures, let key = prepared.key else {
+            return try compile(prepared.translation?.tree ?? tree(prepared.predicate))
+        }
+        if let cached = CompiledPredicateCache.filter(key, captures.values, entity: entity, schema: schema, alias: alias,
+                                                      dialect: dialect) {
+            return cached
+        }
+        let (tree, captured) = try prepared.translation ?? translation(prepared.predicate)
+        let compiled = try compile(tree)
+        // Translation meets the values in the order they were captured; should it not, no
+        // value is known by its place.
+        guard captured == captures.values.count, !CompiledPredicateCache.isFull(key) else { return compiled }
+        let shape = CompiledPredicateCache.shape(captures, compiled: compiled, entity: entity, schema: schema, alias: alias,
+                                                 dialect: dialect) { substitutes in
+            try compile(translation(prepared.predicate, substitutes: substitutes).tree)
+        }
+        if let shape { CompiledPredicateCache.keep(key, shape) }
+        return compiled
     }
 
     /// The sort keys of Foundation sort descriptors: each names an attribute or a to-one key path.
@@ -89,12 +131,34 @@ public enum FoundationPredicates {
         }
     }
 
-    /// The predicate wrapped as the engine reports predicate errors.
-    static func translated<Entity: PortalEntity>(_ predicate: Predicate<Entity>) throws -> PredicateTree {
+    /// The predicate's translation, its errors as the engine reports predicate errors.
+    static func translated<Entity: PortalEntity>(_ predicate: Predicate<Entity>) throws -> (tree: PredicateTree, captured: Int) {
         do {
-            return try tree(predicate)
+            return try translation(predicate)
         } catch let error as PortalPredicateError {
             throw PortalError.invalidPredicate(error, entity: Entity.entityName)
+        }
+    }
+}
+
+/// A Foundation predicate made ready before a read: its captures read and, unless a kept
+/// compilation admits them (translation then succeeds), translated, so that an expression with
+/// no meaning on a database fails at the call.
+struct PreparedPredicate<Entity: PortalEntity>: @unchecked Sendable {
+    // Unchecked: the captured values are those of the predicate, which is Sendable.
+    let predicate: Predicate<Entity>
+    let captures: PredicateCaptures?
+    let key: CompiledPredicateCache.Key?
+    let translation: (tree: PredicateTree, captured: Int)?
+
+    init(_ predicate: Predicate<Entity>, translating: Bool = true) throws {
+        self.predicate = predicate
+        captures = PredicateCaptures.of(predicate)
+        key = captures.map { CompiledPredicateCache.key(predicate.expression, $0) }
+        if let key, let captures, !translating || CompiledPredicateCache.knows(key, captures.values) {
+            translation = nil
+        } else {
+            translation = try FoundationPredicates.translated(predicate)
         }
     }
 }

@@ -51,6 +51,11 @@ struct FoundationPredicateTranslator {
     /// What each closure variable (`$0`, an inner closure's element) stands for.
     private var variables: [PredicateExpressions.VariableID: TranslatedExpression] = [:]
     private var subqueryCount = 0
+    /// Values that stand for captured ones, by their order in the expression (what
+    /// `CompiledPredicateCache` compiles to learn where each value is bound).
+    var substitutes: [Int: Any] = [:]
+    /// How many captured values translation has met.
+    private(set) var capturedCount = 0
     /// Alternatives beyond this many (from `??` and `?:` in one comparison) are refused.
     static let maximumAlternatives = 64
 
@@ -65,6 +70,12 @@ struct FoundationPredicateTranslator {
     mutating func subqueryVariable() -> String {
         subqueryCount += 1
         return "e\(subqueryCount)"
+    }
+
+    /// A captured value, or the value that stands for it.
+    mutating func captured(_ value: Any) -> Any {
+        defer { capturedCount += 1 }
+        return substitutes.isEmpty ? value : substitutes[capturedCount] ?? value
     }
 
     mutating func translate(_ expression: Any) throws -> TranslatedExpression {
@@ -220,8 +231,9 @@ struct FoundationPredicateTranslator {
         case let text as Substring: return .literal(.text(String(text)))
         case let character as Character: return .literal(.text(String(character)))
         case let decimal as Decimal:
-            // Compared as a number: the text form of the engine's conversion would compare as text.
-            return .literal(.real(Double(decimal.description) ?? .nan))
+            // Compared as a number (the text form of the engine's conversion would compare as
+            // text): exactly on PostgreSQL, as its nearest double on SQLite.
+            return .literal(ExactDecimal(decimal.description).map(Value.decimal) ?? .real(Double(decimal.description) ?? .nan))
         case let number as any BinaryInteger:
             guard let exact = Int64(exactly: number) else {
                 throw PortalPredicateError(.unsupported, "the integer \(number) does not fit a database integer (64 bits)")

@@ -7,20 +7,21 @@ import PortalPredicate
 //                                  sortedBy: [SortDescriptor(\Hike.km, order: .reverse)], limit: 10)
 //
 // The predicate is translated into the engine's tree before the read begins (an expression
-// with no meaning on a database fails there, named), then compiled like predicate text.
+// with no meaning on a database fails there, named), then compiled like predicate text; a
+// predicate of a shape compiled lately only has its values bound (`CompiledPredicateCache`).
 
 extension Portal {
     /// How many entities match `predicate`.
     public func count(where predicate: Predicate<Entity>) throws -> Int {
-        let tree = try FoundationPredicates.translated(predicate)
-        return try store.read { ctx in try ctx.count(Entity.self, matching: tree) }
+        let prepared = try PreparedPredicate(predicate)
+        return try store.read { ctx in try ctx.count(Entity.self, matching: prepared) }
     }
 
     /// The entities matching `predicate` (all when nil), sorted by `sortedBy` and at most `limit` of them.
     public func findAll(where predicate: Predicate<Entity>? = nil, sortedBy: [SortDescriptor<Entity>],
                         limit: Int? = nil) throws -> [Entity] {
-        let (tree, sort) = try (predicate.map(FoundationPredicates.translated), FoundationPredicates.sortKeys(sortedBy))
-        return try store.read { ctx in try ctx.fetch(Entity.self, matching: tree, sortedBy: sort, limit: limit, offset: nil) }
+        let (prepared, sort) = try (predicate.map { try PreparedPredicate($0) }, FoundationPredicates.sortKeys(sortedBy))
+        return try store.read { ctx in try ctx.fetch(Entity.self, matching: prepared, sortedBy: sort, limit: limit, offset: nil) }
     }
 
     /// The entities matching `predicate`, at most `limit` of them.
@@ -36,17 +37,17 @@ extension Portal {
     /// Deletes the entities matching `predicate`; returns how many.
     @discardableResult
     public func deleteAll(where predicate: Predicate<Entity>) throws -> Int {
-        let tree = try FoundationPredicates.translated(predicate)
+        let prepared = try PreparedPredicate(predicate)
         return try store.write { ctx in
-            try ctx.delete(Entity.entityName, where: .condition(ctx.condition(Entity.self, matching: tree))).matched
+            try ctx.delete(Entity.entityName, where: .condition(ctx.condition(Entity.self, matching: prepared))).matched
         }
     }
 
     /// The matching entities as an `AsyncSequence` read one at a time (see `cursor(where:_:sortedBy:limit:)`).
     public func cursor(where predicate: Predicate<Entity>? = nil, sortedBy: [SortDescriptor<Entity>] = [],
                        limit: Int? = nil) throws -> EntityCursor<Entity> {
-        let (tree, sort) = try (predicate.map(FoundationPredicates.translated), FoundationPredicates.sortKeys(sortedBy))
-        return EntityCursor(store: store, filter: .tree(tree), sortedBy: sort, limit: limit)
+        let (prepared, sort) = try (predicate.map { try PreparedPredicate($0) }, FoundationPredicates.sortKeys(sortedBy))
+        return EntityCursor(store: store, filter: .foundation(prepared), sortedBy: sort, limit: limit)
     }
 }
 
@@ -54,54 +55,54 @@ extension ReadContext {
     /// The entities of type `T` matching `predicate`, sorted, at most `limit` after skipping `offset`.
     public func fetch<T: PortalEntity>(_ type: T.Type, where predicate: Predicate<T>?, sortedBy: [SortDescriptor<T>] = [],
                                       limit: Int? = nil, offset: Int? = nil) throws -> [T] {
-        let tree = try predicate.map(FoundationPredicates.translated)
-        return try fetch(T.self, matching: tree, sortedBy: FoundationPredicates.sortKeys(sortedBy), limit: limit, offset: offset)
+        let prepared = try predicate.map { try PreparedPredicate($0) }
+        return try fetch(T.self, matching: prepared, sortedBy: FoundationPredicates.sortKeys(sortedBy), limit: limit,
+                         offset: offset)
     }
 
     /// How many entities of type `T` match `predicate`.
     public func count<T: PortalEntity>(_ type: T.Type, where predicate: Predicate<T>) throws -> Int {
-        try count(T.self, matching: FoundationPredicates.translated(predicate))
+        try count(T.self, matching: PreparedPredicate(predicate))
     }
 
     /// The SQL and bound values `fetch` runs for `predicate` (what `explain` shows for text).
     public func selectStatement<T: PortalEntity>(_ type: T.Type, where predicate: Predicate<T>,
                                                 sortedBy: [SortDescriptor<T>] = [], limit: Int? = nil) throws -> SQLFragment {
-        try select(T.self, matching: FoundationPredicates.translated(predicate), .typed(T.self),
-                   FoundationPredicates.sortKeys(sortedBy), limit, nil)
+        try select(T.self, matching: PreparedPredicate(predicate), .typed(T.self), FoundationPredicates.sortKeys(sortedBy), limit,
+                   nil)
     }
 
-    func fetch<T: PortalEntity>(_ type: T.Type, matching tree: PredicateTree?, sortedBy: [SortKey], limit: Int?,
+    func fetch<T: PortalEntity>(_ type: T.Type, matching predicate: PreparedPredicate<T>?, sortedBy: [SortKey], limit: Int?,
                                 offset: Int?) throws -> [T] {
-        try fetch(T.self, select(T.self, matching: tree, .typed(T.self), sortedBy, limit, offset))
+        try fetch(T.self, select(T.self, matching: predicate, .typed(T.self), sortedBy, limit, offset))
     }
 
-    func count<T: PortalEntity>(_ type: T.Type, matching tree: PredicateTree) throws -> Int {
-        let fragment = try select(T.self, matching: tree, .count, [], nil, nil)
+    func count<T: PortalEntity>(_ type: T.Type, matching predicate: PreparedPredicate<T>) throws -> Int {
+        let fragment = try select(T.self, matching: predicate, .count, [], nil, nil)
         return try withContext(T.entityName) {
             guard case .integer(let n)? = try connection.scalar(fragment.sql, fragment.bindings) else { return 0 }
             return Int(n)
         }
     }
 
-    /// The SELECT of `T`'s rows that `tree` matches (all when nil).
-    func select<T: PortalEntity>(_ type: T.Type, matching tree: PredicateTree?, _ projection: Projection,
+    /// The SELECT of `T`'s rows that `predicate` matches (all when nil).
+    func select<T: PortalEntity>(_ type: T.Type, matching predicate: PreparedPredicate<T>?, _ projection: Projection,
                                  _ sortedBy: [SortKey], _ limit: Int?, _ offset: Int?) throws -> SQLFragment {
         let dialect = store.dialect
-        let filter = tree.map { tree in
+        let filter = predicate.map { predicate in
             { (entity: EntityDescription, schema: Schema) in
-                try PredicateCompiler.compile(Query(predicate: tree), entity: entity, schema: schema, alias: "t0", dialect: dialect)
+                try FoundationPredicates.filter(predicate, entity: entity, schema: schema, alias: "t0", dialect: dialect)
             }
         }
         return try select(T.entityName, projection, filter: filter, sortedBy, limit, offset)
     }
 
-    /// The WHERE condition over `t0` of `T`'s rows that `tree` matches.
-    func condition<T: PortalEntity>(_ type: T.Type, matching tree: PredicateTree) throws -> SQLFragment {
+    /// The WHERE condition over `t0` of `T`'s rows that `predicate` matches.
+    func condition<T: PortalEntity>(_ type: T.Type, matching predicate: PreparedPredicate<T>) throws -> SQLFragment {
         let schema = try self.schema
         let entity = try self.entity(named: T.entityName)
         return try compiling(entity.name) {
-            try PredicateCompiler.compile(Query(predicate: tree), entity: entity, schema: schema, alias: "t0",
-                                          dialect: store.dialect).condition
+            try FoundationPredicates.filter(predicate, entity: entity, schema: schema, alias: "t0", dialect: store.dialect).condition
         }
     }
 }

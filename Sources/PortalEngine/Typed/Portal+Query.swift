@@ -130,17 +130,22 @@ struct QueryShape: Hashable {
             case .list(let values):
                 kinds.append(-1 - values.count)
                 kinds.append(contentsOf: values.map(Self.kind))
+            case .date: kinds.append(Self.dateKind)
             }
         }
         self.kinds = kinds
     }
+
+    /// A date argument: compiled to values of its own (date text, seconds), so a run with one
+    /// finds no template and is compiled anew (`QueryTemplate` matches no binding to it).
+    private static let dateKind = 8
 
     /// Empty, ASCII and other text apart: the compiler treats them differently.
     private static func kind(_ value: Value) -> Int {
         switch value {
         case .null: return 0
         case .integer: return 1
-        case .real: return 2
+        case .real, .decimal: return 2
         case .text(let text): return text.isEmpty ? 3 : text.utf8.allSatisfy { $0 < 128 } ? 4 : 5
         case .blob(let bytes): return bytes.isEmpty ? 6 : 7
         }
@@ -170,6 +175,10 @@ struct QueryShape: Hashable {
                 let count = -1 - kinds[i]
                 arguments.append(.list(kinds[(i + 1)..<(i + 1 + count)].map(standIn)))
                 i += 1 + count
+            } else if kinds[i] == Self.dateKind {
+                slot += 1
+                arguments.append(.date(0x5EED_0000 + Double(slot) + 0.25))
+                i += 1
             } else {
                 arguments.append(.value(standIn(kinds[i])))
                 i += 1
@@ -181,8 +190,7 @@ struct QueryShape: Hashable {
 
 /// The SQL of one shape, and where each value goes among its bindings.
 struct QueryTemplate: Sendable {
-    let sql: String
-    let bindings: [Value]
+    let fragment: SQLFragment
     /// (binding, value): binding number `binding` takes the run's flattened value number `value`.
     let slots: [(binding: Int, value: Int)]
 
@@ -200,8 +208,7 @@ struct QueryTemplate: Sendable {
         // A stand-in bound nowhere (a value the compiler folded into the SQL) cannot be re-bound.
         let bound = Set(slots.map(\.value))
         guard standInValues.indices.allSatisfy({ bound.contains($0) || standInValues[$0] == givenValues[$0] }) else { return nil }
-        sql = fragment.sql
-        bindings = fragment.bindings
+        self.fragment = fragment
         self.slots = slots
     }
 
@@ -209,6 +216,7 @@ struct QueryTemplate: Sendable {
         switch argument {
         case .value(let value): return [value]
         case .list(let values): return values
+        case .date(let seconds): return [.real(seconds)]
         }
     }
 
@@ -218,11 +226,12 @@ struct QueryTemplate: Sendable {
             switch argument {
             case .value(let value): values.append(value)
             case .list(let list): values.append(contentsOf: list)
+            case .date(let seconds): values.append(.real(seconds))
             }
         }
-        var bindings = self.bindings
+        var bindings = fragment.bindings
         for slot in slots { bindings[slot.binding] = values[slot.value] }
-        return SQLFragment(sql, bindings)
+        return fragment.rebound(bindings)
     }
 }
 

@@ -34,7 +34,7 @@ public struct Portal<Entity: PortalEntity>: Sendable {
     /// Inserts the entities, all in one write.
     public func create(_ entities: [Entity]) throws {
         try store.write { ctx in
-            try EntityEncoding.each(entities, entity: Entity.entityName, coreDataDates: ctx.isCoreDataStore) { columns, values in
+            try EntityEncoding.each(entities, entity: Entity.entityName, dates: DateForm(ctx)) { columns, values in
                 let (columns, values) = WriteContext.withoutNilId(columns, values, id: Entity.idAttribute)
                 try ctx.insertEncoded(Entity.entityName, columns: columns, values: values, returning: false)
             }
@@ -127,7 +127,7 @@ extension ReadContext {
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
         if !allowsWrites && !statement.isReadOnly {
-            throw PortalError(.readOnly, "a read cannot change the database; use a write")
+            throw PortalError(.writeInRead, "a read cannot change the database; use a write")
         }
         try statement.bind(arguments)
         let source = ColumnSource(statement: statement)

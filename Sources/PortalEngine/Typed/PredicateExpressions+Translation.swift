@@ -20,6 +20,7 @@ extension PredicateExpressions.Variable: TranslatableExpression {
 
 extension PredicateExpressions.Value: TranslatableExpression {
     func translate(_ translator: inout FoundationPredicateTranslator) throws -> TranslatedExpression {
+        let value = translator.captured(value)
         if let optional = value as? any OptionalPredicateValue, optional.wrappedPredicateValue == nil { return .null }
         return .constant(value)
     }

@@ -294,8 +294,8 @@ public struct RowReader {
 /// `encodedColumns` (optionals: nil is NULL). Conversions are the engine's one value conversion.
 public struct RowWriter {
     var values: [Value] = []
-    /// A date as a Core Data store keeps it (`Date.coreDataValue`), not as date text.
-    var coreDataDates = false
+    /// How a date is stored (`DateForm`).
+    var dates = DateForm.text
 
     init(capacity: Int) { values.reserveCapacity(capacity) }
 
@@ -329,7 +329,7 @@ public struct RowWriter {
     public mutating func append<V: DatabaseValueConvertible>(_ value: V?) { values.append(value.map(stored) ?? .null) }
 
     private func stored<V: DatabaseValueConvertible>(_ value: V) -> Value {
-        if coreDataDates, let stored = StorageConvention.coreDataDate(value) { return stored }
+        if let stored = dates.stored(value) { return stored }
         return value.databaseValue
     }
 }
@@ -367,11 +367,11 @@ extension RowDecodable {
 extension RowEncodable {
     /// Encodes each of `entities` (the caller checked that `T` is `Self`) into reused storage
     /// and hands `body` the columns and values of each in turn.
-    static func encodeEach<T>(_ entities: [T], entity: String, coreDataDates: Bool,
+    static func encodeEach<T>(_ entities: [T], entity: String, dates: DateForm,
                               _ body: ([String], [Value]) throws -> Void) throws {
         let columns = encodedColumns
         var writer = RowWriter(capacity: columns.count)
-        writer.coreDataDates = coreDataDates
+        writer.dates = dates
         for item in unsafeBitCast(entities, to: [Self].self) {
             writer.values.removeAll(keepingCapacity: true)
             try item.encode(into: &writer)
@@ -408,14 +408,14 @@ extension Row {
 /// Encodes entities by `RowEncodable` when their type conforms, else by Codable.
 enum EntityEncoding {
     /// Hands `body` the columns and values of each entity in turn (storage reused between them).
-    /// `coreDataDates`: dates as a Core Data store keeps them (`Date.coreDataValue`).
-    static func each<T: Encodable>(_ entities: [T], entity: String, coreDataDates: Bool = false,
+    /// `dates`: how the store keeps a date (`DateForm`).
+    static func each<T: Encodable>(_ entities: [T], entity: String, dates: DateForm = .text,
                                    _ body: ([String], [Value]) throws -> Void) throws {
         if let encodable = T.self as? any RowEncodable.Type {
-            return try encodable.encodeEach(entities, entity: entity, coreDataDates: coreDataDates, body)
+            return try encodable.encodeEach(entities, entity: entity, dates: dates, body)
         }
         let encoder = EntityEncoder()
-        encoder.coreDataDates = coreDataDates
+        encoder.dates = dates
         defer { encoder.finish() }
         for item in entities {
             do {

@@ -470,6 +470,8 @@ struct ValueDecoder: Decoder, SingleValueDecodingContainer {
         switch value {
         case .real(let d): return d
         case .integer(let i): return Double(i)
+        // The nearest double of an exact decimal (`Decimal` keeps every digit).
+        case .decimal(let d): return d.double
         default: throw mismatch(type)
         }
     }
@@ -484,6 +486,9 @@ struct ValueDecoder: Decoder, SingleValueDecodingContainer {
             return exact
         case .real(let d):
             guard let exact = T(exactly: d) else { throw mismatch(type) }
+            return exact
+        case .decimal(let d):
+            guard let exact = T(exactly: d.double), d.isDoubleExactly else { throw mismatch(type) }
             return exact
         default: throw mismatch(type)
         }

@@ -18,7 +18,7 @@ extension WriteContext {
             return stored
         }
         guard let row = try insertEncoded(T.entityName, columns: columns, values: values, returning: true) else {
-            throw PortalError(.readOnly, "nothing was inserted into \(T.entityName) (is it a view?)", entity: T.entityName)
+            throw PortalError(.notWritable, "nothing was inserted into \(T.entityName) (is it a view?)", entity: T.entityName)
         }
         return try decoded(row, as: T.self)
     }
@@ -43,7 +43,7 @@ extension WriteContext {
     public func upsert<T: PortalEntity>(_ entity: T) throws -> T {
         let (columns, values) = try encodedForInsert(entity)
         guard let row = try upsert(self.entity(named: T.entityName), key: T.idAttributes, columns: columns, values: values, returning: true) else {
-            throw PortalError(.sqlite, "the upsert returned no row", entity: T.entityName)
+            throw PortalError(.database, "the upsert returned no row", entity: T.entityName)
         }
         return try decoded(row, as: T.self)
     }
@@ -97,7 +97,7 @@ extension WriteContext {
 
     func encoded<T: PortalEntity>(_ entity: T) throws -> (columns: [String], values: [Value]) {
         var encoded: (columns: [String], values: [Value]) = ([], [])
-        try EntityEncoding.each([entity], entity: T.entityName, coreDataDates: isCoreDataStore) { encoded = ($0, $1) }
+        try EntityEncoding.each([entity], entity: T.entityName, dates: DateForm(self)) { encoded = ($0, $1) }
         return encoded
     }
 
@@ -128,7 +128,7 @@ extension WriteContext {
     }
 
     private func idCondition<T: PortalEntity>(_ type: T.Type, _ id: [Value]) -> SQLFragment {
-        SQLFragment(Keyset.equals(T.idAttributes, alias: "t0"), id)
+        Keyset.equals(T.idAttributes, alias: "t0", id, dialect: store.dialect)
     }
 
     private func decoded<T: PortalEntity>(_ row: Row, as type: T.Type) throws -> T {

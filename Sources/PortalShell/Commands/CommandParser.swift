@@ -413,6 +413,7 @@ public struct CommandParser {
         case .variable: return .variable(token.text)
         case .number:
             if let i = Int64(token.text) { return .value(.integer(i)) }
+            if let d = ExactDecimal.literal(token.text) { return .value(.decimal(d)) }
             if let r = Double(token.text) { return .value(.real(r)) }
             throw CommandError("'\(token.text)' is not a number", token.range)
         case .word:

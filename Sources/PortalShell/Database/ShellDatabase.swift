@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import PortalEngine
 import PortalSQLite
@@ -102,25 +101,21 @@ final class ShellDatabase {
             var options = StoreOptions(readOnly: readOnly, create: create, busyTimeout: busyTimeout)
             options.switchesToWAL = false
             options.interruptRequested = Interrupts.interruptRequested
-            var opened = try Store(path: storePath, options: options)
-            var banner: CoreDataBanner?
-            // Touch the file (a file that is not a database fails here, not at the first command)
-            // by reading its table names, which tell a Core Data store.
-            let isCoreData = try opened.read { try CoreDataStoreInfo.isCoreDataStore($0) }
-            if let catalog = try CoreDataBanner.catalog(coreData, storePath: storePath, isCoreData: isCoreData,
-                                                        displayPath: path) {
-                // A Core Data store opens again, by its model's names.
-                try? opened.close()
-                options.catalog = catalog
-                opened = try Store(path: storePath, options: options)
-                banner = try CoreDataBanner.of(opened, displayPath: path)
+            // The file's table names, read on its first connection, tell a Core Data store, which
+            // opens by its model's names; a file that is not a database fails there, not at the
+            // first command.
+            options.catalogForFile = { connection in
+                try CoreDataBanner.catalog(coreData, storePath: storePath,
+                                           isCoreData: try CoreDataStoreInfo.isCoreDataStore(connection), displayPath: path)
             }
+            let opened = try Store(path: storePath, options: options)
+            let banner = opened.options.catalog is CoreDataStoreCatalog ? try CoreDataBanner.of(opened, displayPath: path) : nil
             return (opened, storePath, banner)
         } catch let error as OpenError {
             throw error
         } catch let error as PortalError {
             // SQLITE_READONLY_ROLLBACK: a hot journal that a read-only connection cannot roll back.
-            if error.sqliteCode == PORTAL_SQLITE_READONLY_ROLLBACK { throw OpenError(message: Self.hotJournalMessage(path)) }
+            if error.sqliteCode == SQLiteCode.readOnlyRollback { throw OpenError(message: Self.hotJournalMessage(path)) }
             throw OpenError(message: "cannot open '\(path)': \(Self.openReason(error))")
         } catch {
             throw OpenError(message: "cannot open '\(path)': \(error)")
@@ -147,10 +142,17 @@ final class ShellDatabase {
         }
     }
 
-    /// Takes the store's schema, which it re-reads when `PRAGMA schema_version` changed (another
-    /// process, `sql`).
+    /// The schema version `schema` was taken at, nil when it must be taken again.
+    private var schemaVersion: Value?
+
+    /// Takes the store's schema with the declared relationships added, when the schema's version
+    /// (`PRAGMA schema_version`, a server's fingerprint) changed since it was last taken (another
+    /// process, `sql`): asking the version is one statement, outside a transaction.
     func refreshSchema() throws {
-        schema = try store.read { try $0.schema }.addingRelationships(declaredRelationships)
+        if let schemaVersion, try store.currentSchemaVersion() == schemaVersion { return }
+        let (version, read) = try store.read { (try $0.schemaVersion, try $0.schema) }
+        schema = read.addingRelationships(declaredRelationships)
+        schemaVersion = version
     }
 
     /// Relationships declared with `relate` (saved per database, see `SavedRelationships`).
@@ -164,6 +166,7 @@ final class ShellDatabase {
         if adding { keys.append(key) }
         let file = try SavedRelationships.save(keys, for: path)
         declaredRelationships = keys
+        schemaVersion = nil
         try refreshSchema()
         return file
     }
@@ -223,7 +226,7 @@ final class ShellDatabase {
     /// Runs `body` through the store's write context: one transaction, or a savepoint inside
     /// the user's `begin`. A thrown error rolls everything of `body` back.
     func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
-        if !keepsCoreData, let refusal = coreDataBanner?.writeRefusal { throw PortalError(.readOnly, refusal) }
+        if !keepsCoreData, let refusal = coreDataBanner?.writeRefusal { throw PortalError(.notWritable, refusal) }
         if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
         let run = { (context: WriteContext) throws -> T in
             let outer = self.activeWrite
@@ -249,7 +252,7 @@ final class ShellDatabase {
     /// Runs `body` on the writer outside a transaction (`VACUUM`, `ATTACH`, `DETACH`): refused
     /// inside the user's `begin`, where SQLite would refuse it.
     func writeOutsideTransaction<T>(_ body: (WriteContext) throws -> T) throws -> T {
-        if let refusal = coreDataBanner?.writeRefusal { throw PortalError(.readOnly, refusal) }
+        if let refusal = coreDataBanner?.writeRefusal { throw PortalError(.notWritable, refusal) }
         if isReadOnly { throw PortalError(.readOnly, "the database is open read-only (--read-only): nothing was written") }
         if inUserTransaction {
             throw PortalError(.misuse, "this statement cannot run inside a transaction: 'commit' or 'rollback' first")

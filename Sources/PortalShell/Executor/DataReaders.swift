@@ -566,6 +566,7 @@ struct JSONObjectParser {
                 // Past the 64-bit range an integer keeps its digits, as text: the import refuses
                 // it in a column that would round it to a real.
                 if ValueEncoding.isInteger(word) { return .text(word) }
+                if let d = ExactDecimal.literal(word) { return .decimal(d) }
                 if let r = Double(word), r.isFinite { return .real(r) }
                 throw fail("'\(word)' is not a JSON value")
             }

@@ -181,9 +181,10 @@ extension Executor {
             throw ShellError("\(entity.name)'s id has \(key.count) part\(key.count == 1 ? "" : "s") (\(key.joined(separator: ", "))), "
                              + "\(ids.count) given", entityName.range)
         }
-        let id = SQLFragment(Keyset.equals(key, alias: Self.alias), try ids.map { try value(of: $0, range: entityName.range) })
+        let dialect = try requireDatabase().store.dialect
+        let id = Keyset.equals(key, alias: Self.alias, try ids.map { try value(of: $0, range: entityName.range) }, dialect: dialect)
         let select = Select(entity, alias: Self.alias, columns: attributeColumns(entity), condition: id)
-        return CompiledQuery(select.rendered(in: try requireDatabase().store.dialect))
+        return CompiledQuery(select.rendered(in: dialect))
     }
 
     func get(_ entityName: Located<String>, _ ids: [Literal]) throws {

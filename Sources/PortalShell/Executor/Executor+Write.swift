@@ -50,7 +50,7 @@ extension Executor {
             return try keepingCoreData ? database.writeKeepingCoreData(body) : database.write(body)
         } catch let error as PortalError {
             var shellError = ShellError.from(error)
-            if error.constraint != nil || [.readOnly, .busy, .diskFull, .interrupted].contains(error.kind) {
+            if error.constraint != nil || [.readOnly, .notWritable, .busy, .diskFull, .interrupted].contains(error.kind) {
                 // Some errors (read-only) already say that nothing was written: say it once.
                 let said = error.description.hasSuffix("nothing was written")
                 shellError.message = "\(entity.name): \(error.description)" + (said ? "" : "; nothing was written")

@@ -9,6 +9,9 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     public var notes: [String] = []
     /// Why the command failed, which decides a scripted run's exit status.
     public var reason = Reason.failed
+    /// The engine's error this one reports, when it came from the engine: its kind and the
+    /// database's own code (SQLite's result code, PostgreSQL's SQLSTATE) stay with it.
+    public var cause: PortalError?
 
     /// Why a command failed.
     public enum Reason: Sendable {
@@ -48,6 +51,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
             }
             if case .predicate = error.kind { return ShellError(error.description) }
             var shellError = ShellError(error.description)
+            shellError.cause = error
             shellError.notes = [error.detail.map { "detail: " + $0 }, error.hint.map { "hint: " + $0 }].compactMap { $0 }
             if case .interrupted = error.kind { shellError.reason = .interrupted }
             return shellError
@@ -56,24 +60,9 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// When the compiler gives no position for an unknown name, the first whole-word occurrence
-    /// of the quoted name in the predicate text.
+    /// Where `error` points in the predicate `text`, which starts at `offset` in the command.
     static func locate(_ error: PortalPredicateError, in text: String, offset: Int) -> Range<Int>? {
-        if let range = error.range { return (range.lowerBound + offset)..<(range.upperBound + offset) }
-        guard error.kind == .unknownName, let open = error.message.firstIndex(of: "'") else { return nil }
-        let rest = error.message[error.message.index(after: open)...]
-        guard let close = rest.firstIndex(of: "'") else { return nil }
-        let name = Array(rest[..<close])
-        let characters = Array(text)
-        guard !name.isEmpty, characters.count >= name.count else { return nil }
-        for start in 0...(characters.count - name.count) where Array(characters[start..<(start + name.count)]) == name {
-            let before = start == 0 ? " " : characters[start - 1]
-            let after = start + name.count < characters.count ? characters[start + name.count] : " "
-            if !Lexer.isWordPart(before) && !Lexer.isWordPart(after) {
-                return (start + offset)..<(start + name.count + offset)
-            }
-        }
-        return nil
+        error.range(in: text).map { ($0.lowerBound + offset)..<($0.upperBound + offset) }
     }
 
     private static func shift(_ range: Range<Int>?, by offset: Int?) -> Range<Int>? {

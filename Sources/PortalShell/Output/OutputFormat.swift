@@ -67,6 +67,7 @@ enum ValueText {
         case .null: return null
         case .integer(let i): return String(i)
         case .real(let r): return real(r)
+        case .decimal(let d): return d.text
         case .text(let t): return t
         case .blob(let b): return Base64.encode(b)
         }
@@ -83,7 +84,7 @@ enum ValueText {
 
     static func isNumber(_ value: Value) -> Bool {
         switch value {
-        case .integer, .real: return true
+        case .integer, .real, .decimal: return true
         default: return false
         }
     }

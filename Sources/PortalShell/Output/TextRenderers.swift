@@ -165,6 +165,8 @@ enum JSONText {
         case .null: stream.write("null")
         case .integer(let i): stream.write(String(i))
         case .real(let r): writeReal(r, to: stream)
+        // Every digit, as a JSON number (JSON's numbers have no limit of digits).
+        case .decimal(let d): stream.write(d.text)
         case .text(let t): writeString(t, to: stream)
         case .blob(let b): writeBlob(b, to: stream)
         }

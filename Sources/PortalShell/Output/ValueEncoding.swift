@@ -7,7 +7,8 @@ import PortalEngine
 /// - json and ndjson: a blob is `{"$base64": true, "encoded": "…"}` (as sqlite-utils writes
 ///   it); infinity and NaN are `{"$real": "Infinity"}`, `{"$real": "-Infinity"}`,
 ///   `{"$real": "NaN"}`. Integers are written in full (past 2^53 too: a reader of JSON numbers
-///   as doubles rounds them, ours does not).
+///   as doubles rounds them, ours does not), and so are exact decimals (PostgreSQL's `numeric`,
+///   every digit and its scale), read back as such.
 /// - csv as `export` writes it: the header's names quoted, which marks the file; text always
 ///   quoted; NULL an empty unquoted field; numbers unquoted (`Inf`, `-Inf`, `NaN` for the reals
 ///   without digits); a blob unquoted as an SQL literal, `X'00FF'`.
@@ -95,7 +96,9 @@ enum ValueEncoding {
             if let integer = Int64(text) { return .integer(integer) }
             // Past the 64-bit range an integer stays text: the import refuses it in a column that
             // would round it to a real.
-            guard isInteger(text) else { return Double(text).map(Value.real) ?? .text(text) }
+            guard isInteger(text) else {
+                return ExactDecimal.literal(text).map(Value.decimal) ?? Double(text).map(Value.real) ?? .text(text)
+            }
             return .text(text)
         }
         if let real = infinity(text) { return .real(real) }
