@@ -123,11 +123,13 @@ package final class RowStorage: @unchecked Sendable {
     package let width: Int
     /// The integer, the real's bits, or the index of the value in `others`, per value.
     // Usable from inlinable code: a backend's row reader (another module) fills the storage
-    // through the inlined `reserve`, `put` and `append`.
-    @usableFromInline var bits: UnsafeMutablePointer<Int64>?
-    @usableFromInline var kinds: UnsafeMutablePointer<Kind>?
-    @usableFromInline var count = 0
-    @usableFromInline var capacity = 0
+    // through the inlined `reserve`, `put` and `append`. Unchecked, as `others`: seen from
+    // another module the compiler can no longer prove the accesses exclusive, and a dynamic
+    // check on every value written doubled a fetch's time.
+    @exclusivity(unchecked) @usableFromInline var bits: UnsafeMutablePointer<Int64>?
+    @exclusivity(unchecked) @usableFromInline var kinds: UnsafeMutablePointer<Kind>?
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    @exclusivity(unchecked) @usableFromInline var capacity = 0
     // Unchecked: only the engine mutates, before sharing (dynamic checks cost more than the reads).
     @exclusivity(unchecked) @usableFromInline var others: [Value] = []
 
@@ -159,7 +161,7 @@ package final class RowStorage: @unchecked Sendable {
     }
 
     /// Room for `more` values; false when memory ran out.
-    @inlinable
+    @inlinable @inline(__always)
     package func reserve(_ more: Int) -> Bool {
         if count + more <= capacity { return true }
         let grown = max(capacity * 2, count + more, 16)
@@ -171,7 +173,7 @@ package final class RowStorage: @unchecked Sendable {
         return true
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package func put(_ value: Int64, _ kind: Kind) {
         guard let bits, let kinds else { return }
         bits[count] = value
@@ -186,7 +188,7 @@ package final class RowStorage: @unchecked Sendable {
     }
 
     /// Appends one value (room reserved by the caller).
-    @inlinable
+    @inlinable @inline(__always)
     package func append(_ value: Value) {
         switch value {
         case .null: put(0, .null)
