@@ -47,7 +47,7 @@ import PortalSQLite
 
 @Suite struct UTF8ValidationTests {
     func valid(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { StatementCell.isValidUTF8($0) }
+        bytes.withUnsafeBufferPointer { TextMatching.isValidUTF8($0) }
     }
 
     @Test func acceptsWellFormedAndRejectsTheRest() {

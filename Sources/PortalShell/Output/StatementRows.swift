@@ -23,37 +23,7 @@ enum StatementCell {
     @inline(__always)
     static func validText(_ statement: any ColumnReadingStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
         let bytes = statement.textBytes(at: column)
-        return isValidUTF8(bytes) ? bytes : nil
-    }
-
-    /// RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
-    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let b = bytes[i]
-            if b < 0x80 { i += 1; continue }
-            let length: Int
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF
-            switch b {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return false
-            }
-            guard i + length <= n, bytes[i + 1] >= low, bytes[i + 1] <= high else { return false }
-            var k = 2
-            while k < length {
-                guard bytes[i + k] >= 0x80, bytes[i + k] <= 0xBF else { return false }
-                k += 1
-            }
-            i += length
-        }
-        return true
+        return TextMatching.isValidUTF8(bytes) ? bytes : nil
     }
 
     /// The cell as a `Value`, for everything the fast paths leave to the general one.
