@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Lets a program stop a parse or a compile that takes long: a predicate of a million terms takes
 /// seconds to lex, parse and compile. The lexer, the parser's AND/OR chains and the SQL
@@ -8,12 +8,15 @@ import Synchronization
 /// One question for the whole process, as the signals that answer it are the process's: the
 /// shell sets it to its SIGINT/SIGTERM flag when it installs its handlers.
 public enum PredicateInterruption {
-    private static let current = Mutex<(@Sendable () -> Bool)?>(nil)
+    // An NSLock (a pthread mutex), not Synchronization's Mutex: ThreadSanitizer sees the
+    // futex of the latter as no lock, and reported the set and the reads as a race.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var current: (@Sendable () -> Bool)?
 
     /// True when the work under way should stop; nil (the default) never stops it.
     public static var requested: (@Sendable () -> Bool)? {
-        get { current.withLock { $0 } }
-        set { current.withLock { $0 = newValue } }
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
     }
 
     /// How many tokens or terms pass between two questions: asking costs a call, and 4,096
