@@ -1,9 +1,38 @@
+import PortalEngine
+
 /// A Core Data store's writes, as Core Data's own save makes them: a new row takes the root
 /// entity's `Z_MAX` + 1 as `Z_PK` (raising `Z_MAX`), its `Z_ENT` and `Z_OPT` = 1; an update raises
 /// `Z_OPT`; relationships are written wherever the store keeps them (`CoreDataLinks`); deletes
 /// follow the model's delete rules (`CoreDataDeletes`). What cannot be kept faithfully is refused
 /// with the reason, and the transaction writes nothing.
 struct CoreDataWritePolicy: WritePolicy {
+    /// A new row's `Z_PK` comes from `Z_MAX`, and every write keeps `Z_OPT` and the inverse
+    /// sides of relationships.
+    var keepsBookkeeping: Bool { true }
+
+    /// Dates are seconds since 2001, as Core Data keeps them.
+    var dateForm: DateForm? { .secondsSinceReferenceDate }
+
+    /// Inserts by columns and upserts would leave `Z_PK`, `Z_MAX`, `Z_OPT` and the relationships behind.
+    func refuse(_ write: RestrictedWrite, of entity: String) throws {
+        let name = switch write {
+        case .insertByColumns: "inserting rows by columns"
+        case .upsert: "upsert"
+        }
+        throw coreDataRefusal(entity, "\(name) on a Core Data store is not supported (only create, update and delete keep "
+                              + "Z_PK, Z_MAX, Z_OPT and the relationships)")
+    }
+
+    /// The `Z_PK` of a Core Data entity's row: its type is identified by the rowid (as
+    /// `generate swift` writes it), which is `Z_PK`.
+    func rowKey(of entity: String, idAttributes: [String], id: [Value]) throws -> Int64? {
+        guard idAttributes == ["rowid"], id.count == 1, case .integer(let key) = id[0] else {
+            throw PortalError(.conversion, "\(entity)'s type is no Core Data entity's type: it needs an integer rowid as its only id",
+                              entity: entity, attribute: idAttributes.first)
+        }
+        return key
+    }
+
     func insert(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
                 links: [(name: String, ids: [Int64])], returning: Returning, in context: WriteContext) throws -> WriteResult {
         guard let plan = try context.coreDataPlan(for: entity.name, creating: true),

@@ -17,8 +17,8 @@ enum Projection: Equatable {
 /// Reads, inside one `Store.read` (or `write`) closure. Valid only during that closure: use
 /// after it returned throws `.misuse`. Not `Sendable`: it cannot leave its thread either.
 public class ReadContext {
-    let store: Store
-    let connection: any DatabaseConnection
+    package let store: Store
+    package let connection: any DatabaseConnection
     private(set) var isValid = true
     /// False for read contexts: raw SQL that writes is refused.
     var allowsWrites: Bool { false }
@@ -30,7 +30,7 @@ public class ReadContext {
 
     func invalidate() { isValid = false }
 
-    func checkValid() throws {
+    package func checkValid() throws {
         guard isValid else {
             throw PortalError.misuse("a store context was used outside the closure it was given to")
         }
