@@ -27,7 +27,7 @@ struct CoreDataWritePolicy: WritePolicy {
     /// `generate swift` writes it), which is `Z_PK`.
     func rowKey(of entity: String, idAttributes: [String], id: [Value]) throws -> Int64? {
         guard idAttributes == ["rowid"], id.count == 1, case .integer(let key) = id[0] else {
-            throw PortalError(.conversion, "\(entity)'s type is no Core Data entity's type: it needs an integer rowid as its only id",
+            throw PortalError(.conversion, "a type of \(entity) on a Core Data store needs an integer rowid (the row's Z_PK) as its only id",
                               entity: entity, attribute: idAttributes.first)
         }
         return key
