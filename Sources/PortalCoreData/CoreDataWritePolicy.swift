@@ -77,6 +77,22 @@ struct CoreDataWritePolicy: WritePolicy {
         return WriteResult(matched: matched)
     }
 
+    /// Puts back what a delete removed and changed, refused before anything is written where a
+    /// row put back would fire a trigger calling Core Data's own functions.
+    func restore(_ deleted: DeletedRows, in context: WriteContext) throws {
+        if let model = try context.coreDataStoreModel() {
+            for change in deleted.changes {
+                switch change {
+                case .removed(let table, _, let entity, _, _):
+                    try model.refuseTriggers(on: table, writing: entity, .insert)
+                case .changed(let table, _, let entity, _, _, let columns, _):
+                    try model.refuseTriggers(on: table, writing: entity, updatedColumns(columns))
+                }
+            }
+        }
+        try context.restoreRows(deleted)
+    }
+
     func delete(_ entity: EntityDescription, where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult {
         guard let matched = try context.coreDataDelete(entity.name, where: condition) else {
             return try PlainWritePolicy().delete(entity, where: condition, in: context)

@@ -96,3 +96,25 @@ import Testing
         #expect(try store.read { ctx in try ctx.query("SELECT rowid FROM notes WHERE title = 'c'").rows.first?.value(at: 0) } == 3)
     }
 }
+
+extension DeleteRestoreTests {
+    /// A row put back would fire a trigger calling Core Data's own functions (made since the
+    /// delete): the restore is refused before anything is written.
+    @Test func aRestoreThatWouldFireCoreDataTriggersIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let (model, raw) = try CoreDataWriteTests().writable(.monterey, folder)
+        let deleted = try model.write { ctx in try ctx.deleteKeepingRows("ICFolder", where: .predicate("title == 'Folder2'", [])) }
+        try raw.write { ctx in
+            try ctx.execute("CREATE TRIGGER ZQ_ADDED AFTER INSERT ON ZICCLOUDSYNCINGOBJECT FOR EACH ROW BEGIN "
+                            + "SELECT NSCoreDataDATriggerInsertUpdatedAffectedObjectValue(NEW.Z_PK); END")
+        }
+        let afterDelete = try everything(raw)
+        do {
+            try model.write { ctx in try ctx.restore(deleted) }
+            Issue.record("the restore was not refused")
+        } catch let error as PortalError {
+            #expect(error.kind == .notWritable && error.message.contains("the trigger ZQ_ADDED"), "\(error)")
+        }
+        #expect(changedTables(afterDelete, try everything(raw)) == [])
+    }
+}

@@ -88,23 +88,30 @@ extension WriteContext {
 }
 
 extension WritePolicy {
+    /// Puts the rows back as they were (`WriteContext.restoreRows`).
+    package func restore(_ deleted: DeletedRows, in context: WriteContext) throws {
+        try context.restoreRows(deleted)
+    }
+}
+
+extension WriteContext {
     /// Puts the rows back as they were, newest change first: a removed row inserted with every
     /// column, a changed row's columns set back.
-    package func restore(_ deleted: DeletedRows, in context: WriteContext) throws {
-        let dialect = context.store.dialect
+    package func restoreRows(_ deleted: DeletedRows) throws {
+        let dialect = store.dialect
         for change in deleted.changes.reversed() {
             switch change {
             case .removed(let table, let namespace, let entity, let columns, let values):
                 var insert = Insert(table, columns: columns, values: values.map(SQLFragment.bound))
                 insert.namespace = namespace
                 let rendered = insert.rendered(in: dialect)
-                try context.runWrite(entity, rendered.sql, rendered.bindings, returning: false)
+                try runWrite(entity, rendered.sql, rendered.bindings, returning: false)
             case .changed(let table, let namespace, let entity, let keyColumn, let key, let columns, let values):
                 var update = Update(table, set: zip(columns, values).map { (column: $0, value: SQLFragment.bound($1)) },
                                     where: dialect.quoted(keyColumn) + " = " + .bound(key))
                 update.namespace = namespace
                 let rendered = update.rendered(in: dialect)
-                try context.runWrite(entity, rendered.sql, rendered.bindings, returning: false)
+                try runWrite(entity, rendered.sql, rendered.bindings, returning: false)
             }
         }
     }
