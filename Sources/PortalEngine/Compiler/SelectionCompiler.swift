@@ -73,7 +73,7 @@ extension PredicateCompiler {
     /// Throws `SelectionError`.
     public static func compile(_ selection: Selection, sortedBy sort: [SortKey] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String,
-                               dialect: any SQLDialect = SQLiteDialect()) throws(SelectionError) -> CompiledSelection {
+                               dialect: any SQLDialect) throws(SelectionError) -> CompiledSelection {
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         return try compiler.compile(selection, sort: sort, in: Scope(entity: entity, alias: alias))
     }
