@@ -9,7 +9,7 @@ public final class BrowserModel {
 
     public enum Mode: Sendable, Hashable {
         case browse
-        case filter(LineEditor, error: BrowserFilterError?)
+        case filter(LineEditor, error: BrowserError?)
         case record(selected: Int)
         case editCell(column: Int, editor: LineEditor, isNull: Bool, fromRecord: Bool)
         case add(AddForm)
@@ -145,8 +145,9 @@ public final class BrowserModel {
             index = found
         }
         let name = entities[index].name
-        if let filter, !filter.trimmingSpaces.isEmpty, let error = source.validate(entity: name, filter: filter) {
-            throw BrowserError("invalid filter: \(error.message)")
+        if let filter, !filter.trimmingSpaces.isEmpty, var error = source.validate(entity: name, filter: filter) {
+            error.message = "invalid filter: " + error.message
+            throw error
         }
         guard let sort else { return (index, nil) }
         guard let column = entities[index].columns.first(where: { $0.name.lowercased() == sort.column.lowercased() }) else {
@@ -345,7 +346,6 @@ public final class BrowserModel {
 
     func message(of error: any Error) -> String {
         if let e = error as? BrowserError { return e.message }
-        if let e = error as? BrowserFilterError { return e.message }
         return String(describing: error)
     }
 

@@ -97,4 +97,20 @@ import PortalPredicate
         let text = failure(Selection([SelectionItem("sum(Name)")]))
         #expect(text?.description.contains("needs numbers") == true)
     }
+
+    /// A selection's mistake is a `PortalError` that says which part it is in and keeps the
+    /// predicate error, whose range is within that part's text: a caller can point at it.
+    @Test func aMistakeSaysItsPartAndKeepsThePredicateError() throws {
+        let selection = Selection([SelectionItem("AlbumId")], groupBy: ["AlbumId"], having: "count() > 1 AND Nmae != nil")
+        let error = try #require(portalError { try rows("Track", selection) })
+        #expect(error.kind == .predicate && error.entity == "Track")
+        #expect(error.selectionPart == .having)
+        #expect(error.predicateError?.kind == .unknownName)
+        #expect(error.predicateError?.range(in: "count() > 1 AND Nmae != nil") == 16..<20)
+        #expect(error.message.hasPrefix("invalid selection for Track (having): "))
+        let sorted = try #require(portalError {
+            try store.read { try $0.find("Track", select: Selection([SelectionItem("Name")]), sortedBy: [SortKey("Nmae")]) }
+        })
+        #expect(sorted.selectionPart == .sortKey(0))
+    }
 }

@@ -34,8 +34,12 @@ extension Executor {
                             var reader = JSONReader(input, lines: format == .ndjson)
                             return try importJSON(&reader, into: entity, context, path: path, progress: progress, input: input)
                         }
-                    } catch let error as ImportError {
-                        throw ShellError("\(path), line \(error.line): \(error.message); nothing was imported")
+                    } catch let error as ShellError {
+                        // A reader's error says the line; the file's name is said here.
+                        guard let line = error.line else { throw error }
+                        var located = ShellError("\(path), line \(line): \(error.message); nothing was imported")
+                        located.line = line
+                        throw located
                     }
                 }
                 report("imported \(imported) \(entity.name)")
@@ -164,7 +168,7 @@ extension Executor {
     /// Checks a record's values before they are stored: in a column of numeric affinity, an
     /// integer past the 64-bit range is refused (SQLite would store it as a rounded REAL
     /// without a word).
-    static func checkValues(_ values: [Value], numeric: [Bool], columns: [String], line: Int) throws(ImportError) {
+    static func checkValues(_ values: [Value], numeric: [Bool], columns: [String], line: Int) throws(ShellError) {
         for index in values.indices where numeric[index] {
             guard case .text(let text) = values[index] else { continue }
             try checkNumber(text, column: columns[index], line: line)
@@ -172,7 +176,7 @@ extension Executor {
     }
 
     /// `checkValues` of a csv or tsv record's fields.
-    static func checkFields(_ fields: [InsertField], numeric: [Bool], columns: [String], line: Int) throws(ImportError) {
+    static func checkFields(_ fields: [InsertField], numeric: [Bool], columns: [String], line: Int) throws(ShellError) {
         for index in fields.indices where numeric[index] {
             switch fields[index] {
             // No integer past the range is shorter than 19 digits: most fields need no String.
@@ -184,9 +188,9 @@ extension Executor {
         }
     }
 
-    private static func checkNumber(_ text: String, column: String, line: Int) throws(ImportError) {
+    private static func checkNumber(_ text: String, column: String, line: Int) throws(ShellError) {
         guard ValueEncoding.isOutOfRangeInteger(text) else { return }
-        throw ImportError(line: line, message: "\(column): \(text.trimmingWhitespace()) is past the range of a "
+        throw ShellError(line: line, message: "\(column): \(text.trimmingWhitespace()) is past the range of a "
             + "64-bit integer, and would be stored rounded to a REAL (write it with an exponent, as 1e20, to store a REAL)")
     }
 }
