@@ -321,10 +321,8 @@ public final class BrowserModel {
         }
         do {
             report(.statistics(.success(try source.statistics(entity: job.entity, filter: job.filter, column: column))))
-        } catch let error as BrowserError {
-            report(.statistics(.failure(error)))
         } catch {
-            report(.statistics(.failure(BrowserError(String(describing: error)))))
+            report(.statistics(.failure(BrowserError.from(error))))
         }
     }
 
@@ -344,10 +342,7 @@ public final class BrowserModel {
         statusIsError = error
     }
 
-    func message(of error: any Error) -> String {
-        if let e = error as? BrowserError { return e.message }
-        return String(describing: error)
-    }
+    func message(of error: any Error) -> String { BrowserError.from(error).message }
 
     // MARK: - Keys
 

@@ -272,6 +272,17 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
         self.cause = cause
     }
     public var description: String { message }
+
+    /// Any error as the browser reports it: a `BrowserError` as it is, an engine error in its
+    /// own words and kept as the cause.
+    public static func from(_ error: any Error) -> BrowserError {
+        switch error {
+        case let error as BrowserError: error
+        case let error as PortalError: BrowserError(error.description, cause: error)
+        case let error as PortalPredicateError: BrowserError(error.description, cause: PortalError(wrapping: error))
+        default: BrowserError(String(describing: error))
+        }
+    }
 }
 
 /// What a call that has not finished yet is doing, for the status line.

@@ -155,6 +155,16 @@ final class ChinookCopy {
         }
     }
 
+    /// Whatever fails is reported as a `BrowserError`: an engine error in its own words, kept
+    /// with its kind and code.
+    @Test func anEngineErrorIsReportedInItsWordsWithItsCode() {
+        var engine = PortalError(.constraint(.unique), "UNIQUE constraint failed: Artist.Name")
+        engine.sqliteCode = SQLiteCode.constraintUnique
+        let error = BrowserError.from(engine)
+        #expect(error.message == engine.description && error.cause == engine && error.range == nil)
+        #expect(BrowserError.from(error) == error)
+    }
+
     /// The filter line takes a Swift closure as the shell does, with the error's place in it.
     @Test func filtersTakeSwiftClosures() throws {
         let db = try ChinookCopy()
