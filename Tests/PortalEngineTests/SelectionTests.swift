@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import PortalPredicate
 @testable import PortalEngine
@@ -112,5 +113,21 @@ import PortalPredicate
             try store.read { try $0.find("Track", select: Selection([SelectionItem("Name")]), sortedBy: [SortKey("Nmae")]) }
         })
         #expect(sorted.selectionPart == .sortKey(0))
+    }
+
+    /// A long selection's compile stops when asked (`PredicateInterruption`), as a predicate's
+    /// does: `.interrupted`, not a mistake in the selection. The question says yes on this
+    /// test's thread only.
+    @Test func anInterruptedCompileIsInterrupted() throws {
+        let having = (1...20_000).map { "count() == \($0)" }.joined(separator: " OR ")
+        let selection = Selection([SelectionItem("AlbumId")], groupBy: ["AlbumId"], having: having)
+        Thread.current.threadDictionary["stop compiling"] = true
+        PredicateInterruption.requested = { Thread.current.threadDictionary["stop compiling"] != nil }
+        defer {
+            PredicateInterruption.requested = nil
+            Thread.current.threadDictionary["stop compiling"] = nil
+        }
+        let error = portalError { try rows("Track", selection) }
+        #expect(error?.kind == .interrupted)
     }
 }
