@@ -93,6 +93,23 @@ import PortalTUI
         #expect(error.message == "\(csv.path), line 3: 1 field, but the header names 2; nothing was imported")
     }
 
+    /// A record the database refuses: the engine's error, with its code, at the record's line.
+    @Test func anImportedRecordsConstraintErrorKeepsItsCodeAndLine() throws {
+        let (database, executor, folder) = try session()
+        defer { database.close(); try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("genres.ndjson")
+        try "{\"GenreId\": 1, \"Name\": \"Pop\"}\n{\"GenreId\": 2, \"Name\": null}\n".write(to: json, atomically: true, encoding: .utf8)
+        let error = try failure("import Genre from \(json.path)", in: executor)
+        #expect(error.line == 2)
+        #expect(error.cause?.sqliteCode == SQLiteCode.constraintNotNull)
+        #expect(error.message == "\(json.path), line 2: Genre: NOT NULL constraint failed: Genre.Name; nothing was imported")
+        let header = folder.appendingPathComponent("header.csv")
+        try "GenreId,Nmae\n1,Pop\n".write(to: header, atomically: true, encoding: .utf8)
+        let unknown = try failure("import Genre from \(header.path)", in: executor)
+        #expect(unknown.line == 1)
+        #expect(unknown.message == "\(header.path), line 1: unknown attribute 'Nmae' on Genre (did you mean 'Name'?); nothing was imported")
+    }
+
     /// A file that is not a database: exit status 3, and the engine's error (SQLite's code) kept.
     @Test func aFileThatCannotBeOpenedKeepsTheEngineError() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("portal-shell-\(UUID().uuidString)")
