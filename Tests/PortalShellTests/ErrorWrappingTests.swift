@@ -110,6 +110,24 @@ import PortalTUI
         #expect(unknown.message == "\(header.path), line 1: unknown attribute 'Nmae' on Genre (did you mean 'Name'?); nothing was imported")
     }
 
+    /// On PostgreSQL the same: the server's SQLSTATE kept, the caret under the attribute, the
+    /// server's detail under the message. Needs the test server (`PGHOST`), as `make test` starts.
+    @Test func aServerConstraintErrorKeepsItsSQLStateAndPointsAtTheAttribute() throws {
+        let database = try ShellDatabase(path: "postgresql:///postgres", readOnly: false, create: false, busyTimeout: 1000)
+        defer { database.close() }
+        let executor = Executor(database: database, options: OutputOptions(format: .csv, header: false),
+                                standardOutput: OutputStream(), errors: OutputStream(), busyTimeout: 1000)
+        let table = "wrapped_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        #expect(executor.run("sql CREATE TABLE \(table) (id int PRIMARY KEY, name text NOT NULL)"))
+        defer { _ = executor.run("sql DROP TABLE \(table)") }
+        let command = "create \(table) set id = 1, name = nil"
+        let error = try failure(command, in: executor)
+        #expect(error.cause?.kind == .constraint(.notNull))
+        #expect(error.cause?.sqlState == SQLState.notNullViolation)
+        #expect(error.range == range(of: "name", in: command))
+        #expect(error.notes.first?.hasPrefix("detail: ") == true)
+    }
+
     /// A file that is not a database: exit status 3, and the engine's error (SQLite's code) kept.
     @Test func aFileThatCannotBeOpenedKeepsTheEngineError() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("portal-shell-\(UUID().uuidString)")
