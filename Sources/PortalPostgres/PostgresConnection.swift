@@ -239,18 +239,6 @@ public final class PostgresConnection: DatabaseConnection {
         return found
     }
 
-    /// The columns `sql` returns, asked of the server before it runs.
-    func columns(of sql: String) throws -> [String] {
-        try ready()
-        let name = try serverName(sql, types: [])
-        roundTrips += 1
-        let result = pq.describePrepared(connection, name)
-        defer { pq.clear(result) }
-        try check(result, sql: sql)
-        guard let result else { return [] }
-        return columnNames(of: result)
-    }
-
     /// `PQexec`, counted (`roundTrips`).
     private func exec(_ sql: String) -> OpaquePointer? {
         roundTrips += 1
@@ -748,9 +736,10 @@ public final class PostgresConnection: DatabaseConnection {
         }
     }
 
-    /// The columns of the last query that returned no row (`next`), for a statement that
-    /// learns its columns by running (`PostgresStatement.columnNames`).
-    private(set) var emptyResultColumns: [String] = []
+    /// The columns of the last statement's result that ended without a row (`next`): a
+    /// query's, or none for a command. A statement learns its columns from its first result
+    /// (`PostgresStatement.columnNames`).
+    private(set) var lastResultColumns: [String] = []
 
     /// What arrives next for the statement sent.
     enum Arrival {
@@ -780,7 +769,7 @@ public final class PostgresConnection: DatabaseConnection {
         defer { pq.clear(result) }
         var failure: Error?
         do { try check(result, sql: sql) } catch { failure = error }
-        if status == PGRES_TUPLES_OK { emptyResultColumns = columnNames(of: result) }
+        lastResultColumns = status == PGRES_TUPLES_OK ? columnNames(of: result) : []
         lastCommandChanges = changes(of: result)
         let tag = status == PGRES_COMMAND_OK ? tag(of: result) : ""
         discardRemaining()
