@@ -43,9 +43,11 @@ extension ReadContext {
                                               schema: schema, alias: "t0", dialect: store.dialect)
             }
         }
+        // The caller's own keys replace the predicate's `SORT`.
+        let keys = sortedBy.isEmpty ? filter?.sort ?? [] : sortedBy
         let compiled: CompiledSelection
         do {
-            compiled = try PredicateCompiler.compile(selection, sortedBy: sortedBy, entity: entity, schema: schema,
+            compiled = try PredicateCompiler.compile(selection, sortedBy: keys, entity: entity, schema: schema,
                                                      alias: "t0", dialect: store.dialect)
         } catch {
             var wrapped = PortalError(.predicate, "invalid selection for \(entity.name) (\(error.partName)): "
@@ -53,11 +55,7 @@ extension ReadContext {
             wrapped.predicateError = error.error
             throw wrapped
         }
-        var select = Select(entity, columns: .expressions(compiled.columns), condition: filter?.condition,
-                            order: compiled.order, limit: limit, offset: offset)
-        select.distinct = compiled.distinct
-        select.groupBy = compiled.groupBy
-        select.having = compiled.having
+        let select = Select.find(entity, selection: compiled, filter: filter, limit: limit, offset: offset)
         return select.rendered(in: store.dialect)
     }
 }
