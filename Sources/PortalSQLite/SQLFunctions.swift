@@ -64,6 +64,12 @@ public enum SQLFunctions {
         func compare(_ left: UnsafeBufferPointer<UInt8>, _ rightBytes: UnsafeBufferPointer<UInt8>) -> Int32 {
             if !Self.same(rightBytes, UnsafeBufferPointer(right)) { keep(rightBytes) }
             let folded = UnsafeBufferPointer(foldedRight)
+            // Most rows differ from the literal in their first letters: the fold's first step
+            // (an ASCII run or one scalar, bytes that what follows never changes) settles those.
+            if let mode, let head = scratch.fold(left, mode: mode, limit: 1) {
+                let order = Self.order(head, folded, commonOnly: true)
+                if order != 0 { return order }
+            }
             // Folded only one byte past the right side's fold: the order is known by then (the
             // common bytes, else the longer is greater).
             let limit = folded.count + 1
@@ -90,14 +96,15 @@ public enum SQLFunctions {
             return memcmp(x, y, a.count) == 0
         }
 
-        /// Byte order (a prefix first).
-        private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+        /// Byte order (a prefix first); with `commonOnly`, of the bytes both have (0 when one
+        /// begins the other).
+        private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, commonOnly: Bool = false) -> Int32 {
             let common = min(a.count, b.count)
             if common > 0, let x = a.baseAddress, let y = b.baseAddress {
                 let c = memcmp(x, y, common)
                 if c != 0 { return c < 0 ? -1 : 1 }
             }
-            return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+            return commonOnly || a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
         }
     }
 
