@@ -43,6 +43,7 @@ static void load(void) {
     LOAD(getResult, PQgetResult)
     LOAD(sendQueryPrepared, PQsendQueryPrepared)
     LOAD(setSingleRowMode, PQsetSingleRowMode)
+    LOAD(describePrepared, PQdescribePrepared)
     LOAD(sendQuery, PQsendQuery)
     LOAD(reset, PQreset)
     LOAD(setNoticeProcessor, PQsetNoticeProcessor)

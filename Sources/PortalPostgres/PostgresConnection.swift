@@ -239,6 +239,19 @@ public final class PostgresConnection: DatabaseConnection {
         return found
     }
 
+    /// The columns `sql` returns, asked of the server before it runs: for a caller that asks
+    /// before it binds values (a statement bound runs for them instead, `PostgresStatement`).
+    func columns(of sql: String) throws -> [String] {
+        try ready()
+        let name = try serverName(sql, types: [])
+        roundTrips += 1
+        let result = pq.describePrepared(connection, name)
+        defer { pq.clear(result) }
+        try check(result, sql: sql)
+        guard let result else { return [] }
+        return columnNames(of: result)
+    }
+
     /// `PQexec`, counted (`roundTrips`).
     private func exec(_ sql: String) -> OpaquePointer? {
         roundTrips += 1

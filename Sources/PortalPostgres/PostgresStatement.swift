@@ -36,6 +36,7 @@ public final class PostgresStatement: DatabaseStatement {
     public func bind(_ values: [Value]) throws {
         reset()
         self.values = values
+        isBound = true
     }
 
     /// Binds each parameter by name: `$1` to `values["1"]`, `$n` to `values["n"]`, which is
@@ -50,9 +51,8 @@ public final class PostgresStatement: DatabaseStatement {
     }
 
     public func step() throws -> Bool {
-        if let failure = describeFailure {
-            describeFailure = nil
-            names = nil
+        if let failure = runFailure ?? describeFailure {
+            (runFailure, describeFailure) = (nil, nil)
             throw failure
         }
         if !isSent {
@@ -125,7 +125,7 @@ public final class PostgresStatement: DatabaseStatement {
         }
     }
 
-    /// The number of columns (from the first result: asked before the first step, the
+    /// The number of columns (from the first result: asked before the first step, a bound
     /// statement runs then).
     public var columnCount: Int { columnNames.count }
 
@@ -133,22 +133,31 @@ public final class PostgresStatement: DatabaseStatement {
         columnNames.indices.contains(index) ? columnNames[index] : ""
     }
 
-    /// The server's refusal of the statement, when running it for its columns found one (no
-    /// such column, a syntax error): the next `step` throws it. Running the statement again
-    /// would only fail in the transaction the refusal aborted, with a message that hides it.
+    /// The server's refusal of the statement, when describing it found one (no such column, a
+    /// syntax error): the next `step` throws it. Running the statement again would only fail in
+    /// the transaction the refusal aborted, with a message that hides it.
     private var describeFailure: Error?
+    /// The failure of the run begun for the columns (`runForColumns`): that run's, thrown by
+    /// the next `step`, dropped with it by `reset`.
+    private var runFailure: Error?
+    /// True once values are bound for the next run (`bind`), until `reset`.
+    private var isBound = false
 
-    /// The names, from the first result. Asked before the statement runs, they come from running
-    /// it (the rows are then stepped through as usual): the first result brings them, where a
-    /// Describe would cost a round trip of its own on every run.
+    /// The names, from the first result. Asked before the statement runs, a bound statement
+    /// runs then (its rows are then stepped through as usual): its first result brings them,
+    /// where a Describe would cost a round trip of its own on every run. Only a statement asked
+    /// before it is bound is described.
     private var columnNames: [String] {
         if let names { return names }
         guard !isSent else { return [] }
         do {
-            try runForColumns()
+            if isBound {
+                try runForColumns()
+            } else {
+                names = try connection.columns(of: sql)
+            }
         } catch {
-            describeFailure = error
-            names = []
+            if isBound { runFailure = error } else { describeFailure = error }
         }
         return names ?? []
     }
@@ -185,7 +194,9 @@ public final class PostgresStatement: DatabaseStatement {
         taken = []
         takenIndex = 0
         takenFailure = nil
+        runFailure = nil
         isSent = false
+        isBound = false
         values = []
     }
 

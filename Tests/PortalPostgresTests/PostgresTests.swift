@@ -312,6 +312,19 @@ final class ScratchDatabase {
         #expect(refused.columns.names == [])
         #expect(throws: PortalError.self) { try refused.step() }
         #expect(try db.rows(SQLFragment("SELECT count(*) FROM t")) == [[.integer(2)]])
+
+        // Asked before any value is bound (a prepared statement's columns), the statement is
+        // described, not run; a run that failed for the columns is that run's alone.
+        let unbound = try connection.prepare("DELETE FROM t WHERE id = $1 RETURNING name")
+        #expect(unbound.columns.names == ["name"])
+        #expect(try db.rows(SQLFragment("SELECT count(*) FROM t")) == [[.integer(2)]])
+        let quotient = try connection.prepare("SELECT 10 / $1::int AS q")
+        try quotient.bind([.integer(0)])
+        #expect(quotient.columns.names == [])
+        #expect(throws: PortalError.self) { try quotient.step() }
+        try quotient.bind([.integer(2)])
+        #expect(quotient.columns.names == ["q"])
+        #expect(try quotient.step() && quotient.value(at: 0) == .integer(5))
     }
 
     /// A reader refuses writes and sees one snapshot through its transaction, whatever another

@@ -37,6 +37,7 @@ struct portal_libpq {
     __typeof__(PQgetResult) * _Nonnull getResult;
     __typeof__(PQsendQueryPrepared) * _Nonnull sendQueryPrepared;
     __typeof__(PQsetSingleRowMode) * _Nonnull setSingleRowMode;
+    __typeof__(PQdescribePrepared) * _Nonnull describePrepared;
     __typeof__(PQsendQuery) * _Nonnull sendQuery;
     __typeof__(PQreset) * _Nonnull reset;
     __typeof__(PQsetNoticeProcessor) * _Nonnull setNoticeProcessor;

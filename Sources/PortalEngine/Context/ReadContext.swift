@@ -225,7 +225,9 @@ public class ReadContext {
             if !allowsWrites && !statement.isReadOnly {
                 throw PortalError(.writeInRead, "a read cannot change the database; use a write")
             }
-            if !first || !bindings.isEmpty { try statement.bind(first ? bindings : []) }
+            // Bound even without values: a bound statement is one about to run, whose columns a
+            // server's statement then takes from its first result instead of asking for them.
+            try statement.bind(first ? bindings : [])
             first = false
             if allowsWrites && !statement.isReadOnly { store.noteRawWrite() }
             try body(statement)
