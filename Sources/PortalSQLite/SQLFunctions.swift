@@ -251,15 +251,20 @@ public enum SQLFunctions {
     /// never allocated per row.
     final class FoldScratch {
         private var buffer = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        /// Fetched once: each row's fold is then one call.
+        private let tables = TextFolding.Tables.shared
         deinit { buffer.deallocate() }
 
         /// The fold of `bytes`, in this memory until the next call; nil when it is Foundation's
         /// to fold (see `SQLFunctions.withFolded`).
         @inline(__always)
         func fold(_ bytes: UnsafeBufferPointer<UInt8>, mode: TextFolding.Mode, limit: Int) -> UnsafeBufferPointer<UInt8>? {
+            guard let tables else { return nil }
             if buffer.count < TextFolding.capacity(forFolding: bytes.count) { grow(for: bytes.count) }
-            guard let count = TextFolding.fold(bytes, into: buffer, mode: mode, limit: limit) else { return nil }
-            return UnsafeBufferPointer(start: buffer.baseAddress, count: count)
+            guard let target = buffer.baseAddress else { return nil }
+            guard let source = bytes.baseAddress else { return UnsafeBufferPointer(start: target, count: 0) }
+            guard let count = TextFolding.fold(source, bytes.count, into: target, mode: mode, limit: limit, tables) else { return nil }
+            return UnsafeBufferPointer(start: target, count: count)
         }
 
         private func grow(for count: Int) {
