@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import PortalPredicate
 @testable import PortalEngine
@@ -22,6 +23,20 @@ import PortalPredicate
 
     private func sql(_ text: String) throws -> [[Value]] {
         try store.read { ctx in try ctx.query(text).rows.map { $0.values } }
+    }
+
+    /// A projection, a find and a count read a predicate's `SORT` and `LIMIT` alike (one select
+    /// assembles them, `Select.find`): the projection sorted and limited by them, the count over
+    /// the limited rows and not sorted when nothing is limited.
+    @Test func aPredicatesSortAndLimitMeanTheSameToEveryRead() throws {
+        let predicate = "GenreId < 6 SORT(Name DESC) LIMIT(2)"
+        let projected = try rows("Genre", Selection([SelectionItem("Name")]), where: predicate)
+        #expect(projected == [[.text("Rock And Roll")], [.text("Rock")]])
+        let found = try store.read { ctx in try ctx.find("Genre", where: predicate).map { $0["Name"] } }
+        #expect(found == [.text("Rock And Roll"), .text("Rock")])
+        #expect(try store.read { ctx in try ctx.count("Genre", where: predicate) } == 2)
+        let count = try store.read { ctx in try ctx.compiledSQL("Genre", where: "GenreId < 6 SORT(Name DESC)", count: true) }
+        #expect(count.sql == #"SELECT count(*) FROM "Genre" AS t0 WHERE t0."GenreId" < ?"#)
     }
 
     @Test func revenuePerCountryThroughTwoToOneSteps() throws {
@@ -96,5 +111,37 @@ import PortalPredicate
         #expect(unknown?.suggestion == "Milliseconds")
         let text = failure(Selection([SelectionItem("sum(Name)")]))
         #expect(text?.description.contains("needs numbers") == true)
+    }
+
+    /// A selection's mistake is a `PortalError` that says which part it is in and keeps the
+    /// predicate error, whose range is within that part's text: a caller can point at it.
+    @Test func aMistakeSaysItsPartAndKeepsThePredicateError() throws {
+        let selection = Selection([SelectionItem("AlbumId")], groupBy: ["AlbumId"], having: "count() > 1 AND Nmae != nil")
+        let error = try #require(portalError { try rows("Track", selection) })
+        #expect(error.kind == .predicate && error.entity == "Track")
+        #expect(error.selectionPart == .having)
+        #expect(error.predicateError?.kind == .unknownName)
+        #expect(error.predicateError?.range(in: "count() > 1 AND Nmae != nil") == 16..<20)
+        #expect(error.message.hasPrefix("invalid selection for Track (having): "))
+        let sorted = try #require(portalError {
+            try store.read { try $0.find("Track", select: Selection([SelectionItem("Name")]), sortedBy: [SortKey("Nmae")]) }
+        })
+        #expect(sorted.selectionPart == .sortKey(0))
+    }
+
+    /// A long selection's compile stops when asked (`PredicateInterruption`), as a predicate's
+    /// does: `.interrupted`, not a mistake in the selection. The question says yes on this
+    /// test's thread only.
+    @Test func anInterruptedCompileIsInterrupted() throws {
+        let having = (1...20_000).map { "count() == \($0)" }.joined(separator: " OR ")
+        let selection = Selection([SelectionItem("AlbumId")], groupBy: ["AlbumId"], having: having)
+        Thread.current.threadDictionary["stop compiling"] = true
+        PredicateInterruption.requested = { Thread.current.threadDictionary["stop compiling"] != nil }
+        defer {
+            PredicateInterruption.requested = nil
+            Thread.current.threadDictionary["stop compiling"] = nil
+        }
+        let error = portalError { try rows("Track", selection) }
+        #expect(error?.kind == .interrupted)
     }
 }
