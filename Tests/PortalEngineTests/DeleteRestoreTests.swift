@@ -71,13 +71,13 @@ import Testing
     }
 
     /// On a plain database the rows come back with their keys: a table keyed by its rowid alone
-    /// (the rowid kept), and one with a declared key.
+    /// (the rowid kept; its generated column computed again), and one with a declared key.
     @Test func plainRowsAreRestoredWithTheirKeys() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("plain.sqlite")
         let store = try Store(path: path)
         try store.write { ctx in
-            try ctx.execute("CREATE TABLE notes (title TEXT, body BLOB, score REAL)")
+            try ctx.execute("CREATE TABLE notes (title TEXT, body BLOB, score REAL, shout TEXT GENERATED ALWAYS AS (upper(title)))")
             try ctx.execute("INSERT INTO notes VALUES ('a', x'00ff', 1.5), ('b', NULL, 2), ('c', x'', NULL)")
             try ctx.execute("DELETE FROM notes WHERE title = 'a'")   // rowids 2 and 3 remain
             try ctx.execute("CREATE TABLE tags (name TEXT PRIMARY KEY, uses INTEGER) WITHOUT ROWID")

@@ -47,11 +47,20 @@ extension WriteContext {
         try store.writePolicy.restore(deleted, in: self)
     }
 
-    /// Notes, when a delete keeps what it removes, the rows `delete` is about to remove; `rowid`
-    /// with the rowid (where the table has one that is not among its columns).
-    package func keepRows(before delete: Delete, of entity: String, rowid: Bool = false) throws {
+    /// Notes, when a delete keeps what it removes, the rows `delete` is about to remove: every
+    /// column, or the `columns` given (those that can be written: a generated column is
+    /// computed again when the row is put back), after the rowid when `rowid` (where the table
+    /// has one that need not be among its columns).
+    package func keepRows(before delete: Delete, of entity: String, columns: [String]? = nil, rowid: Bool = false) throws {
         guard keptChanges != nil else { return }
-        var select = Select(delete.table, alias: delete.alias, columns: .all(withRowid: rowid), condition: delete.condition)
+        let dialect = store.dialect
+        let selected: Select.Columns = if let columns {
+            .expressions((rowid ? dialect.rowidColumn.map { [$0] } ?? [] : []).map { SQLFragment(delete.alias + "." + $0 + " AS " + $0) }
+                         + columns.map { SQLFragment(PortalEngine.column(delete.alias, $0, dialect) + " AS " + dialect.quoted($0)) })
+        } else {
+            .all(withRowid: rowid)
+        }
+        var select = Select(delete.table, alias: delete.alias, columns: selected, condition: delete.condition)
         select.namespace = delete.namespace
         select.ownRows = delete.ownRows
         for row in try rows(select) {

@@ -170,7 +170,8 @@ package struct PlainWritePolicy: WritePolicy {
 
     package func delete(_ entity: EntityDescription, where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult {
         let statement = Delete(entity, where: condition)
-        try context.keepRows(before: statement, of: entity.name, rowid: entity.hasRowid)
+        try context.keepRows(before: statement, of: entity.name, columns: entity.attributes.filter(\.isWritable).map(\.column),
+                             rowid: entity.hasRowid)
         let delete = statement.rendered(in: context.store.dialect)
         try context.runWrite(entity.name, delete.sql, delete.bindings, returning: false)
         return WriteResult(matched: context.connection.changes)
