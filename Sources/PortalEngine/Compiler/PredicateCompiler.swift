@@ -57,6 +57,16 @@ public struct CompiledFilter: Sendable, Hashable {
     public var warnings: [String] = []
     /// For a Swift closure, the NSPredicate text that means the same (`explain` shows it).
     public var equivalent: String?
+
+    /// A filter of `condition`, compiled by the caller (a row's key, a keyset bound).
+    public init(condition: SQLFragment, sort: [SortKey] = [], limit: Int? = nil, warnings: [String] = [],
+                equivalent: String? = nil) {
+        self.condition = condition
+        self.sort = sort
+        self.limit = limit
+        self.warnings = warnings
+        self.equivalent = equivalent
+    }
 }
 
 /// Compiles predicate text and sort keys against the schema. The SQL refers to the entity's
