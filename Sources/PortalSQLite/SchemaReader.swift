@@ -42,7 +42,7 @@ public enum SchemaReader {
 private func markRowidAliasNotNull(_ attributes: inout [AttributeDescription]) {
     let keyColumns = attributes.indices.filter { attributes[$0].primaryKeyPosition != nil }
     guard keyColumns.count == 1, let i = keyColumns.first,
-          attributes[i].declaredType.uppercased() == "INTEGER" else { return }
+          attributes[i].isDeclaredInteger else { return }
     attributes[i].isNullable = false
 }
 

@@ -71,10 +71,12 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     /// The attribute positions of the key columns, or nil when the key is the rowid, which is
     /// no attribute (the page query then selects it before the attributes).
-    static func idPositions(_ entity: EntityDescription) -> [Int]? {
+    static func idPositions(_ entity: EntityDescription, key: [String]? = nil) -> [Int]? {
         var positions: [Int] = []
-        for column in keyColumns(entity) {
-            guard let i = entity.attributes.firstIndex(where: { $0.column.lowercased() == column.lowercased() }) else { return nil }
+        for column in key ?? keyColumns(entity) {
+            // The key names the column as the schema spells it: the exact match is the usual one.
+            guard let i = entity.attributes.firstIndex(where: { $0.column == column })
+                ?? entity.attributes.firstIndex(where: { $0.column.lowercased() == column.lowercased() }) else { return nil }
             positions.append(i)
         }
         return positions
@@ -85,7 +87,10 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func page(_ request: PageRequest) throws -> [BrowserRow] {
         try read { context in
             let (entity, filter, version) = try compiled(context, request.entity, request.filter)
-            let keyParts = try sortParts(entity, request.sort)
+            // The key, worked out once for the statement, the keyset and the rows.
+            let key = Self.keyColumns(entity)
+            let positions = Self.idPositions(entity, key: key)
+            let keyParts = try sortParts(entity, request.sort, key: key)
             var keyset: SQLFragment?
             var shape = PageShape.first
             switch request.anchor {
@@ -97,16 +102,16 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             case .before(let row):
                 (shape, keyset) = (.before, Keyset.condition(keyParts, values(row, entity, request.sort), .before))
             }
-            let statement = pageStatement(entity, filter, keyParts, keyset, shape, request, version: version)
+            let statement = pageStatement(entity, filter, keyParts, keyset, shape, request, version: version,
+                                          key: key, positions: positions)
             // This page's filter and keyset values, then the limit's as the dialect renders it
             // (bound on SQLite, written in on PostgreSQL), in the order `Select` renders them.
             var bindings = (filter?.bindings ?? []) + (keyset?.bindings ?? [])
             bindings += statement.bindings.dropFirst(bindings.count)
             var rows: [BrowserRow] = []
             rows.reserveCapacity(request.limit)
-            let positions = Self.idPositions(entity)
             // The rowid, when it identifies the rows, comes first; it is no column.
-            let k: Int32 = positions == nil ? Int32(Self.keyColumns(entity).count) : 0
+            let k: Int32 = positions == nil ? Int32(key.count) : 0
             // The same SQL text for every page of one (entity, filter, sort, direction, size): the
             // connection prepares it once and then only re-binds the edge row's key.
             try context.forEachRow(cached: statement.sql, bindings) { statement in
@@ -140,20 +145,21 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// A page query, rendered once per key while the schema stays the same (the bindings are
     /// those of the first page rendered: `page` binds each page's own).
     private func pageStatement(_ entity: EntityDescription, _ filter: SQLFragment?, _ keyParts: [Keyset.Part],
-                               _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest, version: Value) -> SQLFragment {
-        let key = PageKey(version: version, entity: entity.name, filter: request.filter, sort: request.sort, shape: shape,
-                          keyset: keyset?.sql ?? "", limit: request.limit)
+                               _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest, version: Value,
+                               key: [String], positions: [Int]?) -> SQLFragment {
+        let cacheKey = PageKey(version: version, entity: entity.name, filter: request.filter, sort: request.sort, shape: shape,
+                               keyset: keyset?.sql ?? "", limit: request.limit)
         lock.lock()
-        let known = pageStatements[key]
+        let known = pageStatements[cacheKey]
         lock.unlock()
         if let known { return known }
         let backward = shape == .last || shape == .before
         let statement = rowSelect(entity, where: [filter, keyset].compactMap { $0 },
                                        order: SQLFragment(keyParts.map { $0.ordering(reversed: backward, in: store.dialect) }.joined(separator: ", ")),
-                                       limit: request.limit).rendered(in: store.dialect)
+                                       limit: request.limit, key: key, positions: positions).rendered(in: store.dialect)
         lock.lock()
         if pageStatements.count >= 256 { pageStatements = [:] }
-        pageStatements[key] = statement
+        pageStatements[cacheKey] = statement
         lock.unlock()
         return statement
     }
@@ -161,20 +167,20 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// A select of rows as pages return them: the key columns first when the rowid identifies
     /// the rows (it is no column), then every column.
     private func rowSelect(_ entity: EntityDescription, where conditions: [SQLFragment], order: SQLFragment? = nil,
-                           limit: Int? = nil) -> Select {
-        let columns: Select.Columns = Self.idPositions(entity) == nil ? keyThenAllColumns(entity) : .all(withRowid: false)
+                           limit: Int? = nil, key: [String], positions: [Int]?) -> Select {
+        let columns: Select.Columns = positions == nil ? keyThenAllColumns(entity, key: key) : .all(withRowid: false)
         let condition = conditions.isEmpty ? nil : SQLFragment.joined(conditions.map(\.parenthesized), separator: " AND ")
         return Select(entity, columns: columns, condition: condition, order: order, limit: limit)
     }
 
     /// The key columns, then every column (the rowid is no column, so it must be named).
-    private func keyThenAllColumns(_ entity: EntityDescription) -> Select.Columns {
-        .expressions(Self.keyColumns(entity).map { SQLFragment("t0." + store.dialect.quoted($0)) }
+    private func keyThenAllColumns(_ entity: EntityDescription, key: [String]) -> Select.Columns {
+        .expressions(key.map { SQLFragment("t0." + store.dialect.quoted($0)) }
                      + (entity.isStoredByName ? [SQLFragment("t0.*")] : entity.attributeColumns(alias: "t0", dialect: store.dialect)))
     }
 
     /// The sort column (if any) then the key columns, each with its direction.
-    private func sortParts(_ entity: EntityDescription, _ sort: BrowserSort?) throws -> [Keyset.Part] {
+    private func sortParts(_ entity: EntityDescription, _ sort: BrowserSort?, key: [String]) throws -> [Keyset.Part] {
         var parts: [Keyset.Part] = []
         if let sort {
             guard let attribute = entity.attribute(named: sort.column) else {
@@ -183,9 +189,9 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             parts.append(Keyset.Part(expression: "t0." + store.dialect.quoted(attribute.column), ascending: sort.direction == .ascending,
                                      nullable: true))
         }
-        for column in Self.keyColumns(entity) {
-            parts.append(Keyset.Part(expression: "t0." + store.dialect.quoted(column), ascending: true,
-                                     nullable: entity.rowKey.isEmpty))
+        let nullable = entity.rowKey.isEmpty
+        for column in key {
+            parts.append(Keyset.Part(expression: "t0." + store.dialect.quoted(column), ascending: true, nullable: nullable))
         }
         return parts
     }
@@ -380,7 +386,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// One row by its id, as pages return it.
     private func row(_ context: ReadContext, _ entity: EntityDescription, _ id: [Value]) throws -> BrowserRow {
         let key = Self.keyColumns(entity)
-        let select = Select(entity, columns: keyThenAllColumns(entity),
+        let select = Select(entity, columns: keyThenAllColumns(entity, key: key),
                             condition: Keyset.equals(key, alias: "t0", id, dialect: store.dialect)).rendered(in: store.dialect)
         guard let found = try context.query(select.sql, select.bindings).rows.first else {
             throw BrowserError("the \(entity.name) just written cannot be read back")

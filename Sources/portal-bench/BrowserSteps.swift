@@ -18,7 +18,9 @@ struct BrowserSteps {
         try session.start(entity: "Big", filter: nil)
     }
 
-    /// `tui.open`: a new session on the entity, first screen rendered.
+    /// `tui.open`: a new session on the entity, first screen rendered. Each timed step is kept
+    /// out of line so that `valgrind --tool=callgrind --toggle-collect='*BrowserSteps*'` counts it alone.
+    @inline(never)
     func open() throws {
         let model = BrowserModel(source: EngineDataSource(store: store), width: Self.width, height: Self.height, readOnly: true)
         try model.start(entity: "Big", filter: nil)
@@ -29,12 +31,14 @@ struct BrowserSteps {
     func home() { session.handle(.home) }
 
     /// `tui.end`: G, last screen rendered.
+    @inline(never)
     func end() {
         session.handle(.end)
         _ = Renderer.render(session)
     }
 
     /// `tui.pagedown`: 100 PgDn from the top, each rendered.
+    @inline(never)
     func pageDown() {
         for _ in 0..<100 {
             session.handle(.pageDown)
@@ -54,6 +58,7 @@ struct BrowserSteps {
     }
 
     /// `tui.filter`: Enter on the filter line, first screen rendered.
+    @inline(never)
     func applyFilter() {
         session.handle(.enter)
         _ = Renderer.render(session)

@@ -161,6 +161,29 @@ import Testing
         #expect(nullable("strict", "k") == false)
     }
 
+    /// SQLite makes a key column the rowid when its type is `INTEGER` in any ASCII case, and only
+    /// then: a Turkish dotless `ı` upper-cases to `I` in Unicode, but `ınteger` is another type,
+    /// whose key can hold NULL, so the rowid identifies the rows.
+    @Test func rowidAliasTypeInAnyASCIICaseOnly() throws {
+        let database = try TestDatabase()
+        try database.execute("""
+            CREATE TABLE lower (id integer PRIMARY KEY, a TEXT);
+            CREATE TABLE mixed (id InTeGeR PRIMARY KEY, a TEXT);
+            CREATE TABLE dotless (id "ınteger" PRIMARY KEY, a TEXT);
+            INSERT INTO dotless VALUES (NULL, 'x'), (NULL, 'y');
+            """)
+        let schema = try database.schema()
+        for name in ["lower", "mixed"] {
+            let entity = try #require(schema.entity(named: name))
+            #expect(entity.rowKey == ["id"])
+            #expect(entity.attribute(named: "id")?.isNullable == false)
+        }
+        let dotless = try #require(schema.entity(named: "dotless"))
+        #expect(dotless.attribute(named: "id")?.isDeclaredInteger == false)
+        #expect(dotless.attribute(named: "id")?.isNullable == true)
+        #expect(dotless.rowKey == ["rowid"])
+    }
+
     @Test func brokenViewDoesNotHideTheSchema() throws {
         let database = try TestDatabase()
         try database.execute("""

@@ -43,7 +43,7 @@ final class CreatePlan {
               !attributes.contains(where: \.isGenerated), described.discriminator == nil else { return nil }
         let keys = attributes.indices.filter { attributes[$0].primaryKeyPosition != nil }
         var alias: Int?
-        if described.hasRowid, keys.count == 1, let key = keys.first, attributes[key].declaredType.uppercased() == "INTEGER" {
+        if described.hasRowid, keys.count == 1, let key = keys.first, attributes[key].isDeclaredInteger {
             let create = described.definitions.first { $0.type == .table }?.sql.uppercased() ?? ""
             guard !create.filter({ !$0.isWhitespace }).contains("PRIMARYKEYDESC") else { return nil }
             alias = key

@@ -36,7 +36,7 @@ public enum ColumnQueries {
         guard entity.kind == .table else { return false }
         let column = attribute.column.lowercased()
         let isWholeKey = entity.primaryKey.map { $0.lowercased() } == [column]
-        if isWholeKey, entity.hasRowid, attribute.declaredType.uppercased() == "INTEGER" { return true }
+        if isWholeKey, entity.hasRowid, attribute.isDeclaredInteger { return true }
         guard !attribute.isNullable else { return false }
         return isWholeKey || entity.indexes.contains {
             $0.isUnique && !$0.isPartial && $0.columns.map { $0.lowercased() } == [column]

@@ -126,11 +126,14 @@ public struct EntityDescription: Sendable, Hashable {
     /// entity has neither (a view).
     public var rowKey: [String] {
         guard hasRowid, !primaryKey.isEmpty else { return identifyingColumns }
+        if primaryKey.count == 1 {
+            // A key that is no attribute (Core Data's Z_PK, which its catalog maps) is the store's
+            // own INTEGER PRIMARY KEY.
+            guard let key = attributes.firstIndex(where: { $0.column == primaryKey[0] }) else { return primaryKey }
+            return attributes[key].isDeclaredInteger || !attributes[key].isNullable ? primaryKey : ["rowid"]
+        }
         let keyColumns = primaryKey.compactMap { column in attributes.first { $0.column == column } }
-        // A key that is no attribute (Core Data's Z_PK, which its catalog maps) is the store's
-        // own INTEGER PRIMARY KEY.
-        let isRowidAlias = primaryKey.count == 1 && (keyColumns.isEmpty || keyColumns[0].declaredType.uppercased() == "INTEGER")
-        return isRowidAlias || keyColumns.allSatisfy({ !$0.isNullable }) ? primaryKey : ["rowid"]
+        return keyColumns.allSatisfy({ !$0.isNullable }) ? primaryKey : ["rowid"]
     }
 
     /// The attribute with this name: exact match first, then case-insensitive when unambiguous.
@@ -193,6 +196,19 @@ public struct AttributeDescription: Sendable, Hashable {
     public var storage: StorageConvention
     /// The declared type as written (`NVARCHAR(200)`), empty when none.
     public var declaredType: String
+    /// Whether the declared type is `INTEGER`, which makes a rowid table's only key column the
+    /// rowid itself: in any ASCII case, as SQLite compares it (`ınteger` is no `INTEGER`), byte
+    /// by byte (the browser asks it for every page it fetches).
+    public var isDeclaredInteger: Bool {
+        var type = declaredType
+        return type.withUTF8 { bytes in
+            let integer: StaticString = "INTEGER"
+            guard bytes.count == integer.utf8CodeUnitCount else { return false }
+            // Clearing bit 5 upper-cases an ASCII letter and turns no other byte into one.
+            for i in 0..<bytes.count where bytes[i] & 0xDF != integer.utf8Start[i] { return false }
+            return true
+        }
+    }
     /// The type the app's model gives the attribute, where a model says more than the column's
     /// declared type (Core Data's `Boolean` in an `INTEGER` column); nil when none does.
     public var modelType: String?
