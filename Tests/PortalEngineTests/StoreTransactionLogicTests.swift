@@ -143,6 +143,21 @@ private struct DoubleBackend: DatabaseBackend {
     func listing(_ listing: CatalogListing) -> String { "" }
 }
 
+/// The same as a server: it says so (`DatabaseBackend.server`), without a cast.
+private struct DoubleServer: DatabaseServer {
+    let log: ControlLog
+    var displayName: String { "double server" }
+    var dialect: any SQLDialect { SQLiteDialect() }
+
+    func connect(readOnly: Bool) throws -> any DatabaseConnection {
+        DoubleConnection(readOnly ? "reader" : "writer", log: log)
+    }
+    func schemaFingerprint(on connection: any DatabaseConnection) throws -> String { "1" }
+    func schema(on connection: any DatabaseConnection) throws -> Schema { Schema(entities: []) }
+    func changeMarker(on connection: any DatabaseConnection) throws -> Value { .integer(0) }
+    func listing(_ listing: CatalogListing) -> String { "" }
+}
+
 private struct Refused: Error {}
 
 @Suite struct StoreTransactionLogicTests {
@@ -150,6 +165,13 @@ private struct Refused: Error {}
 
     private func store(readOnly: Bool = false) throws -> Store {
         try Store(backend: DoubleBackend(log: log), options: StoreOptions(readOnly: readOnly))
+    }
+
+    @Test func aServerSaysItIsOneAndAFileBackendThatItIsNot() throws {
+        #expect(DoubleBackend(log: log).server == nil)
+        #expect(DoubleServer(log: log).server?.displayName == "double server")
+        #expect(try store().server == nil)
+        #expect(try Store(backend: DoubleServer(log: log)).server?.displayName == "double server")
     }
 
     /// A statement that has no run of its own binds, steps to the end and resets.
