@@ -92,6 +92,9 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
     public var suggestion: String?
     /// The parse or compile error, when `kind` is `.predicate`.
     public var predicateError: PortalPredicateError?
+    /// The part of a selection (`ReadContext.find(_:select:…)`) the predicate error is in; its
+    /// range is within that part's text.
+    public var selectionPart: SelectionPart?
     /// The SQL that failed, when there was one.
     public var sql: String?
     /// A server's detail of its message (PostgreSQL's `DETAIL`: the key that already exists).
@@ -118,6 +121,13 @@ public struct PortalError: Error, Sendable, Hashable, CustomStringConvertible {
         if let suggestion { text += " (did you mean '\(suggestion)'?)" }
         if let predicateError, !message.contains(predicateError.message) { text += ": \(predicateError.message)" }
         return text
+    }
+
+    /// A predicate error on its own (no entity to name): `.predicate` in the predicate error's
+    /// words, `.interrupted` for an interrupted parse or compile; the error is kept.
+    package init(wrapping error: PortalPredicateError) {
+        self.init(error.kind == .interrupted ? .interrupted : .predicate, error.message, suggestion: error.suggestion)
+        predicateError = error
     }
 
     package static func misuse(_ message: String) -> PortalError { PortalError(.misuse, message) }

@@ -1,21 +1,18 @@
 import CLibpqLoader
+import PortalEngine
 
 /// libpq's functions, loaded from libpq.so.5 on first use (never linked: see libpq_loader.h).
 /// The table is written once, before anyone reads it, and never changes: safe to share.
 struct LibPQ: @unchecked Sendable {
     let functions: portal_libpq
 
-    /// The loaded library, or why it could not be loaded.
-    static let shared: Result<LibPQ, PortalLibPQError> = {
+    /// The loaded library, or why it could not be loaded (`.cannotOpen`: install Debian's libpq5).
+    static let shared: Result<LibPQ, PortalError> = {
         var reason: UnsafePointer<CChar>?
         guard let loaded = portal_libpq_load(&reason) else {
-            return .failure(PortalLibPQError(message: reason.map { String(cString: $0) } ?? "unknown reason"))
+            let why = reason.map { String(cString: $0) } ?? "unknown reason"
+            return .failure(PortalError(.cannotOpen, "cannot load libpq (install libpq5): " + why))
         }
         return .success(LibPQ(functions: loaded.pointee))
     }()
-}
-
-/// libpq could not be loaded (install Debian's libpq5).
-struct PortalLibPQError: Error {
-    let message: String
 }

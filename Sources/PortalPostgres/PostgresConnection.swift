@@ -53,7 +53,7 @@ public final class PostgresConnection: DatabaseConnection {
         sharedSearchPath = searchPath
         switch LibPQ.shared {
         case .success(let library): pq = library.functions
-        case .failure(let error): throw PortalError(.cannotOpen, "cannot load libpq (install libpq5): " + error.message)
+        case .failure(let error): throw error
         }
         guard let connection = pq.connectdb(conninfo) else {
             throw PortalError(.cannotOpen, "cannot connect to PostgreSQL: out of memory")

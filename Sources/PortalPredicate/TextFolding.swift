@@ -61,7 +61,10 @@ public enum TextFolding {
         static let foldAsLetter: UInt8 = 0, drop: UInt8 = 1, keepOne: UInt8 = 2, keepOneDroppingLow: UInt8 = 3, keptOne: UInt8 = 4
     }
 
-    private static func fold(_ source: UnsafePointer<UInt8>, _ count: Int, into target: UnsafeMutablePointer<UInt8>,
+    /// `fold(_:into:mode:limit:)` with the tables fetched and the room checked by the caller
+    /// (`target` holds `capacity(forFolding: count)` bytes): what a caller folding row after row
+    /// calls, one call per text.
+    package static func fold(_ source: UnsafePointer<UInt8>, _ count: Int, into target: UnsafeMutablePointer<UInt8>,
                              mode: Mode, limit: Int, _ tables: Tables) -> Int? {
         let lower = mode != .diacriticInsensitive, marks = mode != .caseInsensitive
         let column = mode.rawValue
@@ -181,13 +184,13 @@ public enum TextFolding {
     /// FoldTables decoded once, in memory that lives as long as the process: plain pointers,
     /// read without a retain. Nil only if the generated tables were damaged: every text then
     /// takes Foundation's path.
-    struct Tables: @unchecked Sendable {
+    package struct Tables: @unchecked Sendable {
         // Entry flags, as scripts/generate-fold-tables.swift writes them.
         static let changes: UInt32 = 1 << 20, nonBase: UInt32 = 1 << 21, absorbsMarks: UInt32 = 1 << 22
         static let dropsFirstLowMark: UInt32 = 1 << 23, decomposesAsMark: UInt32 = 1 << 24
         static let marksAfterNeedFoundation: UInt32 = 1 << 25
 
-        static let shared = Tables()
+        package static let shared = Tables()
 
         private let stage1: UnsafePointer<UInt16>
         private let stage2: UnsafePointer<UInt16>

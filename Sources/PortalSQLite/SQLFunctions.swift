@@ -12,7 +12,7 @@ import PortalEngine
 /// The SQL functions compiled predicates call: Unicode case/diacritic folding, LIKE with `*`/`?`,
 /// MATCHES with a cached regex, and the string tests with options.
 public enum SQLFunctions {
-    /// Defines the functions on the connection `db`; throws `SQLFunctionError` when SQLite refuses one.
+    /// Defines the functions on the connection `db`; throws the `PortalError` SQLite reported when it refuses one.
     public static func register(on db: OpaquePointer) throws {
         try define(db, "portal_fold", 2, fold)
         try define(db, "portal_lower", 1, lower)
@@ -26,15 +26,15 @@ public enum SQLFunctions {
         // Not innocuous: it reads the store's external data files, so a schema's own triggers
         // and views may not call it.
         try define(db, "portal_archived", 1, archived, innocuous: false)
-        guard sqlite3_create_collation_v2(db, "portal_locale", SQLITE_UTF8, nil, localeOrder, nil) == SQLITE_OK else {
-            throw SQLFunctionError(message: "cannot register portal_locale: " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
-        }
+        let locale = sqlite3_create_collation_v2(db, "portal_locale", SQLITE_UTF8, nil, localeOrder, nil)
+        guard locale == SQLITE_OK else { throw refusal(locale, db, "portal_locale") }
         CollationFallback.install(on: db)
         for flags in Int32(1)...3 {
             let state = Unmanaged.passRetained(FoldOrder(flags: flags)).toOpaque()
-            guard sqlite3_create_collation_v2(db, "portal_fold\(flags)", SQLITE_UTF8, state, foldOrder, releaseFoldOrder) == SQLITE_OK else {
+            let code = sqlite3_create_collation_v2(db, "portal_fold\(flags)", SQLITE_UTF8, state, foldOrder, releaseFoldOrder)
+            guard code == SQLITE_OK else {
                 Unmanaged<FoldOrder>.fromOpaque(state).release()
-                throw SQLFunctionError(message: "cannot register portal_fold\(flags): " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
+                throw refusal(code, db, "portal_fold\(flags)")
             }
         }
     }
@@ -64,6 +64,12 @@ public enum SQLFunctions {
         func compare(_ left: UnsafeBufferPointer<UInt8>, _ rightBytes: UnsafeBufferPointer<UInt8>) -> Int32 {
             if !Self.same(rightBytes, UnsafeBufferPointer(right)) { keep(rightBytes) }
             let folded = UnsafeBufferPointer(foldedRight)
+            // Most rows differ from the literal in their first letters: the fold's first step
+            // (an ASCII run or one scalar, bytes that what follows never changes) settles those.
+            if let mode, let head = scratch.fold(left, mode: mode, limit: 1) {
+                let order = Self.order(head, folded, commonOnly: true)
+                if order != 0 { return order }
+            }
             // Folded only one byte past the right side's fold: the order is known by then (the
             // common bytes, else the longer is greater).
             let limit = folded.count + 1
@@ -90,14 +96,15 @@ public enum SQLFunctions {
             return memcmp(x, y, a.count) == 0
         }
 
-        /// Byte order (a prefix first).
-        private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+        /// Byte order (a prefix first); with `commonOnly`, of the bytes both have (0 when one
+        /// begins the other).
+        private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, commonOnly: Bool = false) -> Int32 {
             let common = min(a.count, b.count)
             if common > 0, let x = a.baseAddress, let y = b.baseAddress {
                 let c = memcmp(x, y, common)
                 if c != 0 { return c < 0 ? -1 : 1 }
             }
-            return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+            return commonOnly || a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
         }
     }
 
@@ -154,9 +161,16 @@ public enum SQLFunctions {
     private static func define(_ db: OpaquePointer, _ name: String, _ arguments: Int32, _ function: Function,
                                innocuous: Bool = true) throws {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | (innocuous ? SQLITE_INNOCUOUS : 0)
-        guard sqlite3_create_function_v2(db, name, arguments, flags, nil, function, nil, nil, nil) == SQLITE_OK else {
-            throw SQLFunctionError(message: "cannot register \(name): " + (sqlite3_errmsg(db).map { String(cString: $0) } ?? ""))
-        }
+        let code = sqlite3_create_function_v2(db, name, arguments, flags, nil, function, nil, nil, nil)
+        guard code == SQLITE_OK else { throw refusal(code, db, name) }
+    }
+
+    /// SQLite's refusal to register `name`: the error SQLite reported, its code kept, in words
+    /// that say which function it was.
+    private static func refusal(_ code: Int32, _ db: OpaquePointer, _ name: String) -> PortalError {
+        var error = PortalError.sqlite(code, db: db)
+        error.message = "cannot register \(name): " + (error.sqliteMessage ?? "")
+        return error
     }
 
     /// `portal_archived(x)`: a Core Data Transformable or Binary Data value as the app reads it
@@ -244,15 +258,20 @@ public enum SQLFunctions {
     /// never allocated per row.
     final class FoldScratch {
         private var buffer = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        /// Fetched once: each row's fold is then one call.
+        private let tables = TextFolding.Tables.shared
         deinit { buffer.deallocate() }
 
         /// The fold of `bytes`, in this memory until the next call; nil when it is Foundation's
         /// to fold (see `SQLFunctions.withFolded`).
         @inline(__always)
         func fold(_ bytes: UnsafeBufferPointer<UInt8>, mode: TextFolding.Mode, limit: Int) -> UnsafeBufferPointer<UInt8>? {
+            guard let tables else { return nil }
             if buffer.count < TextFolding.capacity(forFolding: bytes.count) { grow(for: bytes.count) }
-            guard let count = TextFolding.fold(bytes, into: buffer, mode: mode, limit: limit) else { return nil }
-            return UnsafeBufferPointer(start: buffer.baseAddress, count: count)
+            guard let target = buffer.baseAddress else { return nil }
+            guard let source = bytes.baseAddress else { return UnsafeBufferPointer(start: target, count: 0) }
+            guard let count = TextFolding.fold(source, bytes.count, into: target, mode: mode, limit: limit, tables) else { return nil }
+            return UnsafeBufferPointer(start: target, count: count)
         }
 
         private func grow(for count: Int) {
@@ -442,12 +461,4 @@ public enum SQLFunctions {
         if flags & 2 != 0 { options.insert(.diacriticInsensitive) }
         return options
     }
-}
-
-/// SQLite refused to register a function.
-public struct SQLFunctionError: Error, Sendable, CustomStringConvertible {
-    /// SQLite's reason.
-    public var message: String
-    /// The message.
-    public var description: String { message }
 }

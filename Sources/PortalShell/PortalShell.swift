@@ -78,7 +78,7 @@ public enum PortalShell {
                                          busyTimeout: configuration.busyTimeout, coreData: configuration.coreData)
         } catch {
             if Interrupts.received { return fail("interrupted while opening '\(path)'", ExitStatus.interrupted) }
-            return fail(error.message, ExitStatus.cannotOpen)
+            return fail(error.message, error.reason.exitStatus)
         }
         defer { database.close() }
         if let target = configuration.copyTo {

@@ -9,7 +9,7 @@ public final class BrowserModel {
 
     public enum Mode: Sendable, Hashable {
         case browse
-        case filter(LineEditor, error: BrowserFilterError?)
+        case filter(LineEditor, error: BrowserError?)
         case record(selected: Int)
         case editCell(column: Int, editor: LineEditor, isNull: Bool, fromRecord: Bool)
         case add(AddForm)
@@ -145,8 +145,9 @@ public final class BrowserModel {
             index = found
         }
         let name = entities[index].name
-        if let filter, !filter.trimmingSpaces.isEmpty, let error = source.validate(entity: name, filter: filter) {
-            throw BrowserError("invalid filter: \(error.message)")
+        if let filter, !filter.trimmingSpaces.isEmpty, var error = source.validate(entity: name, filter: filter) {
+            error.message = "invalid filter: " + error.message
+            throw error
         }
         guard let sort else { return (index, nil) }
         guard let column = entities[index].columns.first(where: { $0.name.lowercased() == sort.column.lowercased() }) else {
@@ -320,10 +321,8 @@ public final class BrowserModel {
         }
         do {
             report(.statistics(.success(try source.statistics(entity: job.entity, filter: job.filter, column: column))))
-        } catch let error as BrowserError {
-            report(.statistics(.failure(error)))
         } catch {
-            report(.statistics(.failure(BrowserError(String(describing: error)))))
+            report(.statistics(.failure(BrowserError.from(error))))
         }
     }
 
@@ -343,11 +342,7 @@ public final class BrowserModel {
         statusIsError = error
     }
 
-    func message(of error: any Error) -> String {
-        if let e = error as? BrowserError { return e.message }
-        if let e = error as? BrowserFilterError { return e.message }
-        return String(describing: error)
-    }
+    func message(of error: any Error) -> String { BrowserError.from(error).message }
 
     // MARK: - Keys
 

@@ -23,7 +23,7 @@ public protocol BrowserDataSource: AnyObject, Sendable {
     /// and dates (slow on a large table: the browser calls it in the background).
     func statistics(entity: String, filter: String, column: String) throws -> ColumnSummary
     /// Why `filter` is not a valid predicate for `entity`, or nil when it is.
-    func validate(entity: String, filter: String) -> BrowserFilterError?
+    func validate(entity: String, filter: String) -> BrowserError?
     /// Inserts one entity (one transaction); attributes left out take their defaults.
     func create(entity: String, values: [(String, Value)]) throws -> BrowserRow
     /// Sets one attribute of the entity with this id (one transaction); returns the row as stored.
@@ -257,21 +257,32 @@ public enum RowCount: Sendable, Hashable {
     }
 }
 
-/// A filter's parse or name error, with the character range it concerns.
-public struct BrowserFilterError: Error, Sendable, Hashable {
-    public var message: String
-    public var range: Range<Int>?
-    public init(message: String, range: Range<Int>?) {
-        self.message = message
-        self.range = range
-    }
-}
-
-/// An error a data source reports in words meant for the status line.
+/// The browser's one error type: what went wrong in words meant for the status line, where in
+/// the filter's text it is (characters) when it is about the filter, and the engine's error
+/// behind it (its kind, the database's code, the predicate error) when there is one.
 public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// Where in the filter's text, in characters from its start.
+    public var range: Range<Int>?
+    /// The engine's error this one reports.
+    public var cause: PortalError?
+    public init(_ message: String, range: Range<Int>? = nil, cause: PortalError? = nil) {
+        self.message = message
+        self.range = range
+        self.cause = cause
+    }
     public var description: String { message }
+
+    /// Any error as the browser reports it: a `BrowserError` as it is, an engine error in its
+    /// own words and kept as the cause.
+    public static func from(_ error: any Error) -> BrowserError {
+        switch error {
+        case let error as BrowserError: error
+        case let error as PortalError: BrowserError(error.description, cause: error)
+        case let error as PortalPredicateError: BrowserError(error.description, cause: PortalError(wrapping: error))
+        default: BrowserError(String(describing: error))
+        }
+    }
 }
 
 /// What a call that has not finished yet is doing, for the status line.

@@ -274,18 +274,24 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         }
     }
 
-    public func validate(entity name: String, filter: String) -> BrowserFilterError? {
+    public func validate(entity name: String, filter: String) -> BrowserError? {
         do {
             _ = try read { try compiled($0, name, filter) }
             return nil
         } catch let error as PortalPredicate.PortalPredicateError {
-            return BrowserFilterError(message: error.description, range: error.range(in: filter))
+            return Self.filterError(PortalError(wrapping: error), in: filter)
         } catch let error as PortalError {
-            let range = error.predicateError.flatMap { $0.range(in: filter) }
-            return BrowserFilterError(message: error.predicateError?.description ?? error.description, range: range)
+            return Self.filterError(error, in: filter)
         } catch {
-            return BrowserFilterError(message: String(describing: error), range: nil)
+            return BrowserError(String(describing: error))
         }
+    }
+
+    /// A filter that did not compile: the predicate's own words, where in the filter's text
+    /// they point, and the engine's error kept.
+    static func filterError(_ error: PortalError, in filter: String) -> BrowserError {
+        BrowserError(error.predicateError?.description ?? error.description,
+                     range: error.predicateError.flatMap { $0.range(in: filter) }, cause: error)
     }
 
     // MARK: Writes

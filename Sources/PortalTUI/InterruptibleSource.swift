@@ -62,7 +62,7 @@ final class InterruptibleSource: BrowserDataSource, @unchecked Sendable {
     func count(entity: String, filter: String, budget: Duration?) throws -> RowCount {
         try base.count(entity: entity, filter: filter, budget: budget)
     }
-    func validate(entity: String, filter: String) -> BrowserFilterError? { base.validate(entity: entity, filter: filter) }
+    func validate(entity: String, filter: String) -> BrowserError? { base.validate(entity: entity, filter: filter) }
     // A frequency page groups every row of a column without an index: it runs as a page does.
     func frequencies(_ request: FrequencyRequest) throws -> [FrequencyRow] {
         let base = self.base

@@ -131,6 +131,20 @@ final class BrowserSession {
         try s.waitFor("BROWSER-EXITED-0")
     }
 
+    /// A `--where` the browser refuses before its screen opens is reported as the shell reports
+    /// a command's mistake: the filter under the message, a caret under the name; exit status 1.
+    @Test func aRefusedFilterIsReportedWithACaret() throws {
+        let s = try BrowserSession()
+        try s.start(["--entity", "Track", "--where", "GenreId == 1 AND Nmae == 1"])
+        let screen = try s.waitFor("BROWSER-EXITED-1")
+        #expect(screen.contains("""
+            error: invalid filter: Track has no attribute or relationship named 'Nmae' (did you mean 'Name'?)
+              GenreId == 1 AND Nmae == 1
+                               ^~~~
+            BROWSER-EXITED-1
+            """), "\(screen)")
+    }
+
     @Test func editsAddsDeletesAndUndoes() throws {
         let s = try BrowserSession()
         try s.start(["--entity", "Genre"])

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import PortalPredicate
 @testable import PortalEngine
@@ -96,5 +97,37 @@ import PortalPredicate
         #expect(unknown?.suggestion == "Milliseconds")
         let text = failure(Selection([SelectionItem("sum(Name)")]))
         #expect(text?.description.contains("needs numbers") == true)
+    }
+
+    /// A selection's mistake is a `PortalError` that says which part it is in and keeps the
+    /// predicate error, whose range is within that part's text: a caller can point at it.
+    @Test func aMistakeSaysItsPartAndKeepsThePredicateError() throws {
+        let selection = Selection([SelectionItem("AlbumId")], groupBy: ["AlbumId"], having: "count() > 1 AND Nmae != nil")
+        let error = try #require(portalError { try rows("Track", selection) })
+        #expect(error.kind == .predicate && error.entity == "Track")
+        #expect(error.selectionPart == .having)
+        #expect(error.predicateError?.kind == .unknownName)
+        #expect(error.predicateError?.range(in: "count() > 1 AND Nmae != nil") == 16..<20)
+        #expect(error.message.hasPrefix("invalid selection for Track (having): "))
+        let sorted = try #require(portalError {
+            try store.read { try $0.find("Track", select: Selection([SelectionItem("Name")]), sortedBy: [SortKey("Nmae")]) }
+        })
+        #expect(sorted.selectionPart == .sortKey(0))
+    }
+
+    /// A long selection's compile stops when asked (`PredicateInterruption`), as a predicate's
+    /// does: `.interrupted`, not a mistake in the selection. The question says yes on this
+    /// test's thread only.
+    @Test func anInterruptedCompileIsInterrupted() throws {
+        let having = (1...20_000).map { "count() == \($0)" }.joined(separator: " OR ")
+        let selection = Selection([SelectionItem("AlbumId")], groupBy: ["AlbumId"], having: having)
+        Thread.current.threadDictionary["stop compiling"] = true
+        PredicateInterruption.requested = { Thread.current.threadDictionary["stop compiling"] != nil }
+        defer {
+            PredicateInterruption.requested = nil
+            Thread.current.threadDictionary["stop compiling"] = nil
+        }
+        let error = portalError { try rows("Track", selection) }
+        #expect(error?.kind == .interrupted)
     }
 }

@@ -58,8 +58,8 @@ import PortalEngine
     }
 
     @Test func updateAndDeleteRequireWhere() {
-        #expect(throws: CommandError.self) { try parse("update Track set Name = 'x'") }
-        #expect(throws: CommandError.self) { try parse("delete Track") }
+        #expect(throws: ShellError.self) { try parse("update Track set Name = 'x'") }
+        #expect(throws: ShellError.self) { try parse("delete Track") }
         do {
             _ = try CommandParser.parse("delete Track")
         } catch {
@@ -68,7 +68,7 @@ import PortalEngine
     }
 
     @Test func importExport() throws {
-        #expect(throws: CommandError.self) { try parse("import Artist from /tmp/a b.csv") }
+        #expect(throws: ShellError.self) { try parse("import Artist from /tmp/a b.csv") }
         #expect(try parse("import Artist from \"/tmp/a b.csv\" as tsv") == .importData(Located("Artist", 7..<13), path: "/tmp/a b.csv", .tsv))
         guard case .export(let query, let path, let format) = try parse("export Track where GenreId == 1 sort by Name to /tmp/out.json") else {
             Issue.record("not an export"); return
@@ -105,13 +105,13 @@ import PortalEngine
     }
 
     @Test func errorsPointAtTheProblem() {
-        #expect(throws: CommandError("unknown command 'fnd' (did you mean 'find'?)", 0..<3)) { try parse("fnd Track") }
-        #expect(throws: CommandError("unknown format 'xml' (expected table, csv, tsv, json, ndjson, line, markdown)", 5..<8)) {
+        #expect(throws: ShellError("unknown command 'fnd' (did you mean 'find'?)", 0..<3)) { try parse("fnd Track") }
+        #expect(throws: ShellError("unknown format 'xml' (expected table, csv, tsv, json, ndjson, line, markdown)", 5..<8)) {
             try parse("mode xml")
         }
-        #expect(throws: CommandError("unterminated string", 17..<21)) { try parse("find Track where 'abc") }
-        #expect(throws: CommandError("expected a predicate after 'where'", 16..<17)) { try parse("find Track where") }
-        #expect(throws: CommandError("unexpected 'junk'", 11..<15)) { try parse("find Track junk") }
+        #expect(throws: ShellError("unterminated string", 17..<21)) { try parse("find Track where 'abc") }
+        #expect(throws: ShellError("expected a predicate after 'where'", 16..<17)) { try parse("find Track where") }
+        #expect(throws: ShellError("unexpected 'junk'", 11..<15)) { try parse("find Track junk") }
     }
 
     @Test func emptyInputIsNoCommand() throws {

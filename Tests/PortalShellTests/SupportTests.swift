@@ -19,10 +19,10 @@ import PortalEngine
     }
 
     @Test func locatesAnUnknownNameWithoutAPosition() {
-        let error = PortalPredicateError(.unknownName, "no attribute named 'Nmae'")
-        #expect(ShellError.locate(error, in: "NmaeX == 1 OR Nmae == 2", offset: 10) == 24..<28)
+        let error = PortalError(wrapping: PortalPredicateError(.unknownName, "no attribute named 'Nmae'"))
+        #expect(ShellError.from(error, in: "NmaeX == 1 OR Nmae == 2", offset: 10).range == 24..<28)
         // A name inside a string is text, not the name: the caret goes to the name itself.
-        #expect(ShellError.locate(error, in: "x == 'Nmae' OR Nmae == 2", offset: 0) == 15..<19)
+        #expect(ShellError.from(error, in: "x == 'Nmae' OR Nmae == 2", offset: 0).range == 15..<19)
     }
 
     /// A command's error keeps the engine's error it reports: its kind and the database's code.
@@ -41,21 +41,21 @@ import PortalEngine
 /// read again marked when the reader says so, as an import does. `textColumns`: whether every
 /// column is TEXT (the empty-field rule depends on it).
 func readDelimited(_ text: String, tab: Bool = false, chunk: Int = 1 << 20, textColumns: Bool = false)
-    throws(ImportError) -> (header: [String], rows: [(line: Int, values: [Value])]) {
+    throws(ShellError) -> (header: [String], rows: [(line: Int, values: [Value])]) {
     do {
         do {
             return try readDelimited(text, tab: tab, chunk: chunk, textColumns: textColumns, marked: false)
         } catch is DelimitedReader.Remark {
             return try readDelimited(text, tab: tab, chunk: chunk, textColumns: textColumns, marked: true)
         }
-    } catch let error as ImportError {
+    } catch let error as ShellError {
         throw error
     } catch {
-        throw ImportError(line: 0, message: "not an import error: \(error)")
+        throw ShellError(line: 0, message: "not an import error: \(error)")
     }
 }
 
-/// One reading of `readDelimited`'s; throws `ImportError` or `DelimitedReader.Remark`.
+/// One reading of `readDelimited`'s; throws `ShellError` or `DelimitedReader.Remark`.
 func readDelimited(_ text: String, tab: Bool, chunk: Int, textColumns: Bool, marked: Bool)
     throws -> (header: [String], rows: [(line: Int, values: [Value])]) {
     var reader = DelimitedReader(ImportInput(bytes: Array(text.utf8), chunkSize: chunk), tab: tab, marked: marked)
@@ -75,7 +75,7 @@ func value(_ field: InsertField) -> Value {
 }
 
 /// Reads `text` as json (or ndjson) through chunks of `chunk` bytes.
-func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportError) -> [ImportRecord] {
+func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ShellError) -> [ImportRecord] {
     try JSONReader.records(ImportInput(bytes: Array(text.utf8), chunkSize: chunk), lines: lines)
 }
 
@@ -90,7 +90,7 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
     }
 
     @Test func csvErrorsNameTheLine() {
-        #expect(throws: ImportError.self) { try readDelimited("a,b\n1,2\n3\n") }
+        #expect(throws: ShellError.self) { try readDelimited("a,b\n1,2\n3\n") }
         do {
             _ = try readDelimited("a,b\n1,2\n3\n")
         } catch {
@@ -124,7 +124,7 @@ func readJSON(_ text: String, lines: Bool, chunk: Int = 1 << 20) throws(ImportEr
         do {
             _ = try reader.next { _, _ in }
             Issue.record("read a record past the limit")
-        } catch let error as ImportError {
+        } catch let error as ShellError {
             #expect(error.line == 2)
             #expect(error.message == "a record longer than 1 MiB (is a quote not closed?)")
         }

@@ -88,7 +88,7 @@ import PortalEngine
     }
 
     @Test func importRefusesIntegersPast64BitsInNumericColumns() {
-        #expect(throws: ImportError.self) {
+        #expect(throws: ShellError.self) {
             try Executor.checkValues(["99999999999999999999", "99999999999999999999"], numeric: [true, false], columns: ["n", "t"], line: 2)
         }
         #expect(throws: Never.self) {

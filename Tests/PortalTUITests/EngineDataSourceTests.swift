@@ -138,6 +138,33 @@ final class ChinookCopy {
         })
     }
 
+    /// A filter's error is the browser's one error type: the predicate's words, where in the
+    /// filter they point, and the engine's error behind them.
+    @Test func aFilterErrorWrapsTheEngineErrorWithItsRange() throws {
+        let db = try ChinookCopy()
+        let source = EngineDataSource(store: db.store)
+        let error = try #require(source.validate(entity: "Track", filter: "GenreId == 1 AND Nmae == 'x'"))
+        #expect(error.range == 17..<21)
+        #expect(error.cause?.kind == .predicate)
+        #expect(error.cause?.predicateError?.kind == .unknownName)
+        #expect(error.message == error.cause?.predicateError?.description)
+        // Refused before the screen opens, it keeps its place in the filter.
+        let model = BrowserModel(source: source, width: 100, height: 12)
+        #expect(throws: BrowserError("invalid filter: " + error.message, range: 17..<21, cause: error.cause)) {
+            try model.start(entity: "Track", filter: "GenreId == 1 AND Nmae == 'x'")
+        }
+    }
+
+    /// Whatever fails is reported as a `BrowserError`: an engine error in its own words, kept
+    /// with its kind and code.
+    @Test func anEngineErrorIsReportedInItsWordsWithItsCode() {
+        var engine = PortalError(.constraint(.unique), "UNIQUE constraint failed: Artist.Name")
+        engine.sqliteCode = SQLiteCode.constraintUnique
+        let error = BrowserError.from(engine)
+        #expect(error.message == engine.description && error.cause == engine && error.range == nil)
+        #expect(BrowserError.from(error) == error)
+    }
+
     /// The filter line takes a Swift closure as the shell does, with the error's place in it.
     @Test func filtersTakeSwiftClosures() throws {
         let db = try ChinookCopy()

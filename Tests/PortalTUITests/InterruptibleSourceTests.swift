@@ -24,7 +24,7 @@ final class StuckSource: BrowserDataSource, @unchecked Sendable {
 
     func entities() throws -> [BrowserEntity] { [] }
     func count(entity: String, filter: String, budget: Duration?) throws -> RowCount { .exact(0) }
-    func validate(entity: String, filter: String) -> BrowserFilterError? { nil }
+    func validate(entity: String, filter: String) -> BrowserError? { nil }
     func create(entity: String, values: [(String, Value)]) throws -> BrowserRow { throw BrowserError("no") }
     func update(entity: String, id: [Value], column: String, value: Value) throws -> BrowserRow { throw BrowserError("no") }
     func delete(entity: String, id: [Value]) throws { throw BrowserError("no") }

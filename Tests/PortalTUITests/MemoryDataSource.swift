@@ -24,17 +24,17 @@ final class MemoryDataSource: BrowserDataSource, @unchecked Sendable {
     func changeToken() -> UInt64 { locked { token } }
     func cancel() {}
 
-    func validate(entity: String, filter: String) -> BrowserFilterError? {
+    func validate(entity: String, filter: String) -> BrowserError? {
         guard let t = locked({ tables.first { $0.entity.name == entity } }) else {
-            return BrowserFilterError(message: "no entity", range: nil)
+            return BrowserError("no entity")
         }
         do {
             _ = try matcher(filter, t.entity)
             return nil
-        } catch let error as BrowserFilterError {
+        } catch let error as BrowserError {
             return error
         } catch {
-            return BrowserFilterError(message: "\(error)", range: nil)
+            return BrowserError("\(error)")
         }
     }
 
@@ -189,11 +189,11 @@ final class MemoryDataSource: BrowserDataSource, @unchecked Sendable {
         let parts = text.split(separator: " ", maxSplits: 2).map(String.init)
         guard let name = parts.first else { return { _ in true } }
         guard let column = entity.columns.firstIndex(where: { $0.name == name }) else {
-            throw BrowserFilterError(message: "unknown attribute '\(name)' on \(entity.name)", range: 0..<name.count)
+            throw BrowserError("unknown attribute '\(name)' on \(entity.name)", range: 0..<name.count)
         }
         guard parts.count == 3, parts[1] == "==" || parts[1] == "CONTAINS" else {
             let start = name.count + 1
-            throw BrowserFilterError(message: "expected == or CONTAINS", range: start..<max(start + 1, text.count))
+            throw BrowserError("expected == or CONTAINS", range: start..<max(start + 1, text.count))
         }
         let literal = parts[2]
         let value: Value
@@ -205,10 +205,10 @@ final class MemoryDataSource: BrowserDataSource, @unchecked Sendable {
             value = .null
         } else {
             let start = text.count - literal.count
-            throw BrowserFilterError(message: "expected a literal", range: start..<text.count)
+            throw BrowserError("expected a literal", range: start..<text.count)
         }
         if parts[1] == "==" { return { $0.values[column] == value } }
-        guard case .text(let needle) = value else { throw BrowserFilterError(message: "CONTAINS needs text", range: nil) }
+        guard case .text(let needle) = value else { throw BrowserError("CONTAINS needs text") }
         return { row in
             if case .text(let s) = row.values[column] { return s.contains(needle) }
             return false

@@ -58,34 +58,53 @@ public struct CompiledSelection: Sendable, Hashable {
     public var distinct: Bool
 }
 
-/// A selection that cannot compile: which part, and why (the error's range is within that part's text).
-public struct SelectionError: Error, Sendable {
-    /// The part of the selection at fault.
-    public enum Part: Sendable, Hashable {
-        case item(Int), groupKey(Int), having, sortKey(Int)
+/// The part of a selection a compile error is in (`PortalError.selectionPart`); the error's
+/// `predicateError.range` is within that part's text.
+public enum SelectionPart: Sendable, Hashable {
+    case item(Int), groupKey(Int), having, sortKey(Int)
+
+    /// The part, as a message names it.
+    public var name: String {
+        switch self {
+        case .item(let index): "column \(index + 1)"
+        case .groupKey(let index): "group key \(index + 1)"
+        case .having: "having"
+        case .sortKey(let index): "sort key \(index + 1)"
+        }
     }
-    public var part: Part
-    public var error: PortalPredicateError
+}
+
+extension PortalError {
+    /// A part of a selection over `entity` that did not compile: `.predicate`, with the part and
+    /// the predicate error; an interrupted compile is `.interrupted`.
+    static func invalidSelection(_ error: PortalPredicateError, part: SelectionPart, entity: String) -> PortalError {
+        guard error.kind != .interrupted else { return PortalError(.interrupted, "interrupted") }
+        var wrapped = PortalError(.predicate, "invalid selection for \(entity) (\(part.name)): \(error.message)",
+                                  entity: entity, suggestion: error.suggestion)
+        wrapped.predicateError = error
+        wrapped.selectionPart = part
+        return wrapped
+    }
 }
 
 extension PredicateCompiler {
     /// Compiles `selection` against `entity`; `sort` keys may name items (by `as` name or text).
-    /// Throws `SelectionError`.
+    /// Throws a `.predicate` `PortalError` naming the part at fault (`selectionPart`).
     public static func compile(_ selection: Selection, sortedBy sort: [SortKey] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String,
-                               dialect: any SQLDialect = SQLiteDialect()) throws(SelectionError) -> CompiledSelection {
+                               dialect: any SQLDialect = SQLiteDialect()) throws(PortalError) -> CompiledSelection {
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         return try compiler.compile(selection, sort: sort, in: Scope(entity: entity, alias: alias))
     }
 }
 
 extension SQLCompiler {
-    func compile(_ selection: Selection, sort: [SortKey], in scope: Scope) throws(SelectionError) -> CompiledSelection {
+    func compile(_ selection: Selection, sort: [SortKey], in scope: Scope) throws(PortalError) -> CompiledSelection {
         groupAggregates = true
         var values: [SQLFragment] = [], names: [String] = [], aggregated: [Bool] = []
         var storages: [StorageConvention] = []
         for (index, item) in selection.items.enumerated() {
-            let (sql, isAggregate) = try part(.item(index), item.expression) { try scalarItem($0, in: scope) }
+            let (sql, isAggregate) = try part(.item(index), item.expression, of: scope.entity) { try scalarItem($0, in: scope) }
             values.append(sql)
             storages.append(storage(of: item.expression, in: scope))
             names.append(item.columnName)
@@ -94,8 +113,11 @@ extension SQLCompiler {
         }
         var groupBy: [SQLFragment] = []
         for (index, key) in selection.groupBy.enumerated() {
-            let (sql, isAggregate) = try part(.groupKey(index), key) { try scalarItem($0, in: scope, named: false) }
-            if isAggregate { throw SelectionError(part: .groupKey(index), error: PortalPredicateError(.invalidOperation, "an aggregate cannot be a group key")) }
+            let (sql, isAggregate) = try part(.groupKey(index), key, of: scope.entity) { try scalarItem($0, in: scope, named: false) }
+            if isAggregate {
+                throw .invalidSelection(PortalPredicateError(.invalidOperation, "an aggregate cannot be a group key"),
+                                        part: .groupKey(index), entity: scope.entity.name)
+            }
             groupBy.append(sql)
             // An item that is this key says it in the same words: a server matches the select
             // list to GROUP BY by its text (a to-one path's subquery has fresh aliases each time).
@@ -108,12 +130,12 @@ extension SQLCompiler {
             try checkGrouped(selection, aggregated, scope.entity)
         }
         let columns = values.indices.map { shown(values[$0], storages[$0]) + " AS " + dialect.quoted(names[$0]) }
-        let having = try selection.having.map { text throws(SelectionError) in
-            try part(.having, text) { text in (try predicate(PredicateTree.parse(text), in: scope), false) }.0
+        let having = try selection.having.map { text throws(PortalError) in
+            try part(.having, text, of: scope.entity) { text in (try predicate(PredicateTree.parse(text), in: scope), false) }.0
         }
         var order: [SQLFragment] = []
         for (index, key) in sort.enumerated() {
-            let (sql, _) = try part(.sortKey(index), key.keyPath) { try scalarItem($0, in: scope, named: true) }
+            let (sql, _) = try part(.sortKey(index), key.keyPath, of: scope.entity) { try scalarItem($0, in: scope, named: true) }
             order.append(sql + dialect.direction(ascending: key.ascending, nullable: true))
         }
         return CompiledSelection(columns: columns, names: names, groupBy: groupBy, having: having,
@@ -166,7 +188,7 @@ extension SQLCompiler {
 
     /// Each item that is not an aggregate must be a group key (by its text, or by its name where
     /// no attribute or relationship has that name), or a constant.
-    private func checkGrouped(_ selection: Selection, _ aggregated: [Bool], _ entity: EntityDescription) throws(SelectionError) {
+    private func checkGrouped(_ selection: Selection, _ aggregated: [Bool], _ entity: EntityDescription) throws(PortalError) {
         let keys = Set(selection.groupBy.map(Self.normalized))
         func groupedByName(_ item: SelectionItem) -> Bool {
             keys.contains(Self.normalized(item.columnName)) && entity.attribute(named: item.columnName) == nil
@@ -176,9 +198,9 @@ extension SQLCompiler {
         where !aggregated[index] && !keys.contains(Self.normalized(item.expression)) && !groupedByName(item) {
             let parsed = try? ExpressionTree.parse(item.expression)
             if case .literal? = parsed { continue }
-            throw SelectionError(part: .item(index), error: PortalPredicateError(
-                .invalidOperation, Self.notGroupedMessage(item.expression.trimmed, parsed, entity),
-                range: 0..<item.expression.count))
+            let error = PortalPredicateError(.invalidOperation, Self.notGroupedMessage(item.expression.trimmed, parsed, entity),
+                                             range: 0..<item.expression.count)
+            throw .invalidSelection(error, part: .item(index), entity: entity.name)
         }
     }
 
@@ -205,16 +227,16 @@ extension SQLCompiler {
     }
 
     /// Runs `body` on one part's text, naming the part in a failure and locating its culprit.
-    private func part<T>(_ part: SelectionError.Part, _ text: String,
-                         _ body: (String) throws -> T) throws(SelectionError) -> T {
+    private func part<T>(_ part: SelectionPart, _ text: String, of entity: EntityDescription,
+                         _ body: (String) throws -> T) throws(PortalError) -> T {
         failingToken = nil
         do {
             return try body(text)
         } catch var error as PortalPredicateError {
             if error.range == nil { error.range = failingToken.flatMap { TokenLocator.range(of: $0, in: text) } }
-            throw SelectionError(part: part, error: error)
+            throw .invalidSelection(error, part: part, entity: entity.name)
         } catch {
-            throw SelectionError(part: part, error: PortalPredicateError(.invalidOperation, "\(error)"))
+            throw .invalidSelection(PortalPredicateError(.invalidOperation, "\(error)"), part: part, entity: entity.name)
         }
     }
 

@@ -43,33 +43,13 @@ extension ReadContext {
                                               schema: schema, alias: "t0", dialect: store.dialect)
             }
         }
-        let compiled: CompiledSelection
-        do {
-            compiled = try PredicateCompiler.compile(selection, sortedBy: sortedBy, entity: entity, schema: schema,
+        let compiled = try PredicateCompiler.compile(selection, sortedBy: sortedBy, entity: entity, schema: schema,
                                                      alias: "t0", dialect: store.dialect)
-        } catch {
-            var wrapped = PortalError(.predicate, "invalid selection for \(entity.name) (\(error.partName)): "
-                                          + error.error.message, entity: entity.name, suggestion: error.error.suggestion)
-            wrapped.predicateError = error.error
-            throw wrapped
-        }
         var select = Select(entity, columns: .expressions(compiled.columns), condition: filter?.condition,
                             order: compiled.order, limit: limit, offset: offset)
         select.distinct = compiled.distinct
         select.groupBy = compiled.groupBy
         select.having = compiled.having
         return select.rendered(in: store.dialect)
-    }
-}
-
-extension SelectionError {
-    /// The part at fault, as a message names it.
-    public var partName: String {
-        switch part {
-        case .item(let index): "column \(index + 1)"
-        case .groupKey(let index): "group key \(index + 1)"
-        case .having: "having"
-        case .sortKey(let index): "sort key \(index + 1)"
-        }
     }
 }

@@ -8,15 +8,15 @@ public struct CommandParser {
     private var index = 0
 
     /// Parses `line`; nil when it holds no command.
-    public static func parse(_ line: String) throws(CommandError) -> Command? {
+    public static func parse(_ line: String) throws(ShellError) -> Command? {
         var parser = try CommandParser(line)
         guard !parser.tokens.isEmpty else { return nil }
         let command = try parser.command()
-        if let extra = parser.peek { throw CommandError("unexpected '\(extra.text)'", extra.range) }
+        if let extra = parser.peek { throw ShellError("unexpected '\(extra.text)'", extra.range) }
         return command
     }
 
-    init(_ line: String) throws(CommandError) {
+    init(_ line: String) throws(ShellError) {
         characters = Array(line)
         guard let body = Self.sqlStatementStart(characters) else {
             tokens = try Lexer.tokens(characters)
@@ -66,25 +66,25 @@ public struct CommandParser {
         return true
     }
 
-    private mutating func expect(_ keyword: String, after what: String) throws(CommandError) {
+    private mutating func expect(_ keyword: String, after what: String) throws(ShellError) {
         guard accept(keyword) else {
-            throw CommandError("expected '\(keyword)' after \(what)", peek?.range ?? endRange)
+            throw ShellError("expected '\(keyword)' after \(what)", peek?.range ?? endRange)
         }
     }
 
-    private mutating func command() throws(CommandError) -> Command {
-        guard let first = next() else { throw CommandError("empty command") }
+    private mutating func command() throws(ShellError) -> Command {
+        guard let first = next() else { throw ShellError("empty command") }
         var word = first.text.lowercased()
         // sqlite3 habits: `.mode csv`, `.schema`, `.quit`.
         if first.isSymbol("."), let name = peek, name.kind == .word, name.range.lowerBound == first.range.upperBound {
             index += 1
             word = name.text.lowercased()
         } else if first.kind != .word {
-            throw CommandError("expected a command, found '\(first.text)' (try 'help')", first.range)
+            throw ShellError("expected a command, found '\(first.text)' (try 'help')", first.range)
         }
         if let spec = CommandSpec.named(word) {
-            do { return try spec.parse(&self) } catch let error as CommandError { throw error } catch {
-                throw CommandError("\(error)", first.range)
+            do { return try spec.parse(&self) } catch let error as ShellError { throw error } catch {
+                throw ShellError("\(error)", first.range)
             }
         }
         if !first.isSymbol("."), Self.sqlStatementWords.contains(word) {
@@ -92,11 +92,11 @@ public struct CommandParser {
             // which words would be SQL could not be told from the first word alone.
             // An INSERT most likely means to add a row, which `create` does.
             let adding = ["insert", "replace"].contains(word) ? "to add an entity write 'create ENTITY set key = value, …'; " : ""
-            throw CommandError("unknown command '\(word)': \(adding)for SQL write 'sql \(first.text) …'", first.range)
+            throw ShellError("unknown command '\(word)': \(adding)for SQL write 'sql \(first.text) …'", first.range)
         }
         let suggestion = closestName(to: word, among: commandNames).map { " (did you mean '\($0)'?)" } ?? " (try 'help')"
-        throw CommandError("unknown command '\(first.isSymbol(".") ? "." + word : word)'\(suggestion)",
-                           first.range.lowerBound..<(tokens[index - 1].range.upperBound))
+        throw ShellError("unknown command '\(first.isSymbol(".") ? "." + word : word)'\(suggestion)",
+                         first.range.lowerBound..<(tokens[index - 1].range.upperBound))
     }
 
     /// Every command: its names, help and the parse of what follows its name. `help`,
@@ -121,7 +121,7 @@ public struct CommandParser {
         CommandSpec(["explain"], usages: [
             ("explain COMMAND", "the SQL a command compiles to, its bound values and the database's query plan"),
         ]) { parser in
-            guard parser.peek != nil else { throw CommandError("explain needs a command: explain find Track where …", parser.endRange) }
+            guard parser.peek != nil else { throw ShellError("explain needs a command: explain find Track where …", parser.endRange) }
             return .explain(try parser.command())
         },
         CommandSpec(["entities"], aliases: ["tables"], usages: [
@@ -194,7 +194,7 @@ public struct CommandParser {
             .browse($0.peek == nil ? nil : try $0.query(allowWindow: false))
         },
         CommandSpec(["generate"], usages: [("generate swift [E …]", "Swift entity types for the engine's typed portal")]) { parser in
-            guard parser.accept("swift") else { throw CommandError("expected 'swift' after generate", parser.peek?.range ?? parser.endRange) }
+            guard parser.accept("swift") else { throw ShellError("expected 'swift' after generate", parser.peek?.range ?? parser.endRange) }
             var entities: [Located<String>] = []
             while parser.peek != nil {
                 entities.append(try parser.name("an entity name"))
@@ -215,7 +215,7 @@ public struct CommandParser {
             guard parser.peek != nil else { return .relations }
             let from = try parser.name("ENTITY.attribute")
             guard parser.acceptSymbol("->") else {
-                throw CommandError("expected '->' after \(from.value): relate ENTITY.attribute -> ENTITY", parser.peek?.range ?? parser.endRange)
+                throw ShellError("expected '->' after \(from.value): relate ENTITY.attribute -> ENTITY", parser.peek?.range ?? parser.endRange)
             }
             return .relate(from, try parser.name("the related entity"))
         },
@@ -241,10 +241,10 @@ public struct CommandParser {
     /// A name: a word or a quoted string; parts joined by dots with nothing between, each
     /// quoted or not, make one name (`sales."OrderLines"`, `"sales"."OrderLines"`: an entity in
     /// a schema, as psql writes it).
-    private mutating func name(_ what: String) throws(CommandError) -> Located<String> {
-        guard let token = peek else { throw CommandError("expected \(what)", endRange) }
+    private mutating func name(_ what: String) throws(ShellError) -> Located<String> {
+        guard let token = peek else { throw ShellError("expected \(what)", endRange) }
         guard token.kind == .word || token.kind == .string else {
-            throw CommandError("expected \(what), found '\(token.text)'", token.range)
+            throw ShellError("expected \(what), found '\(token.text)'", token.range)
         }
         index += 1
         var (text, range) = (token.text, token.range)
@@ -258,7 +258,7 @@ public struct CommandParser {
         return Located(text, range)
     }
 
-    private mutating func query(allowWindow: Bool) throws(CommandError) -> Query {
+    private mutating func query(allowWindow: Bool) throws(ShellError) -> Query {
         var query = Query(entity: try name("an entity name"))
         if accept("select") { query.selection = try selectionItems() }
         let grouping = query.selection != nil
@@ -273,7 +273,7 @@ public struct CommandParser {
     }
 
     /// `[sort by KEY [asc|desc], …] [limit N] [offset N]` in any order.
-    private mutating func window(_ query: inout Query, allowOffset: Bool) throws(CommandError) {
+    private mutating func window(_ query: inout Query, allowOffset: Bool) throws(ShellError) {
         while let token = peek {
             if token.isKeyword("sort") || token.isKeyword("order") {
                 index += 1
@@ -293,7 +293,7 @@ public struct CommandParser {
 
     /// `count E [where P] [group by KEY, …]`: with groups, the keys and each group's count,
     /// largest first — a `find … select KEY, …, count() as count … sort by count desc`.
-    private mutating func count() throws(CommandError) -> Command {
+    private mutating func count() throws(ShellError) -> Command {
         let entity = try name("an entity name")
         let predicate = accept("where") ? try self.predicate(stopAtGroup: true) : nil
         guard accept("group") else { return .count(entity, predicate) }
@@ -312,7 +312,7 @@ public struct CommandParser {
     }
 
     /// `[distinct] ITEM [as NAME], …` up to `where`, `group by`, `having`, `sort by`, a window or the end.
-    private mutating func selectionItems() throws(CommandError) -> SelectionClause {
+    private mutating func selectionItems() throws(ShellError) -> SelectionClause {
         let distinct = accept("distinct")
         var clause = SelectionClause(items: try list(stopAtTo: true, selecting: true))
         clause.distinct = distinct
@@ -322,7 +322,7 @@ public struct CommandParser {
     /// Expressions separated by top-level commas, up to the next clause; in a selection each may
     /// end with `as NAME`.
     private mutating func list(stopAtTo: Bool, selecting: Bool = false)
-        throws(CommandError) -> [(expression: PredicateText, name: String?)] {
+        throws(ShellError) -> [(expression: PredicateText, name: String?)] {
         var items: [(expression: PredicateText, name: String?)] = []
         repeat {
             let expression = try predicate(stopAtTo: stopAtTo, stopAtGroup: true, listing: true, selecting: selecting,
@@ -332,7 +332,7 @@ public struct CommandParser {
         return items
     }
 
-    private mutating func sortKeys() throws(CommandError) -> [Located<SortKey>] {
+    private mutating func sortKeys() throws(ShellError) -> [Located<SortKey>] {
         var keys: [Located<SortKey>] = []
         repeat {
             let key = try name("an attribute to sort by")
@@ -343,13 +343,13 @@ public struct CommandParser {
         return keys
     }
 
-    private mutating func rowCount(_ what: String) throws(CommandError) -> RowCount {
+    private mutating func rowCount(_ what: String) throws(ShellError) -> RowCount {
         if let token = peek, token.kind == .variable {
             index += 1
             return .variable(Located(token.text, token.range))
         }
         guard let token = peek, token.kind == .number, let value = Int(token.text), value >= 0 else {
-            throw CommandError("expected \(what) (a number or a $variable)", peek?.range ?? endRange)
+            throw ShellError("expected \(what) (a number or a $variable)", peek?.range ?? endRange)
         }
         index += 1
         return .number(value)
@@ -360,13 +360,13 @@ public struct CommandParser {
     /// `where`), or the end.
     private mutating func predicate(stopAtTo: Bool = false, stopAtGroup: Bool = false, listing: Bool = false,
                                     selecting: Bool = false, what: String = "a predicate after 'where'")
-        throws(CommandError) -> PredicateText {
+        throws(ShellError) -> PredicateText {
         let start = index
         var depth = 0
         var end = tokens.count
         let interruption = PredicateInterruption.requested
         scan: while index < tokens.count {
-            try CommandError.poll(index - start &+ 1, interruption)
+            try ShellError.poll(index - start &+ 1, interruption)
             let token = tokens[index]
             if token.kind == .symbol {
                 if listing && depth == 0 && token.text == "," {
@@ -390,14 +390,14 @@ public struct CommandParser {
             index += 1
         }
         guard end > start else {
-            throw CommandError("expected \(what)", index < tokens.count ? tokens[index].range : endRange)
+            throw ShellError("expected \(what)", index < tokens.count ? tokens[index].range : endRange)
         }
         let from = tokens[start].range.lowerBound
         let to = tokens[end - 1].range.upperBound
         return PredicateText(String(characters[from..<to]), offset: from)
     }
 
-    private mutating func get() throws(CommandError) -> Command {
+    private mutating func get() throws(ShellError) -> Command {
         let entity = try name("an entity name")
         var ids: [Literal] = []
         repeat {
@@ -406,8 +406,8 @@ public struct CommandParser {
         return .get(entity, ids)
     }
 
-    private mutating func literal(_ what: String) throws(CommandError) -> Literal {
-        guard let token = next() else { throw CommandError("expected \(what)", endRange) }
+    private mutating func literal(_ what: String) throws(ShellError) -> Literal {
+        guard let token = next() else { throw ShellError("expected \(what)", endRange) }
         switch token.kind {
         case .string: return .value(.text(token.text))
         case .variable: return .variable(token.text)
@@ -415,26 +415,26 @@ public struct CommandParser {
             if let i = Int64(token.text) { return .value(.integer(i)) }
             if let d = ExactDecimal.literal(token.text) { return .value(.decimal(d)) }
             if let r = Double(token.text) { return .value(.real(r)) }
-            throw CommandError("'\(token.text)' is not a number", token.range)
+            throw ShellError("'\(token.text)' is not a number", token.range)
         case .word:
             switch token.text.lowercased() {
             case "null", "nil": return .value(.null)
             case "true", "yes": return .value(.integer(1))
             case "false", "no": return .value(.integer(0))
-            default: throw CommandError("expected \(what), found '\(token.text)' (quote text: \"\(token.text)\")", token.range)
+            default: throw ShellError("expected \(what), found '\(token.text)' (quote text: \"\(token.text)\")", token.range)
             }
         case .symbol:
-            throw CommandError("expected \(what), found '\(token.text)'", token.range)
+            throw ShellError("expected \(what), found '\(token.text)'", token.range)
         }
     }
 
-    private mutating func assignments(stopAtWhere: Bool) throws(CommandError) -> [Assignment] {
+    private mutating func assignments(stopAtWhere: Bool) throws(ShellError) -> [Assignment] {
         try expect("set", after: "the entity name")
         var result: [Assignment] = []
         repeat {
             let key = try name("an attribute name")
             guard acceptSymbol("=") || acceptSymbol("==") else {
-                throw CommandError("expected '=' after '\(key.value)'", peek?.range ?? endRange)
+                throw ShellError("expected '=' after '\(key.value)'", peek?.range ?? endRange)
             }
             var expression: [Token] = []
             var depth = 0
@@ -446,7 +446,7 @@ public struct CommandParser {
                 index += 1
             }
             guard let first = expression.first, let last = expression.last else {
-                throw CommandError("expected a value for '\(key.value)'", peek?.range ?? endRange)
+                throw ShellError("expected a value for '\(key.value)'", peek?.range ?? endRange)
             }
             let text = String(characters[first.range.lowerBound..<last.range.upperBound])
             result.append(Assignment(key: key, value: PredicateText(text, offset: first.range.lowerBound)))
@@ -454,35 +454,35 @@ public struct CommandParser {
         return result
     }
 
-    private mutating func create(upsert: Bool) throws(CommandError) -> Command {
+    private mutating func create(upsert: Bool) throws(ShellError) -> Command {
         let entity = try name("an entity name")
         let values = try assignments(stopAtWhere: false)
         return upsert ? .upsert(entity, values) : .create(entity, values)
     }
 
-    private mutating func update() throws(CommandError) -> Command {
+    private mutating func update() throws(ShellError) -> Command {
         let entity = try name("an entity name")
         let values = try assignments(stopAtWhere: true)
         guard accept("where") else {
-            throw CommandError("update needs 'where' (write 'where TRUEPREDICATE' to update every \(entity.value))",
-                               peek?.range ?? endRange)
+            throw ShellError("update needs 'where' (write 'where TRUEPREDICATE' to update every \(entity.value))",
+                             peek?.range ?? endRange)
         }
         return .update(entity, values, try predicate())
     }
 
-    private mutating func delete() throws(CommandError) -> Command {
+    private mutating func delete() throws(ShellError) -> Command {
         _ = accept("from")
         let entity = try name("an entity name")
         guard accept("where") else {
-            throw CommandError("delete needs 'where' (write 'where TRUEPREDICATE' to delete every \(entity.value))",
-                               peek?.range ?? endRange)
+            throw ShellError("delete needs 'where' (write 'where TRUEPREDICATE' to delete every \(entity.value))",
+                             peek?.range ?? endRange)
         }
         return .delete(entity, try predicate())
     }
 
     /// `schema [entity] [sql | --sql]`; a bare `schema sql` is every entity's SQL (an entity
     /// named `sql` is written quoted: `schema "sql"`).
-    private mutating func schema() throws(CommandError) -> Command {
+    private mutating func schema() throws(ShellError) -> Command {
         if acceptSQLView() { return .schema(peek == nil ? nil : try name("an entity name"), sql: true) }
         let entity = peek == nil ? nil : try name("an entity name")
         return .schema(entity, sql: acceptSQLView())
@@ -500,60 +500,60 @@ public struct CommandParser {
         return true
     }
 
-    private mutating func importCommand() throws(CommandError) -> Command {
+    private mutating func importCommand() throws(ShellError) -> Command {
         let entity = try name("an entity name")
         try expect("from", after: "the entity name")
         let file = try path("a file path")
         return .importData(entity, path: file, try dataFormat())
     }
 
-    private mutating func export() throws(CommandError) -> Command {
+    private mutating func export() throws(ShellError) -> Command {
         let query = try query(allowWindow: true)
         try expect("to", after: "the query")
         let file = try path("a file path")
         return .export(query, path: file, try dataFormat())
     }
 
-    private mutating func dataFormat() throws(CommandError) -> DataFormat? {
+    private mutating func dataFormat() throws(ShellError) -> DataFormat? {
         guard accept("as") else { return nil }
         guard let token = next(), let format = DataFormat(rawValue: token.text.lowercased()) else {
-            throw CommandError("expected csv, tsv, json or ndjson after 'as'", tokens[index - 1].range)
+            throw ShellError("expected csv, tsv, json or ndjson after 'as'", tokens[index - 1].range)
         }
         return format
     }
 
-    private mutating func letCommand() throws(CommandError) -> Command {
+    private mutating func letCommand() throws(ShellError) -> Command {
         guard let token = next(), token.kind == .variable || token.kind == .word else {
-            throw CommandError("expected a variable: let $name = value", tokens.last?.range ?? endRange)
+            throw ShellError("expected a variable: let $name = value", tokens.last?.range ?? endRange)
         }
-        guard acceptSymbol("=") else { throw CommandError("expected '=' after $\(token.text)", peek?.range ?? endRange) }
+        guard acceptSymbol("=") else { throw ShellError("expected '=' after $\(token.text)", peek?.range ?? endRange) }
         return .setVariable(token.text, try literal("a value"))
     }
 
-    private mutating func format() throws(CommandError) -> OutputFormat {
-        guard let token = next() else { throw CommandError("expected a format: \(formatList)", endRange) }
+    private mutating func format() throws(ShellError) -> OutputFormat {
+        guard let token = next() else { throw ShellError("expected a format: \(formatList)", endRange) }
         let name = token.text.lowercased()
         let aliases = ["list": "tsv", "box": "table", "column": "table", "tabs": "tsv", "jsonl": "ndjson", "md": "markdown"]
         guard let format = OutputFormat(rawValue: aliases[name] ?? name) else {
-            throw CommandError("unknown format '\(token.text)' (expected \(formatList))", token.range)
+            throw ShellError("unknown format '\(token.text)' (expected \(formatList))", token.range)
         }
         return format
     }
 
     private var formatList: String { OutputFormat.allCases.map(\.rawValue).joined(separator: ", ") }
 
-    private mutating func onOff() throws(CommandError) -> Bool {
-        guard let token = next() else { throw CommandError("expected 'on' or 'off'", endRange) }
+    private mutating func onOff() throws(ShellError) -> Bool {
+        guard let token = next() else { throw ShellError("expected 'on' or 'off'", endRange) }
         switch token.text.lowercased() {
         case "on", "yes", "true", "1": return true
         case "off", "no", "false", "0": return false
-        default: throw CommandError("expected 'on' or 'off', found '\(token.text)'", token.range)
+        default: throw ShellError("expected 'on' or 'off', found '\(token.text)'", token.range)
         }
     }
 
     /// A path: a quoted string, or the characters up to the next whitespace.
-    private mutating func path(_ what: String) throws(CommandError) -> String {
-        guard let token = peek else { throw CommandError("expected \(what)", endRange) }
+    private mutating func path(_ what: String) throws(ShellError) -> String {
+        guard let token = peek else { throw ShellError("expected \(what)", endRange) }
         if token.kind == .string {
             index += 1
             return token.text
@@ -565,10 +565,10 @@ public struct CommandParser {
     }
 
     /// Everything after the command word, verbatim (a quoted string is unquoted).
-    private mutating func rest(what: String, allowEmpty: Bool) throws(CommandError) -> String {
+    private mutating func rest(what: String, allowEmpty: Bool) throws(ShellError) -> String {
         guard let token = peek else {
             if allowEmpty { return "" }
-            throw CommandError("expected \(what)", endRange)
+            throw ShellError("expected \(what)", endRange)
         }
         index = tokens.count
         if token.kind == .string && token.range.upperBound == characters.count { return token.text }

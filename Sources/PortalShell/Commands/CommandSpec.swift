@@ -10,7 +10,7 @@ struct CommandSpec: Sendable {
     var usages: [(usage: String, summary: String)]
     /// True when an entity's name comes next (completion offers the entities there).
     var takesEntity: Bool
-    /// Parses what follows the command's name (throwing `CommandError` only: the parser's own
+    /// Parses what follows the command's name (throwing `ShellError` only: the parser's own
     /// steps throw nothing else).
     var parse: @Sendable (inout CommandParser) throws -> Command
 

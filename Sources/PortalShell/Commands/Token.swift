@@ -22,37 +22,16 @@ public struct Token: Sendable, Equatable {
     func isSymbol(_ symbol: String) -> Bool { kind == .symbol && text == symbol }
 }
 
-/// A command that could not be parsed, with where.
-public struct CommandError: Error, Sendable, Equatable {
-    public var message: String
-    public var range: Range<Int>?
-    /// True when a signal stopped the parse, not the text (a scripted run then exits 130).
-    public var interrupted = false
-    public init(_ message: String, _ range: Range<Int>? = nil) {
-        self.message = message
-        self.range = range
-    }
-
-    /// Stops the lexing or parsing of a long command when the caller asks (`PredicateInterruption`).
-    static func poll(_ count: Int, _ ask: (@Sendable () -> Bool)?) throws(CommandError) {
-        do { try PredicateInterruption.poll(count, ask) } catch {
-            var stopped = CommandError("interrupted")
-            stopped.interrupted = true
-            throw stopped
-        }
-    }
-}
-
 /// Splits a command line into tokens. Never fails except on an unterminated string: every
 /// character that is not part of a word, number, string or variable is a symbol, so predicate
 /// text passes through untouched.
 enum Lexer {
-    static func tokens(_ characters: [Character]) throws(CommandError) -> [Token] {
+    static func tokens(_ characters: [Character]) throws(ShellError) -> [Token] {
         var tokens: [Token] = []
         var i = 0
         let interruption = PredicateInterruption.requested
         while i < characters.count {
-            try CommandError.poll(tokens.count &+ 1, interruption)
+            try ShellError.poll(tokens.count &+ 1, interruption)
             let c = characters[i]
             let start = i
             if c.isWhitespace {
@@ -75,7 +54,7 @@ enum Lexer {
                         i += 1
                     }
                 }
-                if !closed { throw CommandError("unterminated string", start..<characters.count) }
+                if !closed { throw ShellError("unterminated string", start..<characters.count) }
                 tokens.append(Token(kind: .string, text: value, range: start..<i))
             } else if c == "$" && i + 1 < characters.count && isWordStart(characters[i + 1]) {
                 i += 1
@@ -102,7 +81,7 @@ enum Lexer {
     /// A name or dotted key path: each part an identifier, or `#name` / `#"any text"` (the one
     /// way to write a name that is not an identifier, in every clause, as in predicates). The
     /// token's text is the unescaped parts joined with dots.
-    private static func keyPath(_ characters: [Character], _ i: inout Int) throws(CommandError) -> Token {
+    private static func keyPath(_ characters: [Character], _ i: inout Int) throws(ShellError) -> Token {
         let start = i
         var parts: [String] = []
         while true {
@@ -118,7 +97,7 @@ enum Lexer {
                         value.append(characters[i])
                         i += 1
                     }
-                    guard i < characters.count else { throw CommandError("unterminated name", partStart..<characters.count) }
+                    guard i < characters.count else { throw ShellError("unterminated name", partStart..<characters.count) }
                     i += 1
                     parts.append(value)
                     if i < characters.count && characters[i] == "." && i + 1 < characters.count

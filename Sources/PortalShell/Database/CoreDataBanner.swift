@@ -14,12 +14,12 @@ struct CoreDataBanner {
     /// nil for a plain database or `--raw`. `isCoreData` comes from the store's own first read
     /// (which also tells a file that cannot be read).
     static func catalog(_ choice: CoreDataOpening, storePath: String, isCoreData: Bool, displayPath: String)
-        throws(OpenError) -> CoreDataStoreCatalog? {
+        throws(ShellError) -> CoreDataStoreCatalog? {
         if choice == .raw || storePath == ":memory:" { return nil }
         guard isCoreData else {
             if case .modelFile = choice {
-                throw OpenError(message: "cannot open '\(displayPath)' by a model: it is not a Core Data store "
-                                + "(it has no Z_PRIMARYKEY and Z_METADATA tables)")
+                throw ShellError.cannotOpen("cannot open '\(displayPath)' by a model: it is not a Core Data store "
+                                   + "(it has no Z_PRIMARYKEY and Z_METADATA tables)")
             }
             return nil
         }
@@ -30,7 +30,7 @@ struct CoreDataBanner {
     /// The banner of `store`, opened with a Core Data catalog: its first read of the schema reads
     /// the model, once, for the banner and the session alike. Throws when the store's model
     /// cannot be read or does not match its tables.
-    static func of(_ store: Store, displayPath: String) throws(OpenError) -> CoreDataBanner {
+    static func of(_ store: Store, displayPath: String) throws(ShellError) -> CoreDataBanner {
         do {
             guard let catalog = try store.read({ try $0.schema }).coreDataCatalog else {
                 throw PortalError(.coreDataModel, "the store's schema has no Core Data model")
@@ -38,8 +38,8 @@ struct CoreDataBanner {
             return banner(catalog)
         } catch {
             let reason = (error as? PortalError)?.message ?? "\(error)"
-            throw OpenError(message: "cannot open '\(displayPath)' by its Core Data model: \(reason) "
-                            + "(--raw opens its tables as they are)")
+            throw ShellError.cannotOpen("cannot open '\(displayPath)' by its Core Data model: \(reason) "
+                               + "(--raw opens its tables as they are)", cause: error)
         }
     }
 

@@ -43,7 +43,7 @@ extension ShellDatabase {
     /// cannot, on read-only media), so when they hold nothing yet the file is opened
     /// `immutable`: read as it is, with no file created and no lock taken. When the -wal holds
     /// changes but the -shm is gone, the changes cannot be read without creating it: refused.
-    static func readOnlyStorePath(_ path: String) throws(OpenError) -> String {
+    static func readOnlyStorePath(_ path: String) throws(ShellError) -> String {
         guard path != ":memory:", !path.hasPrefix("file:"), isWAL(path) else { return path }
         // SQLite keeps the -wal beside the file a symbolic link leads to.
         var link = stat()
@@ -55,10 +55,10 @@ extension ShellDatabase {
             return walSize != nil && hasShm ? path : "file:" + uriEscaped(path) + "?immutable=1"
         }
         if hasShm { return path }
-        throw OpenError(message: "cannot open '\(path)' read-only: '\(base)-wal' holds committed changes not yet in the "
-                        + "database (its writer did not close it), and reading them needs '\(base)-shm', which a read-only "
-                        + "session does not create. Open it once without --read-only to fold them in, or copy the database "
-                        + "with its -wal to a writable folder and open the copy")
+        throw ShellError.cannotOpen("cannot open '\(path)' read-only: '\(base)-wal' holds committed changes not yet in the "
+                           + "database (its writer did not close it), and reading them needs '\(base)-shm', which a read-only "
+                           + "session does not create. Open it once without --read-only to fold them in, or copy the database "
+                           + "with its -wal to a writable folder and open the copy")
     }
 
     /// The message for a read-only open that found a hot journal: SQLite must roll a crashed

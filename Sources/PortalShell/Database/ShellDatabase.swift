@@ -6,12 +6,6 @@ import PortalPostgres
 import Glibc
 #endif
 
-/// Why a database could not be opened (exit status 3).
-public struct OpenError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-}
-
 /// The shell's session on one database file: one engine `Store`, the schema under the names
 /// users type, and the user's explicit transaction (`begin … commit`). Every write goes through
 /// the store's write context (`Store.write`: its own `BEGIN IMMEDIATE … COMMIT`, or a savepoint
@@ -48,7 +42,7 @@ final class ShellDatabase {
     private(set) var coreDataBanner: CoreDataBanner?
 
     init(path: String, readOnly: Bool, create: Bool, busyTimeout: Int,
-         coreData: CoreDataOpening = .byModel) throws(OpenError) {
+         coreData: CoreDataOpening = .byModel) throws(ShellError) {
         if CopyTo.isPostgresURL(path) {
             let shown = PostgresServer(path).displayName
             do {
@@ -56,7 +50,7 @@ final class ShellDatabase {
                 options.interruptRequested = Interrupts.interruptRequested
                 store = try Store(url: path, options: options)
             } catch {
-                throw OpenError(message: "cannot open '\(shown)': \(error)")
+                throw ShellError.cannotOpen("cannot open '\(shown)': \(error)", cause: error)
             }
             self.path = shown
             storePath = path
@@ -70,28 +64,28 @@ final class ShellDatabase {
         do {
             try refreshSchema()
         } catch {
-            throw OpenError(message: "cannot read the schema of '\(self.path)': \(error)")
+            throw ShellError.cannotOpen("cannot read the schema of '\(self.path)': \(error)", cause: error)
         }
     }
 
     /// Opens the SQLite file (a Core Data store by its model's names, unless told otherwise).
     private static func openFile(_ path: String, readOnly: Bool, create: Bool, busyTimeout: Int,
-                                 coreData: CoreDataOpening) throws(OpenError) -> (Store, String, CoreDataBanner?) {
+                                 coreData: CoreDataOpening) throws(ShellError) -> (Store, String, CoreDataBanner?) {
         if path != ":memory:" && !path.hasPrefix("file:") {
             var info = stat()
             if stat(path, &info) != 0 {
-                if !create { throw OpenError(message: "cannot open '\(path)': no such file (use --create to create it)") }
-                if readOnly { throw OpenError(message: "cannot create '\(path)' in read-only mode") }
+                if !create { throw ShellError.cannotOpen("cannot open '\(path)': no such file (use --create to create it)") }
+                if readOnly { throw ShellError.cannotOpen("cannot create '\(path)' in read-only mode") }
             } else if (info.st_mode & S_IFMT) == S_IFDIR {
-                throw OpenError(message: "cannot open '\(path)': it is a directory")
+                throw ShellError.cannotOpen("cannot open '\(path)': it is a directory")
             } else if (info.st_mode & S_IFMT) != S_IFREG {
                 // A device or a pipe (`/dev/zero`, `<(…)`) is no database: SQLite would take
                 // its zeros, or the nothing it gets back, for an empty one.
-                throw OpenError(message: "cannot open '\(path)': it is \(Self.kindOfFile(info.st_mode)), not a database file")
+                throw ShellError.cannotOpen("cannot open '\(path)': it is \(Self.kindOfFile(info.st_mode)), not a database file")
             } else if access(path, readOnly ? R_OK : R_OK | W_OK) != 0 {
                 let reason = String(cString: strerror(errno))
-                throw OpenError(message: "cannot open '\(path)': \(reason.lowercased())"
-                                + (readOnly ? "" : " (try --read-only if it is only readable)"))
+                throw ShellError.cannotOpen("cannot open '\(path)': \(reason.lowercased())"
+                                   + (readOnly ? "" : " (try --read-only if it is only readable)"))
             }
         }
         let storePath = readOnly ? try Self.readOnlyStorePath(path) : path
@@ -111,14 +105,14 @@ final class ShellDatabase {
             let opened = try Store(path: storePath, options: options)
             let banner = opened.options.catalog is CoreDataStoreCatalog ? try CoreDataBanner.of(opened, displayPath: path) : nil
             return (opened, storePath, banner)
-        } catch let error as OpenError {
+        } catch let error as ShellError {
             throw error
         } catch let error as PortalError {
             // SQLITE_READONLY_ROLLBACK: a hot journal that a read-only connection cannot roll back.
-            if error.sqliteCode == SQLiteCode.readOnlyRollback { throw OpenError(message: Self.hotJournalMessage(path)) }
-            throw OpenError(message: "cannot open '\(path)': \(Self.openReason(error))")
+            if error.sqliteCode == SQLiteCode.readOnlyRollback { throw ShellError.cannotOpen(Self.hotJournalMessage(path), cause: error) }
+            throw ShellError.cannotOpen("cannot open '\(path)': \(Self.openReason(error))", cause: error)
         } catch {
-            throw OpenError(message: "cannot open '\(path)': \(error)")
+            throw ShellError.cannotOpen("cannot open '\(path)': \(error)")
         }
     }
 

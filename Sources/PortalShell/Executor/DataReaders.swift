@@ -67,10 +67,10 @@ struct DelimitedReader {
     }
 
     /// The header row: the names and its line. An empty file is an error.
-    mutating func header() throws(ImportError) -> (names: [String], line: Int) {
+    mutating func header() throws(ShellError) -> (names: [String], line: Int) {
         try input.skipByteOrderMark()
         guard let headerLine = try nextRecord(columns: nil) else {
-            throw ImportError(line: 1, message: "the file is empty (a header row naming the attributes is needed)")
+            throw ShellError(line: 1, message: "the file is empty (a header row naming the attributes is needed)")
         }
         let names = input.withWindow { window in
             record.unescape(fields, in: window, tab: tab)
@@ -86,7 +86,7 @@ struct DelimitedReader {
 
     /// Reads the next record and hands its values to `body` (in header order), with its line:
     /// text as `InsertField.text`, read in place and valid only inside `body`. Returns the
-    /// line, or nil at the end. Throws `ImportError`, `Remark` (see above), or `body`'s error.
+    /// line, or nil at the end. Throws `ShellError`, `Remark` (see above), or `body`'s error.
     mutating func next(_ body: (_ values: [InsertField], _ line: Int) throws -> Void) throws -> Int? {
         guard let recordLine = try nextRecord(columns: textColumns.count) else { return nil }
         if marks && !marked {
@@ -111,13 +111,13 @@ struct DelimitedReader {
 
     /// Reads the next record that is not a blank line into `fields` and consumes it; returns
     /// its line. `columns`: the header's count, to check it against (nil for the header).
-    private mutating func nextRecord(columns: Int?) throws(ImportError) -> Int? {
+    private mutating func nextRecord(columns: Int?) throws(ShellError) -> Int? {
         while true {
             if input.start == input.end, !(try input.refill(line: line)) { return nil }
             let recordLine = line
             var scanned: (next: Int, newlines: Int)?
             while true {
-                scanned = try input.withWindow { window throws(ImportError) in
+                scanned = try input.withWindow { window throws(ShellError) in
                     try scan(window, from: input.start, limit: input.end, atEnd: input.atEndOfFile)
                 }
                 if scanned != nil { break }
@@ -134,7 +134,7 @@ struct DelimitedReader {
                 continue
             }
             if let columns, fields.count != columns {
-                throw ImportError(line: recordLine, message: "\(fields.count) field\(fields.count == 1 ? "" : "s"), but the header names \(columns)")
+                throw ShellError(line: recordLine, message: "\(fields.count) field\(fields.count == 1 ? "" : "s"), but the header names \(columns)")
             }
             // The caller reads the fields from the window before the next refill moves it.
             input.start = next
@@ -145,7 +145,7 @@ struct DelimitedReader {
     /// Splits the record at `from` into `fields`: where the next record starts and how many
     /// lines this one spans, or nil when the window ends before the record does.
     private mutating func scan(_ window: UnsafeBufferPointer<UInt8>, from: Int, limit: Int, atEnd: Bool)
-        throws(ImportError) -> (next: Int, newlines: Int)? {
+        throws(ShellError) -> (next: Int, newlines: Int)? {
         let separator: UInt8 = tab ? 9 : 44
         fields.removeAll(keepingCapacity: true)
         marks = false
@@ -159,7 +159,7 @@ struct DelimitedReader {
                 while true {
                     j = ByteScan.first(of: 34, 10, 10, in: window, from: j, to: limit)
                     guard j < limit else {
-                        if atEnd { throw ImportError(line: line, message: "a quoted field is not closed") }
+                        if atEnd { throw ShellError(line: line, message: "a quoted field is not closed") }
                         return nil
                     }
                     let byte = window[j]
@@ -179,7 +179,7 @@ struct DelimitedReader {
                 if j == i + 1 { marks = true }
                 i = j + 1
                 if i < limit && window[i] != separator && window[i] != 10 && window[i] != 13 {
-                    throw ImportError(line: line + newlines, message: "unexpected character after a closing quote")
+                    throw ShellError(line: line + newlines, message: "unexpected character after a closing quote")
                 }
             } else {
                 var j = i
@@ -364,7 +364,7 @@ struct JSONReader {
     }
 
     /// Every object of a small file at once (an import reads them one by one with `next()`).
-    static func records(_ input: ImportInput, lines: Bool) throws(ImportError) -> [ImportRecord] {
+    static func records(_ input: ImportInput, lines: Bool) throws(ShellError) -> [ImportRecord] {
         var reader = JSONReader(input, lines: lines)
         var records: [ImportRecord] = []
         while let record = try reader.next() { records.append(record) }
@@ -372,7 +372,7 @@ struct JSONReader {
     }
 
     /// The next object, or nil at the end.
-    mutating func next() throws(ImportError) -> ImportRecord? {
+    mutating func next() throws(ShellError) -> ImportRecord? {
         if !begun {
             begun = true
             try input.skipByteOrderMark()
@@ -383,10 +383,10 @@ struct JSONReader {
     /// Whether the file's first bytes have been looked at for a byte order mark.
     private var begun = false
 
-    private func fail(_ message: String) -> ImportError { ImportError(line: line, message: message) }
+    private func fail(_ message: String) -> ShellError { ShellError(line: line, message: message) }
 
     /// The next byte that is not white space (not consumed), or nil at the end of the file.
-    private mutating func skipSpace() throws(ImportError) -> UInt8? {
+    private mutating func skipSpace() throws(ShellError) -> UInt8? {
         while try input.ensure(1, line: line) {
             let byte = input.withWindow { $0[input.start] }
             guard byte == 9 || byte == 10 || byte == 13 || byte == 32 else { return byte }
@@ -396,20 +396,20 @@ struct JSONReader {
         return nil
     }
 
-    private mutating func nextLine() throws(ImportError) -> ImportRecord? {
+    private mutating func nextLine() throws(ShellError) -> ImportRecord? {
         guard try skipSpace() != nil else { return nil }
         let objectLine = line
         let record = try object()
         while try input.ensure(1, line: line) {
             let byte = input.withWindow { $0[input.start] }
             if byte == 10 { break }
-            guard byte == 32 || byte == 9 || byte == 13 else { throw ImportError(line: objectLine, message: "expected one object per line") }
+            guard byte == 32 || byte == 9 || byte == 13 else { throw ShellError(line: objectLine, message: "expected one object per line") }
             input.start += 1
         }
         return record
     }
 
-    private mutating func nextInArray() throws(ImportError) -> ImportRecord? {
+    private mutating func nextInArray() throws(ShellError) -> ImportRecord? {
         if closed { return nil }
         if !opened {
             guard try skipSpace() == 91 else { throw fail("expected '[' (a JSON array of objects)") }
@@ -434,14 +434,14 @@ struct JSONReader {
     }
 
     /// After the array's `]`: nothing but white space.
-    private mutating func end() throws(ImportError) -> ImportRecord? {
+    private mutating func end() throws(ShellError) -> ImportRecord? {
         closed = true
         if try skipSpace() != nil { throw fail("unexpected text after the array") }
         return nil
     }
 
     /// The object at the window's start, read whole into the window first and then parsed.
-    private mutating func object() throws(ImportError) -> ImportRecord {
+    private mutating func object() throws(ShellError) -> ImportRecord {
         var frameEnd: Int?
         while true {
             frameEnd = input.withWindow { Self.objectEnd($0, from: input.start, limit: input.end) }
@@ -450,7 +450,7 @@ struct JSONReader {
         }
         let end = frameEnd ?? input.end
         let startLine = line
-        let (record, parsedLine) = try input.withWindow { window throws(ImportError) in
+        let (record, parsedLine) = try input.withWindow { window throws(ShellError) in
             var parser = JSONObjectParser(bytes: UnsafeBufferPointer(rebasing: window[input.start..<end]), line: startLine)
             return (try parser.object(), parser.line)
         }
@@ -513,10 +513,10 @@ struct JSONObjectParser {
         }
     }
 
-    private func fail(_ message: String) -> ImportError { ImportError(line: line, message: message) }
+    private func fail(_ message: String) -> ShellError { ShellError(line: line, message: message) }
 
     /// The object and how many bytes it took.
-    mutating func object() throws(ImportError) -> (record: ImportRecord, length: Int) {
+    mutating func object() throws(ShellError) -> (record: ImportRecord, length: Int) {
         let start = line
         guard i < bytes.count, bytes[i] == 123 else { throw fail("expected an object ('{')") }
         i += 1
@@ -544,7 +544,7 @@ struct JSONObjectParser {
         return (ImportRecord(line: start, fields: fields), i)
     }
 
-    private mutating func value(_ key: String) throws(ImportError) -> Value {
+    private mutating func value(_ key: String) throws(ShellError) -> Value {
         guard i < bytes.count else { throw fail("expected a value for \"\(key)\"") }
         switch bytes[i] {
         case 34: return .text(try string())
@@ -574,7 +574,7 @@ struct JSONObjectParser {
     }
 
     /// An object as a value: an encoded blob or real (`ValueEncoding`), and nothing else.
-    private mutating func encodedValue(_ key: String) throws(ImportError) -> Value {
+    private mutating func encodedValue(_ key: String) throws(ShellError) -> Value {
         let start = line
         inEncodedValue = true
         let (record, _) = try object()
@@ -589,17 +589,17 @@ struct JSONObjectParser {
         let encoded = fields.first { $0.name == ValueEncoding.encodedKey }?.value
         guard fields.count == 2, case .integer(1)? = flag, case .text(let text)? = encoded else { throw refusal }
         guard let bytes = Base64.decode(text) else {
-            throw ImportError(line: start, message: "\"\(key)\": '\(text.prefix(40))' is not base64")
+            throw ShellError(line: start, message: "\"\(key)\": '\(text.prefix(40))' is not base64")
         }
         return .blob(bytes)
     }
 
-    private func encodedValueRefusal(_ key: String, line: Int) -> ImportError {
-        ImportError(line: line, message: "\"\(key)\" holds an object that is not an encoded value "
+    private func encodedValueRefusal(_ key: String, line: Int) -> ShellError {
+        ShellError(line: line, message: "\"\(key)\" holds an object that is not an encoded value "
             + "({\"\(ValueEncoding.base64Key)\": true, \"\(ValueEncoding.encodedKey)\": \"…\"} or {\"\(ValueEncoding.realKey)\": \"Infinity\"})")
     }
 
-    private mutating func string() throws(ImportError) -> String {
+    private mutating func string() throws(ShellError) -> String {
         i += 1
         // Without escapes (the common case) the text is taken straight from the bytes.
         var plain = i
@@ -674,7 +674,7 @@ struct JSONObjectParser {
         return rest.isEmpty
     }
 
-    private mutating func hex4() throws(ImportError) -> UInt32 {
+    private mutating func hex4() throws(ShellError) -> UInt32 {
         let hexDigits = i + 4 <= bytes.count && bytes[i..<(i + 4)].allSatisfy { (48...57).contains($0) || (65...70).contains($0) || (97...102).contains($0) }
         guard hexDigits, let v = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<(i + 4)]), as: UTF8.self), radix: 16) else {
             throw fail("bad \\u escape")

@@ -29,13 +29,17 @@ extension Executor {
                         switch format {
                         case .csv, .tsv:
                             var reader = DelimitedReader(input, tab: format == .tsv, marked: marked)
-                            return try importDelimited(&reader, into: entity, context, path: path, progress: progress, input: input)
+                            return try importDelimited(&reader, into: entity, context, progress: progress, input: input)
                         case .json, .ndjson:
                             var reader = JSONReader(input, lines: format == .ndjson)
-                            return try importJSON(&reader, into: entity, context, path: path, progress: progress, input: input)
+                            return try importJSON(&reader, into: entity, context, progress: progress, input: input)
                         }
-                    } catch let error as ImportError {
-                        throw ShellError("\(path), line \(error.line): \(error.message); nothing was imported")
+                    } catch var error as ShellError {
+                        // An error at a line of the file (the readers', a name, an insert) says
+                        // which file here, once for all of them.
+                        guard let line = error.line else { throw error }
+                        error.message = "\(path), line \(line): \(error.message); nothing was imported"
+                        throw error
                     }
                 }
                 report("imported \(imported) \(entity.name)")
@@ -59,9 +63,9 @@ extension Executor {
 
     /// csv and tsv: the header names the columns once; every record has a value for each.
     private func importDelimited(_ reader: inout DelimitedReader, into entity: EntityDescription, _ context: WriteContext,
-                                 path: String, progress: ImportProgress, input: ImportInput) throws -> Int {
+                                 progress: ImportProgress, input: ImportInput) throws -> Int {
         let (names, headerLine) = try reader.header()
-        let attributes = try importAttributes(names, of: entity, path: path, line: headerLine)
+        let attributes = try importAttributes(names, of: entity, line: headerLine)
         reader.textColumns = attributes.map { ColumnAffinity(declaredType: $0.declaredType) == .text }
         let columns = attributes.map(\.name)
         let numeric = numericColumns(attributes)
@@ -75,7 +79,7 @@ extension Executor {
                 // The engine's insert reuses its statement while the columns stay the same.
                 try context.insert(name, columns: columns, fields: fields)
             } catch let error as PortalError where error.kind != .interrupted {
-                throw Self.insertError(error, into: name, path: path, line: line)
+                throw Self.insertError(error, into: name, line: line)
             }
         }) != nil {
             count += 1
@@ -86,7 +90,7 @@ extension Executor {
 
     /// json and ndjson: each object names its columns (looked up again only when they change).
     private func importJSON(_ reader: inout JSONReader, into entity: EntityDescription, _ context: WriteContext,
-                            path: String, progress: ImportProgress, input: ImportInput) throws -> Int {
+                            progress: ImportProgress, input: ImportInput) throws -> Int {
         var keys: [String] = []
         var columns: [String] = []
         var numeric: [Bool] = []
@@ -94,13 +98,13 @@ extension Executor {
         while let record = try reader.next() {
             if record.fields.count != keys.count || !zip(record.fields, keys).allSatisfy({ $0.name == $1 }) {
                 keys = record.fields.map(\.name)
-                let attributes = try importAttributes(keys, of: entity, path: path, line: record.line)
+                let attributes = try importAttributes(keys, of: entity, line: record.line)
                 columns = attributes.map(\.name)
                 numeric = numericColumns(attributes)
             }
             let values = record.fields.map(\.value)
             try Self.checkValues(values, numeric: numeric, columns: columns, line: record.line)
-            try insert(values, columns: columns, into: entity, context, path: path, line: record.line)
+            try insert(values, columns: columns, into: entity, context, line: record.line)
             count += 1
             progress.update(count, input)
         }
@@ -110,15 +114,14 @@ extension Executor {
     /// The attributes a header's or an object's names name, each once: a second column for the
     /// same attribute (`id,name,name`, or `Name` and `name`) would leave one of the two values
     /// unsaid, so it is an error at `line`.
-    private func importAttributes(_ names: [String], of entity: EntityDescription, path: String,
-                                  line: Int) throws -> [AttributeDescription] {
-        let attributes = try names.map { try importAttribute($0, of: entity, path: path, line: line) }
+    private func importAttributes(_ names: [String], of entity: EntityDescription, line: Int) throws -> [AttributeDescription] {
+        let attributes = try names.map { try importAttribute($0, of: entity, line: line) }
         var seen: [String: Int] = [:]
         for (index, attribute) in attributes.enumerated() {
             if let first = seen[attribute.name] {
                 let said = names[first] == names[index] ? "'\(names[index])' is given twice"
                     : "'\(names[first])' and '\(names[index])' both name the attribute \(attribute.name)"
-                throw ShellError("\(path), line \(line): \(said); nothing was imported")
+                throw ShellError(line: line, message: said)
             }
             seen[attribute.name] = index
         }
@@ -126,26 +129,29 @@ extension Executor {
     }
 
     /// The attribute a header or key names; an unknown name is an error at `line`.
-    private func importAttribute(_ name: String, of entity: EntityDescription, path: String, line: Int) throws -> AttributeDescription {
+    private func importAttribute(_ name: String, of entity: EntityDescription, line: Int) throws -> AttributeDescription {
         guard let attribute = entity.attribute(named: name) else {
             let suggestion = closestName(to: name, among: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-            throw ShellError("\(path), line \(line): unknown attribute '\(name)' on \(entity.name)\(suggestion); nothing was imported")
+            throw ShellError(line: line, message: "unknown attribute '\(name)' on \(entity.name)\(suggestion)")
         }
         return attribute
     }
 
     private func insert(_ values: [Value], columns: [String], into entity: EntityDescription, _ context: WriteContext,
-                        path: String, line: Int) throws {
+                        line: Int) throws {
         do {
             // The engine's insert reuses its statement while the columns stay the same.
             try context.insert(entity.name, columns: columns, values: values)
         } catch let error as PortalError where error.kind != .interrupted {
-            throw Self.insertError(error, into: entity.name, path: path, line: line)
+            throw Self.insertError(error, into: entity.name, line: line)
         }
     }
 
-    private static func insertError(_ error: PortalError, into entity: String, path: String, line: Int) -> ShellError {
-        ShellError("\(path), line \(line): \(entity): \(error.description); nothing was imported")
+    /// The engine's refusal of the record at `line`, kept as the cause.
+    private static func insertError(_ error: PortalError, into entity: String, line: Int) -> ShellError {
+        var refused = ShellError(line: line, message: "\(entity): \(error.description)")
+        refused.cause = error
+        return refused
     }
 
     /// Which columns SQLite gives numeric affinity (declared INTEGER, REAL, NUMERIC, DATE, …),
@@ -164,7 +170,7 @@ extension Executor {
     /// Checks a record's values before they are stored: in a column of numeric affinity, an
     /// integer past the 64-bit range is refused (SQLite would store it as a rounded REAL
     /// without a word).
-    static func checkValues(_ values: [Value], numeric: [Bool], columns: [String], line: Int) throws(ImportError) {
+    static func checkValues(_ values: [Value], numeric: [Bool], columns: [String], line: Int) throws(ShellError) {
         for index in values.indices where numeric[index] {
             guard case .text(let text) = values[index] else { continue }
             try checkNumber(text, column: columns[index], line: line)
@@ -172,7 +178,7 @@ extension Executor {
     }
 
     /// `checkValues` of a csv or tsv record's fields.
-    static func checkFields(_ fields: [InsertField], numeric: [Bool], columns: [String], line: Int) throws(ImportError) {
+    static func checkFields(_ fields: [InsertField], numeric: [Bool], columns: [String], line: Int) throws(ShellError) {
         for index in fields.indices where numeric[index] {
             switch fields[index] {
             // No integer past the range is shorter than 19 digits: most fields need no String.
@@ -184,9 +190,9 @@ extension Executor {
         }
     }
 
-    private static func checkNumber(_ text: String, column: String, line: Int) throws(ImportError) {
+    private static func checkNumber(_ text: String, column: String, line: Int) throws(ShellError) {
         guard ValueEncoding.isOutOfRangeInteger(text) else { return }
-        throw ImportError(line: line, message: "\(column): \(text.trimmingWhitespace()) is past the range of a "
+        throw ShellError(line: line, message: "\(column): \(text.trimmingWhitespace()) is past the range of a "
             + "64-bit integer, and would be stored rounded to a REAL (write it with an exponent, as 1e20, to store a REAL)")
     }
 }

@@ -55,11 +55,10 @@ extension Executor {
             }
             if let equivalent = compiled.equivalent { predicateEquivalents.append(equivalent) }
             return compiled
-        } catch let error as PortalPredicateError where error.kind != .interrupted {
-            throw ShellError(error.description, ShellError.locate(error, in: predicate.text, offset: predicate.offset))
+        } catch let error as PortalPredicateError {
+            throw ShellError.from(PortalError(wrapping: error), in: predicate.text, offset: predicate.offset)
         } catch let error as PortalError {
-            guard let inner = error.predicateError else { throw ShellError.from(error) }
-            throw ShellError(inner.description, ShellError.locate(inner, in: predicate.text, offset: predicate.offset))
+            throw ShellError.from(error, in: predicate.text, offset: predicate.offset)
         }
     }
 

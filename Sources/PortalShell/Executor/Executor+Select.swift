@@ -17,8 +17,9 @@ extension Executor {
             compiled = try PredicateCompiler.compile(selection, sortedBy: keys, variables: predicateVariables, entity: entity,
                                                      schema: database.schema, alias: Self.alias, dialect: database.store.dialect)
         } catch {
-            let (text, offset) = located(error.part, clause, query)
-            throw ShellError(error.error.description, ShellError.locate(error.error, in: text, offset: offset))
+            guard let part = error.selectionPart else { throw ShellError.from(error) }
+            let (text, offset) = located(part, clause, query)
+            throw ShellError.from(error, in: text, offset: offset)
         }
         let limit = limitOne ? 1 : [try query.limit.map(count), filter?.limit].compactMap { $0 }.min()
         var select = Select(entity, alias: Self.alias, columns: .expressions(compiled.columns), condition: filter?.condition,
@@ -30,7 +31,7 @@ extension Executor {
     }
 
     /// The text of the part of the command a selection error is in, and where it starts.
-    private func located(_ part: SelectionError.Part, _ clause: SelectionClause, _ query: Query) -> (String, Int) {
+    private func located(_ part: SelectionPart, _ clause: SelectionClause, _ query: Query) -> (String, Int) {
         switch part {
         case .item(let index): return (clause.items[index].expression.text, clause.items[index].expression.offset)
         case .groupKey(let index): return (clause.groupBy[index].text, clause.groupBy[index].offset)

@@ -25,8 +25,8 @@ extension Executor {
             return try PredicateCompiler.compileValue(text.text, for: attribute, variables: predicateVariables,
                                                       entity: entity, schema: schema, alias: alias,
                                                       dialect: requireDatabase().store.dialect)
-        } catch let error as PortalPredicateError where error.kind != .interrupted {
-            throw ShellError(error.description, ShellError.locate(error, in: text.text, offset: text.offset))
+        } catch let error as PortalPredicateError {
+            throw ShellError.from(PortalError(wrapping: error), in: text.text, offset: text.offset)
         }
     }
 

@@ -99,6 +99,8 @@ public final class Executor {
     private(set) var lastErrorWasInterrupt = false
     /// True once a command failed as a usage error (`browse` without a terminal): exit status 2.
     private(set) var usageErrorSeen = false
+    /// The last command's failure as it was reported, the engine's error it wraps kept.
+    private(set) var lastError: ShellError?
 
     /// Takes back a `quit` (the user chose to stay in the session).
     func cancelQuit() { quitRequested = false }
@@ -145,6 +147,7 @@ public final class Executor {
             if output.flushedCount == flushedBefore { output.discardBuffered() }
             try? flushOutput()
             let shellError = ShellError.from(error)
+            lastError = shellError
             lastErrorWasInterrupt = shellError.reason == .interrupted
             if shellError.reason == .usage { usageErrorSeen = true }
             if let location { errors.write(TerminalText.escaped(location) + ": ") }

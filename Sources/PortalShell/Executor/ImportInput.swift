@@ -2,12 +2,6 @@
 import Glibc
 #endif
 
-/// Why an import file could not be read: which line or record, and why.
-struct ImportError: Error {
-    var line: Int
-    var message: String
-}
-
 /// An import file read a chunk at a time: the readers parse a window of it in place, and the
 /// window is refilled as they consume it, so memory stays flat whatever the file's size. It
 /// grows only for a record larger than a chunk, up to `largestRecord`.
@@ -86,7 +80,7 @@ final class ImportInput {
     /// Reads more: the unconsumed bytes move to the front of the window and the rest is filled
     /// (the window doubles when they fill it). False at the end of the file. `line` is the
     /// line of the record being read, for the errors.
-    func refill(line: Int) throws(ImportError) -> Bool {
+    func refill(line: Int) throws(ShellError) -> Bool {
         guard !atEndOfFile else { return false }
         if start > 0 {
             let kept = end - start
@@ -100,7 +94,7 @@ final class ImportInput {
         }
         if end == buffer.count {
             guard buffer.count < largestRecord else {
-                throw ImportError(line: line, message: "a record longer than \(largestRecord >> 20) MiB (is a quote not closed?)")
+                throw ShellError(line: line, message: "a record longer than \(largestRecord >> 20) MiB (is a quote not closed?)")
             }
             buffer.append(contentsOf: repeatElement(0, count: buffer.count))
         }
@@ -109,7 +103,7 @@ final class ImportInput {
                 read(UnsafeMutableRawBufferPointer(rebasing: window[end...]))
             }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw ImportError(line: line, message: "reading failed: \(String(cString: strerror(errno)))") }
+            if n < 0 { throw ShellError(line: line, message: "reading failed: \(String(cString: strerror(errno)))") }
             if n == 0 { atEndOfFile = true }
             end += n
             return n > 0
@@ -117,7 +111,7 @@ final class ImportInput {
     }
 
     /// Makes `count` unconsumed bytes available, reading as needed; false when the file ends first.
-    func ensure(_ count: Int, line: Int) throws(ImportError) -> Bool {
+    func ensure(_ count: Int, line: Int) throws(ShellError) -> Bool {
         while end - start < count {
             guard try refill(line: line) else { return false }
         }
@@ -126,7 +120,7 @@ final class ImportInput {
 
     /// Skips a UTF-8 byte order mark at the start of the file (editors on Windows write one);
     /// every import format reads past it.
-    func skipByteOrderMark() throws(ImportError) {
+    func skipByteOrderMark() throws(ShellError) {
         guard try ensure(3, line: 1) else { return }
         if withWindow({ $0[start] == 0xEF && $0[start + 1] == 0xBB && $0[start + 2] == 0xBF }) { start += 3 }
     }
