@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "PortalEngine", targets: ["PortalEngine"]),
         .library(name: "PortalSQLite", targets: ["PortalSQLite"]),
         .library(name: "PortalPostgres", targets: ["PortalPostgres"]),
+        .library(name: "PortalCoreData", targets: ["PortalCoreData"]),
         .library(name: "PortalPredicate", targets: ["PortalPredicate"]),
         .executable(name: "portal-shell", targets: ["portal-shell"]),
         .executable(name: "portal-bench", targets: ["portal-bench"]),
@@ -34,8 +35,12 @@ let package = Package(
 
         .target(name: "PortalPredicate"),
         // The backend-neutral engine: values, statements, dialects, the compiler, schema, store,
-        // contexts and the typed layer (Core Data's model reading still needs zlib).
-        .target(name: "PortalEngine", dependencies: ["PortalPredicate", "CZlib"]),
+        // contexts and the typed layer. It links no C library.
+        .target(name: "PortalEngine", dependencies: ["PortalPredicate"]),
+        // Core Data stores: the model's readers (zlib inflates the store's model cache), the
+        // mapping of entities onto tables, the catalog and the write policy that keeps Core
+        // Data's bookkeeping.
+        .target(name: "PortalCoreData", dependencies: ["PortalEngine", "PortalPredicate", "CZlib"]),
         // SQLite: the connection and statement, its backend, schema reader, SQL functions.
         .target(name: "PortalSQLite", dependencies: ["PortalEngine", "PortalPredicate", "CSQLite"]),
         // libpq (Debian's libpq-dev), loaded on first use instead of linked (see its header).
@@ -43,7 +48,8 @@ let package = Package(
         // PostgreSQL through libpq: the connection, its dialect, copying a database up.
         .target(name: "PortalPostgres", dependencies: ["PortalEngine", "PortalSQLite", "PortalPredicate", "CLibpqLoader"]),
         .target(name: "PortalTUI", dependencies: ["PortalEngine", "PortalSQLite", "CNcurses"]),
-        .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalSQLite", "PortalPostgres", "PortalTUI", "CLibedit", "CSQLite"]),
+        .target(name: "PortalShell", dependencies: ["PortalEngine", "PortalSQLite", "PortalPostgres", "PortalCoreData", "PortalTUI", "CLibedit",
+                                                    "CSQLite"]),
 
         .executableTarget(
             name: "portal-shell",
@@ -63,16 +69,16 @@ let package = Package(
         // Foundation as the oracle of `#Predicate` on SQLite and PostgreSQL: a music schema with
         // relationships, random predicates built from PredicateExpressions, the comparison.
         .target(name: "FoundationOracle", dependencies: ["PortalEngine", "PortalSQLite"], path: "Tests/FoundationOracle"),
-        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "PortalSQLite", "CSQLite", "DifferentialSupport", "ReadmeExample",
+        .testTarget(name: "PortalEngineTests", dependencies: ["PortalEngine", "PortalSQLite", "PortalCoreData", "CSQLite", "DifferentialSupport", "ReadmeExample",
                                                            "FoundationOracle"]),
-        .testTarget(name: "PortalShellTests", dependencies: ["PortalShell", "PortalSQLite"]),
-        .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI", "PortalSQLite"]),
+        .testTarget(name: "PortalShellTests", dependencies: ["PortalShell", "PortalSQLite", "PortalCoreData"]),
+        .testTarget(name: "PortalTUITests", dependencies: ["PortalTUI", "PortalSQLite", "PortalCoreData"]),
         // Needs a PostgreSQL server: `make test` starts a throwaway one (scripts/postgres-test-server).
         .testTarget(name: "PortalPostgresTests", dependencies: ["PortalPostgres", "PortalEngine", "PortalSQLite", "CSQLite", "DifferentialSupport",
                                                              "ReadmeExample", "FoundationOracle"]),
         // PortalTUI: the docs tests find the keys the browser handles by driving its model.
         .testTarget(name: "EndToEndTests", dependencies: ["portal-shell", "PortalTUI", "PortalEngine", "PortalSQLite", "PortalPostgres",
-                                                        "DifferentialSupport"],
+                                                        "PortalCoreData", "DifferentialSupport"],
                     exclude: ["Expected"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import PortalEngine
 import PortalPredicate
+import PortalSQLite
 
 /// One SQLite table as PostgreSQL will hold it (`--copy-to postgres://…`): each column's type,
 /// the column SQLite numbers rows by (which becomes an identity), the UNIQUE constraints, and the

@@ -29,6 +29,10 @@ public final class PostgresConnection: DatabaseConnection {
     var lastCommandChanges = 0 {
         didSet { totalChanges += lastCommandChanges }
     }
+    /// The replies the connection has waited for: each command run, statement prepared or
+    /// described, statement sent (those sent together in a pipeline count once). What tests
+    /// measure a change to the protocol by; no timing is as steady.
+    private(set) var roundTrips = 0
     /// Rows changed by every command since the connection opened.
     public private(set) var totalChanges = 0
     private var isClosed = false
@@ -92,7 +96,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// PostgreSQL 13, CockroachDB) refuses it: its reads then go without.
     private func prepareChangeMarker() {
         guard isReadOnly else { return }
-        let result = pq.exec(connection, "PREPARE \(Self.changeMarkerName) AS \(Self.changeMarkerSQL)")
+        let result = exec("PREPARE \(Self.changeMarkerName) AS \(Self.changeMarkerSQL)")
         changeMarkerPrepared = result.map { pq.resultStatus($0) == PGRES_COMMAND_OK } ?? false
         pq.clear(result)
     }
@@ -137,7 +141,7 @@ public final class PostgresConnection: DatabaseConnection {
             if let cancel { pq.freeCancel(cancel) }
             cancel = pq.getCancel(connection)
         }
-        let result = pq.exec(connection, sessionSettings)
+        let result = exec(sessionSettings)
         defer { pq.clear(result) }
         try check(result, sql: sessionSettings)
         prepareChangeMarker()
@@ -178,6 +182,7 @@ public final class PostgresConnection: DatabaseConnection {
         if let name = prepared[key] { return name }
         try ready()
         let name = "portal_\(prepared.count + 1)"
+        roundTrips += 1
         let result = types.allSatisfy { $0 == 0 } ? pq.prepare(connection, name, sql, 0, nil)
             : pq.prepare(connection, name, sql, Int32(types.count), types)
         defer { pq.clear(result) }
@@ -234,15 +239,23 @@ public final class PostgresConnection: DatabaseConnection {
         return found
     }
 
-    /// The columns `sql` returns, asked of the server before it runs.
+    /// The columns `sql` returns, asked of the server before it runs: for a caller that asks
+    /// before it binds values (a statement bound runs for them instead, `PostgresStatement`).
     func columns(of sql: String) throws -> [String] {
         try ready()
         let name = try serverName(sql, types: [])
+        roundTrips += 1
         let result = pq.describePrepared(connection, name)
         defer { pq.clear(result) }
         try check(result, sql: sql)
         guard let result else { return [] }
         return columnNames(of: result)
+    }
+
+    /// `PQexec`, counted (`roundTrips`).
+    private func exec(_ sql: String) -> OpaquePointer? {
+        roundTrips += 1
+        return pq.exec(connection, sql)
     }
 
     /// The names of a result's columns, as the server spelled them.
@@ -253,7 +266,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// One or more statements without parameters.
     public func execute(_ sql: String) throws {
         try ready()
-        let result = pq.exec(connection, sql)
+        let result = exec(sql)
         defer { pq.clear(result) }
         try check(result, sql: sql)
         lastCommandChanges = changes(of: result)
@@ -305,7 +318,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// which the store's other connections then take (`SharedSearchPath`).
     private func publishSearchPath(after tag: String) {
         guard let sharedSearchPath, tag == "SET" || tag == "RESET" else { return }
-        let result = pq.exec(connection, "SELECT pg_catalog.current_setting('search_path')")
+        let result = exec("SELECT pg_catalog.current_setting('search_path')")
         defer { pq.clear(result) }
         guard let result, pq.resultStatus(result) == PGRES_TUPLES_OK, let path = pq.getvalue(result, 0, 0) else { return }
         searchPathTaken = sharedSearchPath.publish(String(cString: path))
@@ -502,7 +515,7 @@ public final class PostgresConnection: DatabaseConnection {
             return false
         }
         changeMarkerPrepared = false
-        if pq.transactionStatus(connection) != PQTRANS_IDLE { pq.clear(pq.exec(connection, "ROLLBACK")) }
+        if pq.transactionStatus(connection) != PQTRANS_IDLE { pq.clear(exec("ROLLBACK")) }
         return false
     }
 
@@ -545,7 +558,7 @@ public final class PostgresConnection: DatabaseConnection {
     /// Starts `COPY … FROM STDIN`; the rows follow with `putCopyData`, then `endCopy`.
     func startCopy(_ sql: String) throws {
         try ready()
-        let result = pq.exec(connection, sql)
+        let result = exec(sql)
         defer { pq.clear(result) }
         guard let result, pq.resultStatus(result) == PGRES_COPY_IN else {
             try check(result, sql: sql)
@@ -616,13 +629,13 @@ public final class PostgresConnection: DatabaseConnection {
         }
         pendingBegin = nil
         if begunAhead { return }
-        var result = pq.exec(connection, begin)
+        var result = exec(begin)
         if pq.status(connection) != CONNECTION_OK {
             // The session was dropped since the last transaction: nothing of this one has run
             // yet, so it starts on a new connection.
             pq.clear(result)
             try reconnect()
-            result = pq.exec(connection, begin)
+            result = exec(begin)
         }
         defer { pq.clear(result) }
         try check(result, sql: begin)
@@ -658,7 +671,8 @@ public final class PostgresConnection: DatabaseConnection {
         takeDeferredEnd()
         try withParameters(values) { parameters, lengths, formats in
             func sendPrepared(_ name: String) -> Bool {
-                pq.sendQueryPrepared(connection, name, Int32(values.count), parameters, lengths, formats, 0) == 1
+                roundTrips += 1
+                return pq.sendQueryPrepared(connection, name, Int32(values.count), parameters, lengths, formats, 0) == 1
             }
             if readBegunAhead, pendingBegin != nil, let name = prepared[Self.preparedKey(sql, types)],
                try sendBehindReadBegunAhead(singleRow: singleRow, { sendPrepared(name) }) {
@@ -735,9 +749,10 @@ public final class PostgresConnection: DatabaseConnection {
         }
     }
 
-    /// The columns of the last query that returned no row (`next`), for a statement that
-    /// learns its columns by running (`PostgresStatement.columnNames`).
-    private(set) var emptyResultColumns: [String] = []
+    /// The columns of the last statement's result that ended without a row (`next`): a
+    /// query's, or none for a command. A statement learns its columns from its first result
+    /// (`PostgresStatement.columnNames`).
+    private(set) var lastResultColumns: [String] = []
 
     /// What arrives next for the statement sent.
     enum Arrival {
@@ -767,7 +782,7 @@ public final class PostgresConnection: DatabaseConnection {
         defer { pq.clear(result) }
         var failure: Error?
         do { try check(result, sql: sql) } catch { failure = error }
-        if status == PGRES_TUPLES_OK { emptyResultColumns = columnNames(of: result) }
+        lastResultColumns = status == PGRES_TUPLES_OK ? columnNames(of: result) : []
         lastCommandChanges = changes(of: result)
         let tag = status == PGRES_COMMAND_OK ? tag(of: result) : ""
         discardRemaining()

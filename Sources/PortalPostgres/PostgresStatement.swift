@@ -22,7 +22,7 @@ public final class PostgresStatement: DatabaseStatement {
     private var takenIndex = 0
     /// A failure that came while the rows were taken in early: thrown after those rows.
     private var takenFailure: Error?
-    /// The names of the columns, once known (from a row, or asked of the server).
+    /// The names of the columns, once known (from the first result).
     private var names: [String]?
 
     init(connection: PostgresConnection, sql: String) {
@@ -36,6 +36,7 @@ public final class PostgresStatement: DatabaseStatement {
     public func bind(_ values: [Value]) throws {
         reset()
         self.values = values
+        isBound = true
     }
 
     /// Binds each parameter by name: `$1` to `values["1"]`, `$n` to `values["n"]`, which is
@@ -50,9 +51,8 @@ public final class PostgresStatement: DatabaseStatement {
     }
 
     public func step() throws -> Bool {
-        if let failure = describeFailure {
-            describeFailure = nil
-            names = nil
+        if let failure = runFailure ?? describeFailure {
+            (runFailure, describeFailure) = (nil, nil)
             throw failure
         }
         if !isSent {
@@ -82,6 +82,7 @@ public final class PostgresStatement: DatabaseStatement {
             if names == nil { names = connection.columnNames(of: rows) }
             return true
         case .end:
+            if names == nil { names = connection.lastResultColumns }
             return false
         }
     }
@@ -91,7 +92,10 @@ public final class PostgresStatement: DatabaseStatement {
     func takeRemainingRows() {
         while connection.streaming === self {
             do {
-                guard case .rows(let rows) = try connection.next(sql: sql) else { return }
+                guard case .rows(let rows) = try connection.next(sql: sql) else {
+                    if names == nil { names = connection.lastResultColumns }
+                    return
+                }
                 if names == nil { names = connection.columnNames(of: rows) }
                 let pq = connection.pq
                 for row in 0..<pq.ntuples(rows) {
@@ -121,39 +125,44 @@ public final class PostgresStatement: DatabaseStatement {
         }
     }
 
-    /// The number of columns (asked of the server before the first run, when needed).
+    /// The number of columns (from the first result: asked before the first step, a bound
+    /// statement runs then).
     public var columnCount: Int { columnNames.count }
 
     public func columnName(_ index: Int) -> String {
         columnNames.indices.contains(index) ? columnNames[index] : ""
     }
 
-    /// The server's refusal of the statement, when asking for its columns before it ran found
-    /// one (no such column, a syntax error): the next `step` throws it. Running the statement
-    /// again would only fail in the transaction the refusal aborted, with a message that hides it.
+    /// The server's refusal of the statement, when describing it found one (no such column, a
+    /// syntax error): the next `step` throws it. Running the statement again would only fail in
+    /// the transaction the refusal aborted, with a message that hides it.
     private var describeFailure: Error?
+    /// The failure of the run begun for the columns (`runForColumns`): that run's, thrown by
+    /// the next `step`, dropped with it by `reset`.
+    private var runFailure: Error?
+    /// True once values are bound for the next run (`bind`), until `reset`.
+    private var isBound = false
 
+    /// The names, from the first result. Asked before the statement runs, a bound statement
+    /// runs then (its rows are then stepped through as usual): its first result brings them,
+    /// where a Describe would cost a round trip of its own on every run. Only a statement asked
+    /// before it is bound is described.
     private var columnNames: [String] {
         if let names { return names }
+        guard !isSent else { return [] }
         do {
-            if !isSent && values.count > Self.describedParameters {
+            if isBound {
                 try runForColumns()
             } else {
                 names = try connection.columns(of: sql)
             }
         } catch {
-            describeFailure = error
-            names = []
+            if isBound { runFailure = error } else { describeFailure = error }
         }
         return names ?? []
     }
 
-    /// The most parameters of a statement whose columns are asked before it runs: libpq takes
-    /// the description of more (over 7,497, 30,000 bytes) for a broken connection.
-    private static let describedParameters = 5_000
-
-    /// Runs the statement and takes its columns from the first result; the rows are then
-    /// stepped through as usual.
+    /// Runs the statement and takes its columns from the first result.
     private func runForColumns() throws {
         try connection.send(sql, values, for: self)
         isSent = true
@@ -164,7 +173,7 @@ public final class PostgresStatement: DatabaseStatement {
             rowCount = connection.pq.ntuples(rows)
             names = connection.columnNames(of: rows)
         case .end:
-            names = connection.emptyResultColumns
+            names = connection.lastResultColumns
         }
     }
 
@@ -185,7 +194,9 @@ public final class PostgresStatement: DatabaseStatement {
         taken = []
         takenIndex = 0
         takenFailure = nil
+        runFailure = nil
         isSent = false
+        isBound = false
         values = []
     }
 

@@ -192,7 +192,7 @@ extension BrowserModel {
                 try source.delete(entity: name, id: id)
                 afterWrite("undone: creation in \(name)")
             case .delete(let name, let row):
-                let restored = try source.create(entity: name, values: restoreValues(name, row))
+                let restored = try source.restore(entity: name, id: row.id, values: restoreValues(name, row))
                 if name == entity?.name { load(anchor: .atOrAfter(restored), cursorID: restored.id) }
                 afterWrite("undone: deletion in \(name)")
             }

@@ -30,6 +30,10 @@ public protocol BrowserDataSource: AnyObject, Sendable {
     func update(entity: String, id: [Value], column: String, value: Value) throws -> BrowserRow
     /// Deletes the entity with this id (one transaction).
     func delete(entity: String, id: [Value]) throws
+    /// Puts back the entity with this id that `delete` removed, as it was stored (one
+    /// transaction); `values` are its attributes as shown, for a source that keeps nothing of
+    /// what it deletes. Returns the row as stored.
+    func restore(entity: String, id: [Value], values: [(String, Value)]) throws -> BrowserRow
     /// A number that changes whenever the database changes (this session, a script, another process).
     func changeToken() -> UInt64
     /// Interrupts a running count or query, if any.

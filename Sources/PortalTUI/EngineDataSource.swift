@@ -299,23 +299,18 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public func create(entity name: String, values: [(String, Value)]) throws -> BrowserRow {
         try write { context in
             let entity = try context.entity(named: name)
-            // Undo of a Core Data delete: the row put back as it was stored, by its Z_PK.
-            if context.isCoreDataStore, let key = values.first(where: { $0.0 == "Z_PK" })?.1 {
-                guard let snapshot = takeDeleted(entity.name, key) else {
-                    throw BrowserError("cannot put back this \(entity.name): its delete rules also changed other rows")
-                }
-                try context.coreDataRestore(snapshot)
-                return try row(context, entity, [key])
-            }
-            let byRowid = context.isCoreDataStore || entity.primaryKey.isEmpty
-            let result = try context.insert(entity.name, values.map { .value($0.0, $0.1) }, returning: byRowid ? .nothing : .all)
+            let result = try context.insert(entity.name, values.map { .value($0.0, $0.1) }, returning: .all)
+            // The new row's key as returned; a key that is no attribute (the rowid, a Core Data
+            // row's Z_PK) is the id the insert reports.
+            let key = Self.keyColumns(entity)
+            let returned = result.rows.first.map { row in key.compactMap { row[$0] } } ?? []
             let id: [Value]
-            if byRowid {
-                guard let rowid = result.insertedRowid else { throw BrowserError("the new \(entity.name) was not returned") }
+            if returned.count == key.count, !key.isEmpty {
+                id = returned
+            } else if key.count == 1, let rowid = result.insertedRowid {
                 id = [.integer(rowid)]
             } else {
-                guard let returned = result.rows.first else { throw BrowserError("the new \(entity.name) was not returned") }
-                id = entity.primaryKey.map { returned[$0] ?? .null }
+                throw BrowserError("the new \(entity.name) was not returned")
             }
             return try row(context, entity, id)
         }
@@ -338,33 +333,48 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         try write { context in
             let entity = try context.entity(named: name)
             let filter = RowFilter.condition(Keyset.equals(Self.keyColumns(entity), alias: "t0", id, dialect: store.dialect))
-            // A Core Data row goes by the model's delete rules; a delete that changed nothing
-            // else can be undone.
-            let snapshot = context.isCoreDataStore ? try id.first.flatMap { key -> CoreDataRowSnapshot? in
-                guard case .integer(let key) = key else { return nil }
-                return try context.coreDataSnapshot(entity.name, key: key)
-            } : nil
-            let before = context.totalChanges
-            guard try context.delete(entity.name, where: filter).matched == 1 else {
-                throw BrowserError("this \(entity.name) no longer exists")
-            }
-            if context.isCoreDataStore { keepDeleted(entity.name, id[0], context.totalChanges - before == 1 ? snapshot : nil) }
+            // What the delete removed (on a Core Data store, with what its delete rules did), kept
+            // for an undo.
+            let deleted = try context.deleteKeepingRows(entity.name, where: filter)
+            guard deleted.matched == 1 else { throw BrowserError("this \(entity.name) no longer exists") }
+            keepDeleted(entity.name, id, deleted)
         }
     }
 
-    /// Rows of a Core Data store this browser deleted, as stored, by entity and `Z_PK` (guarded by `lock`).
-    private var deletedRows: [String: CoreDataRowSnapshot] = [:]
-
-    private func keepDeleted(_ entity: String, _ key: Value, _ snapshot: CoreDataRowSnapshot?) {
-        lock.lock()
-        defer { lock.unlock() }
-        deletedRows["\(entity)\u{1}\(key)"] = snapshot
+    public func restore(entity name: String, id: [Value], values: [(String, Value)]) throws -> BrowserRow {
+        try write { context in
+            let entity = try context.entity(named: name)
+            guard let deleted = takeDeleted(entity.name, id) else {
+                throw BrowserError("cannot put back this \(entity.name): this browser did not delete it")
+            }
+            do {
+                try context.restore(deleted)
+            } catch {
+                keepDeleted(entity.name, id, deleted)   // the undo is put back on the log: it may be tried again
+                throw error
+            }
+            return try row(context, entity, id)
+        }
     }
 
-    private func takeDeleted(_ entity: String, _ key: Value) -> CoreDataRowSnapshot? {
+    /// What this browser's deletes removed, by entity and id (guarded by `lock`).
+    private var deletedRows: [DeletedKey: DeletedRows] = [:]
+
+    private struct DeletedKey: Hashable {
+        var entity: String
+        var id: [Value]
+    }
+
+    private func keepDeleted(_ entity: String, _ id: [Value], _ deleted: DeletedRows) {
         lock.lock()
         defer { lock.unlock() }
-        return deletedRows.removeValue(forKey: "\(entity)\u{1}\(key)")
+        deletedRows[DeletedKey(entity: entity, id: id)] = deleted
+    }
+
+    private func takeDeleted(_ entity: String, _ id: [Value]) -> DeletedRows? {
+        lock.lock()
+        defer { lock.unlock() }
+        return deletedRows.removeValue(forKey: DeletedKey(entity: entity, id: id))
     }
 
     /// One row by its id, as pages return it.

@@ -88,6 +88,10 @@ final class InterruptibleSource: BrowserDataSource, @unchecked Sendable {
         let base = self.base
         try interruptible { try base.delete(entity: entity, id: id) }
     }
+    func restore(entity: String, id: [Value], values: [(String, Value)]) throws -> BrowserRow {
+        let base = self.base
+        return try interruptible { try base.restore(entity: entity, id: id, values: values) }
+    }
     func changeToken() -> UInt64 { base.changeToken() }
     func cancel() { base.cancel() }
 }

@@ -52,7 +52,7 @@ private func translatedStatements(_ schema: Schema) throws -> [String] {
     let prefix = "Antônio", title = "Rock", least: Int64 = 1_000_000, genres: [Int64] = [1, 3]
     func statement<T: PortalEntity>(_ predicate: Predicate<T>) throws -> String {
         guard let entity = schema.entity(named: T.entityName) else { throw PredicateBenchError("no \(T.entityName)") }
-        let filter = try FoundationPredicates.filter(predicate, entity: entity, schema: schema, alias: "t0")
+        let filter = try FoundationPredicates.filter(predicate, entity: entity, schema: schema, alias: "t0", dialect: .sqlite)
         return "SELECT t0.* FROM \"\(entity.name)\" AS t0 WHERE " + filter.condition.sql
     }
     return [

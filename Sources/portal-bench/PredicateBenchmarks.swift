@@ -33,8 +33,8 @@ private func compileFigures(_ db: OpaquePointer, _ schema: Schema) throws -> [Fi
 
     func compileAll() throws -> [String] {
         try zip(examples, entities).map { example, entity in
-            let filter = try PredicateCompiler.compile(example.predicate, entity: entity, schema: schema, alias: "t0")
-            let order = try PredicateCompiler.orderBy(filter.sort, entity: entity, schema: schema, alias: "t0")
+            let filter = try PredicateCompiler.compile(example.predicate, entity: entity, schema: schema, alias: "t0", dialect: .sqlite)
+            let order = try PredicateCompiler.orderBy(filter.sort, entity: entity, schema: schema, alias: "t0", dialect: .sqlite)
             return "SELECT t0.* FROM \"\(entity.name)\" AS t0 WHERE " + filter.condition.sql
                 + (order.sql.isEmpty ? "" : " ORDER BY " + order.sql) + (filter.limit.map { " LIMIT \($0)" } ?? "")
         }

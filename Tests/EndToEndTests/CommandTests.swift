@@ -45,6 +45,13 @@ import Testing
         #expect(r.stdout == "5,Rock And Roll\n1,Rock\n")
     }
 
+    /// A predicate's `LIMIT(n)` caps a count as it caps a find's rows.
+    @Test func countAndFindReadAPredicatesLimitAlike() throws {
+        #expect(try run("count Genre where GenreId < 6 SORT(Name DESC) LIMIT(2)").stdout == "2\n")
+        let explained = try run("explain count Genre where GenreId < 6 SORT(Name DESC)", ["--format", "csv"])
+        #expect(explained.stdout.hasPrefix("sql,bindings,plan,warnings\n\"SELECT count(*) FROM \"\"Genre\"\" AS t0 WHERE t0.\"\"GenreId\"\" < ?\",[6],"))
+    }
+
     @Test func parametersAreBoundAsText() throws {
         let r = try Shell.run([db, "-p", "name=AC/DC", "-e", "find Artist where Name == $name", "--format", "csv"])
         #expect(r.stdout == "ArtistId,Name\n1,AC/DC\n")

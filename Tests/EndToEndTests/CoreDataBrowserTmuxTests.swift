@@ -1,4 +1,5 @@
 import Foundation
+import PortalCoreData
 import Testing
 
 /// The browser's edits, adds and deletes on a Core Data store go through the engine's writes
@@ -74,12 +75,13 @@ import Testing
         try s.waitFor("BROWSER-EXITED-0")
     }
 
-    /// A folder's delete cascades to its notes: done by the model's rules, and undo says it
-    /// cannot put the cascade back rather than restore half of it.
-    @Test func aCascadingDeleteIsNotHalfUndone() throws {
+    /// A folder's delete cascades to its notes: done by the model's rules, and undo puts the
+    /// folder and its notes back, every column of every row as it was.
+    @Test func aCascadingDeleteIsUndoneWhole() throws {
         let s = try session()
         let notes = try raw(s, "SELECT count(*) FROM \(t) WHERE Z_ENT = 11 AND ZFOLDER = 4")
         #expect(notes != "0\n")
+        let before = try raw(s, "SELECT * FROM \(t) ORDER BY Z_PK")
         try s.start(["--entity", "ICFolder", "--where", #"title == "Notes""#], width: 160)
         try s.waitFor("ICFolder  1 rows")
         try s.type("d")
@@ -88,8 +90,9 @@ import Testing
         try s.waitFor("ICFolder  0 rows")
         #expect(try raw(s, "SELECT count(*) FROM \(t) WHERE Z_PK = 4 OR ZFOLDER = 4") == "0\n")
         try s.type("u")
-        try s.waitFor("undo failed: cannot put back this ICFolder: its delete rules also changed other rows")
-        #expect(try raw(s, "SELECT count(*) FROM \(t) WHERE Z_PK = 4") == "0\n")
+        try s.waitFor("undone: deletion in ICFolder")
+        try s.waitFor("ICFolder  1 rows")
+        #expect(try raw(s, "SELECT * FROM \(t) ORDER BY Z_PK") == before)
         #expect(try raw(s, "PRAGMA integrity_check") == "ok\n")
     }
 }

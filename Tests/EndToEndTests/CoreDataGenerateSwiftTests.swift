@@ -1,4 +1,5 @@
 import Foundation
+import PortalCoreData
 import Testing
 
 /// `generate swift` on Core Data stores types attributes by the model (dates `Date`, UUIDs
@@ -85,6 +86,7 @@ import Testing
     /// back, updates it.
     static let program = #"""
 import Foundation
+import PortalCoreData
 import PortalEngine
 import PortalSQLite
 

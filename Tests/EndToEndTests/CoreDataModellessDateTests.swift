@@ -1,4 +1,5 @@
 import Foundation
+import PortalCoreData
 import Testing
 
 /// A Core Data store that keeps no model (older frameworks, or a cache that was removed) still

@@ -1,4 +1,5 @@
 import Foundation
+import PortalCoreData
 import PortalEngine
 import PortalSQLite
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every public type and function of PortalEngine, PortalSQLite and PortalPredicate has a `///` doc comment
+/// Every public type and function of PortalEngine, PortalSQLite, PortalCoreData and PortalPredicate has a `///` doc comment
 /// (attributes such as `@discardableResult` may stand between the comment and the declaration).
 @Suite struct DocsAPICommentTests {
     static let declaration = try? NSRegularExpression(
@@ -29,7 +29,7 @@ import Testing
         return found
     }
 
-    @Test(arguments: ["Sources/PortalEngine", "Sources/PortalSQLite", "Sources/PortalPredicate"])
+    @Test(arguments: ["Sources/PortalEngine", "Sources/PortalSQLite", "Sources/PortalCoreData", "Sources/PortalPredicate"])
     func everyPublicTypeAndFunctionHasADocComment(folder: String) throws {
         let missing = try Self.undocumented(in: folder)
         #expect(missing.isEmpty, "public declarations without a /// comment:\n\(missing.joined(separator: "\n"))")

@@ -72,7 +72,7 @@ import Testing
         let build = URL(fileURLWithPath: Shell.binary).deletingLastPathComponent()
         // The objects of the modules' current sources (the build folder may still hold objects
         // of files since moved or removed), as listed in each module's `sources` file.
-        let objects = try ["PortalEngine.build", "PortalSQLite.build", "PortalPredicate.build"].flatMap { module in
+        let objects = try ["PortalEngine.build", "PortalSQLite.build", "PortalCoreData.build", "PortalPredicate.build"].flatMap { module in
             let folder = build.appendingPathComponent(module)
             let sources = try String(contentsOf: folder.appendingPathComponent("sources"), encoding: .utf8)
             return sources.split(separator: "\n").map { source in

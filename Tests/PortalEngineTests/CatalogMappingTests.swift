@@ -137,11 +137,11 @@ private struct NotesCatalog: Catalog {
         let created = try #require(note.attribute(named: "created"))
         for (text, stored) in [(#"CAST("2024-03-01", "NSDate")"#, Value.integer(730_944_000)),
                                (#""2001-01-01 00:00:01.5""#, .real(1.5))] {
-            let value = try PredicateCompiler.compileValue(text, for: created, entity: note, schema: schema, alias: nil)
+            let value = try PredicateCompiler.compileValue(text, for: created, entity: note, schema: schema, alias: nil, dialect: .sqlite)
             #expect(value.bindings == [stored], "\(text)")
         }
         #expect(throws: PortalPredicate.PortalPredicateError.self) {
-            try PredicateCompiler.compileValue(#""soon""#, for: created, entity: note, schema: schema, alias: nil)
+            try PredicateCompiler.compileValue(#""soon""#, for: created, entity: note, schema: schema, alias: nil, dialect: .sqlite)
         }
         let tag = try mapped.write { ctx in try ctx.create("Tag", ["label": "someday"]) }
         #expect(tag["label"] == "someday")

@@ -75,7 +75,7 @@ import Testing
             let values: [Value] = own.map { attributeName == "title" ? ($0.title.map(Value.text) ?? .null) : ($0.items.map(Value.integer) ?? .null) }
             let expected = Self.expected(values)
             func page(_ anchor: ColumnQueries.FrequencyAnchor) throws -> [[Value]] {
-                let rows = try run(store, ColumnQueries.frequencies(Self.checklist, attribute, condition: nil, anchor: anchor, limit: 4))
+                let rows = try run(store, ColumnQueries.frequencies(Self.checklist, attribute, condition: nil, anchor: anchor, limit: 4, dialect: .sqlite))
                 return anchor.isBackward ? rows.reversed() : rows
             }
             func count(_ row: [Value]) -> Int { if case .integer(let n) = row[1] { return Int(n) } else { return -1 } }
@@ -93,9 +93,9 @@ import Testing
                 backward = previous + backward
             }
             #expect(backward == expected)
-            let distinct = try run(store, ColumnQueries.distinctCount(Self.checklist, attribute, condition: nil, limit: nil))
+            let distinct = try run(store, ColumnQueries.distinctCount(Self.checklist, attribute, condition: nil, limit: nil, dialect: .sqlite))
             #expect(distinct == [[.integer(Int64(expected.count))]])
-            let limited = try run(store, ColumnQueries.distinctCount(Self.checklist, attribute, condition: nil, limit: 2))
+            let limited = try run(store, ColumnQueries.distinctCount(Self.checklist, attribute, condition: nil, limit: 2, dialect: .sqlite))
             #expect(limited == [[.integer(2)]])
         }
     }
@@ -121,7 +121,7 @@ import Testing
             for n in numbers { counts[min((n - 5) / 5, 4), default: 0] += 1 }
             #expect(bins == counts.sorted { $0.key < $1.key }.map { [.integer($0.key), .integer($0.value)] })
             let titles = own.compactMap(\.title)
-            let shortest = try run(store, ColumnQueries.shortest(Self.checklist, title, condition: condition, longest: false))
+            let shortest = try run(store, ColumnQueries.shortest(Self.checklist, title, condition: condition, longest: false, dialect: .sqlite))
             #expect(shortest == [[.text(titles.min { ($0.count, $0) < ($1.count, $1) } ?? "-")]])
         }
     }
@@ -161,7 +161,7 @@ import Testing
         #expect(try !unique(tagged, "code") && unique(tagged, "label"))
         #expect(try !unique(tagged, "kind"))
         let kind = try #require(tagged.attribute(named: "kind"))
-        let page = try run(store, ColumnQueries.frequencies(tagged, kind, condition: nil, anchor: .first, limit: 10))
+        let page = try run(store, ColumnQueries.frequencies(tagged, kind, condition: nil, anchor: .first, limit: 10, dialect: .sqlite))
         #expect(page == [["k", 3]])
     }
 }

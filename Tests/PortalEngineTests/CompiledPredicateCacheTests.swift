@@ -58,13 +58,13 @@ private struct Fixture: @unchecked Sendable {
 
     /// The filter through the cache.
     func cached(_ predicate: Predicate<Pair>) throws -> CompiledFilter {
-        try FoundationPredicates.filter(predicate, entity: entity, schema: schema, alias: "t0")
+        try FoundationPredicates.filter(predicate, entity: entity, schema: schema, alias: "t0", dialect: .sqlite)
     }
 
     /// The filter the one translator and compiler make, with no cache.
     func fresh(_ predicate: Predicate<Pair>) throws -> CompiledFilter {
         try PredicateCompiler.compile(Query(predicate: FoundationPredicates.tree(predicate)), entity: entity, schema: schema,
-                                      alias: "t0")
+                                      alias: "t0", dialect: .sqlite)
     }
 
     /// The cached filter equals the fresh one, and the rows it reads are those Foundation keeps

@@ -1,5 +1,6 @@
 import Testing
 @testable import PortalEngine
+import PortalSQLite
 
 /// Every row of docs/predicates.md's table and every example in it, on Chinook: the compiled SQL must
 /// select exactly the rows the hand-written SQL selects.
@@ -12,7 +13,7 @@ import Testing
         let entity = try #require(schema.entity(named: test.entity))
         let key = entity.primaryKey[0]
         let filter = try PredicateCompiler.compile(test.predicate, variables: test.variables, entity: entity,
-                                                   schema: schema, alias: "t0")
+                                                   schema: schema, alias: "t0", dialect: .sqlite)
         let compiled = try database.column(
             "SELECT t0.\(SQLiteDialect().quoted(key)) FROM \(SQLiteDialect().quoted(entity.name)) AS t0 WHERE \(filter.condition.sql) ORDER BY 1",
             filter.condition.bindings)
@@ -38,10 +39,10 @@ import Testing
         let schema = try database.schema()
         let track = try #require(schema.entity(named: "Track"))
         let filter = try PredicateCompiler.compile("Milliseconds > 0 SORT(Album.Title DESC, Name ASC) LIMIT(5)",
-                                                   entity: track, schema: schema, alias: "t0")
+                                                   entity: track, schema: schema, alias: "t0", dialect: .sqlite)
         #expect(filter.sort == [SortKey("Album.Title", ascending: false), SortKey("Name")])
         #expect(filter.limit == 5)
-        let order = try PredicateCompiler.orderBy(filter.sort, entity: track, schema: schema, alias: "t0")
+        let order = try PredicateCompiler.orderBy(filter.sort, entity: track, schema: schema, alias: "t0", dialect: .sqlite)
         let compiled = try database.column(
             "SELECT t0.TrackId FROM Track AS t0 WHERE \(filter.condition.sql) ORDER BY \(order.sql) LIMIT 5",
             filter.condition.bindings + order.bindings)
@@ -63,7 +64,7 @@ import Testing
         let schema = try database.schema()
         let event = try #require(schema.entity(named: "event"))
         func ids(_ predicate: String) throws -> [Value] {
-            let filter = try PredicateCompiler.compile(predicate, entity: event, schema: schema, alias: "t0")
+            let filter = try PredicateCompiler.compile(predicate, entity: event, schema: schema, alias: "t0", dialect: .sqlite)
             return try database.column("SELECT id FROM event AS t0 WHERE \(filter.condition.sql) ORDER BY id",
                                        filter.condition.bindings)
         }

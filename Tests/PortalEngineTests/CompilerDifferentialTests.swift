@@ -1,5 +1,6 @@
 import Testing
 @testable import PortalEngine
+import PortalSQLite
 
 /// Random predicates over random data: the compiled SQL and PortalPredicate's in-memory evaluator
 /// must select the same entities. Seeded; a mismatch prints the seed, the predicate and the SQL.
@@ -72,12 +73,12 @@ import Testing
         var random = SeededRandom(seed: 1)
         let data = try DifferentialWorld(random: &random)
         let filter = try PredicateCompiler.compile(#"name == "a" OR score == 1 OR name == "b" OR ratio > 2 OR name == "c" OR note == "d""#,
-                                                   entity: data.owner, schema: data.schema, alias: "t0")
+                                                   entity: data.owner, schema: data.schema, alias: "t0", dialect: .sqlite)
         #expect(filter.condition.sql == #"(t0."name" IN (?, ?, ?) OR t0."score" = ? OR t0."ratio" > ? OR t0."note" = ?)"#)
         #expect(filter.condition.bindings == ["a", "b", "c", 1, 2, "d"])
         // Under NOT, or inside AND, the same: the list is one term of the chain it stood in.
         let negated = try PredicateCompiler.compile(#"NOT (score == 1 OR score == 2) AND name == "a""#,
-                                                    entity: data.owner, schema: data.schema, alias: "t0")
+                                                    entity: data.owner, schema: data.schema, alias: "t0", dialect: .sqlite)
         #expect(negated.condition.sql.contains(#"t0."score" IN (?, ?)"#), "\(negated.condition.sql)")
     }
 }

@@ -23,7 +23,7 @@ import Testing
         let schema = try database.schema()
         let person = try #require(schema.entity(named: "person"))
         let filter = try PredicateCompiler.compile(predicate, variables: ["who": .value("Bob"), "list": .list([1, 2])],
-                                                   entity: person, schema: schema, alias: "t0")
+                                                   entity: person, schema: schema, alias: "t0", dialect: .sqlite)
         let plan = try database.query("EXPLAIN QUERY PLAN SELECT t0.id FROM person AS t0 WHERE \(filter.condition.sql)",
                                       filter.condition.bindings)
             .compactMap { $0.last.flatMap { if case .text(let text) = $0 { text } else { nil } } }
@@ -51,7 +51,7 @@ import Testing
             """)
         let schema = try database.schema()
         let item = try #require(schema.entity(named: "item"))
-        let filter = try PredicateCompiler.compile(predicate, entity: item, schema: schema, alias: "t0")
+        let filter = try PredicateCompiler.compile(predicate, entity: item, schema: schema, alias: "t0", dialect: .sqlite)
         let plan = try database.query("EXPLAIN QUERY PLAN SELECT t0.id FROM item AS t0 WHERE \(filter.condition.sql)",
                                       filter.condition.bindings)
             .compactMap { $0.last.flatMap { if case .text(let text) = $0 { text } else { nil } } }
@@ -74,12 +74,12 @@ import Testing
         let schema = try database.schema()
         let entity = try #require(schema.entity(named: "t"))
         let filter = try PredicateCompiler.compile("s BEGINSWITH $p", variables: ["p": .value(.text(prefix))],
-                                                   entity: entity, schema: schema, alias: "t0")
+                                                   entity: entity, schema: schema, alias: "t0", dialect: .sqlite)
         let expected = values.filter { if case .text(let s) = $0 { s.utf8.starts(with: prefix.utf8) } else { false } }
         #expect(try database.column("SELECT t0.s FROM t AS t0 WHERE \(filter.condition.sql) ORDER BY id",
                                     filter.condition.bindings) == expected)
         let negated = try PredicateCompiler.compile("NOT s BEGINSWITH $p", variables: ["p": .value(.text(prefix))],
-                                                    entity: entity, schema: schema, alias: "t0")
+                                                    entity: entity, schema: schema, alias: "t0", dialect: .sqlite)
         #expect(try database.column("SELECT t0.s FROM t AS t0 WHERE \(negated.condition.sql) ORDER BY id",
                                     negated.condition.bindings) == values.filter { !expected.contains($0) })
     }
@@ -96,7 +96,7 @@ import Testing
         let entity = try #require(schema.entity(named: "t"))
         for prefix in ["a", "ab", "a\u{10FFFF}", "\u{10FFFF}", "zü", "zü\u{0}", "a\u{7F}", ""] {
             let filter = try PredicateCompiler.compile("s BEGINSWITH $p", variables: ["p": .value(.text(prefix))],
-                                                       entity: entity, schema: schema, alias: "t0")
+                                                       entity: entity, schema: schema, alias: "t0", dialect: .sqlite)
             let found = try database.column("SELECT t0.s FROM t AS t0 WHERE \(filter.condition.sql) ORDER BY id",
                                             filter.condition.bindings)
             // An empty prefix is found nowhere (NSString's hasPrefix:).
@@ -110,7 +110,7 @@ import Testing
     func compile(_ predicate: String, on entity: String = "Track") throws -> CompiledFilter {
         let schema = try TestDatabase.chinook().schema()
         let description = try #require(schema.entity(named: entity))
-        return try PredicateCompiler.compile(predicate, entity: description, schema: schema, alias: "t0")
+        return try PredicateCompiler.compile(predicate, entity: description, schema: schema, alias: "t0", dialect: .sqlite)
     }
 
     func error(_ predicate: String, on entity: String = "Track") throws -> PortalPredicateError {
@@ -167,14 +167,14 @@ import Testing
         let schema = try TestDatabase.chinook().schema()
         let track = try #require(schema.entity(named: "Track"))
         #expect(throws: PortalPredicateError.self) {
-            try PredicateCompiler.orderBy([SortKey("Nmae")], entity: track, schema: schema, alias: "t0")
+            try PredicateCompiler.orderBy([SortKey("Nmae")], entity: track, schema: schema, alias: "t0", dialect: .sqlite)
         }
         let album = try #require(schema.entity(named: "Album"))
         #expect(throws: PortalPredicateError.self) {
-            try PredicateCompiler.orderBy([SortKey("tracks.Name")], entity: album, schema: schema, alias: "t0")
+            try PredicateCompiler.orderBy([SortKey("tracks.Name")], entity: album, schema: schema, alias: "t0", dialect: .sqlite)
         }
         let order = try PredicateCompiler.orderBy([SortKey("Album.Artist.Name"), SortKey("name", ascending: false)],
-                                                  entity: track, schema: schema, alias: "t0")
+                                                  entity: track, schema: schema, alias: "t0", dialect: .sqlite)
         #expect(order.sql.hasSuffix("t0.\"Name\" DESC"))
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import PortalEngine
+import PortalSQLite
 
 /// Values and names full of SQL syntax select exactly what they mean and change nothing.
 @Suite struct CompilerInjectionTests {
@@ -32,7 +33,7 @@ import Testing
         let schema = try database.schema()
         let entity = try #require(schema.entity(named: "we\"ird; --"))
         let filter = try PredicateCompiler.compile(predicate, arguments: arguments, variables: variables,
-                                                   entity: entity, schema: schema, alias: "t0")
+                                                   entity: entity, schema: schema, alias: "t0", dialect: .sqlite)
         let key = SQLiteDialect().quoted("id")
         return try database.column("SELECT t0.\(key) FROM \(SQLiteDialect().quoted(entity.name)) AS t0 WHERE \(filter.condition.sql) ORDER BY 1",
                                    filter.condition.bindings)
@@ -102,7 +103,7 @@ import Testing
         func select(_ entity: String, _ predicate: String, _ arguments: [Argument] = [], key: String) throws -> [Value] {
             let description = try #require(schema.entity(named: entity))
             let filter = try PredicateCompiler.compile(predicate, arguments: arguments, entity: description,
-                                                       schema: schema, alias: "t0")
+                                                       schema: schema, alias: "t0", dialect: .sqlite)
             return try database.column("SELECT t0.\(SQLiteDialect().quoted(key)) FROM \(SQLiteDialect().quoted(description.name)) AS t0 "
                                        + "WHERE \(filter.condition.sql) ORDER BY 1", filter.condition.bindings)
         }

@@ -1,6 +1,7 @@
 import CSQLite
 import Testing
 @testable import PortalEngine
+import PortalSQLite
 
 /// Arbitrary trees — valid or not — compile to SQL that SQLite accepts, or to a PortalPredicateError;
 /// never to a crash or to SQL that fails to prepare.
@@ -20,7 +21,7 @@ import Testing
             let filter: CompiledFilter
             do {
                 filter = try PredicateCompiler.compile(Query(predicate: predicate), variables: ["v": .value(3), "l": .list([1, "a"])],
-                                                       entity: description, schema: schema, alias: "t0")
+                                                       entity: description, schema: schema, alias: "t0", dialect: .sqlite)
             } catch is PortalPredicateError {
                 rejected += 1
                 continue

@@ -209,7 +209,7 @@ import Testing
         let track = try #require(schema.entity(named: "Track"))
         let filter = try PredicateCompiler.compile("Milliseconds > %@ AND GenreId IN %@ AND %K BEGINSWITH $p",
                                                    arguments: [.value(300_000), .list([1, 2]), .value("Name")],
-                                                   variables: ["p": .value("A")], entity: track, schema: schema, alias: "t0")
+                                                   variables: ["p": .value("A")], entity: track, schema: schema, alias: "t0", dialect: .sqlite)
         let found = try database.column("SELECT count(*) FROM Track AS t0 WHERE " + filter.condition.sql,
                                         filter.condition.bindings)
         let expected = try database.column(

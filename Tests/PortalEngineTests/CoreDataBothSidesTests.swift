@@ -1,4 +1,5 @@
 import Foundation
+@testable import PortalCoreData
 import PortalPredicate
 import Testing
 @testable import PortalEngine

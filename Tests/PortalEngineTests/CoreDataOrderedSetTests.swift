@@ -1,4 +1,5 @@
 import Foundation
+@testable import PortalCoreData
 import Testing
 @testable import PortalEngine
 

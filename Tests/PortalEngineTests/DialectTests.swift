@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PortalPredicate
 @testable import PortalEngine
+import PortalSQLite
 
 /// SQLite's dialect with the standard SQL spellings a server dialect (PostgreSQL) uses where
 /// SQLite accepts them too: `TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM`, `IS NOT TRUE`, `CASE` for the
@@ -126,7 +127,7 @@ struct StandardSpellingDialect: SQLDialect {
         let schema = try db.schema()
         let track = try #require(schema.entity(named: "Track"))
         let predicate = "NOT (Composer == Name) AND (TRUEPREDICATE OR Name == nil)"
-        let sqlite = try PredicateCompiler.compile(predicate, entity: track, schema: schema, alias: "t0").condition
+        let sqlite = try PredicateCompiler.compile(predicate, entity: track, schema: schema, alias: "t0", dialect: .sqlite).condition
         let standard = try PredicateCompiler.compile(predicate, entity: track, schema: schema, alias: "t0",
                                                      dialect: StandardSpellingDialect()).condition
         #expect(sqlite.sql.contains("IS NOT 1") && sqlite.sql.contains(" IS "))

@@ -1,6 +1,7 @@
 import Testing
 import DifferentialSupport
 @testable import PortalEngine
+import PortalSQLite
 
 /// `[c]`, `[d]` and `[cd]` string tests compiled to SQL (the SQL functions, folding byte by byte)
 /// select what the in-memory evaluator selects, on names in many languages and scripts.

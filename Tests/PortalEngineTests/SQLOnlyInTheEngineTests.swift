@@ -24,4 +24,20 @@ import Testing
             }
         }
     }
+
+    /// The select of a find, first, count, get or projection is the engine's (`Select.find`),
+    /// whose `find` and `count` run the same: the shell assembles none of its own.
+    @Test func theShellAssemblesNoSelect() throws {
+        let folder = Self.sources.appendingPathComponent("PortalShell")
+        let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(/\bSelect\(/) {
+                Issue.record("PortalShell/\(file):\(number + 1) assembles a select: \(line)")
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Testing
 @testable import PortalPredicate
 @testable import PortalEngine
+import PortalSQLite
 
 /// Random `select … group by … having …` queries on the differential worlds: the compiled SQL
 /// against the same grouping and aggregation computed in Swift from the evaluator's values.
@@ -42,8 +43,8 @@ import Testing
     }
 
     private func sqlRows(_ data: DifferentialWorld, _ selection: Selection, _ filter: PredicateTree?) throws -> [[Value]] {
-        let compiled = try PredicateCompiler.compile(selection, entity: data.owner, schema: data.schema, alias: "t0")
-        let condition = try filter.map { try PredicateCompiler.compile(Query(predicate: $0), entity: data.owner, schema: data.schema, alias: "t0").condition }
+        let compiled = try PredicateCompiler.compile(selection, entity: data.owner, schema: data.schema, alias: "t0", dialect: .sqlite)
+        let condition = try filter.map { try PredicateCompiler.compile(Query(predicate: $0), entity: data.owner, schema: data.schema, alias: "t0", dialect: .sqlite).condition }
         var select = Select(data.owner, columns: .expressions(compiled.columns), condition: condition)
         select.groupBy = compiled.groupBy
         select.having = compiled.having

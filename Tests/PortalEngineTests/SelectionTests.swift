@@ -25,6 +25,20 @@ import PortalPredicate
         try store.read { ctx in try ctx.query(text).rows.map { $0.values } }
     }
 
+    /// A projection, a find and a count read a predicate's `SORT` and `LIMIT` alike (one select
+    /// assembles them, `Select.find`): the projection sorted and limited by them, the count over
+    /// the limited rows and not sorted when nothing is limited.
+    @Test func aPredicatesSortAndLimitMeanTheSameToEveryRead() throws {
+        let predicate = "GenreId < 6 SORT(Name DESC) LIMIT(2)"
+        let projected = try rows("Genre", Selection([SelectionItem("Name")]), where: predicate)
+        #expect(projected == [[.text("Rock And Roll")], [.text("Rock")]])
+        let found = try store.read { ctx in try ctx.find("Genre", where: predicate).map { $0["Name"] } }
+        #expect(found == [.text("Rock And Roll"), .text("Rock")])
+        #expect(try store.read { ctx in try ctx.count("Genre", where: predicate) } == 2)
+        let count = try store.read { ctx in try ctx.compiledSQL("Genre", where: "GenreId < 6 SORT(Name DESC)", count: true) }
+        #expect(count.sql == #"SELECT count(*) FROM "Genre" AS t0 WHERE t0."GenreId" < ?"#)
+    }
+
     @Test func revenuePerCountryThroughTwoToOneSteps() throws {
         let found = try rows("InvoiceLine", Selection([SelectionItem("Invoice.Customer.Country", as: "country"),
                                                         SelectionItem("sum(UnitPrice * Quantity)", as: "revenue")],

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PortalEngine
+import PortalSQLite
 
 /// A backend without a database: its connections record the transaction control the store asks
 /// of them, in order, so that `Store`'s transactions, savepoints and writer gate are tested on

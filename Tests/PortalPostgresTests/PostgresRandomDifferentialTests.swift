@@ -174,7 +174,7 @@ import PortalSQLite
             try both("frequencies after") { e, a, d in
                 ColumnQueries.frequencies(e, a, condition: nil, anchor: .after(fifth[0], count: Int(n)), limit: 15, dialect: d)
             }
-            try both("distinct count") { e, a, _ in ColumnQueries.distinctCount(e, a, condition: nil, limit: nil) }
+            try both("distinct count") { e, a, _ in ColumnQueries.distinctCount(e, a, condition: nil, limit: nil, dialect: .sqlite) }
             let dates = attributeName.hasSuffix("Date")
             try both("summary") { e, a, d in ColumnQueries.summary(e, a, condition: nil, dates: dates, dialect: d) }
             try both("histogram") { e, a, d in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PortalPredicate
 import DifferentialSupport
-import PortalEngine
+@testable import PortalEngine
 import PortalSQLite
 @testable import PortalPostgres
 @testable import ReadmeExample
@@ -363,6 +363,26 @@ import PortalSQLite
         let error = portalError { try store.read { try $0.query("SELECT pg_sleep(30)") } }
         #expect(error?.kind == .interrupted, "\(String(describing: error))")
         #expect(try store.read { try $0.count("band") } == 0)
+    }
+
+    /// A read of a query run before, its columns asked first as the shell asks them, costs one
+    /// round trip: the columns come with the first result, the `BEGIN` goes with the statement.
+    @Test func aQueryReadAgainCostsOneRoundTrip() throws {
+        let (db, store) = try bands()
+        defer { withExtendedLifetime(db) {} }
+        try store.write { ctx in _ = try ctx.create("band", ["name": "Can"]) }
+        func read() throws -> Int {
+            try store.read { ctx in
+                var columns: [String] = []
+                var names: [Value] = []
+                try ctx.forEachRow("SELECT name FROM band", [], columns: { columns = $0 }) { names.append($0.value(at: 0)) }
+                #expect(columns == ["name"] && names == [.text("Can")])
+                return (ctx.connection as? PostgresConnection)?.roundTrips ?? -1
+            }
+        }
+        var counts = [try read()]
+        for _ in 0..<5 { counts.append(try read()) }
+        #expect(zip(counts.dropFirst(), counts).map { $0 - $1 } == [1, 1, 1, 1, 1], "\(counts)")
     }
 
     @Test func aDroppedConnectionFailsItsStatementAndTheNextTransactionConnectsAgain() throws {

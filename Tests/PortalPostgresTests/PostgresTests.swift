@@ -277,6 +277,56 @@ final class ScratchDatabase {
         #expect((0..<empty.columnCount).map(empty.columnName) == ["number", "letter"])
     }
 
+    /// A statement's columns come with its first result: a query whose columns are asked before
+    /// it runs (as the shell asks, for its headings) costs one round trip, not a Describe too, and
+    /// its text is prepared once.
+    @Test func columnsAskedBeforeARunCostNoRoundTripOfTheirOwn() throws {
+        let db = try ScratchDatabase()
+        let connection = db.connection
+        try connection.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text); INSERT INTO t VALUES (1, 'a'), (2, 'b')")
+        let before = connection.roundTrips
+        for _ in 0..<10 {
+            let statement = try connection.prepare("SELECT id, name AS label FROM t WHERE id >= $1 ORDER BY id")
+            try statement.bind([.integer(1)])
+            #expect(statement.columns.names == ["id", "label"])
+            var ids: [Value] = []
+            while try statement.step() { ids.append(statement.value(at: 0)) }
+            #expect(ids == [.integer(1), .integer(2)])
+            #expect(statement.columns.names == ["id", "label"])
+        }
+        #expect(connection.roundTrips - before == 1 + 10)
+
+        // No row, a command, a refusal: the columns of each are its own, the refusal thrown by
+        // the next step, and the connection fine after it.
+        let empty = try connection.prepare("SELECT name FROM t WHERE id > 5")
+        try empty.bind([])
+        #expect(empty.columns.names == ["name"])
+        #expect(try !empty.step())
+        let command = try connection.prepare("UPDATE t SET name = 'c' WHERE id = 2")
+        try command.bind([])
+        #expect(command.columns.names == [])
+        #expect(try !command.step())
+        #expect(try db.rows(SQLFragment("SELECT name FROM t WHERE id = 2")) == [[.text("c")]])
+        let refused = try connection.prepare("SELECT nosuch FROM t")
+        try refused.bind([])
+        #expect(refused.columns.names == [])
+        #expect(throws: PortalError.self) { try refused.step() }
+        #expect(try db.rows(SQLFragment("SELECT count(*) FROM t")) == [[.integer(2)]])
+
+        // Asked before any value is bound (a prepared statement's columns), the statement is
+        // described, not run; a run that failed for the columns is that run's alone.
+        let unbound = try connection.prepare("DELETE FROM t WHERE id = $1 RETURNING name")
+        #expect(unbound.columns.names == ["name"])
+        #expect(try db.rows(SQLFragment("SELECT count(*) FROM t")) == [[.integer(2)]])
+        let quotient = try connection.prepare("SELECT 10 / $1::int AS q")
+        try quotient.bind([.integer(0)])
+        #expect(quotient.columns.names == [])
+        #expect(throws: PortalError.self) { try quotient.step() }
+        try quotient.bind([.integer(2)])
+        #expect(quotient.columns.names == ["q"])
+        #expect(try quotient.step() && quotient.value(at: 0) == .integer(5))
+    }
+
     /// A reader refuses writes and sees one snapshot through its transaction, whatever another
     /// connection commits meanwhile.
     @Test func aReaderIsReadOnlyAndReadsOneSnapshot() throws {

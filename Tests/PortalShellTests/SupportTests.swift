@@ -1,3 +1,4 @@
+import PortalCoreData
 import Testing
 @testable import PortalShell
 import PortalEngine

@@ -1,4 +1,5 @@
 import Foundation
+import PortalCoreData
 import PortalEngine
 import PortalSQLite
 import Testing
@@ -412,5 +413,41 @@ final class ChinookCopy {
         model.runPendingCounts()
         #expect(model.rows.count == 1)
         #expect(model.rows.first?.values.contains(.text(#"["Torrance"]"#)) == true, "\(model.rows)")
+    }
+}
+
+/// The browser's undo of a delete goes through the engine's restore on every store: on a Core
+/// Data store, a folder whose delete cascaded to its notes comes back with them, every column
+/// of every row as it was.
+@Suite struct EngineDataSourceRestoreTests {
+    func everything(_ store: Store, _ sql: String) throws -> [[Value]] {
+        try store.read { ctx in try ctx.query(sql).rows.map(\.values) }
+    }
+
+    @Test func undoingACascadingCoreDataDeletePutsEveryRowBack() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/coredata/NoteStore-macOS-12-Monterey.sqlite")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tui-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("NoteStore.sqlite").path
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        var options = StoreOptions()
+        options.switchesToWAL = false
+        options.catalog = CoreDataStoreCatalog()
+        let store = try Store(path: path, options: options)
+        defer { try? store.close() }
+        let all = "SELECT * FROM ZICCLOUDSYNCINGOBJECT ORDER BY Z_PK"
+        let before = try everything(store, all)
+        let model = BrowserModel(source: EngineDataSource(store: store), width: 160, height: 12, readOnly: false)
+        try model.start(entity: "ICFolder", filter: #"title == "Notes""#)
+        #expect(model.rows.count == 1)
+        model.press(.character("d"), .character("y"))
+        #expect(model.rows.isEmpty, "\(model.status)")
+        #expect(try everything(store, all).count < before.count - 1)
+        model.press(.character("u"))
+        #expect(model.status.hasPrefix("undone: deletion in ICFolder"), "\(model.status)")
+        #expect(model.rows.count == 1)
+        #expect(try everything(store, all) == before)
     }
 }

@@ -28,6 +28,7 @@ final class StuckSource: BrowserDataSource, @unchecked Sendable {
     func create(entity: String, values: [(String, Value)]) throws -> BrowserRow { throw BrowserError("no") }
     func update(entity: String, id: [Value], column: String, value: Value) throws -> BrowserRow { throw BrowserError("no") }
     func delete(entity: String, id: [Value]) throws { throw BrowserError("no") }
+    func restore(entity: String, id: [Value], values: [(String, Value)]) throws -> BrowserRow { throw BrowserError("no") }
     func changeToken() -> UInt64 { 0 }
 }
 

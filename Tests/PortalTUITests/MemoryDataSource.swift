@@ -106,6 +106,11 @@ final class MemoryDataSource: BrowserDataSource, @unchecked Sendable {
         }
     }
 
+    /// Keeps nothing of what it deletes: the values shown are inserted again.
+    func restore(entity: String, id: [Value], values: [(String, Value)]) throws -> BrowserRow {
+        try create(entity: entity, values: values)
+    }
+
     func rows(of entity: String) -> [BrowserRow] { locked { tables.first { $0.entity.name == entity }?.rows ?? [] } }
 
     // MARK: - Helpers (call with the lock held)

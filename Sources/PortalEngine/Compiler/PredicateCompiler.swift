@@ -57,6 +57,16 @@ public struct CompiledFilter: Sendable, Hashable {
     public var warnings: [String] = []
     /// For a Swift closure, the NSPredicate text that means the same (`explain` shows it).
     public var equivalent: String?
+
+    /// A filter of `condition`, compiled by the caller (a row's key, a keyset bound).
+    public init(condition: SQLFragment, sort: [SortKey] = [], limit: Int? = nil, warnings: [String] = [],
+                equivalent: String? = nil) {
+        self.condition = condition
+        self.sort = sort
+        self.limit = limit
+        self.warnings = warnings
+        self.equivalent = equivalent
+    }
 }
 
 /// Compiles predicate text and sort keys against the schema. The SQL refers to the entity's
@@ -67,7 +77,7 @@ public enum PredicateCompiler {
     /// Throws a `PortalPredicateError` (with the position of the culprit when it is known).
     public static func compile(_ predicate: String, arguments: [Argument] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String,
-                               dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
+                               dialect: any SQLDialect) throws -> CompiledFilter {
         // A Swift closure (`{ $0.Milliseconds > 300_000 }`) is accepted wherever predicate text is.
         let closure = SwiftClosurePredicate.isClosure(predicate)
         let query = closure
@@ -90,13 +100,13 @@ public enum PredicateCompiler {
     /// Compiles an already parsed query (the shell's `explain` and tests start from the tree).
     public static func compile(_ query: Query, variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String,
-                               dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
+                               dialect: any SQLDialect) throws -> CompiledFilter {
         try SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect).compile(query, entity: entity)
     }
 
     /// The ORDER BY list (without the keywords) for these keys; to-one paths allowed.
     public static func orderBy(_ keys: [SortKey], entity: EntityDescription, schema: Schema,
-                               alias: String, dialect: any SQLDialect = SQLiteDialect()) throws -> SQLFragment {
+                               alias: String, dialect: any SQLDialect) throws -> SQLFragment {
         let compiler = SQLCompiler(schema: schema, variables: [:], rootAlias: alias, dialect: dialect)
         let scope = Scope(entity: entity, alias: alias)
         let terms = try keys.map { key in

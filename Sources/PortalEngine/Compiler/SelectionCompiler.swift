@@ -92,7 +92,7 @@ extension PredicateCompiler {
     /// Throws a `.predicate` `PortalError` naming the part at fault (`selectionPart`).
     public static func compile(_ selection: Selection, sortedBy sort: [SortKey] = [], variables: [String: Argument] = [:],
                                entity: EntityDescription, schema: Schema, alias: String,
-                               dialect: any SQLDialect = SQLiteDialect()) throws(PortalError) -> CompiledSelection {
+                               dialect: any SQLDialect) throws(PortalError) -> CompiledSelection {
         let compiler = SQLCompiler(schema: schema, variables: variables, rootAlias: alias, dialect: dialect)
         return try compiler.compile(selection, sort: sort, in: Scope(entity: entity, alias: alias))
     }

@@ -11,7 +11,7 @@ extension PredicateCompiler {
     public static func compileValue(_ text: String, for attribute: AttributeDescription,
                                     variables: [String: Argument] = [:], entity: EntityDescription,
                                     schema: Schema, alias: String?,
-                                    dialect: any SQLDialect = SQLiteDialect()) throws -> SQLFragment {
+                                    dialect: any SQLDialect) throws -> SQLFragment {
         let expression = try ExpressionTree.parse(text)
         if alias == nil, let name = firstName(in: expression) {
             throw PortalPredicateError(.invalidOperation, "a value here cannot refer to an attribute (quote text: \"\(name)\")",

@@ -219,7 +219,7 @@ extension WriteContext {
             plan = known
         } else {
             if let refused = createRefused, refused.entity == entity, refused.rawWrites == rawWrites { return nil }
-            guard store.coreDataCatalog == nil, connection is any LocalDatabaseConnection,
+            guard !store.writePolicy.keepsBookkeeping, connection is any LocalDatabaseConnection,
                   let made = CreatePlan(entity, try self.entity(named: entity), rawWrites: rawWrites) else {
                 createRefused = (entity, rawWrites)
                 return nil

@@ -91,8 +91,9 @@ public struct WriteResult: Sendable {
 /// How a store's writes are made: a plain database writes the rows as given; a Core Data store
 /// keeps `Z_PK`, `Z_ENT`, `Z_OPT`, `Z_MAX`, both sides of its relationships and its delete rules.
 /// Each gets the entity already checked, the attributes' values in their stored form, and the
-/// relationships apart.
-protocol WritePolicy {
+/// relationships apart. The store takes its policy from its catalog (`WritePolicyCatalog`),
+/// once, when it opens.
+package protocol WritePolicy: Sendable {
     /// The UPDATE an update runs for the rows it matches (`explain` shows it).
     func updateStatement(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
                          where condition: SQLFragment?, dialect: any SQLDialect) -> SQLFragment
@@ -101,11 +102,49 @@ protocol WritePolicy {
     func update(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
                 links: [(name: String, ids: [Int64])], where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult
     func delete(_ entity: EntityDescription, where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult
+
+    /// True when every write carries bookkeeping of the store's own beyond the columns given (a
+    /// key the store allocates, a version, the other side of a relationship): the paths that
+    /// insert the given columns alone are closed, a to-one relationship is set by a row's id,
+    /// and typed entities are identified by that key (`rowKey`).
+    var keepsBookkeeping: Bool { get }
+    /// Throws when this store cannot make `write` on `entity` faithfully.
+    func refuse(_ write: RestrictedWrite, of entity: String) throws
+    /// The store's own key of the row a typed entity with these id values stands for, nil when
+    /// rows are found by their id attributes.
+    func rowKey(of entity: String, idAttributes: [String], id: [Value]) throws -> Int64?
+    /// How typed writes store a `Date`, nil for the dialect's way.
+    var dateForm: DateForm? { get }
+    /// Puts back what a delete removed and changed (`WriteContext.restore(_:)`).
+    func restore(_ deleted: DeletedRows, in context: WriteContext) throws
+}
+
+/// A kind of write some stores refuse (see `WritePolicy.refuse`).
+package enum RestrictedWrite: Sendable {
+    /// An insert of the given columns only (a bulk load's).
+    case insertByColumns
+    /// An insert that updates the row with the same primary key instead.
+    case upsert
+}
+
+extension WritePolicy {
+    package var keepsBookkeeping: Bool { false }
+    package func refuse(_ write: RestrictedWrite, of entity: String) throws {}
+    package func rowKey(of entity: String, idAttributes: [String], id: [Value]) throws -> Int64? { nil }
+    package var dateForm: DateForm? { nil }
+}
+
+/// A catalog whose stores write by a policy of their own (a Core Data store's model): the
+/// store asks it once, when it opens.
+package protocol WritePolicyCatalog: Catalog {
+    var writePolicy: any WritePolicy { get }
 }
 
 /// A plain database's writes: one statement each.
-struct PlainWritePolicy: WritePolicy {
-    func insert(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
+package struct PlainWritePolicy: WritePolicy {
+    package init() {}
+
+    package func insert(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
                 links: [(name: String, ids: [Int64])], returning: Returning, in context: WriteContext) throws -> WriteResult {
         try refuseLinks(entity, links)
         let insert = Insert(entity, columns: values.map(\.column), values: values.map(\.value), returning: returning)
@@ -116,12 +155,12 @@ struct PlainWritePolicy: WritePolicy {
                            insertedRowid: context.connection.lastInsertRowid)
     }
 
-    func updateStatement(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
-                         where condition: SQLFragment?, dialect: any SQLDialect) -> SQLFragment {
+    package func updateStatement(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
+                                 where condition: SQLFragment?, dialect: any SQLDialect) -> SQLFragment {
         Update(entity, set: values, where: condition).rendered(in: dialect)
     }
 
-    func update(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
+    package func update(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
                 links: [(name: String, ids: [Int64])], where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult {
         try refuseLinks(entity, links)
         let update = updateStatement(entity, values, where: condition, dialect: context.store.dialect)
@@ -129,8 +168,11 @@ struct PlainWritePolicy: WritePolicy {
         return WriteResult(matched: context.connection.changes)
     }
 
-    func delete(_ entity: EntityDescription, where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult {
-        let delete = Delete(entity, where: condition).rendered(in: context.store.dialect)
+    package func delete(_ entity: EntityDescription, where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult {
+        let statement = Delete(entity, where: condition)
+        try context.keepRows(before: statement, of: entity.name, columns: entity.attributes.filter(\.isWritable).map(\.column),
+                             rowid: entity.hasRowid)
+        let delete = statement.rendered(in: context.store.dialect)
         try context.runWrite(entity.name, delete.sql, delete.bindings, returning: false)
         return WriteResult(matched: context.connection.changes)
     }
@@ -143,7 +185,7 @@ struct PlainWritePolicy: WritePolicy {
 }
 
 extension Returning {
-    var isNothing: Bool { if case .nothing = self { true } else { false } }
+    package var isNothing: Bool { if case .nothing = self { true } else { false } }
 }
 
 extension WriteContext {
@@ -151,7 +193,7 @@ extension WriteContext {
     /// columns, which keeps its statement from one row to the next (a loop of `create`s renders
     /// and looks up its SQL once). Nil where the general path is needed.
     func insertingValues(_ entity: String, _ assignments: [AttributeAssignment], _ returning: Returning) throws -> WriteResult? {
-        guard store.coreDataCatalog == nil else { return nil }
+        guard !store.writePolicy.keepsBookkeeping else { return nil }
         switch returning {
         case .nothing, .all: break
         case .columns, .attributes: return nil
@@ -179,7 +221,7 @@ extension WriteContext {
 
     /// The rows the last insert wrote: SQLite accepts INSERT … RETURNING on a view and silently
     /// does nothing, which is an error here.
-    func insertedRows(_ entity: String) throws -> Int {
+    package func insertedRows(_ entity: String) throws -> Int {
         let matched = connection.changes
         guard matched > 0 else {
             throw PortalError(.notWritable, "nothing was inserted into \(entity) (is it a view?)", entity: entity)
@@ -190,7 +232,7 @@ extension WriteContext {
     /// The row an insert returned, as stored: SQLite's RETURNING gives a whole number written to
     /// a REAL column as the integer given (3 for the 3.0 stored, which every read gives), so such
     /// a value is made the real it is.
-    func asStored(_ returned: Row?, of entity: EntityDescription) -> [Row] {
+    package func asStored(_ returned: Row?, of entity: EntityDescription) -> [Row] {
         guard let returned else { return [] }
         return [asStored(returned, realPositions: Self.realPositions(in: returned.names, of: entity))]
     }
@@ -255,7 +297,7 @@ extension WriteContext {
     @discardableResult
     public func upsert(_ entity: String, _ assignments: [AttributeAssignment], returning: Returning = .nothing) throws -> WriteResult {
         try checkValid()
-        try refuseOnCoreDataStore(entity, "upsert")
+        try store.writePolicy.refuse(.upsert, of: entity)
         let described = try checkWritable(entity, columns: assignments.map(\.name))
         let (values, _) = try split(assignments, of: described)
         let key = described.identifyingColumns
@@ -272,7 +314,7 @@ extension WriteContext {
 
 extension ReadContext {
     /// The store's write policy: Core Data's bookkeeping on a store opened by its model.
-    var writePolicy: any WritePolicy { store.coreDataCatalog != nil ? CoreDataWritePolicy() : PlainWritePolicy() }
+    var writePolicy: any WritePolicy { store.writePolicy }
 
     /// The UPDATE an update of `entity` runs on the rows it matches, without running it (the
     /// shell's `explain update`).

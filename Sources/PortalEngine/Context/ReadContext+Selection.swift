@@ -43,13 +43,11 @@ extension ReadContext {
                                               schema: schema, alias: "t0", dialect: store.dialect)
             }
         }
-        let compiled = try PredicateCompiler.compile(selection, sortedBy: sortedBy, entity: entity, schema: schema,
+        // The caller's own keys replace the predicate's `SORT`.
+        let keys = sortedBy.isEmpty ? filter?.sort ?? [] : sortedBy
+        let compiled = try PredicateCompiler.compile(selection, sortedBy: keys, entity: entity, schema: schema,
                                                      alias: "t0", dialect: store.dialect)
-        var select = Select(entity, columns: .expressions(compiled.columns), condition: filter?.condition,
-                            order: compiled.order, limit: limit, offset: offset)
-        select.distinct = compiled.distinct
-        select.groupBy = compiled.groupBy
-        select.having = compiled.having
+        let select = Select.find(entity, selection: compiled, filter: filter, limit: limit, offset: offset)
         return select.rendered(in: store.dialect)
     }
 }

@@ -17,8 +17,8 @@ enum Projection: Equatable {
 /// Reads, inside one `Store.read` (or `write`) closure. Valid only during that closure: use
 /// after it returned throws `.misuse`. Not `Sendable`: it cannot leave its thread either.
 public class ReadContext {
-    let store: Store
-    let connection: any DatabaseConnection
+    package let store: Store
+    package let connection: any DatabaseConnection
     private(set) var isValid = true
     /// False for read contexts: raw SQL that writes is refused.
     var allowsWrites: Bool { false }
@@ -30,7 +30,7 @@ public class ReadContext {
 
     func invalidate() { isValid = false }
 
-    func checkValid() throws {
+    package func checkValid() throws {
         guard isValid else {
             throw PortalError.misuse("a store context was used outside the closure it was given to")
         }
@@ -225,7 +225,9 @@ public class ReadContext {
             if !allowsWrites && !statement.isReadOnly {
                 throw PortalError(.writeInRead, "a read cannot change the database; use a write")
             }
-            if !first || !bindings.isEmpty { try statement.bind(first ? bindings : []) }
+            // Bound even without values: a bound statement is one about to run, whose columns a
+            // server's statement then takes from its first result instead of asking for them.
+            try statement.bind(first ? bindings : [])
             first = false
             if allowsWrites && !statement.isReadOnly { store.noteRawWrite() }
             try body(statement)
@@ -271,43 +273,16 @@ public class ReadContext {
         }
         let schema = try self.schema
         let entity = try self.entity(named: entityName)
-        var condition: SQLFragment?
-        var sort = sortedBy
-        var limit = limit
-        if let compile {
-            let filter = try compiling(entity.name) { try compile(entity, schema) }
-            condition = filter.condition
-            if sort.isEmpty { sort = filter.sort }
-            if let inner = filter.limit { limit = min(limit ?? inner, inner) }
+        // The caller's own keys replace the predicate's `SORT`.
+        var filter = try compile.map { compile in try compiling(entity.name) { try compile(entity, schema) } }
+        if !sortedBy.isEmpty { filter?.sort = [] }
+        let columns: Select.Columns = projection == .count ? .count : .all(withRowid: includeRowid && entity.hasRowid)
+        var select = try compiling(entity.name) {
+            try Select.find(entity, in: schema, dialect: store.dialect, columns: columns, filter: filter, sortedBy: sortedBy,
+                            limit: limit, offset: offset)
         }
-        let order = sort.isEmpty ? nil : try orderBy(sort, entity: entity, schema: schema)
-        var select = Select(entity, columns: projection == .count ? .count : .all(withRowid: includeRowid && entity.hasRowid),
-                            condition: condition, order: order, limit: limit, offset: offset)
         select.datesAsSeconds = projection == .typedRows(includeRowid: includeRowid)
         return assemble(select)
-    }
-
-    /// ORDER BY for the keys; `SELF` sorts by the primary id (rowid or declared key), for
-    /// keyset paging; other keys are compiled by the predicate compiler.
-    private func orderBy(_ keys: [SortKey], entity: EntityDescription, schema: Schema) throws -> SQLFragment {
-        var parts: [SQLFragment] = []
-        for key in keys {
-            if key.keyPath.uppercased() == "SELF" {
-                let direction = key.ascending ? "" : " DESC"
-                let columns = entity.identifyingColumns.map {
-                    "t0.\($0 == store.dialect.rowidColumn ? $0 : store.dialect.quoted($0))\(direction)"
-                }
-                guard !columns.isEmpty else {
-                    throw PortalError(.misuse, "\(entity.name) has no primary id to sort by", entity: entity.name)
-                }
-                parts.append(SQLFragment(columns.joined(separator: ", ")))
-            } else {
-                parts.append(try compiling(entity.name) {
-                    try PredicateCompiler.orderBy([key], entity: entity, schema: schema, alias: "t0", dialect: store.dialect)
-                })
-            }
-        }
-        return SQLFragment.joined(parts, separator: ", ")
     }
 
     private func assemble(_ select: Select) -> SQLFragment { select.rendered(in: store.dialect) }

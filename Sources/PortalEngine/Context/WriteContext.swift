@@ -4,7 +4,7 @@ public final class WriteContext: ReadContext {
 
     /// Every statement of a write first asks whether an interrupt was requested, so that a
     /// long loop of short statements (an import) stops at the next one.
-    override func checkValid() throws {
+    package override func checkValid() throws {
         try super.checkValid()
         try store.checkInterruptRequest()
     }
@@ -47,7 +47,7 @@ public final class WriteContext: ReadContext {
             }
             if let reused { return reused }
         }
-        try refuseOnCoreDataStore(entity, "inserting rows by columns")
+        try store.writePolicy.refuse(.insertByColumns, of: entity)
         let described = try checkWritable(entity, columns: columns)
         let sql = Insert(described, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         let statement = try withContext(entity) { try connection.prepare(sql) }
@@ -62,6 +62,9 @@ public final class WriteContext: ReadContext {
     /// The table `create` last found it has no plan for, and `Store.rawWrites` then: a loop of
     /// creates into it takes the general path without asking again for every row.
     @exclusivity(unchecked) var createRefused: (entity: String, rawWrites: Int)?
+
+    /// While `deleteKeepingRows` runs, the rows removed and changed so far (see `DeletedRows`).
+    @exclusivity(unchecked) package var keptChanges: [DeletedRows.Change]?
 
     /// The last insert's statement and what it was for (compared in place, not copied out).
     @exclusivity(unchecked) private var lastInsert: LastInsert?
@@ -121,7 +124,7 @@ public final class WriteContext: ReadContext {
     /// naming a to-one relationship sets it to the row with that id (nil clears it).
     private func assignments(_ values: [String: Value], of entity: String) throws -> [AttributeAssignment] {
         let sorted = values.sorted { $0.key < $1.key }
-        guard store.coreDataCatalog != nil else { return sorted.map { .value($0.key, $0.value) } }
+        guard store.writePolicy.keepsBookkeeping else { return sorted.map { .value($0.key, $0.value) } }
         let described = try self.entity(named: entity)
         return try sorted.map { name, value in
             guard let relationship = described.settableRelationship(named: name) else { return .value(name, value) }
@@ -140,7 +143,7 @@ public final class WriteContext: ReadContext {
     /// attributes. Returns the row as stored. The entity needs a declared primary key.
     @discardableResult
     public func upsert(_ entity: String, _ values: [String: Value]) throws -> Row {
-        try refuseOnCoreDataStore(entity, "upsert")
+        try store.writePolicy.refuse(.upsert, of: entity)
         let described = try self.entity(named: entity)
         guard described.kind == .table else {
             throw PortalError(.notWritable, "\(described.name) is a view: it cannot be changed", entity: described.name)
@@ -158,7 +161,7 @@ public final class WriteContext: ReadContext {
     @discardableResult
     func upsert(_ entity: EntityDescription, key: [String], columns: [String], values: [Value], returning: Bool) throws -> Row? {
         try checkValid()
-        try refuseOnCoreDataStore(entity.name, "upsert")
+        try store.writePolicy.refuse(.upsert, of: entity.name)
         let sql = Upsert(entity, key: key, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         return try runWrite(entity.name, sql, values, returning: returning)
     }
@@ -208,7 +211,7 @@ public final class WriteContext: ReadContext {
     /// Runs a cached write statement, noting the entity for observers; returns the first row
     /// when `returning`.
     @discardableResult
-    func runWrite(_ entity: String, _ sql: String, _ bindings: [Value], returning: Bool) throws -> Row? {
+    package func runWrite(_ entity: String, _ sql: String, _ bindings: [Value], returning: Bool) throws -> Row? {
         let statement = try withContext(entity) { try connection.prepare(sql) }
         return try runWrite(entity, statement, ValueArguments(values: bindings), returning: returning)
     }

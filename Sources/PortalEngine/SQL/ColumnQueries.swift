@@ -47,7 +47,7 @@ public enum ColumnQueries {
     /// counts by value (NULL first), from `anchor`, at most `limit`.
     public static func frequencies(_ entity: EntityDescription, _ attribute: AttributeDescription, condition: SQLFragment?,
                                    anchor: FrequencyAnchor, limit: Int, alias: String = "t0",
-                                   dialect: any SQLDialect = SQLiteDialect()) -> Select {
+                                   dialect: any SQLDialect) -> Select {
         let value = shown(attribute, alias: alias, dialect: dialect)
         let unique = isUnique(entity, attribute)
         var parts: [Keyset.Part] = []
@@ -74,7 +74,7 @@ public enum ColumnQueries {
     /// The number of distinct values (NULL counting as one) among the rows matching `condition`;
     /// with a `limit`, counting stops there.
     public static func distinctCount(_ entity: EntityDescription, _ attribute: AttributeDescription, condition: SQLFragment?,
-                                     limit: Int?, dialect: any SQLDialect = SQLiteDialect(), alias: String = "t0") -> Select {
+                                     limit: Int?, dialect: any SQLDialect, alias: String = "t0") -> Select {
         var select = Select(entity, alias: alias, columns: .count, condition: condition, limit: limit)
         if !isUnique(entity, attribute) { select.groupBy = [SQLFragment(column(alias, attribute.column, dialect))] }
         return select
@@ -98,7 +98,7 @@ public enum ColumnQueries {
 
     /// The shortest (or, `longest`, the longest) non-NULL value, ties broken by value.
     public static func shortest(_ entity: EntityDescription, _ attribute: AttributeDescription, condition: SQLFragment?,
-                                longest: Bool, alias: String = "t0", dialect: any SQLDialect = SQLiteDialect()) -> Select {
+                                longest: Bool, alias: String = "t0", dialect: any SQLDialect) -> Select {
         let value = shown(attribute, alias: alias, dialect: dialect)
         let direction = longest ? "DESC" : "ASC"
         return Select(entity, alias: alias, columns: .expressions([SQLFragment(value)]),

@@ -82,7 +82,7 @@ extension SQLSpelling {
 /// and compiled predicates are rendered through a dialect, and nothing else in the engine
 /// spells SQL: for predicates, booleans, negation, null-safe comparison, case and diacritic
 /// folding, collations, the text tests (LIKE with `*`/`?`, regular expressions), type tests,
-/// casts and functions. SQLite is the first implementation.
+/// casts and functions. SQLite's (PortalSQLite's `SQLiteDialect`) is the first implementation.
 ///
 /// The language's meaning is the in-memory evaluator's (PortalPredicate): a dialect renders SQL
 /// that gives the same rows, which the differential tests check.
@@ -186,44 +186,6 @@ public protocol SQLDialect: SQLSpelling {
     func nestingProblem(in sql: String) -> String?
 }
 
-/// What SQLite's parser alone knows of SQL text, asked of the library itself (PortalSQLite's
-/// `SQLiteParser`): a `SQLiteDialect` without one spells SQL the same and leaves these to the database.
-public protocol SQLParserLimits: Sendable {
-    /// The most values one statement may bind.
-    var maximumBindings: Int? { get }
-    /// Why the parser refuses `sql` for its nesting, nil when it takes it.
-    func nestingProblem(in sql: String) -> String?
-}
-
-/// SQLite's spelling.
-public struct SQLiteDialect: SQLDialect {
-    /// SQLite's own parser, asked for its limits (a store's dialect has it).
-    public let parser: (any SQLParserLimits)?
-
-    /// The dialect; with `parser`, it knows the limits of that build of SQLite.
-    public init(parser: (any SQLParserLimits)? = nil) { self.parser = parser }
-
-    /// `rowid`.
-    public var rowidColumn: String? { "rowid" }
-
-    /// `LIMIT ?` (−1 for none when only an offset is given: SQLite has no OFFSET alone) and
-    /// `OFFSET ?`.
-    public func limit(_ limit: Int?, offset: Int?) -> SQLFragment {
-        guard limit != nil || offset != nil else { return SQLFragment("") }
-        var fragment = " LIMIT " + SQLFragment.bound(.integer(Int64(max(limit ?? -1, -1))))
-        if let offset { fragment = fragment + " OFFSET " + .bound(.integer(Int64(offset))) }
-        return fragment
-    }
-
-    public var queryPlanPrefix: String { "EXPLAIN QUERY PLAN " }
-
-    /// SQLite's `SQLITE_LIMIT_VARIABLE_NUMBER` as the parser's build of it has it (250,000 on Debian's).
-    public var maximumBindings: Int? { parser?.maximumBindings }
-
-    /// The parser's answer.
-    public func nestingProblem(in sql: String) -> String? { parser?.nestingProblem(in: sql) }
-}
-
 extension SQLDialect {
     /// None: the values decide.
     public func date(_ seconds: Double, comparedWithColumnOf declaredType: String) -> SQLFragment? { nil }
@@ -240,11 +202,6 @@ extension SQLDialect {
     public func foldedEqual(_ value: SQLFragment, _ text: SQLFragment, flags: Int) -> SQLFragment {
         folded(value, flags) + " = " + folded(text, flags)
     }
-}
-
-extension SQLDialect where Self == SQLiteDialect {
-    /// SQLite's spelling.
-    public static var sqlite: SQLiteDialect { SQLiteDialect() }
 }
 
 /// `text` as an SQL string literal (single quotes, inner ones doubled), as SQLite and

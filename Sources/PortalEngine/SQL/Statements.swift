@@ -72,7 +72,7 @@ public struct Select: Sendable {
     public func rendered(in dialect: some SQLDialect) -> SQLFragment { dialect.numbered(unnumbered(in: dialect)) }
 
     /// The SQL with `?` parameters, as statements built of statements compose it.
-    func unnumbered(in dialect: some SQLDialect) -> SQLFragment {
+    package func unnumbered(in dialect: some SQLDialect) -> SQLFragment {
         // A count of limited rows, or of groups, counts the rows of the inner select.
         let limited = limit != nil || offset != nil || !groupBy.isEmpty
         var result = SQLFragment(distinct ? "SELECT DISTINCT " : "SELECT ")
@@ -147,7 +147,7 @@ public struct Insert: Sendable {
     public func rendered(in dialect: some SQLDialect) -> SQLFragment { dialect.numbered(unnumbered(in: dialect)) }
 
     /// The SQL with `?` parameters, as statements built of statements compose it.
-    func unnumbered(in dialect: some SQLDialect) -> SQLFragment {
+    package func unnumbered(in dialect: some SQLDialect) -> SQLFragment {
         var result = SQLFragment("INSERT INTO \(dialect.quoted(table: table, in: namespace))")
         if columns.isEmpty {
             result.append(" DEFAULT VALUES")

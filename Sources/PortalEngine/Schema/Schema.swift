@@ -10,12 +10,9 @@ import PortalPredicate
 public struct Schema: Sendable, Hashable {
     /// Every table and view, in the order SQLite lists them.
     public var entities: [EntityDescription]
-    /// For a Core Data store: what its writes need of the model, read with the schema (so once
-    /// per schema version); nil for a plain database.
-    var coreDataModel: CoreDataStoreModel?
-    /// The Core Data model matched to the store's tables (its source, mapping and what it left
-    /// out), on a schema read by `CoreDataStoreCatalog`; nil otherwise.
-    public var coreDataCatalog: CoreDataCatalog? { coreDataModel?.catalog }
+    /// What the catalog that read the schema keeps with it for its store's writes (a Core Data
+    /// store's model), read with the schema, so once per schema version; nil for a plain database.
+    package var storeModel: StoreModel?
 
     /// A schema of these entities.
     public init(entities: [EntityDescription]) { self.entities = entities }
@@ -33,6 +30,18 @@ public struct Schema: Sendable, Hashable {
         return inSchema.first { $0.table == table } ?? uniqueCaseInsensitive(inSchema, table, \.table)
             ?? uniqueCaseInsensitive(entities.filter { $0.namespace?.lowercased() == namespace.lowercased() }, table, \.table)
     }
+}
+
+/// A value a catalog keeps with the schema it read, opaque to the engine: the catalog's own
+/// code reads it back by its type.
+package struct StoreModel: Hashable, @unchecked Sendable {
+    // Unchecked: only `Sendable` values go in (the initialiser requires it).
+    private let value: AnyHashable
+
+    package init(_ value: some Hashable & Sendable) { self.value = AnyHashable(value) }
+
+    /// The value kept, when it is a `T`.
+    package func value<T>(as type: T.Type) -> T? { value.base as? T }
 }
 
 /// A table or a view.

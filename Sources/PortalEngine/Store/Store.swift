@@ -34,9 +34,10 @@ public final class Store: @unchecked Sendable {
     /// lower case, where SQLite ignores case): every statement then needs the schema to find its
     /// table and columns.
     let catalogMapsNames: Bool
-    /// The Core Data catalog the store was opened with, if any (looked up once: a dynamic cast of
-    /// the options' catalog on every insert of a bulk write costs more than the insert's binding).
-    let coreDataCatalog: CoreDataStoreCatalog?
+    /// How writes are made: the catalog's policy (a Core Data store's bookkeeping), else the
+    /// plain one. Chosen once: a dynamic cast of the options' catalog on every insert of a bulk
+    /// write would cost more than the insert's binding.
+    package let writePolicy: any WritePolicy
 
     let writer: (any DatabaseConnection)?
     let gate = WriterGate()
@@ -78,7 +79,7 @@ public final class Store: @unchecked Sendable {
         self.options = options
         schemaCache = SchemaCache(backend: backend, catalog: options.catalog)
         catalogMapsNames = options.catalog != nil || server != nil
-        coreDataCatalog = options.catalog as? CoreDataStoreCatalog
+        writePolicy = (options.catalog as? any WritePolicyCatalog)?.writePolicy ?? PlainWritePolicy()
         self.writer = writer
         readers = isInMemory ? nil : ReaderPool(maximum: options.maximumReaders) { try backend.connect(readOnly: true) }
         if let firstReader { readers?.adopt(firstReader) }

@@ -91,7 +91,7 @@ public enum FoundationPredicates {
     /// compiles its tree: compiled once per shape of predicate, then only its values are bound
     /// anew (`CompiledPredicateCache`).
     public static func filter<Entity: PortalEntity>(_ predicate: Predicate<Entity>, entity: EntityDescription, schema: Schema,
-                                                    alias: String, dialect: any SQLDialect = SQLiteDialect()) throws -> CompiledFilter {
+                                                    alias: String, dialect: any SQLDialect) throws -> CompiledFilter {
         try filter(PreparedPredicate(predicate, translating: false), entity: entity, schema: schema, alias: alias, dialect: dialect)
     }
 

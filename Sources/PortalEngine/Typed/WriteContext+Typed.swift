@@ -8,8 +8,9 @@ extension WriteContext {
     @discardableResult
     public func insert<T: PortalEntity>(_ entity: T) throws -> T {
         let (columns, values) = try encodedForInsert(entity)
-        if isCoreDataStore {
-            // Read back by its new Z_PK: the row a create returns has no rowid to decode.
+        if store.writePolicy.keepsBookkeeping {
+            // Read back by the key the store gave it (a Core Data store's Z_PK): the row a create
+            // returns has no rowid to decode.
             try insertEncoded(T.entityName, columns: columns, values: values, returning: false)
             let key = connection.lastInsertRowid
             guard let stored = try fetch(T.self, where: "SELF == \(key)", arguments: [], sortedBy: [], limit: 1).first else {
@@ -28,7 +29,7 @@ extension WriteContext {
     public func update<T: PortalEntity>(_ entity: T) throws {
         let (columns, values) = try encoded(entity)
         let id = try idValues(of: T.self, columns: columns, values: values)
-        if isCoreDataStore { return try updateCoreData(T.self, key: try coreDataKey(T.self, id), columns: columns, values: values) }
+        if let key = try rowKey(T.self, id) { return try updateChanged(T.self, key: key, columns: columns, values: values) }
         let key = Set(T.idAttributes)
         let set = zip(columns, values).filter { !key.contains($0.0) }.map { AttributeAssignment.value($0.0, $0.1) }
         guard !set.isEmpty else { return }
@@ -53,8 +54,8 @@ extension WriteContext {
     public func delete<T: PortalEntity>(_ entity: T) throws -> Bool {
         let (columns, values) = try encoded(entity)
         let id = try idValues(of: T.self, columns: columns, values: values)
-        // A Core Data row goes by the model's delete rules, by its Z_PK.
-        let filter: RowFilter = isCoreDataStore ? .id([.integer(try coreDataKey(T.self, id))]) : .condition(idCondition(T.self, id))
+        // A row the store keys itself (a Core Data row, by its Z_PK) goes by the store's key.
+        let filter: RowFilter = try rowKey(T.self, id).map { .id([.integer($0)]) } ?? .condition(idCondition(T.self, id))
         return try delete(T.entityName, where: filter).matched > 0
     }
 
@@ -64,16 +65,16 @@ extension WriteContext {
     /// Z_OPT, dates and UUIDs in the store's form), a nil rowid left for it to choose.
     @discardableResult
     func insertEncoded(_ entity: String, columns: [String], values: [Value], returning: Bool) throws -> Row? {
-        guard isCoreDataStore else { return try insert(entity, columns: columns, values: values, returning: returning) }
+        guard store.writePolicy.keepsBookkeeping else { return try insert(entity, columns: columns, values: values, returning: returning) }
         var pairs: [String: Value] = [:]
         for (column, value) in zip(columns, values) where !(column == "rowid" && value == .null) { pairs[column] = value }
         return try create(entity, pairs)
     }
 
-    /// Saves the attributes of a Core Data row that differ from the stored ones, as Core Data's
-    /// save writes only what changed: a date read and written back as text (to the millisecond)
-    /// leaves the stored seconds as they were, and an unchanged row keeps its `Z_OPT`.
-    private func updateCoreData<T: PortalEntity>(_ type: T.Type, key: Int64, columns: [String], values: [Value]) throws {
+    /// Saves the attributes of a row the store keys itself that differ from the stored ones, as
+    /// Core Data's save writes only what changed: a date read and written back as text (to the
+    /// millisecond) leaves the stored seconds as they were, and an unchanged row keeps its `Z_OPT`.
+    private func updateChanged<T: PortalEntity>(_ type: T.Type, key: Int64, columns: [String], values: [Value]) throws {
         guard let stored = try fetch(T.self, where: "SELF == \(key)", arguments: [], sortedBy: [], limit: 1).first else {
             throw PortalError(.rowNotFound, "no \(T.entityName) with rowid \(key)", entity: T.entityName, attribute: T.idAttribute)
         }
@@ -85,14 +86,10 @@ extension WriteContext {
         if !set.isEmpty { try update(T.entityName, set: set, where: "SELF == \(key)") }
     }
 
-    /// The `Z_PK` of a Core Data entity's row: its type is identified by the rowid (as
-    /// `generate swift` writes it), which is `Z_PK`.
-    private func coreDataKey<T: PortalEntity>(_ type: T.Type, _ id: [Value]) throws -> Int64 {
-        guard T.idAttributes == ["rowid"], id.count == 1, case .integer(let key) = id[0] else {
-            throw PortalError(.conversion, "\(T.self) is no Core Data entity's type: it needs an integer rowid as its only id",
-                              entity: T.entityName, attribute: T.idAttribute)
-        }
-        return key
+    /// The store's own key of the row `T` with `id` stands for (a Core Data row's `Z_PK`), nil
+    /// where rows are found by their id attributes.
+    private func rowKey<T: PortalEntity>(_ type: T.Type, _ id: [Value]) throws -> Int64? {
+        try store.writePolicy.rowKey(of: T.entityName, idAttributes: T.idAttributes, id: id)
     }
 
     func encoded<T: PortalEntity>(_ entity: T) throws -> (columns: [String], values: [Value]) {

@@ -1,3 +1,4 @@
+import PortalCoreData
 import PortalEngine
 
 /// A Core Data store opened by its model: the catalog that maps the names, and what the session

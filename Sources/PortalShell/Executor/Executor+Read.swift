@@ -77,14 +77,19 @@ extension Executor {
         if let clause = query.selection { return (try compile(query, clause, entity: entity, limitOne: limitOne), entity) }
         let compiled = try filter(query.predicate, entity: entity)
         for key in query.sort { try checkKeyPath(key, entity: entity) }
-        let keys = query.sort.map(\.value) + (compiled?.sort ?? [])
-        let order = keys.isEmpty ? nil
-            : try PredicateCompiler.orderBy(keys, entity: entity, schema: requireDatabase().schema, alias: Self.alias,
-                                            dialect: requireDatabase().store.dialect)
-        let limit = limitOne ? 1 : [try query.limit.map(count), compiled?.limit].compactMap { $0 }.min()
-        let select = Select(entity, alias: Self.alias, columns: attributeColumns(entity), condition: compiled?.condition,
-                            order: order, limit: limit, offset: try query.offset.map(count))
-        return (CompiledQuery(select.rendered(in: try requireDatabase().store.dialect)), entity)
+        let limit = limitOne ? 1 : try query.limit.map(count)
+        return (try findQuery(entity, columns: attributeColumns(entity), filter: compiled, sortedBy: query.sort.map(\.value),
+                              limit: limit, offset: try query.offset.map(count)), entity)
+    }
+
+    /// The engine's select of a find or count (`Select.find`), over the session's schema (with
+    /// its declared relationships), in its dialect.
+    private func findQuery(_ entity: EntityDescription, columns: Select.Columns, filter: CompiledFilter? = nil,
+                           sortedBy: [SortKey] = [], limit: Int? = nil, offset: Int? = nil) throws -> CompiledQuery {
+        let database = try requireDatabase()
+        let select = try Select.find(entity, in: database.schema, dialect: database.store.dialect, alias: Self.alias,
+                                     columns: columns, filter: filter, sortedBy: sortedBy, limit: limit, offset: offset)
+        return CompiledQuery(select.rendered(in: database.store.dialect))
     }
 
     /// Every attribute of `entity`, by name, in the schema's order: the columns `schema` shows
@@ -150,8 +155,7 @@ extension Executor {
 
     func countQuery(_ entityName: Located<String>, _ predicate: PredicateText?) throws -> CompiledQuery {
         let entity = try entity(entityName)
-        let select = Select(entity, alias: Self.alias, columns: .count, condition: try filter(predicate, entity: entity)?.condition)
-        return CompiledQuery(select.rendered(in: try requireDatabase().store.dialect))
+        return try findQuery(entity, columns: .count, filter: try filter(predicate, entity: entity))
     }
 
     func count(_ entity: Located<String>, _ predicate: PredicateText?) throws {
@@ -182,8 +186,7 @@ extension Executor {
         }
         let dialect = try requireDatabase().store.dialect
         let id = Keyset.equals(key, alias: Self.alias, try ids.map { try value(of: $0, range: entityName.range) }, dialect: dialect)
-        let select = Select(entity, alias: Self.alias, columns: attributeColumns(entity), condition: id)
-        return CompiledQuery(select.rendered(in: dialect))
+        return try findQuery(entity, columns: attributeColumns(entity), filter: CompiledFilter(condition: id))
     }
 
     func get(_ entityName: Located<String>, _ ids: [Literal]) throws {
@@ -284,7 +287,7 @@ extension Executor {
         for entity in database.schema.entities {
             var rows = Value.null
             do {
-                rows = .integer(try countRows(CompiledQuery(Select(entity, columns: .count).rendered(in: database.store.dialect))))
+                rows = .integer(try countRows(findQuery(entity, columns: .count)))
             } catch let error as PortalError where error.kind != .interrupted && !database.inUserTransaction {
                 uncounted.append("\(entity.name): \(error.description)")
             }

@@ -21,12 +21,9 @@ extension Executor {
             let (text, offset) = located(part, clause, query)
             throw ShellError.from(error, in: text, offset: offset)
         }
-        let limit = limitOne ? 1 : [try query.limit.map(count), filter?.limit].compactMap { $0 }.min()
-        var select = Select(entity, alias: Self.alias, columns: .expressions(compiled.columns), condition: filter?.condition,
-                            order: compiled.order, limit: limit, offset: try query.offset.map(count))
-        select.distinct = compiled.distinct
-        select.groupBy = compiled.groupBy
-        select.having = compiled.having
+        let limit = limitOne ? 1 : try query.limit.map(count)
+        let select = Select.find(entity, alias: Self.alias, selection: compiled, filter: filter, limit: limit,
+                                 offset: try query.offset.map(count))
         return CompiledQuery(select.rendered(in: database.store.dialect))
     }
 

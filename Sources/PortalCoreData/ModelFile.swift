@@ -1,4 +1,5 @@
 import Foundation
+import PortalEngine
 
 /// Finds and reads the model a `--model` path names: an `.xcdatamodeld` folder (its current
 /// version), an `.xcdatamodel` folder, its XML `contents` file, a compiled `.mom`, or a `.momd`

@@ -1,4 +1,5 @@
 import PortalPredicate
+import PortalEngine
 
 // Setting a relationship of a Core Data row writes wherever the store keeps it: the row's own
 // key column (and the entity column beside it when the destination has sub-entities), the

@@ -1,4 +1,5 @@
 import Foundation
+import PortalEngine
 
 // What a write to a Core Data store needs to know (CoreDataWritePolicy makes the writes): the
 // model, the entity's plan, a new Z_PK. Refused with the reason, the transaction leaving nothing
@@ -137,18 +138,10 @@ extension WriteContext {
     /// The store's model and triggers when it is opened by a Core Data model, nil otherwise:
     /// read with the schema, so once per schema version, not once per write.
     func coreDataStoreModel() throws -> CoreDataStoreModel? {
-        guard store.coreDataCatalog != nil else { return nil }
         guard let model = try schema.coreDataModel else {
             throw PortalError(.database, "the store's Core Data model was not read with its schema")
         }
         return model
-    }
-
-    /// Refuses a kind of write this version does not make on Core Data stores.
-    func refuseOnCoreDataStore(_ entity: String, _ write: String) throws {
-        guard store.coreDataCatalog != nil else { return }
-        throw refusal(entity, "\(write) on a Core Data store is not supported (only create, update and delete keep "
-                      + "Z_PK, Z_MAX, Z_OPT and the relationships)")
     }
 
     /// A new `Z_PK` for the plan's root table: past both `Z_MAX` and the largest key in use;
@@ -183,12 +176,14 @@ extension WriteContext {
 
     /// Runs a statement value of a write to `entity`.
     func run(_ update: Update, _ entity: String) throws {
+        try keepRows(before: update, of: entity, keyColumn: "Z_PK")
         let rendered = update.rendered(in: store.dialect)
         try runWrite(entity, rendered.sql, rendered.bindings, returning: false)
     }
 
     /// Runs a statement value of a delete from `entity`'s rows.
     func run(_ delete: Delete, _ entity: String) throws {
+        try keepRows(before: delete, of: entity)
         let rendered = delete.rendered(in: store.dialect)
         try runWrite(entity, rendered.sql, rendered.bindings, returning: false)
     }

@@ -1,3 +1,5 @@
+import PortalEngine
+
 /// Opens a Core Data store by its model's names: reads `Z_PRIMARYKEY`, the model (the one
 /// given, else the store's cache) and the tables, and matches them. Reads only.
 public struct CoreDataCatalog: Sendable, Hashable {

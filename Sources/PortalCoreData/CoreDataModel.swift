@@ -1,3 +1,5 @@
+import PortalEngine
+
 /// A Core Data managed object model as the app's code names it: entities, their attributes and
 /// relationships, read from a store's `Z_MODELCACHE`, an Xcode model file or a compiled `.mom`.
 public struct CoreDataModel: Sendable, Hashable {

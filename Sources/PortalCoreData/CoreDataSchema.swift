@@ -1,6 +1,8 @@
+import PortalEngine
+
 /// A Core Data store's catalog: entities, attributes and relationships under the model's names,
 /// each mapped to the table, rows (`Z_ENT`) and columns that store it.
-public struct CoreDataStoreCatalog: Catalog {
+public struct CoreDataStoreCatalog: WritePolicyCatalog {
     /// A model file to use instead of the store's cached model (`--model`).
     public var modelPath: String?
 
@@ -12,9 +14,21 @@ public struct CoreDataStoreCatalog: Catalog {
     public func schema(of connection: any DatabaseConnection, tables raw: Schema) throws -> Schema {
         let catalog = try CoreDataCatalog(connection, raw: raw, modelPath: modelPath)
         var schema = catalog.schema(raw: raw)
-        schema.coreDataModel = CoreDataStoreModel(catalog: catalog, raw: raw)
+        schema.storeModel = StoreModel(CoreDataStoreModel(catalog: catalog, raw: raw))
         return schema
     }
+
+    /// A Core Data store's writes keep its bookkeeping.
+    package var writePolicy: any WritePolicy { CoreDataWritePolicy() }
+}
+
+extension Schema {
+    /// The Core Data model matched to the store's tables (its source, mapping and what it left
+    /// out), on a schema read by `CoreDataStoreCatalog`; nil otherwise.
+    public var coreDataCatalog: CoreDataCatalog? { coreDataModel?.catalog }
+
+    /// What a Core Data store's writes need of its model, read with the schema.
+    var coreDataModel: CoreDataStoreModel? { storeModel?.value(as: CoreDataStoreModel.self) }
 }
 
 extension CoreDataCatalog {

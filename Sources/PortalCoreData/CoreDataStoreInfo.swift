@@ -1,4 +1,5 @@
 import Foundation
+import PortalEngine
 
 /// What a Core Data store says about itself: its entity numbers (`Z_PRIMARYKEY`) and, when it
 /// keeps one, its model (`Z_MODELCACHE`). Read only; nothing here writes.

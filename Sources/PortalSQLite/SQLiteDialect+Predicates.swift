@@ -1,3 +1,4 @@
+import PortalEngine
 import PortalPredicate
 
 // SQLite's spelling of compiled predicates. The `portal_*` functions and the `portal_locale`

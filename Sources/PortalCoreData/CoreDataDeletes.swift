@@ -1,3 +1,5 @@
+import PortalEngine
+
 // Deleting rows of a Core Data store as Core Data does: each relationship of a deleted row
 // applies its delete rule to the rows it reaches (Nullify clears their link to it, Cascade
 // deletes them too, Deny refuses while they are not deleted too, No Action leaves them), its
@@ -158,40 +160,5 @@ extension WriteContext {
             let number = if case .integer(let n) = row.value(at: 1) { Int(n) } else { 0 }
             return CoreDataRow(table: table, key: key, number: number)
         }
-    }
-}
-
-/// Every column of one row of a Core Data store as stored, to put it back (the browser's undo
-/// of a delete that changed nothing else).
-public struct CoreDataRowSnapshot: Sendable, Hashable {
-    /// The entity it was read as.
-    public var entity: String
-    /// The root table.
-    public var table: String
-    /// Column names, in the table's order.
-    public var columns: [String]
-    /// The values, in the same order.
-    public var values: [Value]
-}
-
-extension WriteContext {
-    /// True when the store is opened by a Core Data model (writes keep its bookkeeping).
-    public var isCoreDataStore: Bool { store.coreDataCatalog != nil }
-
-    /// The stored columns of the row of `entity` whose `Z_PK` is `key`, nil when there is none.
-    public func coreDataSnapshot(_ entity: String, key: Int64) throws -> CoreDataRowSnapshot? {
-        let described = try self.entity(named: entity)
-        let select = Select(described.table, condition: keyIs(key)).rendered(in: store.dialect)
-        let statement = try connection.prepare(select.sql)
-        defer { statement.reset() }
-        try statement.bind(select.bindings)
-        guard let row = try statement.rows().first else { return nil }
-        return CoreDataRowSnapshot(entity: described.name, table: described.table, columns: row.columns.names, values: row.values)
-    }
-
-    /// Puts back a row read by `coreDataSnapshot` and since deleted, as it was (its `Z_PK`
-    /// stays given out: `Z_MAX` is not lowered).
-    public func coreDataRestore(_ snapshot: CoreDataRowSnapshot) throws {
-        try run(Insert(snapshot.table, columns: snapshot.columns, values: snapshot.values.map(SQLFragment.bound)), snapshot.entity)
     }
 }

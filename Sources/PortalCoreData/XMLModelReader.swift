@@ -1,3 +1,5 @@
+import PortalEngine
+
 /// Reads the XML `contents` file of an Xcode `.xcdatamodel`.
 enum XMLModelReader {
     /// The model described by `text`; `source` names the file in errors.

@@ -3,14 +3,14 @@ import Foundation
 /// An NSKeyedArchiver archive read by hand: `$objects` is a flat table and objects point at each
 /// other by UID. (NSKeyedUnarchiver cannot rebuild an NSManagedObjectModel outside Apple's
 /// platforms, so the model reader walks the table itself.)
-struct KeyedArchive {
+package struct KeyedArchive {
     /// `$objects`, with UIDs turned into `.reference` indexes.
-    let objects: [ArchiveValue]
+    package let objects: [ArchiveValue]
     /// The index of `$top.root`.
-    let root: Int
+    package let root: Int
 
     /// The archive in the property list `data` (binary or XML); `source` names it in errors.
-    init(data: Data, source: String) throws {
+    package init(data: Data, source: String) throws {
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, format: nil)
@@ -30,7 +30,7 @@ struct KeyedArchive {
 
     /// The object `value` points to (or `value` itself when it is not a reference); `nil` for
     /// the archive's `$null` and for references outside the table.
-    func resolve(_ value: ArchiveValue?) -> ArchiveValue? {
+    package func resolve(_ value: ArchiveValue?) -> ArchiveValue? {
         guard let value else { return nil }
         guard case .reference(let index) = value else { return value }
         guard objects.indices.contains(index), index != 0 else { return nil }
@@ -38,29 +38,29 @@ struct KeyedArchive {
     }
 
     /// The index an object field points to.
-    func index(_ value: ArchiveValue?) -> Int? {
+    package func index(_ value: ArchiveValue?) -> Int? {
         if case .reference(let index)? = value, objects.indices.contains(index), index != 0 { return index }
         return nil
     }
 
     /// The class name of the object at `index` (`NSEntityDescription`).
-    func className(of index: Int) -> String? {
+    package func className(of index: Int) -> String? {
         guard case .dictionary(let fields) = objects[index],
               case .dictionary(let classInfo)? = resolve(fields["$class"]) else { return nil }
         return resolve(classInfo["$classname"])?.string
     }
 
     /// The fields of the object at `index`.
-    func fields(of index: Int) -> [String: ArchiveValue] {
+    package func fields(of index: Int) -> [String: ArchiveValue] {
         if case .dictionary(let fields) = objects[index] { return fields }
         return [:]
     }
 
     /// The string a field holds (directly or by reference).
-    func string(_ value: ArchiveValue?) -> String? { resolve(value)?.string }
+    package func string(_ value: ArchiveValue?) -> String? { resolve(value)?.string }
 
     /// The element indexes of an archived NSArray/NSSet (`NS.objects`).
-    func arrayElements(_ value: ArchiveValue?) -> [ArchiveValue] {
+    package func arrayElements(_ value: ArchiveValue?) -> [ArchiveValue] {
         guard case .dictionary(let fields)? = resolve(value), case .array(let items)? = fields["NS.objects"] else {
             return []
         }
@@ -68,7 +68,7 @@ struct KeyedArchive {
     }
 
     /// The key/value pairs of an archived NSDictionary (`NS.keys`/`NS.objects`), in order.
-    func dictionaryPairs(_ value: ArchiveValue?) -> [(key: String, value: ArchiveValue)] {
+    package func dictionaryPairs(_ value: ArchiveValue?) -> [(key: String, value: ArchiveValue)] {
         guard case .dictionary(let fields)? = resolve(value), case .array(let keys)? = fields["NS.keys"],
               case .array(let values)? = fields["NS.objects"], keys.count == values.count else { return [] }
         return zip(keys, values).compactMap { key, value in string(key).map { ($0, value) } }
@@ -76,7 +76,7 @@ struct KeyedArchive {
 }
 
 /// One value of a keyed archive.
-enum ArchiveValue: Sendable, Hashable {
+package enum ArchiveValue: Sendable, Hashable {
     case reference(Int)
     case string(String)
     case integer(Int)
@@ -87,7 +87,7 @@ enum ArchiveValue: Sendable, Hashable {
     case dictionary([String: ArchiveValue])
     case other
 
-    init(_ value: Any) {
+    package init(_ value: Any) {
         switch value {
         case let string as String: self = .string(string)
         case let bool as Bool where type(of: value) == Bool.self: self = .bool(bool)
@@ -117,15 +117,15 @@ enum ArchiveValue: Sendable, Hashable {
         return nil
     }
 
-    var string: String? { if case .string(let s) = self { s } else { nil } }
-    var integer: Int? {
+    package var string: String? { if case .string(let s) = self { s } else { nil } }
+    package var integer: Int? {
         switch self {
         case .integer(let i): i
         case .bool(let b): b ? 1 : 0
         default: nil
         }
     }
-    var bool: Bool? {
+    package var bool: Bool? {
         switch self {
         case .bool(let b): b
         case .integer(let i): i != 0

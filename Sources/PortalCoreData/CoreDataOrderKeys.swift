@@ -1,3 +1,5 @@
+import PortalEngine
+
 /// The positions Core Data keeps for an ordered relationship (`Z_FOK_…`): not 1, 2, 3 but keys
 /// spaced 1024 apart, the first at 2048, so that a row can go between two others without
 /// renumbering the rest (the Photos store's sets are numbered 2048, 3072, 4096, …). A change

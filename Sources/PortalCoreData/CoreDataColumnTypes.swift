@@ -1,4 +1,5 @@
 import Foundation
+import PortalEngine
 
 /// Whether a model's attribute types agree with the columns Core Data made for them: each type
 /// has the column type Core Data declares for it (`Date` → `TIMESTAMP`, `String` → `VARCHAR`).

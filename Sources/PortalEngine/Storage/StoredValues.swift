@@ -45,24 +45,24 @@ extension StorageConvention {
 }
 
 /// How typed writes (`Portal<T>`, `insert`, `update`) store a `Date`: by the store.
-enum DateForm: Sendable {
+package enum DateForm: Sendable {
     /// The value conversion's date text (`Date.databaseValue`, UTC without an offset): SQLite's.
     case text
-    /// Seconds since 2001 at full precision (`Date.coreDataValue`): a Core Data store's.
-    case coreData
+    /// Seconds since 2001 at full precision (`Date.referenceSecondsValue`): a Core Data store's.
+    case secondsSinceReferenceDate
     /// The date text with its offset, `+00`: a server that reads text without an offset in
     /// its session's time zone (PostgreSQL's `timestamptz`) takes the instant itself.
     case textInUTC
 
     /// The form for the store `ctx` writes to.
     init(_ ctx: WriteContext) {
-        self = ctx.isCoreDataStore ? .coreData : ctx.store.dialect.readsOffsetlessDatesInSessionZone ? .textInUTC : .text
+        self = ctx.store.writePolicy.dateForm ?? (ctx.store.dialect.readsOffsetlessDatesInSessionZone ? .textInUTC : .text)
     }
 
     /// `value` as this form stores it when it is a `Date`, else nil.
     func stored(_ value: some Any) -> Value? {
         guard self != .text, let date = value as? Date else { return nil }
-        if self == .coreData { return date.coreDataValue }
+        if self == .secondsSinceReferenceDate { return date.referenceSecondsValue }
         return DateSemantics.text(date.timeIntervalSince1970).map { .text($0 + "+00") }
     }
 }
@@ -70,7 +70,7 @@ enum DateForm: Sendable {
 extension Date {
     /// The date as a Core Data store keeps it, seconds since 2001 at full precision: what typed
     /// writes store (date text would round it to the millisecond).
-    var coreDataValue: Value { StorageConvention.referenceSeconds(timeIntervalSinceReferenceDate) }
+    var referenceSecondsValue: Value { StorageConvention.referenceSeconds(timeIntervalSinceReferenceDate) }
 }
 
 extension EntityDescription {

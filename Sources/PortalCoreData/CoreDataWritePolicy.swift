@@ -1,9 +1,38 @@
+import PortalEngine
+
 /// A Core Data store's writes, as Core Data's own save makes them: a new row takes the root
 /// entity's `Z_MAX` + 1 as `Z_PK` (raising `Z_MAX`), its `Z_ENT` and `Z_OPT` = 1; an update raises
 /// `Z_OPT`; relationships are written wherever the store keeps them (`CoreDataLinks`); deletes
 /// follow the model's delete rules (`CoreDataDeletes`). What cannot be kept faithfully is refused
 /// with the reason, and the transaction writes nothing.
 struct CoreDataWritePolicy: WritePolicy {
+    /// A new row's `Z_PK` comes from `Z_MAX`, and every write keeps `Z_OPT` and the inverse
+    /// sides of relationships.
+    var keepsBookkeeping: Bool { true }
+
+    /// Dates are seconds since 2001, as Core Data keeps them.
+    var dateForm: DateForm? { .secondsSinceReferenceDate }
+
+    /// Inserts by columns and upserts would leave `Z_PK`, `Z_MAX`, `Z_OPT` and the relationships behind.
+    func refuse(_ write: RestrictedWrite, of entity: String) throws {
+        let name = switch write {
+        case .insertByColumns: "inserting rows by columns"
+        case .upsert: "upsert"
+        }
+        throw coreDataRefusal(entity, "\(name) on a Core Data store is not supported (only create, update and delete keep "
+                              + "Z_PK, Z_MAX, Z_OPT and the relationships)")
+    }
+
+    /// The `Z_PK` of a Core Data entity's row: its type is identified by the rowid (as
+    /// `generate swift` writes it), which is `Z_PK`.
+    func rowKey(of entity: String, idAttributes: [String], id: [Value]) throws -> Int64? {
+        guard idAttributes == ["rowid"], id.count == 1, case .integer(let key) = id[0] else {
+            throw PortalError(.conversion, "a type of \(entity) on a Core Data store needs an integer rowid (the row's Z_PK) as its only id",
+                              entity: entity, attribute: idAttributes.first)
+        }
+        return key
+    }
+
     func insert(_ entity: EntityDescription, _ values: [(column: String, value: SQLFragment)],
                 links: [(name: String, ids: [Int64])], returning: Returning, in context: WriteContext) throws -> WriteResult {
         guard let plan = try context.coreDataPlan(for: entity.name, creating: true),
@@ -46,6 +75,22 @@ struct CoreDataWritePolicy: WritePolicy {
             try context.linkCoreData(model, entity.name, keys: keys, link.name, to: link.ids, marksRow: false)
         }
         return WriteResult(matched: matched)
+    }
+
+    /// Puts back what a delete removed and changed, refused before anything is written where a
+    /// row put back would fire a trigger calling Core Data's own functions.
+    func restore(_ deleted: DeletedRows, in context: WriteContext) throws {
+        if let model = try context.coreDataStoreModel() {
+            for change in deleted.changes {
+                switch change {
+                case .removed(let table, _, let entity, _, _):
+                    try model.refuseTriggers(on: table, writing: entity, .insert)
+                case .changed(let table, _, let entity, _, _, let columns, _):
+                    try model.refuseTriggers(on: table, writing: entity, updatedColumns(columns))
+                }
+            }
+        }
+        try context.restoreRows(deleted)
     }
 
     func delete(_ entity: EntityDescription, where condition: SQLFragment?, in context: WriteContext) throws -> WriteResult {

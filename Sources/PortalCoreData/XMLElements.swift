@@ -1,3 +1,5 @@
+import PortalEngine
+
 /// The start and end tags of an XML document, enough to read an Xcode model file (`contents`):
 /// text, comments, processing instructions and CDATA are skipped. (FoundationXML would pull
 /// libxml2 into the statically linked release build for this one file format.)

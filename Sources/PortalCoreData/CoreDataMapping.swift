@@ -1,3 +1,5 @@
+import PortalEngine
+
 /// Where each entity, attribute and relationship of a Core Data model is stored in its SQLite
 /// file, found by matching the model against the store's real tables and columns (never by
 /// guessing alone: the column numbering drifts between framework versions).

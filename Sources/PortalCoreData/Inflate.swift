@@ -1,4 +1,5 @@
 import CZlib
+import PortalEngine
 
 /// Raw DEFLATE (no zlib header), as `Z_MODELCACHE.Z_CONTENT` holds it.
 enum Inflate {

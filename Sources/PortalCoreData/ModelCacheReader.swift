@@ -1,4 +1,5 @@
 import Foundation
+import PortalEngine
 
 /// Reads a compiled Core Data model out of a keyed archive: the store's `Z_MODELCACHE` (after
 /// inflating) or a `.mom` file. The archive's objects are walked by hand (see `KeyedArchive`).
