@@ -6,6 +6,15 @@
 static inline sqlite3_destructor_type portal_sqlite_transient(void) { return SQLITE_TRANSIENT; }
 static inline sqlite3_destructor_type portal_sqlite_static(void) { return SQLITE_STATIC; }
 
+// The page cache takes its memory from the heap a page at a time, as pages are first read,
+// instead of a bulk allocation of 20 pages per connection written through at its first read: a
+// one-line command reads a handful of pages and touched the rest for nothing (page faults).
+// sqlite3_config is variadic, which Swift cannot call. Only before SQLite initializes (the first
+// open); afterwards SQLite refuses it (SQLITE_MISUSE) and nothing changes.
+static inline int portal_sqlite_page_cache_on_demand(void) {
+    return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
+}
+
 // The extended result codes the engine tells apart, by SQLite's own names: they are macros of
 // the form (SQLITE_X | (n << 8)), which Swift does not import.
 static const int PORTAL_SQLITE_CONSTRAINT_CHECK = SQLITE_CONSTRAINT_CHECK;

@@ -6,18 +6,19 @@ import PortalEngine
 
 extension Connection: LocalDatabaseConnection {
     /// Through `sqlite3_update_hook` and `sqlite3_rollback_hook`, which the writer alone installs.
-    public func observeChanges(_ listener: any RowChangeListener) {
-        changeListener = listener
-        let context = Unmanaged.passUnretained(self).toOpaque()
+    public func observeChanges(_ tracker: ChangeTracker) {
+        changeTracker = tracker
+        // The connection keeps the tracker (`changeTracker`) while its hooks may be called.
+        let context = Unmanaged.passUnretained(tracker).toOpaque()
         sqlite3_update_hook(handle, { context, _, _, table, _ in
             guard let context, let table else { return }
-            // Called for every row written: no retain and release of the connection, which
-            // calls the hook only while it is open.
-            Unmanaged<Connection>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.changeListener?.rowChanged(inTable: table) }
+            // Called for every row written: a direct call on the tracker, without a retain and
+            // release of it.
+            Unmanaged<ChangeTracker>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.rowChanged(inTable: table) }
         }, context)
         sqlite3_rollback_hook(handle, { context in
             guard let context else { return }
-            Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().changeListener?.transactionRolledBack()
+            Unmanaged<ChangeTracker>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.transactionRolledBack() }
         }, context)
     }
 

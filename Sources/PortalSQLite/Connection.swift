@@ -16,8 +16,9 @@ public final class Connection {
     private var isClosed = false
     /// Waits for other connections' locks; `interrupt()` ends a wait.
     let lockWait: LockWait
-    /// Hears of the rows writes change (`observeChanges`), held while the connection is open.
-    var changeListener: (any RowChangeListener)?
+    /// Hears of the rows writes change (`observeChanges`), held while the connection is open:
+    /// SQLite's hooks are handed it unretained.
+    var changeTracker: ChangeTracker?
 
     /// Opens `path` (`":memory:"` for a private in-memory database). A wait for another
     /// connection's lock ends with `.interrupted` once `interruptRequested` returns true.

@@ -20,4 +20,19 @@ extension Statement {
             guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: connection.handle, sql: sql) }
         }
     }
+
+    /// `bind`, steps to the end and `sqlite3_reset` (bindings kept), each a direct call: an
+    /// insert's run costs one call through the statement protocol, not one per step.
+    public func runToEnd(binding values: [Value]) throws {
+        defer { sqlite3_reset(handle) }
+        try bind(values)
+        while try step() {}
+    }
+
+    /// `bind(fields:)`, steps to the end and `sqlite3_reset` (bindings kept).
+    public func runToEnd(binding fields: [InsertField]) throws {
+        defer { sqlite3_reset(handle) }
+        try bind(fields: fields)
+        while try step() {}
+    }
 }

@@ -1,3 +1,4 @@
+import CSQLite
 import PortalEngine
 import PortalTUI
 #if canImport(Glibc)
@@ -9,6 +10,8 @@ public enum PortalShell {
     public static let version = "portal-shell 0.1.0"
 
     public static func run(_ configuration: Configuration) -> Int32 {
+        // Before any database opens (see the function).
+        _ = portal_sqlite_page_cache_on_demand()
         // A reader that goes away (`| head -1`) must not kill the session: the write that
         // finds the pipe closed fails its command with EPIPE, and `--on-error` says what next.
         signal(SIGPIPE, SIG_IGN)

@@ -183,4 +183,42 @@ import Testing
         }
         #expect(pairs == [[2, 3], [3, 3]])
     }
+
+    /// A write whose connection statement is still running its rows (an INSERT … RETURNING read
+    /// in a loop) runs on a statement of its own, from then on, and says what each run changed.
+    @Test func anExecutionWhileTheSameTextRunsGetsItsOwnStatementAndItsCounts() throws {
+        let store = try Store.inMemory()
+        let sql = "INSERT INTO N VALUES (?) RETURNING n"
+        let counts = try store.write { ctx -> [Int] in
+            try ctx.execute("CREATE TABLE N (n INTEGER)")
+            let outer = try ctx.prepare(sql)
+            let inner = try ctx.prepare(sql)
+            var counts: [Int] = []
+            try outer.forEach([.integer(1)]) { row in
+                #expect(row[0].value == .integer(1))
+                counts.append(try inner.execute([.integer(2)]))
+            }
+            counts.append(try inner.execute([.integer(3)]))
+            counts.append(try outer.execute([.integer(4)]))
+            return counts
+        }
+        #expect(counts == [1, 1, 1])
+        let stored = try store.read { ctx in try ctx.query("SELECT n FROM N ORDER BY n").rows.map { $0[0].value } }
+        #expect(stored == [.integer(1), .integer(2), .integer(3), .integer(4)])
+    }
+
+    /// Every run binds its arguments afresh: a run with fewer arguments than parameters leaves
+    /// the rest NULL, not the values of the run before.
+    @Test func anExecutionWithFewerArgumentsBindsTheRestAsNull() throws {
+        let store = try Store.inMemory()
+        let rows = try store.write { ctx -> [[Value]] in
+            try ctx.execute("CREATE TABLE P (a INTEGER, b INTEGER)")
+            let insert = try ctx.prepare("INSERT INTO P VALUES (?, ?)")
+            try insert.execute([.integer(1), .integer(2)])
+            try insert.execute([.integer(3)])
+            try insert.execute([.integer(5), .integer(6)])
+            return try ctx.query("SELECT a, b FROM P ORDER BY a").rows.map(\.values)
+        }
+        #expect(rows == [[.integer(1), .integer(2)], [.integer(3), .null], [.integer(5), .integer(6)]])
+    }
 }

@@ -50,13 +50,22 @@ private final class ControlLog: @unchecked Sendable {
 
 private final class DoubleStatement: DatabaseStatement {
     let sql: String
+    /// What was asked of the statement, in order (`runToEnd`'s default is made of these).
+    private(set) var calls: [String] = []
+    /// How many rows `step` finds before it says done.
+    var rows = 0
     init(_ sql: String) { self.sql = sql }
-    func bind(_ values: [Value]) throws {}
-    func step() throws -> Bool { false }
+    func bind(_ values: [Value]) throws { calls.append("bind \(values.count)") }
+    func step() throws -> Bool {
+        calls.append("step")
+        guard rows > 0 else { return false }
+        rows -= 1
+        return true
+    }
     var columnCount: Int { 0 }
     func columnName(_ index: Int) -> String { "" }
     func value(at index: Int32) -> Value { .null }
-    func reset() {}
+    func reset() { calls.append("reset") }
     var isReadOnly: Bool { true }
 }
 
@@ -135,6 +144,21 @@ private struct DoubleBackend: DatabaseBackend {
     func listing(_ listing: CatalogListing) -> String { "" }
 }
 
+/// The same as a server: it says so (`DatabaseBackend.server`), without a cast.
+private struct DoubleServer: DatabaseServer {
+    let log: ControlLog
+    var displayName: String { "double server" }
+    var dialect: any SQLDialect { SQLiteDialect() }
+
+    func connect(readOnly: Bool) throws -> any DatabaseConnection {
+        DoubleConnection(readOnly ? "reader" : "writer", log: log)
+    }
+    func schemaFingerprint(on connection: any DatabaseConnection) throws -> String { "1" }
+    func schema(on connection: any DatabaseConnection) throws -> Schema { Schema(entities: []) }
+    func changeMarker(on connection: any DatabaseConnection) throws -> Value { .integer(0) }
+    func listing(_ listing: CatalogListing) -> String { "" }
+}
+
 private struct Refused: Error {}
 
 @Suite struct StoreTransactionLogicTests {
@@ -142,6 +166,23 @@ private struct Refused: Error {}
 
     private func store(readOnly: Bool = false) throws -> Store {
         try Store(backend: DoubleBackend(log: log), options: StoreOptions(readOnly: readOnly))
+    }
+
+    @Test func aServerSaysItIsOneAndAFileBackendThatItIsNot() throws {
+        #expect(DoubleBackend(log: log).server == nil)
+        #expect(DoubleServer(log: log).server?.displayName == "double server")
+        #expect(try store().server == nil)
+        #expect(try Store(backend: DoubleServer(log: log)).server?.displayName == "double server")
+    }
+
+    /// A statement that has no run of its own binds, steps to the end and resets.
+    @Test func aRunToTheEndIsBindStepsAndReset() throws {
+        let statement = DoubleStatement("INSERT")
+        statement.rows = 2
+        try statement.runToEnd(binding: [.integer(1), .integer(2)])
+        #expect(statement.calls == ["bind 2", "step", "step", "step", "reset"])
+        try statement.runToEnd(binding: [InsertField.value(.integer(1)), .text(UnsafeBufferPointer(start: nil, count: 0))])
+        #expect(statement.calls.suffix(3) == ["bind 2", "step", "reset"])
     }
 
     @Test func aWriteIsOneImmediateTransactionAndAReadADeferredOneOnAReader() throws {

@@ -12,6 +12,8 @@ public enum InsertField {
 protocol InsertArguments {
     /// Binds every parameter of `statement`, straight from where the arguments are.
     func bind(to statement: some DatabaseStatement) throws
+    /// Binds them, runs `statement` to its end and leaves it ready to run again (bindings kept).
+    func runToEnd(_ statement: some DatabaseStatement) throws
 }
 
 struct ValueArguments: InsertArguments {
@@ -19,6 +21,9 @@ struct ValueArguments: InsertArguments {
 
     @inline(__always)
     func bind(to statement: some DatabaseStatement) throws { try statement.bind(values) }
+
+    @inline(__always)
+    func runToEnd(_ statement: some DatabaseStatement) throws { try statement.runToEnd(binding: values) }
 }
 
 struct FieldArguments: InsertArguments {
@@ -26,6 +31,9 @@ struct FieldArguments: InsertArguments {
 
     @inline(__always)
     func bind(to statement: some DatabaseStatement) throws { try statement.bind(fields: fields) }
+
+    @inline(__always)
+    func runToEnd(_ statement: some DatabaseStatement) throws { try statement.runToEnd(binding: fields) }
 }
 
 extension InsertField {

@@ -26,20 +26,27 @@ extension ReadContext {
 /// the read or write that prepared it: used after that closure returned it throws `.misuse`;
 /// it is not `Sendable`, so the compiler keeps it from going to another task or thread.
 public final class PreparedStatement {
-    /// The connection's cached statement, or one of its own once the cached one was found
-    /// running for another user of the same text (a loop inside a loop).
-    @exclusivity(unchecked) private(set) var statement: any DatabaseStatement {
-        didSet { reading = statement as? any ColumnReadingStatement }
-    }
-    /// How many parameters the statement has (the same for its re-prepared copies: same text).
-    private let parameterCount: Int
-    /// The same statement when its runs can be controlled without clearing its bindings (a
-    /// loop of executions pays no dynamic cast per run).
+    /// The connection's cached statement, prepared with this object: a `let`, so that a run
+    /// reads it without a retain and release.
+    private let prepared: any DatabaseStatement
+    /// A statement of its own, once the cached one was found running for another user of the
+    /// same text (a loop inside a loop); the runs use it from then on.
     ///
     /// This and the flags below are read on every run, unchecked: a statement is not
     /// `Sendable`, so one thread runs it, and the dynamic exclusivity checks cost more than a run's
     /// own work on them.
-    @exclusivity(unchecked) private var reading: (any ColumnReadingStatement)?
+    @exclusivity(unchecked) private var replacement: (any DatabaseStatement)?
+    /// `replacement != nil`, asked without copying the statement out.
+    @exclusivity(unchecked) private var replaced = false
+    /// The statement the runs use.
+    var statement: any DatabaseStatement { replacement ?? prepared }
+    /// How many parameters the statement has (the same for its re-prepared copies: same text).
+    private let parameterCount: Int
+    /// `prepared` when its runs can be controlled without clearing its bindings (a loop of
+    /// executions pays no dynamic cast per run).
+    private let preparedReading: (any ColumnReadingStatement)?
+    /// The same for `replacement`.
+    @exclusivity(unchecked) private var replacementReading: (any ColumnReadingStatement)?
     /// True while one of this statement's runs reads its rows.
     @exclusivity(unchecked) private var running = false
     private let context: ReadContext
@@ -54,9 +61,9 @@ public final class PreparedStatement {
     @exclusivity(unchecked) private var noted = false
 
     init(_ statement: any DatabaseStatement, context: ReadContext, writes: Bool, changesRowsOnly: Bool) {
-        self.statement = statement
+        prepared = statement
         let reading = statement as? any ColumnReadingStatement
-        self.reading = reading
+        preparedReading = reading
         parameterCount = reading?.parameterCount ?? 0
         self.context = context
         store = context.store
@@ -103,19 +110,20 @@ public final class PreparedStatement {
     /// Runs the statement once to its end; returns how many rows it changed (0 for a query).
     @discardableResult
     public func execute(_ arguments: [Value] = []) throws -> Int {
-        try start(binding: arguments.count)
-        defer { finish() }
-        try runToEnd(statement, arguments)
-        guard writes else { return 0 }
-        // The count straight from the statement's connection, without the context's.
-        if let reading { return reading.connectionChanges }
+        try start(binding: arguments.count, reading: false)
+        // The run leaves the statement reset (bindings kept), as `finish` would.
+        if !replaced {
+            try prepared.runToEnd(binding: arguments)
+            guard writes else { return 0 }
+            // The count straight from the statement's connection, without the context's (asked
+            // through `?.`: binding the statement to a name would retain and release it).
+            if let changes = preparedReading?.connectionChanges { return changes }
+        } else {
+            try statement.runToEnd(binding: arguments)
+            guard writes else { return 0 }
+            if let replacementReading { return replacementReading.connectionChanges }
+        }
         return context.connection.changes
-    }
-
-    /// Binds `arguments` and steps `statement` to its end (generic: the statement's type opened once).
-    private func runToEnd(_ statement: some DatabaseStatement, _ arguments: [Value]) throws {
-        try statement.bind(arguments)
-        while try statement.step() {}
     }
 
     /// Runs `body` on the statement bound to `arguments`, leaving the statement reset.
@@ -135,32 +143,58 @@ public final class PreparedStatement {
 
     /// Checks the context is still open, and starts from a reset statement with no bindings
     /// (the cache shares it with other users of the same text) but when all `binding`
-    /// parameters are about to be bound again.
-    private func start(binding: Int? = nil) throws {
+    /// parameters are about to be bound again. `reading`: a body reads the rows, until `finish`.
+    private func start(binding: Int? = nil, reading: Bool = true) throws {
         try context.checkValid()
         // Resetting a statement whose rows are still being read would restart that loop.
         if running {
             throw PortalError(.misuse, "this prepared statement is still running (inside its own forEach): prepare it again for a nested run")
         }
-        if let reading, reading.isRunning {
-            statement = try context.connection.prepareUncached(statement.sql)
-        }
-        running = true
-        if let reading {
-            // Not running: reset already, or run to its end (a step starts it again).
-            if binding != parameterCount { reading.clearBindings() }
+        if !replaced, let isRunning = preparedReading?.isRunning {
+            // The common case, without a statement passed on or bound to a name (a retain and
+            // release each run).
+            if isRunning {
+                try replace()
+            } else if binding != parameterCount {
+                // Not running: reset already, or run to its end (a step starts it again).
+                preparedReading?.clearBindings()
+            }
         } else {
-            statement.reset()
+            try start(statement, replaced ? replacementReading : preparedReading, binding: binding)
         }
+        running = reading
         if writes && !(changesRowsOnly && noted) {
             store.noteRawWrite()
             noted = true
         }
     }
 
+    /// `start`'s work on the statement in use: a statement of its own when the connection's is
+    /// running for another user.
+    private func start(_ statement: any DatabaseStatement, _ columnReading: (any ColumnReadingStatement)?, binding: Int?) throws {
+        guard let columnReading else { return statement.reset() }
+        if columnReading.isRunning {
+            try replace()
+        } else if binding != parameterCount {
+            columnReading.clearBindings()
+        }
+    }
+
+    /// Runs on a statement of its own from now on, prepared afresh (nothing to reset or clear).
+    private func replace() throws {
+        let own = try context.connection.prepareUncached(prepared.sql)
+        replacement = own
+        replacementReading = own as? any ColumnReadingStatement
+        replaced = true
+    }
+
     private func finish() {
         running = false
         // Reset only: the next run clears or binds every parameter again.
-        if let reading { reading.resetKeepingBindings() } else { statement.reset() }
+        if let reading = replaced ? replacementReading : preparedReading {
+            reading.resetKeepingBindings()
+        } else {
+            statement.reset()
+        }
     }
 }

@@ -36,18 +36,24 @@ public final class WriteContext: ReadContext {
         try checkValid()
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
-        if lastInsert.returning == returning, lastInsert.entity == entity, lastInsert.columns == columns {
-            // Already reset: runWrite resets its statement when done. The checks below passed
-            // when it was prepared (a store's catalog, Core Data or not, never changes).
-            if let statement = lastInsert.statement {
-                return try runWrite(entity, statement, values, returning: returning)
+        if let last = lastInsertReference {
+            // Borrowed: `lastInsert` keeps it, and only this function replaces that. Its `let`s
+            // are then read without a retain and release of the statement for every row.
+            let reused = try last._withUnsafeGuaranteedRef { last -> Row?? in
+                guard last.returning == returning, last.entity == entity, last.columns == columns else { return nil }
+                // Already reset: runWrite resets its statement when done. The checks below passed
+                // when it was prepared (a store's catalog, Core Data or not, never changes).
+                return .some(try runWrite(entity, last.statement, values, returning: returning))
             }
+            if let reused { return reused }
         }
         try store.writePolicy.refuse(.insertByColumns, of: entity)
         let described = try checkWritable(entity, columns: columns)
         let sql = Insert(described, columns: columns, returning: returning ? .all : .nothing).rendered(in: store.dialect).sql
         let statement = try withContext(entity) { try connection.prepare(sql) }
-        lastInsert = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement)
+        let last = LastInsert(entity: entity, columns: columns, returning: returning, statement: statement)
+        lastInsert = last
+        lastInsertReference = Unmanaged.passUnretained(last)
         return try runWrite(entity, statement, values, returning: returning)
     }
 
@@ -61,31 +67,41 @@ public final class WriteContext: ReadContext {
     @exclusivity(unchecked) package var keptChanges: [DeletedRows.Change]?
 
     /// The last insert's statement and what it was for (compared in place, not copied out).
-    @exclusivity(unchecked) private var lastInsert = LastInsert()
+    @exclusivity(unchecked) private var lastInsert: LastInsert?
+    /// `lastInsert`, unretained: what a loop of inserts reads it through.
+    @exclusivity(unchecked) private var lastInsertReference: Unmanaged<LastInsert>?
 
-    private struct LastInsert {
-        var entity = ""
-        var columns: [String] = []
-        var returning = false
-        var statement: (any DatabaseStatement)?
+    private final class LastInsert {
+        let entity: String
+        let columns: [String]
+        let returning: Bool
+        let statement: any DatabaseStatement
         /// The positions of the returned row's REAL columns, once a row has been returned, and
         /// `Store.rawWrites` then (raw SQL since, an `ALTER TABLE`, may have changed the columns).
         var realPositions: (positions: [Int], rawWrites: Int)?
+
+        init(entity: String, columns: [String], returning: Bool, statement: any DatabaseStatement) {
+            self.entity = entity
+            self.columns = columns
+            self.returning = returning
+            self.statement = statement
+        }
     }
 
     /// True when an insert of these columns reuses the last insert's statement (its columns
     /// were checked when it was prepared).
     func reusesLastInsert(_ entity: String, columns: [String], returning: Bool) -> Bool {
-        lastInsert.returning == returning && lastInsert.entity == entity && lastInsert.columns == columns
+        guard let lastInsert else { return false }
+        return lastInsert.returning == returning && lastInsert.entity == entity && lastInsert.columns == columns
     }
 
     /// The positions of REAL columns in a row the last insert returned (`asStored`), found
     /// once for the statement rather than for every row of a loop of inserts.
     func realPositions(of row: Row, entity: String) throws -> [Int] {
         let rawWrites = store.rawWrites.load(ordering: .relaxed)
-        if let known = lastInsert.realPositions, lastInsert.entity == entity, known.rawWrites == rawWrites { return known.positions }
+        if let known = lastInsert?.realPositions, lastInsert?.entity == entity, known.rawWrites == rawWrites { return known.positions }
         let positions = Self.realPositions(in: row.names, of: try self.entity(named: entity))
-        lastInsert.realPositions = (positions, rawWrites)
+        lastInsert?.realPositions = (positions, rawWrites)
         return positions
     }
 
@@ -205,14 +221,15 @@ public final class WriteContext: ReadContext {
         // `withContext`'s work without its closure, whose captures cost retains and releases on
         // every row of a bulk insert. Generic, so that the statement's type is opened once.
         do {
-            // Every run binds all its parameters again: they need not be cleared.
+            guard returning else {
+                store.changes.note(entity: entity)
+                // Every run binds all its parameters again: they need not be cleared.
+                try bindings.runToEnd(statement)
+                return nil
+            }
             defer { statement.resetKeepingBindings() }
             try bindings.bind(to: statement)
             store.changes.note(entity: entity)
-            guard returning else {
-                while try statement.step() {}
-                return nil
-            }
             var row: Row?
             while try statement.step() {
                 if row == nil { row = statement.row() }

@@ -12,14 +12,18 @@ struct Changes: Sendable {
 
 /// Records, on the writer, which tables the transaction in progress changed, through
 /// the connection's row-change reports (SQLite's update hook) and rollbacks, which forget them.
-/// Only used under the writer's gate.
-final class ChangeTracker: RowChangeListener, @unchecked Sendable {
+/// Only used under the writer's gate. A `LocalDatabaseConnection` reports to it (`observeChanges`).
+public final class ChangeTracker: @unchecked Sendable {
     @exclusivity(unchecked) private var pending = Changes()
     /// The table-name pointer the hook saw last: SQLite passes its own stable string, so most
     /// rows of a bulk write cost a pointer comparison rather than a String.
     @exclusivity(unchecked) private var lastTableName: UnsafePointer<CChar>?
 
-    func rowChanged(inTable table: UnsafePointer<CChar>) {
+    init() {}
+
+    /// A row of `table` changed. Called for every row written: it must be cheap. The name is the
+    /// database's own string, the same pointer for every row of a table while it is unchanged.
+    public func rowChanged(inTable table: UnsafePointer<CChar>) {
         if table == lastTableName { return }
         lastTableName = table
         pending.entities.insert(String(cString: table).lowercased())
@@ -36,7 +40,8 @@ final class ChangeTracker: RowChangeListener, @unchecked Sendable {
 
     func begin() { discard() }
 
-    func transactionRolledBack() { discard() }
+    /// The transaction rolled back: what it changed did not happen.
+    public func transactionRolledBack() { discard() }
 
     func discard() {
         pending = Changes()

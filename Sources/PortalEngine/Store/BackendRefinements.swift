@@ -74,20 +74,13 @@ public struct InPlaceColumns: @unchecked Sendable {
 /// each write touches, is checkpointed when the store closes, and is stopped by a condition
 /// asked while its statements run.
 public protocol LocalDatabaseConnection: DatabaseConnection {
-    /// Tells `listener` of every row a write changes and of every rollback, until the connection closes.
-    func observeChanges(_ listener: any RowChangeListener)
+    /// Tells `tracker` of every row a write changes and of every rollback, until the connection
+    /// closes. The tracker is the engine's own class, not a protocol: the report of each row
+    /// written is a direct call, with no reference counted and no witness looked up.
+    func observeChanges(_ tracker: ChangeTracker)
     /// Copies what the write-ahead log holds into the database without waiting for anyone.
     func checkpointWithoutWaiting()
     /// Runs `body` while `stop` is asked every so often: once it says true, the running
     /// statement stops with `.interrupted` (also one that starts after the question came).
     func stopping<T>(when stop: @escaping @Sendable () -> Bool, _ body: () throws -> T) rethrows -> T
-}
-
-/// Hears of the rows a `LocalDatabaseConnection`'s writes change.
-public protocol RowChangeListener: AnyObject {
-    /// A row of `table` changed. Called for every row written: it must be cheap. The name is the
-    /// database's own string, the same pointer for every row of a table while it is unchanged.
-    func rowChanged(inTable table: UnsafePointer<CChar>)
-    /// The transaction rolled back: what it changed did not happen.
-    func transactionRolledBack()
 }

@@ -25,6 +25,10 @@ public protocol DatabaseBackend: Sendable {
     func notifiedChangeMarker() -> Value?
     /// The query of the database's catalog that lists `listing`, with its columns.
     func listing(_ listing: CatalogListing) -> String
+    /// The backend as a server, nil for a database file. Asked instead of a cast
+    /// (`as? any DatabaseServer`), which on a file's backend searches every protocol conformance
+    /// of the program before it fails: a fifth of a one-line command's start-up.
+    var server: (any DatabaseServer)? { get }
 }
 
 extension DatabaseBackend {
@@ -32,4 +36,6 @@ extension DatabaseBackend {
     public var isInMemory: Bool { false }
     /// No notifications: observers poll.
     public func notifiedChangeMarker() -> Value? { nil }
+    /// A database file's backend.
+    public var server: (any DatabaseServer)? { nil }
 }

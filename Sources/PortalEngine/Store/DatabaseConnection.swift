@@ -98,6 +98,12 @@ public protocol DatabaseStatement: AnyObject {
     /// Makes the statement ready to run again, its bindings kept or not (for a caller that binds
     /// every parameter anew on each run: it saves clearing them).
     func resetKeepingBindings()
+    /// Binds `values` to the parameters in order, steps to the end (rows discarded) and makes the
+    /// statement ready to run again, its bindings kept or not: one run of an insert or of a
+    /// prepared statement's `execute`, in one call that a backend implements on its own type.
+    func runToEnd(binding values: [Value]) throws
+    /// `runToEnd(binding:)` of `fields` (text from its bytes in place where the statement can).
+    func runToEnd(binding fields: [InsertField]) throws
 
     /// The SQL text.
     var sql: String { get }
@@ -125,6 +131,20 @@ extension DatabaseStatement {
 
     /// Clears the bindings too: a statement that can keep them says so (`ColumnReadingStatement`).
     public func resetKeepingBindings() { reset() }
+
+    /// `bind`, `step` to the end and `resetKeepingBindings`.
+    public func runToEnd(binding values: [Value]) throws {
+        defer { resetKeepingBindings() }
+        try bind(values)
+        while try step() {}
+    }
+
+    /// `bind(fields:)`, `step` to the end and `resetKeepingBindings`.
+    public func runToEnd(binding fields: [InsertField]) throws {
+        defer { resetKeepingBindings() }
+        try bind(fields: fields)
+        while try step() {}
+    }
 
     /// The result's column names (asked of the statement each time).
     public var columns: ColumnNames { ColumnNames((0..<columnCount).map(columnName)) }

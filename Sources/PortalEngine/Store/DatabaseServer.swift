@@ -7,6 +7,9 @@ public protocol DatabaseServer: DatabaseBackend {
 }
 
 extension DatabaseServer {
+    /// The server itself.
+    public var server: (any DatabaseServer)? { self }
+
     /// The fingerprint.
     public func schemaVersion(on connection: any DatabaseConnection) throws -> Value {
         .text(try schemaFingerprint(on: connection))

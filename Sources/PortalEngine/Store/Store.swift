@@ -62,7 +62,7 @@ public final class Store: @unchecked Sendable {
         path = backend.displayName
         self.backend = backend
         dialect = backend.dialect
-        server = backend as? any DatabaseServer
+        server = backend.server
         isInMemory = backend.isInMemory
         let writer = options.readOnly ? nil : try backend.connect(readOnly: false)
         // The catalog the database's tables call for, chosen on the first connection (which a
@@ -467,7 +467,7 @@ final class SchemaCache: @unchecked Sendable {
     init(backend: any DatabaseBackend, catalog: (any Catalog)?) {
         self.backend = backend
         self.catalog = catalog
-        isServer = backend is any DatabaseServer
+        isServer = backend.server != nil
     }
 
     /// The schema's version as of `connection`'s transaction.
