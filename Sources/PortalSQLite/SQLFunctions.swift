@@ -258,17 +258,18 @@ public enum SQLFunctions {
     /// never allocated per row.
     final class FoldScratch {
         private var buffer = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
-        /// Fetched once: each row's fold is then one call.
-        private let tables = TextFolding.Tables.shared
+        /// Fetched with the first memory: each row's fold is then one call. (Not when the state
+        /// is made: every connection makes one, and decoding the tables is most of a one-line
+        /// command's start-up.)
+        private var tables: TextFolding.Tables?
         deinit { buffer.deallocate() }
 
         /// The fold of `bytes`, in this memory until the next call; nil when it is Foundation's
         /// to fold (see `SQLFunctions.withFolded`).
         @inline(__always)
         func fold(_ bytes: UnsafeBufferPointer<UInt8>, mode: TextFolding.Mode, limit: Int) -> UnsafeBufferPointer<UInt8>? {
-            guard let tables else { return nil }
             if buffer.count < TextFolding.capacity(forFolding: bytes.count) { grow(for: bytes.count) }
-            guard let target = buffer.baseAddress else { return nil }
+            guard let tables, let target = buffer.baseAddress else { return nil }
             guard let source = bytes.baseAddress else { return UnsafeBufferPointer(start: target, count: 0) }
             guard let count = TextFolding.fold(source, bytes.count, into: target, mode: mode, limit: limit, tables) else { return nil }
             return UnsafeBufferPointer(start: target, count: count)
@@ -277,6 +278,7 @@ public enum SQLFunctions {
         private func grow(for count: Int) {
             buffer.deallocate()
             buffer = .allocate(capacity: max(TextFolding.capacity(forFolding: count), 256))
+            tables = TextFolding.Tables.shared
         }
     }
 
