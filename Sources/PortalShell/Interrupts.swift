@@ -53,7 +53,10 @@ enum Interrupts {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        let watcher = Thread {
+        // A plain POSIX thread: Foundation's `Thread` costs a one-line command's start-up the
+        // pages of its own machinery, for a thread that only waits.
+        var watcher = pthread_t()
+        if pthread_create(&watcher, nil, { _ in
             while true {
                 while sem_wait(&Interrupts.wakeUp) != 0 {}   // EINTR: wait again
                 Interrupts.lock.lock()
@@ -61,8 +64,9 @@ enum Interrupts {
                 Interrupts.canceller?()
                 Interrupts.lock.unlock()
             }
+        }, nil) == 0 {
+            pthread_detach(watcher)
         }
-        watcher.start()
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
             Interrupts.flag = signal
