@@ -93,7 +93,7 @@ public struct ShellError: Error, Sendable, Hashable, CustomStringConvertible {
     static func from(_ error: PortalError, in text: String, offset: Int) -> ShellError {
         var shellError = from(error, offset: nil)
         if let predicate = error.predicateError, predicate.kind != .interrupted, let range = predicate.range(in: text) {
-            shellError.range = (range.lowerBound + offset)..<(range.upperBound + offset)
+            shellError.range = shift(range, by: offset)
         }
         return shellError
     }
