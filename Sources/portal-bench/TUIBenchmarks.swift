@@ -16,7 +16,8 @@ private let pageSize = BrowserSteps.pageRows
 
 func tuiBenchmarks() throws -> [Figure] {
     let path = try tuiDatabase()
-    let memory = try pagingMemory(path)
+    // Run first, before anything else grows the process.
+    let memory = wanted("tui.memory") ? try pagingMemory(path) : nil
     let store = try Store(path: path, options: StoreOptions(readOnly: true))
     defer { try? store.close() }
     guard let db = baseline_open(path) else { throw BrowserError("cannot open \(path) for the baseline") }
@@ -35,60 +36,67 @@ func tuiBenchmarks() throws -> [Figure] {
 
     let steps = try BrowserSteps(store: store)
     let session = steps.session
-    let (open, openSQL) = try pairedMedians(runs: runs, ours: steps.open, baseline: baseline(firstPage))
-    let (end, endSQL) = try pairedMedians(runs: runs, prepare: steps.home, ours: steps.end, baseline: baseline(lastPage))
-
     // Where a screen's time goes: drawing it, and the same SQL through the engine's raw query.
     let renderOnly = medianMilliseconds(runs: runs) { _ = Renderer.render(session) }
     func engineSQL(_ sql: String) throws -> Double {
         try medianMilliseconds(runs: runs) { _ = try store.read { try $0.query(sql) } }
     }
-
-    // tui.pagedown: 100 PgDn from the top, each rendered, against the same 100 keyset queries.
-    let (pageDown, pageDownSQL) = try pairedMedians(runs: 21, prepare: steps.home, ours: steps.pageDown, baseline: {
-        var checksum: Int64 = 0
-        for page in 0..<100 {
-            let last = (page + 1) * pageSize
-            _ = baseline_fetch_integers(db, "SELECT \(columns) FROM Big WHERE id > \(last) ORDER BY id LIMIT \(pageSize)", 4,
-                                        &checksum)
-        }
-    })
-
-    // tui.filter: `a == 4242` applied (Enter on the filter line) and the first screen rendered.
-    // Typing it (each keystroke checks the predicate, compiling it) is set up untimed and
-    // measured on its own below, per keystroke.
-    let (filter, filterSQL) = try pairedMedians(runs: runs, prepare: { steps.typeFilter("a == 4242") }, ours: steps.applyFilter,
-                                            baseline: baseline(filtered))
-    // A new value each run (`a == 1111`, `a == 2222`, …) so that its four prefixes with digits
-    // were never checked before; `a`, `a `, `a =`, `a ==`, `a == ` are, as after the first filter.
-    var typed = 1111
-    let typing = medianMilliseconds(runs: 7) {
-        session.handle(.character("/"))
-        for c in "a == \(typed)" { session.handle(.character(c)) }
-        session.handle(.escape)
-        typed += 1111
-    } / 11   // `/`, nine characters and Escape
-
     func note(_ ours: Double, _ base: Double, engine: Double, screens: Int = 1) -> [String: String] {
         ["ours_median_ms": String(format: "%.3f", ours), "c_sql_median_ms": String(format: "%.3f", base),
          "engine_sql_ms": String(format: "%.3f", engine), "render_ms": String(format: "%.3f", renderOnly * Double(screens)),
          "rows": String(rowCount), "goal": "ratio<=2"]
     }
-    return [
-        Figure(name: "tui.open", oursMilliseconds: open, baselineMilliseconds: openSQL,
-               notes: note(open, openSQL, engine: try engineSQL(firstPage))),
-        Figure(name: "tui.end", oursMilliseconds: end, baselineMilliseconds: endSQL,
-               notes: note(end, endSQL, engine: try engineSQL(lastPage))),
-        Figure(name: "tui.pagedown", oursMilliseconds: pageDown, baselineMilliseconds: pageDownSQL,
-               notes: note(pageDown, pageDownSQL, engine: try engineSQL(nextPage) * 100, screens: 100)),
-        Figure(name: "tui.filter", oursMilliseconds: filter, baselineMilliseconds: filterSQL,
-               notes: note(filter, filterSQL, engine: try engineSQL(filtered))),
-        Figure(name: "tui.filter.keystroke", oursMilliseconds: typing, baselineMilliseconds: filterSQL,
-               notes: ["ours_median_ms": String(format: "%.3f", typing), "c_sql_median_ms": String(format: "%.3f", filterSQL),
-                       "what": "one keystroke of `/a == NNNN` on the filter line, the predicate checked as typed",
-                       "goal": "none (feedback as you type)"]),
-        memory,
-    ]
+    // Only the figures `--only` asks for are timed (a callgrind run of one counts just its own work).
+    var figures: [Figure] = []
+    if wanted("tui.open") {
+        let (open, openSQL) = try pairedMedians(runs: runs, ours: steps.open, baseline: baseline(firstPage))
+        figures.append(Figure(name: "tui.open", oursMilliseconds: open, baselineMilliseconds: openSQL,
+                              notes: note(open, openSQL, engine: try engineSQL(firstPage))))
+    }
+    if wanted("tui.end") {
+        let (end, endSQL) = try pairedMedians(runs: runs, prepare: steps.home, ours: steps.end, baseline: baseline(lastPage))
+        figures.append(Figure(name: "tui.end", oursMilliseconds: end, baselineMilliseconds: endSQL,
+                              notes: note(end, endSQL, engine: try engineSQL(lastPage))))
+    }
+    // tui.pagedown: 100 PgDn from the top, each rendered, against the same 100 keyset queries.
+    if wanted("tui.pagedown") {
+        let (pageDown, pageDownSQL) = try pairedMedians(runs: 21, prepare: steps.home, ours: steps.pageDown, baseline: {
+            var checksum: Int64 = 0
+            for page in 0..<100 {
+                let last = (page + 1) * pageSize
+                _ = baseline_fetch_integers(db, "SELECT \(columns) FROM Big WHERE id > \(last) ORDER BY id LIMIT \(pageSize)", 4,
+                                            &checksum)
+            }
+        })
+        figures.append(Figure(name: "tui.pagedown", oursMilliseconds: pageDown, baselineMilliseconds: pageDownSQL,
+                              notes: note(pageDown, pageDownSQL, engine: try engineSQL(nextPage) * 100, screens: 100)))
+    }
+    if wanted("tui.filter.keystroke") {   // the keystroke's figure is against the filter's baseline
+        // tui.filter: `a == 4242` applied (Enter on the filter line) and the first screen rendered.
+        // Typing it (each keystroke checks the predicate, compiling it) is set up untimed and
+        // measured on its own below, per keystroke.
+        let (filter, filterSQL) = try pairedMedians(runs: runs, prepare: { steps.typeFilter("a == 4242") },
+                                                    ours: steps.applyFilter, baseline: baseline(filtered))
+        if wanted("tui.filter") {
+            figures.append(Figure(name: "tui.filter", oursMilliseconds: filter, baselineMilliseconds: filterSQL,
+                                  notes: note(filter, filterSQL, engine: try engineSQL(filtered))))
+        }
+        // A new value each run (`a == 1111`, `a == 2222`, …) so that its four prefixes with digits
+        // were never checked before; `a`, `a `, `a =`, `a ==`, `a == ` are, as after the first filter.
+        var typed = 1111
+        let typing = medianMilliseconds(runs: 7) {
+            session.handle(.character("/"))
+            for c in "a == \(typed)" { session.handle(.character(c)) }
+            session.handle(.escape)
+            typed += 1111
+        } / 11   // `/`, nine characters and Escape
+        figures.append(Figure(name: "tui.filter.keystroke", oursMilliseconds: typing, baselineMilliseconds: filterSQL,
+                              notes: ["ours_median_ms": String(format: "%.3f", typing),
+                                      "c_sql_median_ms": String(format: "%.3f", filterSQL),
+                                      "what": "one keystroke of `/a == NNNN` on the filter line, the predicate checked as typed",
+                                      "goal": "none (feedback as you type)"]))
+    }
+    return figures + (memory.map { [$0] } ?? [])
 }
 
 /// The 10,000,000-row table, generated once (one prepared INSERT … SELECT in one transaction)
