@@ -175,8 +175,8 @@ extension BrowserModel {
         guard let entity else { return [] }
         let computed = entity.columns.indices.map { i in
             var w = CellText.width(of: TerminalText.escaped(entity.columns[i].name)) + (sort?.column == entity.columns[i].name ? 1 : 0)
-            for row in rows where i < row.values.count {
-                w = max(w, CellText.displayWidth(row.values[i]))
+            for row in rows {
+                if let value = row.value(at: i) { w = max(w, CellText.displayWidth(value)) }
             }
             return min(max(w, 3), 40)
         }

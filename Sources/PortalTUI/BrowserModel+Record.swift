@@ -47,7 +47,7 @@ extension BrowserModel {
             setStatus("\(column.name) is not a foreign key (Enter lists the relationships; f follows one)", error: true)
             return
         }
-        let value = row.values[cursorColumn]
+        let value = row.value(at: cursorColumn) ?? .null
         if value.isNull {
             setStatus("\(column.name) is NULL: nothing to follow", error: true)
             return
@@ -101,7 +101,7 @@ extension BrowserModel {
 
     /// The row's value of `column`, which may be the rowid (an id that is no column).
     static func value(of column: String, in row: BrowserRow, _ entity: BrowserEntity) -> Value? {
-        if let i = entity.columns.firstIndex(where: { $0.name.lowercased() == column.lowercased() }) { return row.values[safe: i] }
+        if let i = entity.columns.firstIndex(where: { $0.name.lowercased() == column.lowercased() }) { return row.value(at: i) }
         if let i = entity.idColumns.firstIndex(where: { $0.lowercased() == column.lowercased() }) { return row.id[safe: i] }
         return nil
     }
@@ -143,9 +143,9 @@ extension BrowserModel {
         let index = names.firstIndex { ["name", "title", "label"].contains($0) }
             ?? names.firstIndex { $0.contains("name") || $0.contains("title") }
             ?? entity.columns.indices.first { i in
-                if case .text? = row.values[safe: i], !entity.columns[i].isKey { return true } else { return false }
+                if case .text? = row.value(at: i), !entity.columns[i].isKey { return true } else { return false }
             }
-        guard let index, let value = row.values[safe: index], !value.isNull else { return "\(entity.name) \(id)" }
+        guard let index, let value = row.value(at: index), !value.isNull else { return "\(entity.name) \(id)" }
         return "\(CellText.display(value).text)  (\(entity.name) \(id))"
     }
 

@@ -19,7 +19,7 @@ extension BrowserModel {
 
     func beginEdit(column: Int, fromRecord: Bool) {
         guard writeAllowed() else { return }
-        guard let row = currentRow, row.values.indices.contains(column) else {
+        guard let value = currentRow?.value(at: column) else {
             setStatus("nothing to edit", error: true)
             return
         }
@@ -27,7 +27,6 @@ extension BrowserModel {
             setStatus("\(info.name) is a generated column: it is computed, not edited", error: true)
             return
         }
-        let value = row.values[column]
         if case .blob = value {
             setStatus("blobs cannot be edited here", error: true)
             return
@@ -46,7 +45,7 @@ extension BrowserModel {
         case .enter:
             mode = back
             guard let entity, let row = currentRow, let name = entity.columns[safe: column]?.name else { return }
-            let old = row.values[column]
+            let old = row.value(at: column) ?? .null
             let value = isNull ? Value.null : Self.value(from: editor.text, like: old, column: entity.columns[column])
             do {
                 let updated = try source.update(entity: entity.name, id: row.id, column: name, value: value)

@@ -167,26 +167,56 @@ public struct BrowserReference: Sendable, Hashable {
 
 /// One row: its identity and its values, one per column.
 public struct BrowserRow: Sendable, Hashable {
-    public var values: [Value]
+    /// The values, a slice of one buffer that all the rows of a page share: a page of rows is
+    /// one allocation (and one to free), not one per row.
+    private var storage: ArraySlice<Value>
     private var identity: Identity
 
     /// Where the id comes from: values of its own (the rowid, which is no column), or the
     /// values at these positions — an array every row of a page shares, so that a page of rows
-    /// whose key is among their columns (most tables, every view) makes one array per row, not two.
+    /// whose key is among their columns (most tables, every view) makes no array per row.
     private enum Identity: Sendable {
         case own([Value])
         case positions([Int])
     }
 
     public init(id: [Value], values: [Value]) {
-        self.values = values
+        storage = values[...]
         identity = .own(id)
     }
 
     /// A row identified by its values at `idPositions`.
     public init(values: [Value], idPositions: [Int]) {
-        self.values = values
+        storage = values[...]
         identity = .positions(idPositions)
+    }
+
+    /// A row of a page, its values a slice of the page's buffer, identified by its values at
+    /// `idPositions`.
+    init(page values: ArraySlice<Value>, idPositions: [Int]) {
+        storage = values
+        identity = .positions(idPositions)
+    }
+
+    /// A row of a page, its values a slice of the page's buffer, identified by `id`.
+    init(page values: ArraySlice<Value>, id: [Value]) {
+        storage = values
+        identity = .own(id)
+    }
+
+    /// The values, one per column (a copy: `value(at:)` reads one without making it).
+    public var values: [Value] {
+        get { Array(storage) }
+        set { storage = newValue[...] }
+    }
+
+    /// How many values the row has.
+    public var count: Int { storage.count }
+
+    /// The value of column `column`, nil when the row has no such column.
+    public func value(at column: Int) -> Value? {
+        guard column >= 0, column < storage.count else { return nil }
+        return storage[storage.startIndex + column]
     }
 
     /// The values that identify the row (the declared key, else the rowid).
@@ -194,16 +224,17 @@ public struct BrowserRow: Sendable, Hashable {
         get {
             switch identity {
             case .own(let id): return id
-            case .positions(let positions): return positions.map { values[safe: $0] ?? .null }
+            case .positions(let positions): return positions.map { value(at: $0) ?? .null }
             }
         }
         set { identity = .own(newValue) }
     }
 
-    public static func == (a: BrowserRow, b: BrowserRow) -> Bool { a.values == b.values && a.id == b.id }
+    public static func == (a: BrowserRow, b: BrowserRow) -> Bool { a.storage.elementsEqual(b.storage) && a.id == b.id }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(values)
+        hasher.combine(storage.count)
+        for value in storage { hasher.combine(value) }
         hasher.combine(id)
     }
 }

@@ -108,22 +108,25 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             // (bound on SQLite, written in on PostgreSQL), in the order `Select` renders them.
             var bindings = (filter?.bindings ?? []) + (keyset?.bindings ?? [])
             bindings += statement.bindings.dropFirst(bindings.count)
-            var rows: [BrowserRow] = []
-            rows.reserveCapacity(request.limit)
             // The rowid, when it identifies the rows, comes first; it is no column.
             let k: Int32 = positions == nil ? Int32(key.count) : 0
+            // Every value of the page in one buffer, row after row; the rows are slices of it.
+            var buffer: [Value] = []
+            buffer.reserveCapacity(request.limit * entity.attributes.count)
+            var ids: [[Value]] = []
+            var (rowCount, width) = (0, 0)
             // The same SQL text for every page of one (entity, filter, sort, direction, size): the
             // connection prepares it once and then only re-binds the edge row's key.
             try context.forEachRow(cached: statement.sql, bindings) { statement in
                 let count = Int32(statement.columnCount)
-                var values: [Value] = []
-                values.reserveCapacity(Int(count - k))
-                for i in k..<count { values.append(statement.value(at: i)) }
-                if let positions {
-                    rows.append(BrowserRow(values: values, idPositions: positions))
-                } else {
-                    rows.append(BrowserRow(id: (0..<k).map { statement.value(at: $0) }, values: values))
-                }
+                (rowCount, width) = (rowCount + 1, Int(count - k))
+                for i in k..<count { buffer.append(statement.value(at: i)) }
+                if positions == nil { ids.append((0..<k).map { statement.value(at: $0) }) }
+            }
+            let rows = (0..<rowCount).map { r in
+                let values = buffer[(r * width)..<((r + 1) * width)]
+                if let positions { return BrowserRow(page: values, idPositions: positions) }
+                return BrowserRow(page: values, id: ids[r])
             }
             return shape == .last || shape == .before ? rows.reversed() : rows
         }
@@ -200,7 +203,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     private func values(_ row: BrowserRow, _ entity: EntityDescription, _ sort: BrowserSort?) -> [Value] {
         var values: [Value] = []
         if let sort, let i = entity.attributes.firstIndex(where: { $0.name.lowercased() == sort.column.lowercased() }) {
-            values.append(row.values[safe: i] ?? .null)
+            values.append(row.value(at: i) ?? .null)
         }
         return values + row.id
     }

@@ -185,7 +185,7 @@ public enum Renderer {
             if sort?.column == info.name { name += sort?.direction == .ascending ? "↑" : "↓" }
             screen.put(CellText.truncated(name, to: w), x: x, y: area.y, style: .header, maxWidth: w)
             for i in 0..<min(rows.count, area.height - 1) {
-                let value = rows[i].values[safe: column] ?? .null
+                let value = rows[i].value(at: column) ?? .null
                 let isCursorRow = i == cursorRow
                 let isCursor = isCursorRow && column == cursorColumn
                 drawCell(value, numeric: isNumber(value), x: x, y: area.y + 1 + i, width: w,
@@ -232,7 +232,7 @@ public enum Renderer {
         let valueWidth = max(1, area.width - nameWidth - 3)
         var blocks: [(index: Int, lines: [String], special: Bool)] = []
         for i in entity.columns.indices {
-            let (text, special) = CellText.display(row.values[safe: i] ?? .null)
+            let (text, special) = CellText.display(row.value(at: i) ?? .null)
             blocks.append((i, CellText.wrapped(text, to: valueWidth), special))
         }
         for (n, summary) in model.relatedSummaries.enumerated() where n < entity.relationships.count {

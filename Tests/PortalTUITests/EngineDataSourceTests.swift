@@ -362,6 +362,32 @@ final class ChinookCopy {
         #expect(try source.page(renamed).map(\.values) == [[.integer(1), .text("Rock"), .text("x")]])
     }
 
+    /// A page's rows share one buffer of values: each still reads as its own SQL row, with its
+    /// own id, forward and backward, and equals (and hashes as) the same row built from an array.
+    @Test func pageRowsReadAsTheirSQLRows() throws {
+        let db = try ChinookCopy()
+        try db.store.write { context in
+            _ = try context.execute("CREATE TABLE Loose (label TEXT, n INTEGER)")
+            for i in 0..<7 { _ = try context.execute("INSERT INTO Loose VALUES (?, ?)", [.text("row \(i)"), .integer(Int64(i))]) }
+        }
+        let source = EngineDataSource(store: db.store)
+        let genres = try db.rows("SELECT * FROM Genre ORDER BY GenreId")
+        let first = try source.page(PageRequest(entity: "Genre", filter: "", sort: nil, anchor: .first, limit: 5))
+        #expect(first.map(\.values) == Array(genres.prefix(5)))
+        #expect(first.map(\.id) == genres.prefix(5).map { [$0[0]] })
+        #expect(first.map { $0.value(at: 1) } == genres.prefix(5).map { $0[1] })
+        #expect(first.map(\.count) == Array(repeating: 2, count: 5))
+        #expect(first[0].value(at: 2) == nil && first[0].value(at: -1) == nil)
+        let built = BrowserRow(values: genres[1], idPositions: [0])
+        #expect(first[1] == built && Set(first).contains(built) && first[0] != built)
+        let last = try source.page(PageRequest(entity: "Genre", filter: "", sort: nil, anchor: .last, limit: 3))
+        #expect(last.map(\.values) == Array(genres.suffix(3)))
+        // The rowid is no column: each row keeps its own.
+        let loose = try source.page(PageRequest(entity: "Loose", filter: "", sort: nil, anchor: .last, limit: 3))
+        #expect(loose.map(\.id) == [[.integer(5)], [.integer(6)], [.integer(7)]])
+        #expect(loose.map(\.values) == (4..<7).map { [.text("row \($0)"), .integer(Int64($0))] })
+    }
+
     @Test func readOnlyStoreRefusesEdits() throws {
         let db = try ChinookCopy(readOnly: true)
         let model = try db.model("Album", readOnly: true)
