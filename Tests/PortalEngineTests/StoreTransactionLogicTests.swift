@@ -138,7 +138,10 @@ private struct DoubleBackend: DatabaseBackend {
     func connect(readOnly: Bool) throws -> any DatabaseConnection {
         DoubleConnection(readOnly ? "reader" : "writer", log: log)
     }
-    func schemaVersion(on connection: any DatabaseConnection) throws -> Value { .integer(1) }
+    func schemaVersion(on connection: any DatabaseConnection) throws -> Value {
+        log.note("\((connection as? DoubleConnection)?.name ?? "?"): schema version")
+        return .integer(1)
+    }
     func schema(on connection: any DatabaseConnection) throws -> Schema { Schema(entities: []) }
     func changeMarker(on connection: any DatabaseConnection) throws -> Value { .integer(0) }
     func listing(_ listing: CatalogListing) -> String { "" }
@@ -191,6 +194,28 @@ private struct Refused: Error {}
         try store.read { _ in log.note("read body") }
         #expect(log.all == ["writer: begin immediate", "body", "writer: commit",
                             "reader: begin deferred", "read body", "reader: commit"])
+    }
+
+    /// A read on a reader asks the schema's version once, however often it and the reads nested
+    /// in it look at the schema (its snapshot keeps the schema as it was); the next read asks
+    /// again. The writer, which may change the schema, asks each time.
+    @Test func aReadAsksTheSchemaVersionOnce() throws {
+        let store = try store()
+        try store.read { context in
+            _ = try context.schemaVersion
+            _ = try context.schema
+            try store.read { _ = try $0.schema }
+            _ = try store.schema
+            _ = try context.schemaVersion
+        }
+        try store.read { _ = try $0.schema }
+        try store.write { context in
+            _ = try context.schema
+            _ = try context.schemaVersion
+        }
+        #expect(log.all == ["reader: begin deferred", "reader: schema version", "reader: commit",
+                            "reader: begin deferred", "reader: schema version", "reader: commit",
+                            "writer: begin immediate", "writer: schema version", "writer: schema version", "writer: commit"])
     }
 
     @Test func aThrownErrorRollsTheWriteBackAndIsRethrown() throws {

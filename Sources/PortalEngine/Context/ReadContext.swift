@@ -22,10 +22,15 @@ public class ReadContext {
     private(set) var isValid = true
     /// False for read contexts: raw SQL that writes is refused.
     var allowsWrites: Bool { false }
+    /// On a read-only connection, what this read learned for the reads nested in it: the
+    /// schema's version, asked once. Nil where the schema may change under the context (the
+    /// writer, a server's catalog).
+    private let snapshot: ReadSnapshot?
 
-    init(store: Store, connection: any DatabaseConnection) {
+    init(store: Store, connection: any DatabaseConnection, snapshot: ReadSnapshot? = nil) {
         self.store = store
         self.connection = connection
+        self.snapshot = snapshot
     }
 
     func invalidate() { isValid = false }
@@ -40,7 +45,8 @@ public class ReadContext {
     public var schema: Schema {
         get throws {
             try checkValid()
-            return try store.schema(on: connection)
+            guard snapshot != nil else { return try store.schema(on: connection) }
+            return try store.schemaCache.schema(on: connection, version: try schemaVersion)
         }
     }
 
@@ -202,7 +208,10 @@ public class ReadContext {
     public var schemaVersion: Value {
         get throws {
             try checkValid()
-            return try store.schemaCache.version(on: connection)
+            if let known = snapshot?.schemaVersion { return known }
+            let version = try store.schemaCache.version(on: connection)
+            snapshot?.schemaVersion = version
+            return version
         }
     }
 

@@ -19,14 +19,16 @@ final class ReaderPool: @unchecked Sendable {
     /// reuses it (same snapshot, and no second connection that a full pool could never give).
     /// A list, as short as the pool: a dictionary by thread cost the start of every session a
     /// scan of the runtime's conformances (pthread_t: Hashable; `shell.startup` guards it).
-    private var borrowed: [(thread: pthread_t, connection: any DatabaseConnection)] = []
+    private var borrowed: [(thread: pthread_t, connection: any DatabaseConnection, snapshot: ReadSnapshot)] = []
 
     /// Runs `body` with a connection of its own, returning the connection to the pool after.
-    /// `nested` is true when the thread was already reading on that connection.
-    func withConnection<T>(_ body: (_ connection: any DatabaseConnection, _ nested: Bool) throws -> T) throws -> T {
-        let (connection, nested) = try borrow()
+    /// `nested` is true when the thread was already reading on that connection; `snapshot` is
+    /// the same for the reads nested in one borrowing, and new for the next.
+    func withConnection<T>(_ body: (_ connection: any DatabaseConnection, _ snapshot: ReadSnapshot, _ nested: Bool) throws -> T)
+        throws -> T {
+        let (connection, snapshot, nested) = try borrow()
         defer { if !nested { giveBack(connection) } }
-        return try body(connection, nested)
+        return try body(connection, snapshot, nested)
     }
 
     /// How many connections the pool has opened or taken.
@@ -45,14 +47,17 @@ final class ReaderPool: @unchecked Sendable {
         idle.append(connection)
     }
 
-    private func borrow() throws -> (any DatabaseConnection, Bool) {
+    private func borrow() throws -> (any DatabaseConnection, ReadSnapshot, Bool) {
         condition.lock()
         defer { condition.unlock() }
         let thread = pthread_self()
-        if let entry = borrowed.first(where: { pthread_equal($0.thread, thread) != 0 }) { return (entry.connection, true) }
+        if let entry = borrowed.first(where: { pthread_equal($0.thread, thread) != 0 }) {
+            return (entry.connection, entry.snapshot, true)
+        }
         let connection = try take()
-        borrowed.append((thread, connection))
-        return (connection, false)
+        let snapshot = ReadSnapshot()
+        borrowed.append((thread, connection, snapshot))
+        return (connection, snapshot, false)
     }
 
     /// An idle connection, or a new one, waiting when the pool is at its maximum (lock held).
@@ -99,4 +104,12 @@ final class ReaderPool: @unchecked Sendable {
         all.removeAll()
         condition.broadcast()
     }
+}
+
+/// What one read on a read-only connection has learned that cannot change before it ends: the
+/// schema's version. The connection writes nothing, and its transaction's snapshot, once taken
+/// by the first statement, keeps the schema as it was; so the version is asked once per read,
+/// not once per look at the schema. Used on this read's thread only.
+final class ReadSnapshot {
+    var schemaVersion: Value?
 }

@@ -83,7 +83,7 @@ public final class Store: @unchecked Sendable {
         self.writer = writer
         readers = isInMemory ? nil : ReaderPool(maximum: options.maximumReaders) { try backend.connect(readOnly: true) }
         if let firstReader { readers?.adopt(firstReader) }
-        if options.readOnly { try readers?.withConnection { _, _ in } }
+        if options.readOnly { try readers?.withConnection { _, _, _ in } }
         (writer as? any LocalDatabaseConnection)?.observeChanges(changes)
         observation.attach(self)
     }
@@ -115,8 +115,10 @@ public final class Store: @unchecked Sendable {
             }
         }
         guard let readers else { throw PortalError.misuse("the store has no reader") }
-        return try readers.withConnection { connection, nested in
-            try run(ReadContext(store: self, connection: connection)) { context in
+        return try readers.withConnection { connection, snapshot, nested in
+            // A server's catalog may change under a transaction: its version is asked each time.
+            let context = ReadContext(store: self, connection: connection, snapshot: server == nil ? snapshot : nil)
+            return try run(context) { context in
                 if nested { return try body(context) }   // inside this thread's read: same snapshot
                 return try transaction(.deferred, on: connection) { try body(context) }
             }
@@ -384,7 +386,7 @@ public final class Store: @unchecked Sendable {
             return try schemaCache.version(on: writer)
         }
         guard let readers else { throw PortalError.misuse("the store has no reader") }
-        return try readers.withConnection { connection, _ in try schemaCache.version(on: connection) }
+        return try readers.withConnection { connection, _, _ in try schemaCache.version(on: connection) }
     }
 
     /// How many read-only connections the store has opened so far (for tests of its opening).
@@ -486,7 +488,11 @@ final class SchemaCache: @unchecked Sendable {
     }
 
     func schema(on connection: any DatabaseConnection) throws -> Schema {
-        let current = try version(on: connection)
+        try schema(on: connection, version: try version(on: connection))
+    }
+
+    /// The schema as of `current`, `connection`'s version of it.
+    func schema(on connection: any DatabaseConnection, version current: Value) throws -> Schema {
         lock.lock()
         if version == current, let cached {
             lock.unlock()
