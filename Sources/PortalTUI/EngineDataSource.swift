@@ -11,14 +11,15 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public let store: Store
     private let lock = NSLock()
     private var localWrites: UInt64 = 0
-    /// What was derived from the schema as of `schemaVersion` (guarded by `lock`).
-    private var schemaVersion: Value?
-    private var filters: [FilterKey: (EntityDescription, SQLFragment?)] = [:]
-    private var pageStatements: [PageKey: SQLFragment] = [:]
+    /// The filters and page statements compiled on this store, by any of its data sources.
+    private let compiledPages: CompiledPages
     /// A bounded count stops here and reports `≥ N`; the exact count then runs in the background.
     public var countLimit = 100_000
 
-    public init(store: Store) { self.store = store }
+    public init(store: Store) {
+        self.store = store
+        compiledPages = CompiledPages.of(store)
+    }
 
     // MARK: Entities
 
@@ -132,38 +133,19 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         }
     }
 
-    /// Which kind of page a query fetches: with the keyset condition's text, it decides the SQL.
-    private enum PageShape: Hashable { case first, last, after, atOrAfter, before }
-
-    private struct PageKey: Hashable {
-        var version: Value
-        var entity: String
-        var filter: String
-        var sort: BrowserSort?
-        var shape: PageShape
-        var keyset: String
-        var limit: Int
-    }
-
     /// A page query, rendered once per key while the schema stays the same (the bindings are
     /// those of the first page rendered: `page` binds each page's own).
     private func pageStatement(_ entity: EntityDescription, _ filter: SQLFragment?, _ keyParts: [Keyset.Part],
                                _ keyset: SQLFragment?, _ shape: PageShape, _ request: PageRequest, version: Value,
                                key: [String], positions: [Int]?) -> SQLFragment {
-        let cacheKey = PageKey(version: version, entity: entity.name, filter: request.filter, sort: request.sort, shape: shape,
-                               keyset: keyset?.sql ?? "", limit: request.limit)
-        lock.lock()
-        let known = pageStatements[cacheKey]
-        lock.unlock()
-        if let known { return known }
+        let cacheKey = CompiledPages.PageKey(version: version, entity: entity.name, filter: request.filter, sort: request.sort,
+                                             shape: shape, keyset: keyset?.sql ?? "", limit: request.limit)
+        if let known = compiledPages.statement(cacheKey) { return known }
         let backward = shape == .last || shape == .before
         let statement = rowSelect(entity, where: [filter, keyset].compactMap { $0 },
                                        order: SQLFragment(keyParts.map { $0.ordering(reversed: backward, in: store.dialect) }.joined(separator: ", ")),
                                        limit: request.limit, key: key, positions: positions).rendered(in: store.dialect)
-        lock.lock()
-        if pageStatements.count >= 256 { pageStatements = [:] }
-        pageStatements[cacheKey] = statement
-        lock.unlock()
+        compiledPages.keep(statement, for: cacheKey)
         return statement
     }
 
@@ -214,16 +196,8 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     func compiled(_ context: ReadContext, _ name: String, _ filter: String) throws
         -> (entity: EntityDescription, filter: SQLFragment?, version: Value) {
         let version = try context.schemaVersion
-        let key = FilterKey(entity: name, filter: filter)
-        lock.lock()
-        if version != schemaVersion {
-            schemaVersion = version
-            filters = [:]
-            pageStatements = [:]
-        }
-        let known = filters[key]
-        lock.unlock()
-        if let known { return (known.0, known.1, version) }
+        let key = CompiledPages.FilterKey(entity: name, filter: filter)
+        if let known = compiledPages.filter(key, version: version) { return (known.0, known.1, version) }
         let entity = try context.entity(named: name)
         var result: (EntityDescription, SQLFragment?) = (entity, nil)
         if !filter.trimmingSpaces.isEmpty {
@@ -233,12 +207,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             try Self.refuseSortAndLimit(compiled, in: filter)
             result.1 = compiled.condition
         }
-        lock.lock()
-        if version == schemaVersion {
-            if filters.count >= 64 { filters = [:] }   // typing makes one per keystroke: keep it bounded
-            filters[key] = result
-        }
-        lock.unlock()
+        compiledPages.keep(result, for: key, version: version)
         return (result.0, result.1, version)
     }
 
@@ -261,11 +230,6 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         throw PortalPredicateError(.unsupported, "SORT and LIMIT have no place in the browser's filter: "
                              + "press s or S on a column to sort, and the grid pages through every match",
                              range: start..<filter.count)
-    }
-
-    private struct FilterKey: Hashable {
-        var entity: String
-        var filter: String
     }
 
     // MARK: Counting and checking

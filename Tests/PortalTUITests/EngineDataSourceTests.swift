@@ -388,6 +388,24 @@ final class ChinookCopy {
         #expect(loose.map(\.values) == (4..<7).map { [.text("row \($0)"), .integer(Int64($0))] })
     }
 
+    /// Every data source on one store shares what any of them compiled (a new browser on a
+    /// table seen before compiles nothing); a schema change makes them all compile again, and
+    /// another store keeps its own.
+    @Test func dataSourcesOnOneStoreShareTheirCompiledPages() throws {
+        let db = try ChinookCopy()
+        let request = PageRequest(entity: "Genre", filter: "Name == \"Rock\"", sort: nil, anchor: .first, limit: 5)
+        #expect(try EngineDataSource(store: db.store).page(request).map(\.values) == [[.integer(1), .text("Rock")]])
+        let pages = CompiledPages.of(db.store)
+        let key = CompiledPages.FilterKey(entity: "Genre", filter: request.filter)
+        #expect(pages.filter(key, version: try db.store.currentSchemaVersion()) != nil)
+        #expect(try EngineDataSource(store: db.store).page(request).map(\.values) == [[.integer(1), .text("Rock")]])
+        try db.store.write { _ = try $0.execute("ALTER TABLE Genre ADD COLUMN Extra TEXT DEFAULT 'x'") }
+        #expect(try EngineDataSource(store: db.store).page(request).map(\.values) == [[.integer(1), .text("Rock"), .text("x")]])
+        let other = try Store(path: db.path)
+        defer { try? other.close() }
+        #expect(CompiledPages.of(other) !== pages && CompiledPages.of(other) === CompiledPages.of(other))
+    }
+
     @Test func readOnlyStoreRefusesEdits() throws {
         let db = try ChinookCopy(readOnly: true)
         let model = try db.model("Album", readOnly: true)

@@ -52,6 +52,8 @@ public final class Store: @unchecked Sendable {
     private var isClosed = false
     /// The transaction `beginTransaction()` opened, while it is open (guarded by `stateLock`).
     private var openTransactionHandle: Transaction?
+    /// What other modules keep with the store, one object for each type (guarded by `stateLock`).
+    private var attachments: [ObjectIdentifier: AnyObject] = [:]
 
     /// Opens the database of `backend`: a writer connection (unless `options.readOnly`), and
     /// readers as reads need them (none for an in-memory database: reads run on the writer).
@@ -391,6 +393,22 @@ public final class Store: @unchecked Sendable {
 
     /// How many read-only connections the store has opened so far (for tests of its opening).
     var readerConnections: Int { readers?.count ?? 0 }
+
+    // MARK: Attachments
+
+    /// The object of type `T` kept with this store, made by `make` on first use: what another
+    /// module of the package derives from the store and shares among all its users (the
+    /// browser's compiled pages), living as long as the store.
+    package func attachment<T: AnyObject>(_ make: () -> T) -> T {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        let key = ObjectIdentifier(T.self)
+        // Kept under its own type's key: the downcast cannot fail.
+        if let found = attachments[key] { return unsafeDowncast(found, to: T.self) }
+        let made = make()
+        attachments[key] = made
+        return made
+    }
 
     // MARK: Interrupt and close
 
