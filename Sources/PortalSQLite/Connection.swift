@@ -313,22 +313,27 @@ public final class Statement {
     /// Steps through every remaining row and returns them, all sharing one storage (no
     /// allocation per row).
     public func rows() throws -> [Row] {
+        // The columns are counted after the first step: a statement from the cache that a
+        // schema change made stale is prepared again by it, and `SELECT *` may then have more.
+        guard try step() else { return [] }
         let width = columnCount
         let storage = RowStorage(columns: columns, width: width)
         var count = 0
-        while try step() {
+        repeat {
             guard storage.appendRow(of: handle) else { throw outOfMemory() }
             count += 1
-        }
+        } while try step()
         return (0..<count).map { Row(storage: storage, start: $0 * width) }
     }
 
     /// Steps through every remaining row, handing each to `body`. A row `body` does not keep
     /// leaves its storage to the engine, which refills it for the next row (no allocation per row).
     public func forEachRow(_ body: (Row) throws -> Void) throws {
+        // Counted after the first step, as in `rows()`.
+        guard try step() else { return }
         let width = columnCount
         var storage = RowStorage(columns: columns, width: width)
-        while try step() {
+        repeat {
             if isKnownUniquelyReferenced(&storage) {
                 storage.removeAll()
             } else {
@@ -336,7 +341,7 @@ public final class Statement {
             }
             guard storage.appendRow(of: handle) else { throw outOfMemory() }
             try body(Row(storage: storage, start: 0))
-        }
+        } while try step()
     }
 
     private func outOfMemory() -> PortalError {

@@ -47,4 +47,20 @@ import PortalPredicate
         try connection.rollback()
         #expect(try names(on: connection) == ["a", "b"])
     }
+
+    /// A statement kept in the cache is prepared again when the schema changed: its rows, all at
+    /// once or one at a time, have the columns `SELECT *` has now, not those it had before.
+    @Test func aCachedStatementReadsTheColumnsTheSchemaHasNow() throws {
+        let connection = try Connection(path: ":memory:", readOnly: false, create: true)
+        try connection.execute("CREATE TABLE T (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO T VALUES (1, 'a')")
+        let sql = "SELECT * FROM T"
+        #expect(try connection.prepare(sql).rows().map(\.values) == [[1, "a"]])
+        try connection.execute("ALTER TABLE T ADD COLUMN extra TEXT DEFAULT 'x'")
+        #expect(try connection.prepare(sql).rows().map(\.values) == [[1, "a", "x"]])
+        #expect(try connection.prepare(sql).rows().first?.names == ["id", "name", "extra"])
+        try connection.execute("ALTER TABLE T ADD COLUMN more INTEGER DEFAULT 2")
+        var streamed: [[Value]] = []
+        try connection.prepare(sql).forEachRow { streamed.append($0.values) }
+        #expect(streamed == [[1, "a", "x", 2]])
+    }
 }
