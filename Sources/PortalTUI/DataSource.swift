@@ -167,62 +167,75 @@ public struct BrowserReference: Sendable, Hashable {
 
 /// One row: its identity and its values, one per column.
 public struct BrowserRow: Sendable, Hashable {
-    /// The values, a slice of one buffer that all the rows of a page share: a page of rows is
-    /// one allocation (and one to free), not one per row.
-    private var storage: ArraySlice<Value>
+    /// The row as its page's query returned it, sharing the page's one storage (a page of rows
+    /// is one allocation, not one per row): the rowid first when it is the id (it is no
+    /// column), then one value per column.
+    private var row: Row
+    /// How many of `row`'s first values are the rowid rather than columns.
+    private var leading: Int
     private var identity: Identity
 
-    /// Where the id comes from: values of its own (the rowid, which is no column), or the
+    /// Where the id comes from: the row's leading values (the rowid), values of its own, or the
     /// values at these positions — an array every row of a page shares, so that a page of rows
     /// whose key is among their columns (most tables, every view) makes no array per row.
     private enum Identity: Sendable {
+        case leading
         case own([Value])
         case positions([Int])
     }
 
     public init(id: [Value], values: [Value]) {
-        storage = values[...]
+        self.init(row: Self.row(values), idPositions: [])
         identity = .own(id)
     }
 
     /// A row identified by its values at `idPositions`.
     public init(values: [Value], idPositions: [Int]) {
-        storage = values[...]
+        self.init(row: Self.row(values), idPositions: idPositions)
+    }
+
+    /// A row of a page identified by its values at `idPositions`.
+    init(row: Row, idPositions: [Int]) {
+        self.row = row
+        leading = 0
         identity = .positions(idPositions)
     }
 
-    /// A row of a page, its values a slice of the page's buffer, identified by its values at
-    /// `idPositions`.
-    init(page values: ArraySlice<Value>, idPositions: [Int]) {
-        storage = values
-        identity = .positions(idPositions)
+    /// A row of a page whose first `leading` values are its id (the rowid), the rest its columns.
+    init(row: Row, leading: Int) {
+        self.row = row
+        self.leading = leading
+        identity = .leading
     }
 
-    /// A row of a page, its values a slice of the page's buffer, identified by `id`.
-    init(page values: ArraySlice<Value>, id: [Value]) {
-        storage = values
-        identity = .own(id)
+    private static func row(_ values: [Value]) -> Row {
+        Row(columns: ColumnNames(values.indices.map { "\($0)" }), values: values)
     }
 
-    /// The values, one per column (a copy: `value(at:)` reads one without making it).
+    /// The values, one per column (built on each call: `value(at:)` reads one without it).
     public var values: [Value] {
-        get { Array(storage) }
-        set { storage = newValue[...] }
+        get { (leading..<row.count).map(row.value(at:)) }
+        set {
+            if case .leading = identity { identity = .own(id) }
+            row = Self.row(newValue)
+            leading = 0
+        }
     }
 
     /// How many values the row has.
-    public var count: Int { storage.count }
+    public var count: Int { row.count - leading }
 
     /// The value of column `column`, nil when the row has no such column.
     public func value(at column: Int) -> Value? {
-        guard column >= 0, column < storage.count else { return nil }
-        return storage[storage.startIndex + column]
+        guard column >= 0, column < count else { return nil }
+        return row.value(at: leading + column)
     }
 
     /// The values that identify the row (the declared key, else the rowid).
     public var id: [Value] {
         get {
             switch identity {
+            case .leading: return (0..<leading).map(row.value(at:))
             case .own(let id): return id
             case .positions(let positions): return positions.map { value(at: $0) ?? .null }
             }
@@ -230,11 +243,13 @@ public struct BrowserRow: Sendable, Hashable {
         set { identity = .own(newValue) }
     }
 
-    public static func == (a: BrowserRow, b: BrowserRow) -> Bool { a.storage.elementsEqual(b.storage) && a.id == b.id }
+    public static func == (a: BrowserRow, b: BrowserRow) -> Bool {
+        a.count == b.count && (0..<a.count).allSatisfy { a.value(at: $0) == b.value(at: $0) } && a.id == b.id
+    }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.count)
-        for value in storage { hasher.combine(value) }
+        hasher.combine(count)
+        for column in 0..<count { hasher.combine(value(at: column)) }
         hasher.combine(id)
     }
 }

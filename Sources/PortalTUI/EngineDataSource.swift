@@ -109,25 +109,12 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
             // (bound on SQLite, written in on PostgreSQL), in the order `Select` renders them.
             var bindings = (filter?.bindings ?? []) + (keyset?.bindings ?? [])
             bindings += statement.bindings.dropFirst(bindings.count)
-            // The rowid, when it identifies the rows, comes first; it is no column.
-            let k: Int32 = positions == nil ? Int32(key.count) : 0
-            // Every value of the page in one buffer, row after row; the rows are slices of it.
-            var buffer: [Value] = []
-            buffer.reserveCapacity(request.limit * entity.attributes.count)
-            var ids: [[Value]] = []
-            var (rowCount, width) = (0, 0)
             // The same SQL text for every page of one (entity, filter, sort, direction, size): the
-            // connection prepares it once and then only re-binds the edge row's key.
-            try context.forEachRow(cached: statement.sql, bindings) { statement in
-                let count = Int32(statement.columnCount)
-                (rowCount, width) = (rowCount + 1, Int(count - k))
-                for i in k..<count { buffer.append(statement.value(at: i)) }
-                if positions == nil { ids.append((0..<k).map { statement.value(at: $0) }) }
-            }
-            let rows = (0..<rowCount).map { r in
-                let values = buffer[(r * width)..<((r + 1) * width)]
-                if let positions { return BrowserRow(page: values, idPositions: positions) }
-                return BrowserRow(page: values, id: ids[r])
+            // connection prepares it once and then only re-binds the edge row's key. The rows
+            // share one storage; the rowid, when it identifies them, comes first (it is no column).
+            let found = try context.rows(cached: statement.sql, bindings)
+            let rows = found.map { row in
+                positions.map { BrowserRow(row: row, idPositions: $0) } ?? BrowserRow(row: row, leading: key.count)
             }
             return shape == .last || shape == .before ? rows.reversed() : rows
         }
@@ -358,7 +345,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         guard let found = try context.query(select.sql, select.bindings).rows.first else {
             throw BrowserError("the \(entity.name) just written cannot be read back")
         }
-        return BrowserRow(id: Array(found.values[0..<key.count]), values: Array(found.values[key.count...]))
+        return BrowserRow(row: found, leading: key.count)
     }
 
     /// Reads run inside the session's open transaction when there is one (`begin` in the shell

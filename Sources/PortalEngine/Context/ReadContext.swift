@@ -166,6 +166,20 @@ public class ReadContext {
     /// text, then only re-bound), handing `body` the statement on each row in turn: for SQL a
     /// caller runs again and again with new values, such as the browser's page queries.
     public func forEachRow(cached sql: String, _ bindings: [Value], _ body: (any DatabaseStatement) throws -> Void) throws {
+        try withCachedStatement(sql, bindings) { statement in
+            while try statement.step() { try body(statement) }
+        }
+    }
+
+    /// Every row of one statement run through the connection's statement cache, as
+    /// `forEachRow(cached:)` runs it: the rows share one storage (no allocation per row).
+    public func rows(cached sql: String, _ bindings: [Value]) throws -> [Row] {
+        try withCachedStatement(sql, bindings) { try $0.rows() }
+    }
+
+    /// The statement of `sql` from the connection's cache, bound, for `body`; reset after.
+    private func withCachedStatement<T>(_ sql: String, _ bindings: [Value], _ body: (any DatabaseStatement) throws -> T)
+        throws -> T {
         try checkValid()
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
@@ -173,7 +187,7 @@ public class ReadContext {
             throw PortalError(.writeInRead, "a read cannot change the database; use a write")
         }
         try statement.bind(bindings)
-        while try statement.step() { try body(statement) }
+        return try body(statement)
     }
 
     /// Runs one statement of raw SQL prepared for this call only (for SQL run once, such as an
