@@ -37,9 +37,11 @@ public final class ColumnNames: Sendable, Hashable {
 /// The rows of one fetch share one `RowStorage` holding all their values back to back, so a
 /// fetch makes no allocation per row; a row is that storage and the position of its first cell.
 public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConvertible {
-    let storage: RowStorage
+    // Usable from inlinable code: `value(at:)` is inlined where rows are read cell by cell (the
+    // browser draws every cell of a screen through it).
+    @usableFromInline let storage: RowStorage
     /// The index in `storage` of this row's first cell.
-    let start: Int
+    @usableFromInline let start: Int
 
     package init(storage: RowStorage, start: Int) {
         self.storage = storage
@@ -71,7 +73,7 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
     }
 
     /// The value at `position` (0-based, in column order).
-    @inline(__always)
+    @inlinable @inline(__always)
     public func value(at position: Int) -> Value { storage.value(at: start + position) }
 
     /// The value of the attribute `name` (case-insensitive fallback), nil when the row has none.
@@ -115,8 +117,8 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
 /// 9 bytes a value); text and blobs go to a side array. The buffers grow with `realloc`, as a C
 /// array would. Filled by the engine before any row is handed out and immutable once shared (a
 /// storage is refilled only while the engine holds its sole reference), hence `@unchecked Sendable`.
-package final class RowStorage: @unchecked Sendable {
-    package enum Kind: UInt8 { case null, integer, real, other }
+@usableFromInline package final class RowStorage: @unchecked Sendable {
+    @usableFromInline package enum Kind: UInt8 { case null, integer, real, other }
 
     let columns: ColumnNames
     /// Values per row.
@@ -143,8 +145,8 @@ package final class RowStorage: @unchecked Sendable {
         free(kinds)
     }
 
-    @inline(__always)
-    func value(at index: Int) -> Value {
+    @inlinable @inline(__always)
+    package func value(at index: Int) -> Value {
         guard index >= 0, index < count, let bits, let kinds else { return .null }
         switch kinds[index] {
         case .null: return .null
