@@ -83,9 +83,11 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
     }
 
     /// The position of the first attribute.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// The position after the last attribute.
-    public var endIndex: Int { storage.width }
+    @inlinable public var endIndex: Int { storage.width }
+    /// How many attributes the row has.
+    @inlinable public var count: Int { storage.width }
 
     /// The attribute at `position`: its name and value.
     public subscript(position: Int) -> (name: String, value: Value) {
@@ -122,7 +124,7 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
 
     let columns: ColumnNames
     /// Values per row.
-    package let width: Int
+    @usableFromInline package let width: Int
     /// The integer, the real's bits, or the index of the value in `others`, per value.
     // Usable from inlinable code: a backend's row reader (another module) fills the storage
     // through the inlined `reserve`, `put` and `append`. Unchecked, as `others`: seen from

@@ -55,7 +55,7 @@ enum CellText {
 
     /// True when every byte is ASCII (one column each, once control characters are escaped).
     static func isASCII(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        TerminalText.allBytes(of: text) { $0 < 0x80 }
     }
 
     /// How a value is shown in a cell: its text and whether it is a stand-in (NULL, empty, blob)

@@ -44,7 +44,14 @@ public enum TerminalText {
 
     /// True when every byte is a printable ASCII character: nothing to escape.
     static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        allBytes(of: text) { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// True when every UTF-8 byte of `text` passes `test`: the bytes are read in place when the
+    /// text has them in one piece (a screen checks every string it draws this way).
+    @inline(__always)
+    static func allBytes(of text: some StringProtocol, _ test: (UInt8) -> Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? text.utf8.allSatisfy(test)
     }
 
     private static let zeroWidthJoiner: UInt32 = 0x200D
