@@ -1,14 +1,15 @@
 import Foundation
 import PortalEngine
 
-/// What the browser compiles from a store's schema — filters and page statements — kept while
-/// the schema's version stays the same. There is one for each store, shared by every data
+/// What the browser derives from a store's schema — its entities as the browser shows them,
+/// compiled filters and page statements — kept while the schema's version stays the same. There is one for each store, shared by every data
 /// source on it: a new browser on a table seen before (`browse` again in the shell) compiles
 /// nothing. Thread-safe: counts run on other threads.
 final class CompiledPages: @unchecked Sendable {
     private let lock = NSLock()
     /// The version everything kept was compiled at (guarded by `lock`, as the rest).
     private var version: Value?
+    private var entities: [BrowserEntity]?
     private var filters: [FilterKey: (EntityDescription, SQLFragment?)] = [:]
     private var statements: [PageKey: SQLFragment] = [:]
 
@@ -36,13 +37,33 @@ final class CompiledPages: @unchecked Sendable {
     /// everything compiled at the old one.
     func filter(_ key: FilterKey, version: Value) -> (EntityDescription, SQLFragment?)? {
         lock.withLock {
-            if version != self.version {
-                self.version = version
-                filters = [:]
-                statements = [:]
-            }
+            moveOn(to: version)
             return filters[key]
         }
+    }
+
+    /// The entities as of `version`, if kept.
+    func entities(version: Value) -> [BrowserEntity]? {
+        lock.withLock {
+            moveOn(to: version)
+            return entities
+        }
+    }
+
+    /// Keeps the entities, unless the schema moved on meanwhile.
+    func keep(_ entities: [BrowserEntity], version: Value) {
+        lock.withLock {
+            if version == self.version { self.entities = entities }
+        }
+    }
+
+    /// Forgets everything kept when `version` is not the one it was derived at (lock held).
+    private func moveOn(to version: Value) {
+        guard version != self.version else { return }
+        self.version = version
+        entities = nil
+        filters = [:]
+        statements = [:]
     }
 
     /// Keeps a compiled filter, unless the schema moved on meanwhile.

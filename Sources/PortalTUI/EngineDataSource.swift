@@ -23,8 +23,15 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
 
     // MARK: Entities
 
+    /// The entities, made once per schema version for every data source on the store.
     public func entities() throws -> [BrowserEntity] {
-        try store.schema.entities.map { browserEntity($0) }
+        try read { context in
+            let version = try context.schemaVersion
+            if let known = compiledPages.entities(version: version) { return known }
+            let entities = try context.schema.entities.map { browserEntity($0) }
+            compiledPages.keep(entities, version: version)
+            return entities
+        }
     }
 
     func browserEntity(_ entity: EntityDescription) -> BrowserEntity {

@@ -399,8 +399,13 @@ final class ChinookCopy {
         let key = CompiledPages.FilterKey(entity: "Genre", filter: request.filter)
         #expect(pages.filter(key, version: try db.store.currentSchemaVersion()) != nil)
         #expect(try EngineDataSource(store: db.store).page(request).map(\.values) == [[.integer(1), .text("Rock")]])
+        let genre = try EngineDataSource(store: db.store).entities().first { $0.name == "Genre" }
+        #expect(pages.entities(version: try db.store.currentSchemaVersion())?.contains { $0 == genre } == true)
+        #expect(try EngineDataSource(store: db.store).entities().first { $0.name == "Genre" } == genre)
         try db.store.write { _ = try $0.execute("ALTER TABLE Genre ADD COLUMN Extra TEXT DEFAULT 'x'") }
         #expect(try EngineDataSource(store: db.store).page(request).map(\.values) == [[.integer(1), .text("Rock"), .text("x")]])
+        let altered = try EngineDataSource(store: db.store).entities().first { $0.name == "Genre" }
+        #expect(altered?.columns.map(\.name) == ["GenreId", "Name", "Extra"])
         let other = try Store(path: db.path)
         defer { try? other.close() }
         #expect(CompiledPages.of(other) !== pages && CompiledPages.of(other) === CompiledPages.of(other))
