@@ -144,7 +144,7 @@ public enum Renderer {
         let top = 1
         let height = model.height - 2
         let first = max(0, model.entitySelection - height + 1)
-        for y in top..<(top + height) { screen.fill(x: 0, y: y, count: width, style: .pane) }
+        screen.fill(x: 0, y: top, count: width, lines: height, style: .pane)
         for (row, index) in (first..<model.entities.count).enumerated() where row < height {
             let entity = model.entities[index]
             let selected = index == model.entitySelection && model.focus == .entities

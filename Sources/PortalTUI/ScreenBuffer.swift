@@ -181,13 +181,22 @@ public struct ScreenBuffer: Sendable {
 
     /// Fills `count` cells from (x, y) with spaces in `style`.
     public mutating func fill(x: Int, y: Int, count: Int, style: CellStyle) {
-        guard y >= 0, y < height else { return }
+        fill(x: x, y: y, count: count, lines: 1, style: style)
+    }
+
+    /// Fills `count` cells from (x, y) and the same on each of the `lines - 1` lines below with
+    /// spaces in `style` (a pane's background), as far as the screen goes.
+    public mutating func fill(x: Int, y: Int, count: Int, lines: Int, style: CellStyle) {
         let from = max(0, x)
         let to = min(width, x + count)
-        guard from < to else { return }
-        let range = (y * width + from)..<(y * width + to)
+        let (top, bottom) = (max(0, y), min(height, y + lines))
+        guard from < to, top < bottom else { return }
+        let width = self.width
+        let space = ScreenCell(code: Self.space, style: style)
         cells.withUnsafeMutableBufferPointer { cells in
-            UnsafeMutableBufferPointer(rebasing: cells[range]).update(repeating: ScreenCell(code: Self.space, style: style))
+            for row in top..<bottom {
+                UnsafeMutableBufferPointer(rebasing: cells[(row * width + from)..<(row * width + to)]).update(repeating: space)
+            }
         }
     }
 

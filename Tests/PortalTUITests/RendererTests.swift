@@ -65,6 +65,19 @@ import Testing
         #expect(screen.text(x: 0, y: 0) == "e\u{301}")
         #expect(screen.text(x: 1, y: 0) == "x")
     }
+
+    /// A block of lines is filled as far as the screen goes; a block off the screen, or of no
+    /// lines, fills nothing.
+    @Test func aFillOfSeveralLinesIsClippedToTheScreen() {
+        var screen = ScreenBuffer(width: 4, height: 3)
+        screen.put("abcd", x: 0, y: 0, style: .normal)
+        screen.fill(x: -1, y: 1, count: 3, lines: 5, style: .pane)
+        #expect((0..<3).map(screen.line) == ["abcd", "    ", "    "])
+        #expect((0..<4).map { screen.style(x: $0, y: 2) } == [.pane, .pane, .normal, .normal])
+        #expect(screen.style(x: 0, y: 0) == .normal)
+        for (y, lines) in [(-2, 1), (1, 0), (1, -3), (3, 2)] { screen.fill(x: 0, y: y, count: 4, lines: lines, style: .error) }
+        #expect(!(0..<3).contains { y in (0..<4).contains { screen.style(x: $0, y: y) == .error } })
+    }
 }
 
 @Suite struct GridRenderingTests {
