@@ -22,9 +22,12 @@ enum CellText {
 
     static func width(of scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
-        // Latin, and box drawing and block elements (bars of `F` and `I`): one cell, without
-        // looking up the scalar's properties.
-        if v < 0x300 || (0x2500...0x25FC).contains(v) { return 1 }
+        // Latin, general punctuation (`…`, `‘’`, `•`; not its controls and spaces from U+2028),
+        // and box drawing and block elements (bars of `F` and `I`): one cell, without looking up
+        // the scalar's properties.
+        if v < 0x300 || (0x2010...0x2027).contains(v) || (0x2030...0x205E).contains(v) || (0x2500...0x25FC).contains(v) {
+            return 1
+        }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break

@@ -11,6 +11,19 @@ import Testing
         #expect(CellText.width(of: "👍") == 2)
     }
 
+    /// General punctuation (`…` in every title) is measured without looking up its properties:
+    /// each scalar of the block still takes what its properties say — one cell, none for the
+    /// zero-width and format characters among them.
+    @Test func generalPunctuationTakesTheCellsItsPropertiesSay() throws {
+        for v in UInt32(0x2000)...0x206F {
+            let scalar = try #require(Unicode.Scalar(v))
+            let invisible: [Unicode.GeneralCategory] = [.nonspacingMark, .enclosingMark, .format]
+            let expected = invisible.contains(scalar.properties.generalCategory) || v == 0x200B ? 0 : 1
+            #expect(CellText.width(of: scalar) == expected, "U+\(String(v, radix: 16))")
+        }
+        #expect(CellText.width(of: "counting…") == 9)
+    }
+
     @Test func controlCharactersAreEscaped() {
         #expect(TerminalText.escaped("a\u{1b}[2Jb") == "a\\x1b[2Jb")
         #expect(TerminalText.escaped("x\ny\tz\r") == "x\\ny\\tz\\r")
