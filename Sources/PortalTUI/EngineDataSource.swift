@@ -1,5 +1,6 @@
 import Foundation
 import PortalEngine
+import Synchronization
 
 /// The browser's data source over a portal-engine `Store`.
 ///
@@ -9,8 +10,10 @@ import PortalEngine
 /// is one transaction on its write context.
 public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     public let store: Store
-    private let lock = NSLock()
-    private var localWrites: UInt64 = 0
+    /// What this data source's writes left: how many there were, and what its deletes removed.
+    /// A `Mutex`, not a lock object: a data source is made for every browser, and this costs
+    /// nothing to make or free.
+    private let writes = Mutex(Writes())
     /// The filters and page statements compiled on this store, by any of its data sources.
     private let compiledPages: CompiledPages
     /// A bounded count stops here and reports `≥ N`; the exact count then runs in the background.
@@ -324,8 +327,12 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
         }
     }
 
-    /// What this browser's deletes removed, by entity and id (guarded by `lock`).
-    private var deletedRows: [DeletedKey: DeletedRows] = [:]
+    private struct Writes {
+        /// How many writes this data source made (part of the change token).
+        var count: UInt64 = 0
+        /// What this browser's deletes removed, by entity and id.
+        var deleted: [DeletedKey: DeletedRows] = [:]
+    }
 
     private struct DeletedKey: Hashable {
         var entity: String
@@ -333,15 +340,11 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     }
 
     private func keepDeleted(_ entity: String, _ id: [Value], _ deleted: DeletedRows) {
-        lock.lock()
-        defer { lock.unlock() }
-        deletedRows[DeletedKey(entity: entity, id: id)] = deleted
+        writes.withLock { $0.deleted[DeletedKey(entity: entity, id: id)] = deleted }
     }
 
     private func takeDeleted(_ entity: String, _ id: [Value]) -> DeletedRows? {
-        lock.lock()
-        defer { lock.unlock() }
-        return deletedRows.removeValue(forKey: DeletedKey(entity: entity, id: id))
+        writes.withLock { $0.deleted.removeValue(forKey: DeletedKey(entity: entity, id: id)) }
     }
 
     /// One row by its id, as pages return it.
@@ -366,9 +369,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// when the file does not show it yet.
     private func write<T>(_ body: (WriteContext) throws -> T) throws -> T {
         let result = try store.openTransaction.map { try $0.write(body) } ?? store.write(body)
-        lock.lock()
-        localWrites &+= 1
-        lock.unlock()
+        writes.withLock { $0.count &+= 1 }
         return result
     }
 
@@ -380,9 +381,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
     /// checkpoints copy committed pages into it), so while a WAL file exists it alone is looked at:
     /// one `stat` per look.
     public func changeToken() -> UInt64 {
-        lock.lock()
-        var token = localWrites
-        lock.unlock()
+        var token = writes.withLock { $0.count }
         guard !store.isInMemory else { return token }
         if let server = store.server {
             // A server's commits show in its change marker, not in a file: the count of its
@@ -420,7 +419,7 @@ public final class EngineDataSource: BrowserDataSource, @unchecked Sendable {
                 let token = changeToken()
                 return (try body(), token)
             }
-            let writes = lock.withLock { localWrites }
+            let writes = self.writes.withLock { $0.count }
             if let notified = server.notifiedChangeMarker() { return (try body(), with(writes, notified)) }
             let result = try body()
             return (result, with(writes, snapshotChangeMarker()))
