@@ -4,6 +4,7 @@ public final class WriteContext: ReadContext {
 
     /// Every statement of a write first asks whether an interrupt was requested, so that a
     /// long loop of short statements (an import) stops at the next one.
+    @inline(__always)
     package override func checkValid() throws {
         try super.checkValid()
         try store.checkInterruptRequest()
@@ -40,7 +41,7 @@ public final class WriteContext: ReadContext {
             // Borrowed: `lastInsert` keeps it, and only this function replaces that. Its `let`s
             // are then read without a retain and release of the statement for every row.
             let reused = try last._withUnsafeGuaranteedRef { last -> Row?? in
-                guard last.returning == returning, last.entity == entity, last.columns == columns else { return nil }
+                guard last.returning == returning, last.entity == entity, sameNames(last.columns, columns) else { return nil }
                 // Already reset: runWrite resets its statement when done. The checks below passed
                 // when it was prepared (a store's catalog, Core Data or not, never changes).
                 return .some(try runWrite(entity, last.statement, values, returning: returning))
@@ -92,7 +93,15 @@ public final class WriteContext: ReadContext {
     /// were checked when it was prepared).
     func reusesLastInsert(_ entity: String, columns: [String], returning: Bool) -> Bool {
         guard let lastInsert else { return false }
-        return lastInsert.returning == returning && lastInsert.entity == entity && lastInsert.columns == columns
+        return lastInsert.returning == returning && lastInsert.entity == entity && sameNames(lastInsert.columns, columns)
+    }
+
+    /// `a == b`, answered without a call when both are the same array (a loop of inserts passes
+    /// the same columns every time).
+    @inline(__always)
+    private func sameNames(_ a: [String], _ b: [String]) -> Bool {
+        let same = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
+        return same || a == b
     }
 
     /// The positions of REAL columns in a row the last insert returned (`asStored`), found
@@ -216,10 +225,12 @@ public final class WriteContext: ReadContext {
         return try runWrite(entity, statement, ValueArguments(values: bindings), returning: returning)
     }
 
-    private func runWrite(_ entity: String, _ statement: some DatabaseStatement, _ bindings: some InsertArguments,
+    @inline(__always)
+    private func runWrite(_ entity: String, _ statement: any DatabaseStatement, _ bindings: some InsertArguments,
                           returning: Bool) throws -> Row? {
         // `withContext`'s work without its closure, whose captures cost retains and releases on
-        // every row of a bulk insert. Generic, so that the statement's type is opened once.
+        // every row of a bulk insert. Generic over the arguments alone: specialized for each
+        // kind, each row's run is then one call to the statement, which binds every value itself.
         do {
             guard returning else {
                 store.changes.note(entity: entity)
