@@ -22,13 +22,20 @@ BIN ?= $(RELEASE_BIN)
 # instead of by mangled name, which the runtime demangles and resolves by searching every
 # protocol conformance of the binary (String: Hashable and the like): a third of a one-line
 # command's instructions, and pages of the binary touched for nothing (`shell.count.indexed`).
+# -function-sections and scripts/startup-order.txt: every function in a section of its own, and
+# those a one-line command runs put side by side by the linker (scripts/startup-order makes the
+# list), so start-up faults in a few dozen pages of code rather than one page here and one there.
+# --no-export-dynamic: the binary loads no library that needs its symbols, and the runtime looks
+# up its own path with dladdr, which walks every exported symbol (5,400 of them, and their pages).
 # --no-color-diagnostics: on a terminal SwiftPM passes the compiler a colour flag it leaves out
 # elsewhere, and a changed command line rebuilds everything: `make demo` on a terminal followed
 # by `make install` in a script built the release binary twice.
 STATIC_LIBS := .build/static-libs
 RELEASE_ENV := PKG_CONFIG_PATH=$(CURDIR)/$(STATIC_LIBS)
 RELEASE_FLAGS := --no-color-diagnostics --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -no-pie \
-	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=$(CURDIR)/scripts/startup-order.txt \
+	-Xlinker --no-export-dynamic
 # ThreadSanitizer builds go to their own folder so they don't throw away the debug build.
 TSAN_SCRATCH := .build-tsan
 FUZZ_SECONDS ?= 60
