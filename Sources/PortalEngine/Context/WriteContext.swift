@@ -37,16 +37,18 @@ public final class WriteContext: ReadContext {
         try checkValid()
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
-        if let last = lastInsertReference {
-            // Borrowed: `lastInsert` keeps it, and only this function replaces that. Its `let`s
-            // are then read without a retain and release of the statement for every row.
-            let reused = try last._withUnsafeGuaranteedRef { last -> Row?? in
-                guard last.returning == returning, last.entity == entity, sameNames(last.columns, columns) else { return nil }
-                // Already reset: runWrite resets its statement when done. The checks below passed
-                // when it was prepared (a store's catalog, Core Data or not, never changes).
-                return .some(try runWrite(entity, last.statement, values, returning: returning))
+        // Borrowed: `lastInsert` keeps it, and only this function replaces that. Its `let`s
+        // are then read without a retain and release of the statement for every row.
+        if let last = lastInsertReference,
+           last._withUnsafeGuaranteedRef({ $0.returning == returning && $0.entity == entity && sameNames($0.columns, columns) }) {
+            // Already reset: a run resets its statement when done. The checks below passed when
+            // it was prepared (a store's catalog, Core Data or not, never changes).
+            guard returning else {
+                // The loop of a bulk insert, in this function's frame.
+                try last._withUnsafeGuaranteedRef { try runToEnd(entity, $0.statement, values) }
+                return nil
             }
-            if let reused { return reused }
+            return try last._withUnsafeGuaranteedRef { try runWrite(entity, $0.statement, values, returning: true) }
         }
         try store.writePolicy.refuse(.insertByColumns, of: entity)
         let described = try checkWritable(entity, columns: columns)
@@ -225,19 +227,15 @@ public final class WriteContext: ReadContext {
         return try runWrite(entity, statement, ValueArguments(values: bindings), returning: returning)
     }
 
-    @inline(__always)
     private func runWrite(_ entity: String, _ statement: any DatabaseStatement, _ bindings: some InsertArguments,
                           returning: Bool) throws -> Row? {
+        guard returning else {
+            try runToEnd(entity, statement, bindings)
+            return nil
+        }
         // `withContext`'s work without its closure, whose captures cost retains and releases on
-        // every row of a bulk insert. Generic over the arguments alone: specialized for each
-        // kind, each row's run is then one call to the statement, which binds every value itself.
+        // every row of a bulk insert.
         do {
-            guard returning else {
-                store.changes.note(entity: entity)
-                // Every run binds all its parameters again: they need not be cleared.
-                try bindings.runToEnd(statement)
-                return nil
-            }
             defer { statement.resetKeepingBindings() }
             try bindings.bind(to: statement)
             store.changes.note(entity: entity)
@@ -246,6 +244,20 @@ public final class WriteContext: ReadContext {
                 if row == nil { row = statement.row() }
             }
             return row
+        } catch let error as PortalError {
+            throw naming(entity, in: error)
+        }
+    }
+
+    /// One run of a write that returns nothing, noted for observers. Generic over the arguments
+    /// alone: specialized for each kind, the run is one call to the statement, which binds
+    /// every value itself.
+    @inline(__always)
+    private func runToEnd(_ entity: String, _ statement: any DatabaseStatement, _ bindings: some InsertArguments) throws {
+        store.changes.note(entity: entity)
+        do {
+            // Every run binds all its parameters again: they need not be cleared.
+            try bindings.runToEnd(statement)
         } catch let error as PortalError {
             throw naming(entity, in: error)
         }
