@@ -1,13 +1,8 @@
 /// Reads and writes, inside one `Store.write` closure (one transaction, or a savepoint when nested).
 public final class WriteContext: ReadContext {
-    override var allowsWrites: Bool { true }
-
-    /// Every statement of a write first asks whether an interrupt was requested, so that a
-    /// long loop of short statements (an import) stops at the next one.
-    @inline(__always)
-    package override func checkValid() throws {
-        try super.checkValid()
-        try store.checkInterruptRequest()
+    /// A context that writes (its `checkValid` also asks whether an interrupt was requested).
+    init(store: Store, connection: any DatabaseConnection) {
+        super.init(store: store, connection: connection, allowsWrites: true)
     }
 
     /// Inserts a row and returns it as stored (defaults filled, with its new id). On a Core

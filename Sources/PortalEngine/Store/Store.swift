@@ -436,8 +436,12 @@ public final class Store: @unchecked Sendable {
     /// Throws `.interrupted` while `options.interruptRequested` says so.
     @inline(__always)
     func checkInterruptRequest() throws {
-        if let interruptRequested, interruptRequested() { throw PortalError(.interrupted, "interrupted") }
+        if let interruptRequested, interruptRequested() { throw Store.interrupted() }
     }
+
+    /// The error of a requested interrupt, made out of the way of the statements that ask.
+    @inline(never)
+    private static func interrupted() -> PortalError { PortalError(.interrupted, "interrupted") }
 
     func checkOpen() throws {
         stateLock.lock()
