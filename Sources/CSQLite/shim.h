@@ -15,6 +15,14 @@ static inline int portal_sqlite_page_cache_on_demand(void) {
     return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
 }
 
+// SQLite's count of the memory it holds (sqlite3_memory_used, sqlite3_status) takes a global
+// mutex around every allocation and free: a program that never asks for it turns it off, as
+// SQLite's documentation recommends for speed (SQLITE_DEFAULT_MEMSTATUS=0). Only before SQLite
+// initializes, like the page cache above.
+static inline int portal_sqlite_memory_statistics_off(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 // The extended result codes the engine tells apart, by SQLite's own names: they are macros of
 // the form (SQLITE_X | (n << 8)), which Swift does not import.
 static const int PORTAL_SQLITE_CONSTRAINT_CHECK = SQLITE_CONSTRAINT_CHECK;

@@ -10,8 +10,9 @@ public enum PortalShell {
     public static let version = "portal-shell 0.1.0"
 
     public static func run(_ configuration: Configuration) -> Int32 {
-        // Before any database opens (see the function).
+        // Before any database opens (see the functions).
         _ = portal_sqlite_page_cache_on_demand()
+        _ = portal_sqlite_memory_statistics_off()
         // A reader that goes away (`| head -1`) must not kill the session: the write that
         // finds the pipe closed fails its command with EPIPE, and `--on-error` says what next.
         signal(SIGPIPE, SIG_IGN)

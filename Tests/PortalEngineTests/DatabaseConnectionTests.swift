@@ -47,4 +47,26 @@ import PortalPredicate
         try connection.rollback()
         #expect(try names(on: connection) == ["a", "b"])
     }
+
+    /// A run of `InsertField`s reads the text where it is while the statement runs: the row
+    /// stored keeps it after the caller's buffer changes, and no binding is left pointing into
+    /// the buffer once the run is over (running the statement again inserts NULLs).
+    @Test func fieldTextIsReadInPlaceAndNoBindingOutlivesTheRun() throws {
+        let connection = try Connection(path: ":memory:", readOnly: false, create: true)
+        try connection.execute("CREATE TABLE T (id INTEGER PRIMARY KEY, name TEXT, score REAL)")
+        let statement = try connection.prepare("INSERT INTO T (name, score) VALUES (?, ?)")
+        var buffer = Array("Zürich12.5".utf8)
+        try buffer.withUnsafeBufferPointer { bytes in
+            try statement.runToEnd(binding: [.text(UnsafeBufferPointer(rebasing: bytes[..<7])),
+                                             .text(UnsafeBufferPointer(rebasing: bytes[7...]))])
+        }
+        for index in buffer.indices { buffer[index] = UInt8(ascii: "x") }
+        while try statement.step() {}
+        statement.reset()
+        let rows = try connection.prepare("SELECT name, score FROM T ORDER BY id")
+        defer { rows.reset() }
+        var stored: [[Value]] = []
+        while try rows.step() { stored.append([rows.value(at: 0), rows.value(at: 1)]) }
+        #expect(stored == [[.text("Zürich"), .real(12.5)], [.null, .null]])
+    }
 }

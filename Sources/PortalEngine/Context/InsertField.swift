@@ -1,8 +1,8 @@
 /// One value of a row for `WriteContext.insert(_:columns:fields:)`: a `Value`, or UTF-8 text
 /// read in place from a buffer the caller keeps valid for the call. A bulk load (a CSV import)
-/// binds its fields straight from its read buffer: no `String` made per field, and SQLite copies
-/// the bytes as it would a `String`'s. The text must be well-formed UTF-8: SQLite stores the
-/// bytes as they are.
+/// binds its fields straight from its read buffer: no `String` made per field, and SQLite reads
+/// the bytes where they are while the insert runs (no copy). The text must be well-formed UTF-8:
+/// SQLite stores the bytes as they are.
 public enum InsertField {
     case value(Value)
     case text(UnsafeBufferPointer<UInt8>)

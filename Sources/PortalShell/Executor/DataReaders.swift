@@ -46,6 +46,8 @@ struct DelimitedReader {
     private var line = 1
     /// The fields of the record being read (reused: no allocation per record).
     private var fields: [Field] = []
+    /// Where the record being read is in the window, its line end included.
+    private var recordBytes = 0..<0
     /// True when one of them tells NULL from empty text: csv's `""`, tsv's `\N`.
     private var marks = false
     /// The values of the record being read, and its unescaped text (reused).
@@ -101,8 +103,12 @@ struct DelimitedReader {
         if values.count != fields.count { values = Array(repeating: .value(.null), count: fields.count) }
         try input.withWindow { window in
             record.unescape(fields, in: window, tab: tab)
+            // The record's bytes checked at once: its fields are split at ASCII bytes, and
+            // undoing an escape removes ASCII bytes, so each field of a well-formed record is
+            // well-formed too (only a field of a record that is not is checked on its own).
+            let wellFormed = TextMatching.isValidUTF8(UnsafeBufferPointer(rebasing: window[recordBytes]))
             for column in fields.indices {
-                values[column] = value(column, window)
+                values[column] = value(column, window, wellFormed: wellFormed)
             }
             try body(values, recordLine)
         }
@@ -137,6 +143,7 @@ struct DelimitedReader {
                 throw ShellError(line: recordLine, message: "\(fields.count) field\(fields.count == 1 ? "" : "s"), but the header names \(columns)")
             }
             // The caller reads the fields from the window before the next refill moves it.
+            recordBytes = input.start..<next
             input.start = next
             return recordLine
         }
@@ -222,8 +229,9 @@ struct DelimitedReader {
 
     /// The value of the field of `column`, by the rule above: text read in place, from the
     /// window or the record's unescaped bytes. Text that is not well-formed UTF-8 is read as a
-    /// Swift string reads it (each bad sequence U+FFFD).
-    private func value(_ column: Int, _ window: UnsafeBufferPointer<UInt8>) -> InsertField {
+    /// Swift string reads it (each bad sequence U+FFFD). `wellFormed`: the whole record is
+    /// known to be well-formed UTF-8.
+    private func value(_ column: Int, _ window: UnsafeBufferPointer<UInt8>, wellFormed: Bool) -> InsertField {
         let field = fields[column]
         let textColumn = textColumns[column]
         if field.start == field.end {
@@ -242,7 +250,7 @@ struct DelimitedReader {
            ValueEncoding.isInfinityWord(bytes) {
             return .value(.real(bytes.count == 3 ? .infinity : -.infinity))
         }
-        guard TextMatching.isValidUTF8(bytes) else { return .value(.text(String(decoding: bytes, as: UTF8.self))) }
+        guard wellFormed || TextMatching.isValidUTF8(bytes) else { return .value(.text(String(decoding: bytes, as: UTF8.self))) }
         return .text(bytes)
     }
 }
