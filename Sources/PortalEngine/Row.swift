@@ -131,7 +131,7 @@ package final class RowStorage: @unchecked Sendable {
     @usableFromInline package let width: Int
     /// The integer, the real's bits, or the index of the value in `others`, per value.
     // Usable from inlinable code: a backend's row reader (another module) fills the storage
-    // through the inlined `reserve`, `put` and `append`. Unchecked, as `others`: seen from
+    // through the inlined `reserve`, `appendRow` and `write`. Unchecked, as `others`: seen from
     // another module the compiler can no longer prove the accesses exclusive, and a dynamic
     // check on every value written doubled a fetch's time.
     @exclusivity(unchecked) @usableFromInline var bits: UnsafeMutablePointer<Int64>?
