@@ -43,6 +43,8 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
     /// The index in `storage` of this row's first cell.
     @usableFromInline let start: Int
 
+    /// Inlinable: a backend's fetch makes one for every row it reads.
+    @inlinable
     package init(storage: RowStorage, start: Int) {
         self.storage = storage
         self.start = start
@@ -119,15 +121,21 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
 /// 9 bytes a value); text and blobs go to a side array. The buffers grow with `realloc`, as a C
 /// array would. Filled by the engine before any row is handed out and immutable once shared (a
 /// storage is refilled only while the engine holds its sole reference), hence `@unchecked Sendable`.
-@usableFromInline package final class RowStorage: @unchecked Sendable {
-    @usableFromInline package enum Kind: UInt8 { case null, integer, real, other }
+///
+/// `@usableFromInline`: without it the compiler keeps the `@inlinable` methods below out of
+/// another module's code (a package declaration's body is not offered for inlining), and a
+/// backend's fetch made a call for every value it stored.
+@usableFromInline
+package final class RowStorage: @unchecked Sendable {
+    @usableFromInline
+    package enum Kind: UInt8 { case null, integer, real, other }
 
     let columns: ColumnNames
     /// Values per row.
     @usableFromInline package let width: Int
     /// The integer, the real's bits, or the index of the value in `others`, per value.
     // Usable from inlinable code: a backend's row reader (another module) fills the storage
-    // through the inlined `reserve`, `put` and `append`. Unchecked, as `others`: seen from
+    // through the inlined `reserve`, `appendRow` and `write`. Unchecked, as `others`: seen from
     // another module the compiler can no longer prove the accesses exclusive, and a dynamic
     // check on every value written doubled a fetch's time.
     @exclusivity(unchecked) @usableFromInline var bits: UnsafeMutablePointer<Int64>?
@@ -177,12 +185,33 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
         return true
     }
 
+    /// Appends one row: `fill` writes each of its `width` values into the row's cells (a value's
+    /// bits and kind at its position, as `write` does), handed to it as plain pointers so that a
+    /// backend's loop over the columns goes back to the storage for none of them. False when
+    /// memory ran out.
     @inlinable @inline(__always)
-    package func put(_ value: Int64, _ kind: Kind) {
-        guard let bits, let kinds else { return }
-        bits[count] = value
-        kinds[count] = kind
-        count += 1
+    package func appendRow(_ fill: (_ bits: UnsafeMutablePointer<Int64>, _ kinds: UnsafeMutablePointer<Kind>) -> Void) -> Bool {
+        guard reserve(width) else { return false }
+        // Nil only while nothing was ever reserved: a row of no values.
+        guard let bits, let kinds else { return true }
+        fill(bits + count, kinds + count)
+        count += width
+        return true
+    }
+
+    /// Writes `value` into one cell: integers, reals and nulls as their bits, anything else kept
+    /// aside (`others`) and found by its index there.
+    @inlinable @inline(__always)
+    package func write(_ value: Value, to bits: UnsafeMutablePointer<Int64>, _ kind: UnsafeMutablePointer<Kind>) {
+        switch value {
+        case .null: bits.pointee = 0; kind.pointee = .null
+        case .integer(let i): bits.pointee = i; kind.pointee = .integer
+        case .real(let d): bits.pointee = Int64(bitPattern: d.bitPattern); kind.pointee = .real
+        case .text, .blob, .decimal:
+            bits.pointee = Int64(others.count)
+            kind.pointee = .other
+            others.append(value)
+        }
     }
 
     func append(_ values: [Value]) -> Bool {
@@ -192,15 +221,9 @@ public struct Row: Sendable, Hashable, RandomAccessCollection, CustomStringConve
     }
 
     /// Appends one value (room reserved by the caller).
-    @inlinable @inline(__always)
-    package func append(_ value: Value) {
-        switch value {
-        case .null: put(0, .null)
-        case .integer(let i): put(i, .integer)
-        case .real(let d): put(Int64(bitPattern: d.bitPattern), .real)
-        case .text, .blob, .decimal:
-            put(Int64(others.count), .other)
-            others.append(value)
-        }
+    private func append(_ value: Value) {
+        guard let bits, let kinds else { return }
+        write(value, to: bits + count, kinds + count)
+        count += 1
     }
 }

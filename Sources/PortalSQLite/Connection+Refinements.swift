@@ -77,4 +77,11 @@ extension Statement: ColumnReadingStatement {
 
     /// Asked of the connection through the statement's handle (no context in between).
     public var connectionChanges: Int { Int(sqlite3_changes64(sqlite3_db_handle(handle))) }
+
+    /// `sqlite3_stmt_busy`, then `runToEnd(binding:)` and `connectionChanges`.
+    public func runToEndUnlessRunning(binding values: [Value]) throws -> Int? {
+        guard sqlite3_stmt_busy(handle) == 0 else { return nil }
+        try runToEnd(binding: values)
+        return connectionChanges
+    }
 }

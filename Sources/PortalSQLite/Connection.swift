@@ -183,17 +183,28 @@ public final class Statement {
     }
 
     /// Binds `values` to the parameters `?1`, `?2`, … in order.
+    @inline(__always)
     public func bind(_ values: [Value]) throws {
         // Read once: the handle stays in a register across the loop's C calls.
         let handle = self.handle
-        for i in values.indices {
-            // Integers (the common case) bound straight from the array, without copying the
-            // Value out and destroying it again.
-            if case .integer(let integer) = values[i] {
-                let rc = sqlite3_bind_int64(handle, Int32(i + 1), integer)
-                guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: connection.handle, sql: sql) }
-            } else {
-                try bind(values[i], at: Int32(i + 1))
+        try values.withUnsafeBufferPointer { values in
+            // Values read in place (not copied out and destroyed again), the parameter's number
+            // counted beside them, and nothing of `self` needed but on an error: a loop of a few
+            // instructions and one C call per value.
+            guard var value = values.baseAddress else { return }
+            let end = value + values.count
+            var parameter: Int32 = 1
+            while value < end {
+                let rc: Int32
+                if case .integer(let integer) = value.pointee {
+                    // The common case, bound right here.
+                    rc = sqlite3_bind_int64(handle, parameter, integer)
+                } else {
+                    rc = Statement.bind(value, to: handle, at: parameter)
+                }
+                guard rc == SQLITE_OK else { throw bindError(rc) }
+                value += 1
+                parameter &+= 1
             }
         }
     }
@@ -217,8 +228,23 @@ public final class Statement {
 
     /// Binds `value` to the 1-based parameter `index`.
     public func bind(_ value: Value, at index: Int32) throws {
+        let rc = withUnsafePointer(to: value) { Statement.bind($0, to: handle, at: index) }
+        guard rc == SQLITE_OK else { throw bindError(rc) }
+    }
+
+    /// The error of a failed bind, made out of the binding loops' way.
+    @inline(never)
+    func bindError(_ rc: Int32) -> PortalError {
+        PortalError.sqlite(rc, db: connection.handle, sql: sql)
+    }
+
+    /// Binds the value at `value` to the 1-based parameter `index` of the statement `handle`;
+    /// SQLite's result code. Never inlined: in the binding loop, its switch would replace the
+    /// loop's one test for an integer.
+    @inline(never)
+    private static func bind(_ value: UnsafePointer<Value>, to handle: OpaquePointer, at index: Int32) -> Int32 {
         let rc: Int32
-        switch value {
+        switch value.pointee {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let i): rc = sqlite3_bind_int64(handle, index, i)
         case .real(let d): rc = sqlite3_bind_double(handle, index, d)
@@ -238,7 +264,7 @@ public final class Statement {
                                     sqlite3_uint64(buffer.count), portal_sqlite_transient())
             }
         }
-        guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: connection.handle, sql: sql) }
+        return rc
     }
 
     /// Advances to the next row: true when there is one, false when done.
@@ -323,7 +349,12 @@ public final class Statement {
             guard storage.appendRow(of: handle) else { throw outOfMemory() }
             count += 1
         } while try step()
-        return (0..<count).map { Row(storage: storage, start: $0 * width) }
+        // Written in place: `map` over the range checked the array's capacity for every row.
+        return [Row](unsafeUninitializedCapacity: count) { rows, initialized in
+            guard let first = rows.baseAddress else { return }
+            for i in 0..<count { (first + i).initialize(to: Row(storage: storage, start: i * width)) }
+            initialized = count
+        }
     }
 
     /// Steps through every remaining row, handing each to `body`. A row `body` does not keep

@@ -24,7 +24,7 @@ extension Statement {
                 try bind(value, at: Int32(i + 1))
                 continue
             }
-            guard rc == SQLITE_OK else { throw PortalError.sqlite(rc, db: connection.handle, sql: sql) }
+            guard rc == SQLITE_OK else { throw bindError(rc) }
         }
     }
 

@@ -97,6 +97,30 @@ private func storeWithInterruptRequest(in folder: TemporaryFolder) throws -> (St
         #expect(try store.read { ctx in try ctx.count("User") } == 0)
     }
 
+    /// A loop of a prepared statement's executions asks at every run too; a read does not ask
+    /// (the request is about writes), prepared or not.
+    @Test func anInterruptRequestStopsALoopOfPreparedExecutionsButNotARead() throws {
+        let folder = try TemporaryFolder()
+        let (store, requested) = try storeWithInterruptRequest(in: folder)
+        var runs = 0
+        let error = portalError {
+            try store.write { ctx in
+                let insert = try ctx.prepare("INSERT INTO User (name) VALUES (?)")
+                for i in 0..<100 {
+                    if i == 50 { requested.set(true) }
+                    try insert.execute([.text("u\(i)")])
+                    runs += 1
+                }
+            }
+        }
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
+        #expect(runs == 50)
+        requested.set(true)
+        let counted = try store.read { ctx in try ctx.prepare("SELECT count(*) FROM User").scalar() }
+        #expect(counted == 0)
+        requested.set(false)
+    }
+
     /// A request after the last statement but before the commit rolls the write back too.
     @Test func anInterruptRequestBeforeTheCommitRollsTheWriteBack() throws {
         let folder = try TemporaryFolder()

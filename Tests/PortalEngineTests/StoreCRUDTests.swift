@@ -106,6 +106,36 @@ import Testing
         #expect(try store.read { ctx in try ctx.count("T") } == 3)
     }
 
+    /// Every kind of value binds at every position of a reused insert and of a prepared
+    /// statement, each row's kinds unlike the last one's (integers take the binding loop's own
+    /// path, the others another), and a bind refused mid-row names the database's reason.
+    @Test func everyKindOfValueBindsAtEveryPosition() throws {
+        let kinds: [Value] = [7, 2.5, "text", "", .blob([1, 0, 2]), .blob([]), .null, .decimal(ExactDecimal("12.50")!), -1]
+        // Each row shifts the kinds by one place: every kind comes at every column.
+        let rows: [[Value]] = kinds.indices.map { shift in (0..<4).map { kinds[(shift + $0) % kinds.count] } }
+        let store = try Store.inMemory()
+        try store.write { ctx in
+            try ctx.execute("CREATE TABLE T (a, b, c, d); CREATE TABLE P (a, b, c, d)")
+            for row in rows { try ctx.insert("T", columns: ["a", "b", "c", "d"], values: row) }
+            let insert = try ctx.prepare("INSERT INTO P VALUES (?, ?, ?, ?)")
+            for row in rows { #expect(try insert.execute(row) == 1) }
+        }
+        // A decimal is stored as its nearest double (SQLite has no decimal).
+        let stored = rows.map { $0.map { $0.approximated } }
+        for table in ["T", "P"] {
+            let read = try store.read { ctx in try ctx.query("SELECT a, b, c, d FROM \(table) ORDER BY rowid").rows }
+            #expect(read.map(\.values) == stored, "\(table)")
+        }
+        let error = portalError {
+            try store.write { ctx in
+                let insert = try ctx.prepare("INSERT INTO P VALUES (?, ?, ?, ?)")
+                try insert.execute([1, "two", 3.0, .null, 5])
+            }
+        }
+        #expect(error?.message.contains("column index out of range") == true, "\(String(describing: error))")
+        #expect(try store.read { ctx in try ctx.count("P") } == rows.count)
+    }
+
     /// A row refused while a bulk insert reuses its statement fails with the entity named, and
     /// the statement is left ready: the next insert of the same write goes in.
     @Test func aRefusedRowOfABulkInsertNamesItsEntity() throws {

@@ -9,31 +9,32 @@ public enum InsertField {
 }
 
 /// What an insert binds to its statement's parameters in order: values, or `InsertField`s.
+/// Each is one call to the statement, whose own type binds every argument (no call per value).
 protocol InsertArguments {
     /// Binds every parameter of `statement`, straight from where the arguments are.
-    func bind(to statement: some DatabaseStatement) throws
+    func bind(to statement: any DatabaseStatement) throws
     /// Binds them, runs `statement` to its end and leaves it ready to run again (bindings kept).
-    func runToEnd(_ statement: some DatabaseStatement) throws
+    func runToEnd(_ statement: any DatabaseStatement) throws
 }
 
 struct ValueArguments: InsertArguments {
     let values: [Value]
 
     @inline(__always)
-    func bind(to statement: some DatabaseStatement) throws { try statement.bind(values) }
+    func bind(to statement: any DatabaseStatement) throws { try statement.bind(values) }
 
     @inline(__always)
-    func runToEnd(_ statement: some DatabaseStatement) throws { try statement.runToEnd(binding: values) }
+    func runToEnd(_ statement: any DatabaseStatement) throws { try statement.runToEnd(binding: values) }
 }
 
 struct FieldArguments: InsertArguments {
     let fields: [InsertField]
 
     @inline(__always)
-    func bind(to statement: some DatabaseStatement) throws { try statement.bind(fields: fields) }
+    func bind(to statement: any DatabaseStatement) throws { try statement.bind(fields: fields) }
 
     @inline(__always)
-    func runToEnd(_ statement: some DatabaseStatement) throws { try statement.runToEnd(binding: fields) }
+    func runToEnd(_ statement: any DatabaseStatement) throws { try statement.runToEnd(binding: fields) }
 }
 
 extension InsertField {

@@ -110,6 +110,15 @@ public final class PreparedStatement {
     /// Runs the statement once to its end; returns how many rows it changed (0 for a query).
     @discardableResult
     public func execute(_ arguments: [Value] = []) throws -> Int {
+        // The common case, a loop of executions of the connection's own statement with every
+        // parameter given, in one call to it (asked through `?.`: binding the statement to a
+        // name would retain and release it). When another user of the same text has it running,
+        // nothing was done: `start` below gives this one a statement of its own.
+        if !replaced && !running && arguments.count == parameterCount {
+            try context.checkValid()
+            noteWrite()
+            if let changes = try preparedReading?.runToEndUnlessRunning(binding: arguments) { return writes ? changes : 0 }
+        }
         try start(binding: arguments.count, reading: false)
         // The run leaves the statement reset (bindings kept), as `finish` would.
         if !replaced {
@@ -163,6 +172,12 @@ public final class PreparedStatement {
             try start(statement, replaced ? replacementReading : preparedReading, binding: binding)
         }
         running = reading
+        noteWrite()
+    }
+
+    /// Tells the store's observers of a run that writes (once for a statement that changes rows only).
+    @inline(__always)
+    private func noteWrite() {
         if writes && !(changesRowsOnly && noted) {
             store.noteRawWrite()
             noted = true

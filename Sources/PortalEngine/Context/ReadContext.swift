@@ -20,25 +20,33 @@ public class ReadContext {
     package let store: Store
     package let connection: any DatabaseConnection
     private(set) var isValid = true
-    /// False for read contexts: raw SQL that writes is refused.
-    var allowsWrites: Bool { false }
+    /// False for read contexts: raw SQL that writes is refused. Stored, not overridden:
+    /// `checkValid` reads it for every statement.
+    let allowsWrites: Bool
     /// On a read-only connection, what this read learned for the reads nested in it: the
     /// schema's version, asked once. Nil where the schema may change under the context (the
     /// writer, a server's catalog).
     private let snapshot: ReadSnapshot?
 
-    init(store: Store, connection: any DatabaseConnection, snapshot: ReadSnapshot? = nil) {
+    init(store: Store, connection: any DatabaseConnection, allowsWrites: Bool = false, snapshot: ReadSnapshot? = nil) {
         self.store = store
         self.connection = connection
+        self.allowsWrites = allowsWrites
         self.snapshot = snapshot
     }
 
     func invalidate() { isValid = false }
 
-    package func checkValid() throws {
+    /// Throws `.misuse` once the closure this context was given to has returned. In a write,
+    /// also `.interrupted` when an interrupt was requested: every statement of a write asks,
+    /// so that a long loop of short statements (an import) stops at the next one. Final and
+    /// inlined: a loop of inserts or prepared executions asks it for every row.
+    @inline(__always)
+    package final func checkValid() throws {
         guard isValid else {
             throw PortalError.misuse("a store context was used outside the closure it was given to")
         }
+        if allowsWrites { try store.checkInterruptRequest() }
     }
 
     /// The database's entities, as of this transaction.

@@ -1,12 +1,8 @@
 /// Reads and writes, inside one `Store.write` closure (one transaction, or a savepoint when nested).
 public final class WriteContext: ReadContext {
-    override var allowsWrites: Bool { true }
-
-    /// Every statement of a write first asks whether an interrupt was requested, so that a
-    /// long loop of short statements (an import) stops at the next one.
-    package override func checkValid() throws {
-        try super.checkValid()
-        try store.checkInterruptRequest()
+    /// A context that writes (its `checkValid` also asks whether an interrupt was requested).
+    init(store: Store, connection: any DatabaseConnection) {
+        super.init(store: store, connection: connection, allowsWrites: true)
     }
 
     /// Inserts a row and returns it as stored (defaults filled, with its new id). On a Core
@@ -36,16 +32,18 @@ public final class WriteContext: ReadContext {
         try checkValid()
         // Bulk inserts repeat the same columns: reuse the statement rather than rebuild its
         // text and look it up in the cache.
-        if let last = lastInsertReference {
-            // Borrowed: `lastInsert` keeps it, and only this function replaces that. Its `let`s
-            // are then read without a retain and release of the statement for every row.
-            let reused = try last._withUnsafeGuaranteedRef { last -> Row?? in
-                guard last.returning == returning, last.entity == entity, last.columns == columns else { return nil }
-                // Already reset: runWrite resets its statement when done. The checks below passed
-                // when it was prepared (a store's catalog, Core Data or not, never changes).
-                return .some(try runWrite(entity, last.statement, values, returning: returning))
+        // Borrowed: `lastInsert` keeps it, and only this function replaces that. Its `let`s
+        // are then read without a retain and release of the statement for every row.
+        if let last = lastInsertReference,
+           last._withUnsafeGuaranteedRef({ $0.returning == returning && $0.entity == entity && sameNames($0.columns, columns) }) {
+            // Already reset: a run resets its statement when done. The checks below passed when
+            // it was prepared (a store's catalog, Core Data or not, never changes).
+            guard returning else {
+                // The loop of a bulk insert, in this function's frame.
+                try last._withUnsafeGuaranteedRef { try runToEnd(entity, $0.statement, values) }
+                return nil
             }
-            if let reused { return reused }
+            return try last._withUnsafeGuaranteedRef { try runWrite(entity, $0.statement, values, returning: true) }
         }
         try store.writePolicy.refuse(.insertByColumns, of: entity)
         let described = try checkWritable(entity, columns: columns)
@@ -92,7 +90,15 @@ public final class WriteContext: ReadContext {
     /// were checked when it was prepared).
     func reusesLastInsert(_ entity: String, columns: [String], returning: Bool) -> Bool {
         guard let lastInsert else { return false }
-        return lastInsert.returning == returning && lastInsert.entity == entity && lastInsert.columns == columns
+        return lastInsert.returning == returning && lastInsert.entity == entity && sameNames(lastInsert.columns, columns)
+    }
+
+    /// `a == b`, answered without a call when both are the same array (a loop of inserts passes
+    /// the same columns every time).
+    @inline(__always)
+    private func sameNames(_ a: [String], _ b: [String]) -> Bool {
+        let same = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
+        return same || a == b
     }
 
     /// The positions of REAL columns in a row the last insert returned (`asStored`), found
@@ -216,17 +222,15 @@ public final class WriteContext: ReadContext {
         return try runWrite(entity, statement, ValueArguments(values: bindings), returning: returning)
     }
 
-    private func runWrite(_ entity: String, _ statement: some DatabaseStatement, _ bindings: some InsertArguments,
+    private func runWrite(_ entity: String, _ statement: any DatabaseStatement, _ bindings: some InsertArguments,
                           returning: Bool) throws -> Row? {
+        guard returning else {
+            try runToEnd(entity, statement, bindings)
+            return nil
+        }
         // `withContext`'s work without its closure, whose captures cost retains and releases on
-        // every row of a bulk insert. Generic, so that the statement's type is opened once.
+        // every row of a bulk insert.
         do {
-            guard returning else {
-                store.changes.note(entity: entity)
-                // Every run binds all its parameters again: they need not be cleared.
-                try bindings.runToEnd(statement)
-                return nil
-            }
             defer { statement.resetKeepingBindings() }
             try bindings.bind(to: statement)
             store.changes.note(entity: entity)
@@ -235,6 +239,20 @@ public final class WriteContext: ReadContext {
                 if row == nil { row = statement.row() }
             }
             return row
+        } catch let error as PortalError {
+            throw naming(entity, in: error)
+        }
+    }
+
+    /// One run of a write that returns nothing, noted for observers. Generic over the arguments
+    /// alone: specialized for each kind, the run is one call to the statement, which binds
+    /// every value itself.
+    @inline(__always)
+    private func runToEnd(_ entity: String, _ statement: any DatabaseStatement, _ bindings: some InsertArguments) throws {
+        store.changes.note(entity: entity)
+        do {
+            // Every run binds all its parameters again: they need not be cleared.
+            try bindings.runToEnd(statement)
         } catch let error as PortalError {
             throw naming(entity, in: error)
         }

@@ -17,14 +17,21 @@ public final class ChangeTracker: @unchecked Sendable {
     @exclusivity(unchecked) private var pending = Changes()
     /// The table-name pointer the hook saw last: SQLite passes its own stable string, so most
     /// rows of a bulk write cost a pointer comparison rather than a String.
-    @exclusivity(unchecked) private var lastTableName: UnsafePointer<CChar>?
+    @usableFromInline @exclusivity(unchecked) var lastTableName: UnsafePointer<CChar>?
 
     init() {}
 
     /// A row of `table` changed. Called for every row written: it must be cheap. The name is the
     /// database's own string, the same pointer for every row of a table while it is unchanged.
+    /// Inlinable: the comparison is made in the backend's hook itself, without a call.
+    @inlinable @inline(__always)
     public func rowChanged(inTable table: UnsafePointer<CChar>) {
-        if table == lastTableName { return }
+        if table != lastTableName { noteTable(table) }
+    }
+
+    /// A table other than the last one changed.
+    @usableFromInline
+    func noteTable(_ table: UnsafePointer<CChar>) {
         lastTableName = table
         pending.entities.insert(String(cString: table).lowercased())
     }

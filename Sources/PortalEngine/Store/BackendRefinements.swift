@@ -32,6 +32,10 @@ public protocol ColumnReadingStatement: DatabaseStatement {
     var preparedLength: Int { get }
     /// How many rows the last INSERT, UPDATE or DELETE of the statement's connection changed.
     var connectionChanges: Int { get }
+    /// One run of a prepared statement's `execute`, in one call: nil when the statement is
+    /// running (`isRunning`), and nothing was done; otherwise `runToEnd(binding:)`, then
+    /// `connectionChanges`.
+    func runToEndUnlessRunning(binding values: [Value]) throws -> Int?
 }
 
 /// A statement's current row as a C library reads it in place: the statement's handle and the

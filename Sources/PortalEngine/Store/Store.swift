@@ -79,6 +79,7 @@ public final class Store: @unchecked Sendable {
             firstReader = try backend.connect(readOnly: true)
         }
         self.options = options
+        interruptRequested = options.interruptRequested
         schemaCache = SchemaCache(backend: backend, catalog: options.catalog)
         catalogMapsNames = options.catalog != nil || server != nil
         writePolicy = (options.catalog as? any WritePolicyCatalog)?.writePolicy ?? PlainWritePolicy()
@@ -448,10 +449,19 @@ public final class Store: @unchecked Sendable {
     /// table) is kept only while this stays the same.
     let rawWrites = Atomic<Int>(0)
 
+    /// `options.interruptRequested`, kept apart: every statement of a write asks it, and a loop
+    /// of inserts then reads one field rather than the options.
+    private let interruptRequested: (@Sendable () -> Bool)?
+
     /// Throws `.interrupted` while `options.interruptRequested` says so.
+    @inline(__always)
     func checkInterruptRequest() throws {
-        if options.interruptRequested?() == true { throw PortalError(.interrupted, "interrupted") }
+        if let interruptRequested, interruptRequested() { throw Store.interrupted() }
     }
+
+    /// The error of a requested interrupt, made out of the way of the statements that ask.
+    @inline(never)
+    private static func interrupted() -> PortalError { PortalError(.interrupted, "interrupted") }
 
     func checkOpen() throws {
         stateLock.lock()
