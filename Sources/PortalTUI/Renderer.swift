@@ -41,17 +41,20 @@ public enum Renderer {
             screen.put(" portal-shell", x: 0, y: 0, style: .title)
             return
         }
-        var title = " " + TerminalText.escaped(entity.name)
+        // Part after part, each from where the last ended (no title text to build): every part
+        // starts with ASCII, so none has a mark to join to the part before.
+        var x = 0
+        func add(_ part: String) { x += screen.put(part, x: x, y: 0, style: .title, maxWidth: model.width - x) }
+        add(" " + TerminalText.escaped(entity.name))
         if let count = model.count {
-            title += "  \(count.label) rows"
-            if case .atLeast = count, model.isCounting { title += ", counting…" }
+            add("  \(count.label) rows")
+            if case .atLeast = count, model.isCounting { add(", counting…") }
         } else if model.isCounting {
-            title += "  counting…"
+            add("  counting…")
         }
-        if let sort = model.sort { title += "  sort \(TerminalText.escaped(sort.column)) \(sort.direction == .ascending ? "↑" : "↓")" }
-        if !model.filter.isEmpty { title += "  where \(TerminalText.escaped(model.filter))" }
-        if model.readOnly || entity.isReadOnly { title += "  [read-only]" }
-        screen.put(title, x: 0, y: 0, style: .title, maxWidth: model.width)
+        if let sort = model.sort { add("  sort \(TerminalText.escaped(sort.column)) \(sort.direction == .ascending ? "↑" : "↓")") }
+        if !model.filter.isEmpty { add("  where \(TerminalText.escaped(model.filter))") }
+        if model.readOnly || entity.isReadOnly { add("  [read-only]") }
     }
 
     static func drawBottom(_ model: BrowserModel, _ screen: inout ScreenBuffer) {

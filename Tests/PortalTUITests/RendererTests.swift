@@ -124,6 +124,19 @@ import Testing
         #expect(screen.style(x: textNullX, y: 9) == .normal)
     }
 
+    /// The title line says the count, the sort and that the table is read-only, cut at the
+    /// screen's edge wherever that falls.
+    @Test func theTitleIsCutAtTheScreensEdge() throws {
+        let full = " Album  100 rows  sort Title ↑  [read-only]"
+        for width in [12, 29, 30, 40, 43, 60] {
+            let model = BrowserModel(source: makeSource(), width: width, height: 12, readOnly: true)
+            try model.start(entity: "Album", filter: nil, sort: BrowserSort(column: "Title", direction: .ascending))
+            model.runPendingCounts()
+            let expected = String(full.prefix(width))
+            #expect(model.screen.line(0) == expected + String(repeating: " ", count: width - expected.count), "width \(width)")
+        }
+    }
+
     @Test func cursorCellIsHighlightedAndNumbersAlignRight() throws {
         let model = try makeModel(width: 80, height: 12)
         model.press(.down, .right)
