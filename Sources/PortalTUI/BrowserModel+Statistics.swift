@@ -73,10 +73,14 @@ extension BrowserModel {
     // MARK: Hiding columns
 
     /// The current entity's hidden columns.
-    public var hidden: Set<String> { entity.map { hiddenColumns[$0.name] ?? [] } ?? [] }
+    public var hidden: Set<String> {
+        // Nothing hidden (the usual case): no entity to copy, no name to look up.
+        guard !hiddenColumns.isEmpty else { return [] }
+        return entity.map { hiddenColumns[$0.name] ?? [] } ?? []
+    }
 
     func isHidden(_ column: Int) -> Bool {
-        guard let name = entity?.columns[safe: column]?.name else { return false }
+        guard !hiddenColumns.isEmpty, let name = entity?.columns[safe: column]?.name else { return false }
         return hidden.contains(name)
     }
 
