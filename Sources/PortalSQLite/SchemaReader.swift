@@ -46,8 +46,11 @@ private func markRowidAliasNotNull(_ attributes: inout [AttributeDescription]) {
     attributes[i].isNullable = false
 }
 
-/// The PRAGMA queries, stepped here. Each text is prepared once per read of the schema and
-/// reused for every table (parsing them per table was most of the cost of opening a database).
+/// The schema's queries, stepped here: sqlite_schema's, prepared once per read of the schema,
+/// and the PRAGMA statements of each table. These are PRAGMA statements, not the pragma_…
+/// table-valued functions: a function is a virtual table whose columns SQLite declares by parsing
+/// a CREATE TABLE at its first use, and whose every query prepares the PRAGMA statement anyway
+/// (five such declarations were a tenth of a one-line command's instructions).
 private final class PragmaReader {
     let db: OpaquePointer
     private var prepared: [String: OpaquePointer] = [:]
@@ -66,8 +69,9 @@ private final class PragmaReader {
                 + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
         // PRAGMA table_list knows (SQLite 3.37+); before that, the table's SQL says so.
         var withoutRowid: Set<String>? = nil
-        if let listed = try? query("SELECT name, wr FROM pragma_table_list WHERE schema = 'main'") {
-            withoutRowid = Set(listed.compactMap { row in row[1] == .integer(1) ? row[0].textValue : nil })
+        // Its columns: schema, name, type, ncol, wr, strict.
+        if let listed = try? pragma("table_list") {
+            withoutRowid = Set(listed.compactMap { row in row[4] == .integer(1) ? row[1].textValue : nil })
         }
         return rows.compactMap { row in
             guard case .text(let name) = row[0], case .text(let type) = row[1] else { return nil }
@@ -79,19 +83,20 @@ private final class PragmaReader {
 
     func attributes(of table: String) throws -> [AttributeDescription] {
         // table_xinfo also lists generated columns; hidden = 1 marks a virtual table's hidden ones.
-        try query("SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)", [table])
+        // Its columns: cid, name, type, notnull, dflt_value, pk, hidden.
+        try pragma("table_xinfo", of: table)
             .compactMap { row in
-                guard case .text(let name) = row[0], row[5] != .integer(1) else { return nil }
-                let position: Int? = if case .integer(let pk) = row[4], pk > 0 { Int(pk) } else { nil }
+                guard case .text(let name) = row[1], row[6] != .integer(1) else { return nil }
+                let position: Int? = if case .integer(let pk) = row[5], pk > 0 { Int(pk) } else { nil }
                 // hidden = 2 marks a virtual generated column, 3 a stored one.
-                let generated: AttributeDescription.Generated? = switch row[5] {
+                let generated: AttributeDescription.Generated? = switch row[6] {
                 case .integer(2): .virtual
                 case .integer(3): .stored
                 default: nil
                 }
                 return AttributeDescription(
-                    name: name, declaredType: row[1].textValue ?? "", isNullable: row[2] != .integer(1),
-                    defaultValue: row[3].textValue, primaryKeyPosition: position, generated: generated)
+                    name: name, declaredType: row[2].textValue ?? "", isNullable: row[3] != .integer(1),
+                    defaultValue: row[4].textValue, primaryKeyPosition: position, generated: generated)
             }
     }
 
@@ -117,13 +122,16 @@ private final class PragmaReader {
     }
 
     func indexes(of table: String) throws -> [IndexDescription] {
-        try query("SELECT name, \"unique\", partial FROM pragma_index_list(?) ORDER BY seq DESC", [table])
+        // Its columns: seq, name, unique, origin, partial; seq counts from the last created.
+        try pragma("index_list", of: table)
+            .sorted { integer($0[0]) > integer($1[0]) }
             .compactMap { row -> IndexDescription? in
-                guard case .text(let name) = row[0] else { return nil }
-                let columns = try query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [name])
-                    .map { $0[0].textValue ?? "" }   // expression columns have no name
-                return IndexDescription(name: name, columns: columns, isUnique: row[1] == .integer(1),
-                                        isPartial: row[2] == .integer(1))
+                guard case .text(let name) = row[1] else { return nil }
+                // Its columns: seqno, cid, name, in the index's order.
+                let columns = try pragma("index_info", of: name)
+                    .map { $0[2].textValue ?? "" }   // expression columns have no name
+                return IndexDescription(name: name, columns: columns, isUnique: row[2] == .integer(1),
+                                        isPartial: row[4] == .integer(1))
             }
     }
 
@@ -134,30 +142,46 @@ private final class PragmaReader {
         var keys: [ForeignKey] = []
         var currentID: Int64?
         // SQLite numbers foreign keys from the last declared one: id DESC is declaration order.
-        let rows = try query("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq",
-                             [table])
+        // Its columns: id, seq, table, from, to, on_update, on_delete, match.
+        let rows = try pragma("foreign_key_list", of: table).sorted { a, b in
+            integer(a[0]) != integer(b[0]) ? integer(a[0]) > integer(b[0]) : integer(a[1]) < integer(b[1])
+        }
         for row in rows {
-            guard case .integer(let id) = row[0], case .text(let parent) = row[1],
-                  case .text(let from) = row[2] else { continue }
+            guard case .integer(let id) = row[0], case .text(let parent) = row[2],
+                  case .text(let from) = row[3] else { continue }
             if id != currentID {
                 keys.append(ForeignKey(from: table, to: parent, fromColumns: [], toColumns: []))
                 currentID = id
             }
             keys[keys.count - 1].fromColumns.append(from)
-            if let to = row[3].textValue { keys[keys.count - 1].toColumns.append(to) }
+            if let to = row[4].textValue { keys[keys.count - 1].toColumns.append(to) }
         }
         return keys
     }
 
-    func query(_ sql: String, _ arguments: [String] = []) throws -> [[Value]] {
+    /// The rows of a query of sqlite_schema (prepared once per read of the schema).
+    func query(_ sql: String) throws -> [[Value]] {
         let statement = try statement(sql)
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
-        for (index, argument) in arguments.enumerated() {
-            sqlite3_bind_text(statement, Int32(index + 1), argument, -1, portal_sqlite_transient())
-        }
+        defer { sqlite3_reset(statement) }
+        return try rows(of: statement, sql)
+    }
+
+    /// The rows of `PRAGMA main.<name>`, of the table or index `argument` when given.
+    func pragma(_ name: String, of argument: String? = nil) throws -> [[Value]] {
+        let sql = "PRAGMA main.\(name)" + (argument.map { "(\(SQLiteDialect.sqlite.quoted($0)))" } ?? "")
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard code == SQLITE_OK, let statement else { throw schemaError(code, sql) }
+        return try rows(of: statement, sql)
+    }
+
+    /// A PRAGMA's counter (seq, id): always an integer.
+    private func integer(_ value: Value) -> Int64 {
+        if case .integer(let i) = value { i } else { 0 }
+    }
+
+    private func rows(of statement: OpaquePointer, _ sql: String) throws -> [[Value]] {
         var rows: [[Value]] = []
         while true {
             let rc = sqlite3_step(statement)
