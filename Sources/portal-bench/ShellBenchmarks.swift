@@ -40,22 +40,33 @@ private struct ShellBenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Median wall times and the largest peak memories of two commands over `runs` runs each (after a
-/// warm-up of both), run alternately: on a shared machine a change of load then falls on both.
+/// Runs `arguments` under time(1), which forks it from its own small process, and takes the peak
+/// memory time reports. wait4 on a child spawned from this process reports this process's peak
+/// whenever that is the larger: posix_spawn's child shares this process's memory until it execs.
+private func runShellChildMeasuringPeak(_ arguments: [String]) throws -> ShellChildRun {
+    let peakFile = benchDirectory().appendingPathComponent("peak.txt").path
+    var run = try runShellChild(["/usr/bin/time", "-f", "%M", "-o", peakFile] + arguments)
+    guard run.status == 0 else { throw ShellBenchError("\(arguments.joined(separator: " ")) exited with \(run.status)") }
+    let report = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+    guard let peak = Int(report.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw ShellBenchError("time(1) reported no peak memory: \(report)")
+    }
+    run.peakKilobytes = peak
+    return run
+}
+
+/// Median wall times of two commands over `runs` runs each, run alternately (on a shared machine
+/// a change of load then falls on both), after a warm-up of both that gives their peak memories
+/// (under time(1), which would add its own fork to a timed run).
 private func measureShellChildren(_ ours: [String], _ baseline: [String], runs: Int)
     throws -> (ours: (milliseconds: Double, peakKilobytes: Int), baseline: (milliseconds: Double, peakKilobytes: Int)) {
-    for arguments in [ours, baseline] {
-        let warmUp = try runShellChild(arguments)
-        guard warmUp.status == 0 else { throw ShellBenchError("\(arguments.joined(separator: " ")) exited with \(warmUp.status)") }
-    }
+    let peaks = (try runShellChildMeasuringPeak(ours).peakKilobytes, try runShellChildMeasuringPeak(baseline).peakKilobytes)
     var times: ([Double], [Double]) = ([], [])
-    var peaks = (0, 0)
     for _ in 0..<runs {
         let a = try runShellChild(ours)
         let b = try runShellChild(baseline)
         times.0.append(a.milliseconds)
         times.1.append(b.milliseconds)
-        peaks = (max(peaks.0, a.peakKilobytes), max(peaks.1, b.peakKilobytes))
     }
     return ((median(times.0), peaks.0), (median(times.1), peaks.1))
 }
@@ -176,19 +187,11 @@ private func importFigure(_ name: String, ours: String, oursArguments: (String) 
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: target + suffix) }
         try FileManager.default.copyItem(atPath: template, toPath: target)
     }
-    // Both sides run under time(1), which forks them from its own small process: wait4 on a
-    // child spawned from this process would report this process's peak when it is the larger.
-    let peakFile = benchDirectory().appendingPathComponent("import-peak.txt").path
+    // Both sides run under time(1) for their peak memory: a second or more each, where its fork
+    // is lost in the noise.
     func run(_ arguments: [String]) throws -> ShellChildRun {
         try fresh()
-        var run = try runShellChild(["/usr/bin/time", "-f", "%M", "-o", peakFile] + arguments)
-        guard run.status == 0 else { throw ShellBenchError("\(arguments.joined(separator: " ")) exited with \(run.status)") }
-        let report = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
-        guard let peak = Int(report.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ShellBenchError("time(1) reported no peak memory: \(report)")
-        }
-        run.peakKilobytes = peak
-        return run
+        return try runShellChildMeasuringPeak(arguments)
     }
     _ = try run([ours] + oursArguments(target))
     var mine: [Double] = [], theirs: [Double] = []
@@ -358,17 +361,19 @@ private func copyFromPostgresFigure(_ big: String, ours: String) throws -> Figur
     var peak = 0
     for run in 0..<4 {
         remove()
-        let a = try runShellChild([ours, url, "--copy-to", copy])
+        // The first run warms up, and gives the peak memory.
+        let arguments = [ours, url, "--copy-to", copy]
+        let a = try run == 0 ? runShellChildMeasuringPeak(arguments) : runShellChild(arguments)
         guard a.status == 0 else { throw ShellBenchError("--copy-to from PostgreSQL exited with \(a.status)") }
+        if run == 0 { peak = a.peakKilobytes }
         remove()
         let exported = try psql("\\copy \"T\" TO '\(csv)' WITH (FORMAT csv)", in: database)
         let imported = try runShellChild(["/usr/bin/sqlite3", copy, "CREATE TABLE T (id INTEGER PRIMARY KEY, score REAL NOT NULL, "
                                           + "name TEXT NOT NULL, city TEXT NOT NULL, note TEXT)", ".import --csv \(csv) T"])
         guard imported.status == 0 else { throw ShellBenchError("sqlite3 .import failed") }
-        if run > 0 {   // the first warms up
+        if run > 0 {
             mine.append(a.milliseconds)
             theirs.append(exported.milliseconds + imported.milliseconds)
-            peak = max(peak, a.peakKilobytes)
         }
     }
     remove()
