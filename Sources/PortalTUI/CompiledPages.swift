@@ -2,9 +2,10 @@ import Foundation
 import PortalEngine
 
 /// What the browser derives from a store's schema — its entities as the browser shows them,
-/// compiled filters and page statements — kept while the schema's version stays the same. There is one for each store, shared by every data
-/// source on it: a new browser on a table seen before (`browse` again in the shell) compiles
-/// nothing. Thread-safe: counts run on other threads.
+/// compiled filters and page statements — kept while the schema's version stays the same.
+/// There is one for each store, shared by every data source on it: a new browser on a table
+/// seen before (`browse` again in the shell) compiles nothing. Thread-safe: counts run on other
+/// threads.
 final class CompiledPages: @unchecked Sendable {
     private let lock = NSLock()
     /// The version everything kept was compiled at (guarded by `lock`, as the rest).
