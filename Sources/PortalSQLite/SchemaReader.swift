@@ -11,7 +11,6 @@ public enum SchemaReader {
     /// relationships its foreign keys imply, named as the man page says (DESCRIPTION).
     public static func read(_ db: OpaquePointer) throws -> Schema {
         let pragma = PragmaReader(db: db)
-        defer { pragma.finalize() }
         var entities: [EntityDescription] = []
         var foreignKeys: [ForeignKey] = []
         for (name, kind, withoutRowid) in try pragma.entityList() {
@@ -46,21 +45,15 @@ private func markRowidAliasNotNull(_ attributes: inout [AttributeDescription]) {
     attributes[i].isNullable = false
 }
 
-/// The schema's queries, stepped here: sqlite_schema's, prepared once per read of the schema,
-/// and the PRAGMA statements of each table. These are PRAGMA statements, not the pragma_…
-/// table-valued functions: a function is a virtual table whose columns SQLite declares by parsing
-/// a CREATE TABLE at its first use, and whose every query prepares the PRAGMA statement anyway
-/// (five such declarations were a tenth of a one-line command's instructions).
+/// The schema's queries, stepped here: sqlite_schema's, and the PRAGMA statements of each
+/// table. These are PRAGMA statements, not the pragma_… table-valued functions: a function is a
+/// virtual table whose columns SQLite declares by parsing a CREATE TABLE at its first use, and
+/// whose every query prepares the PRAGMA statement anyway (five such declarations were a tenth
+/// of a one-line command's instructions).
 private final class PragmaReader {
     let db: OpaquePointer
-    private var prepared: [String: OpaquePointer] = [:]
 
     init(db: OpaquePointer) { self.db = db }
-
-    func finalize() {
-        for statement in prepared.values { sqlite3_finalize(statement) }
-        prepared = [:]
-    }
 
     func entityList() throws -> [(String, EntityDescription.Kind, Bool)] {
         // sqlite_schema keeps creation order, which is what users see in the CLI's .tables.
@@ -159,29 +152,17 @@ private final class PragmaReader {
         return keys
     }
 
-    /// The rows of a query of sqlite_schema (prepared once per read of the schema).
-    func query(_ sql: String) throws -> [[Value]] {
-        let statement = try statement(sql)
-        defer { sqlite3_reset(statement) }
-        return try rows(of: statement, sql)
-    }
-
     /// The rows of `PRAGMA main.<name>`, of the table or index `argument` when given.
     func pragma(_ name: String, of argument: String? = nil) throws -> [[Value]] {
-        let sql = "PRAGMA main.\(name)" + (argument.map { "(\(SQLiteDialect.sqlite.quoted($0)))" } ?? "")
+        try query("PRAGMA main.\(name)" + (argument.map { "(\(SQLiteDialect.sqlite.quoted($0)))" } ?? ""))
+    }
+
+    /// The rows of `sql`, prepared for this call: each text is run once per read of the schema.
+    func query(_ sql: String) throws -> [[Value]] {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         guard code == SQLITE_OK, let statement else { throw schemaError(code, sql) }
-        return try rows(of: statement, sql)
-    }
-
-    /// A PRAGMA's counter (seq, id): always an integer.
-    private func integer(_ value: Value) -> Int64 {
-        if case .integer(let i) = value { i } else { 0 }
-    }
-
-    private func rows(of statement: OpaquePointer, _ sql: String) throws -> [[Value]] {
         var rows: [[Value]] = []
         while true {
             let rc = sqlite3_step(statement)
@@ -191,13 +172,9 @@ private final class PragmaReader {
         }
     }
 
-    private func statement(_ sql: String) throws -> OpaquePointer {
-        if let statement = prepared[sql] { return statement }
-        var statement: OpaquePointer?
-        let code = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
-        guard code == SQLITE_OK, let statement else { throw schemaError(code, sql) }
-        prepared[sql] = statement
-        return statement
+    /// A PRAGMA's counter (seq, id): always an integer.
+    private func integer(_ value: Value) -> Int64 {
+        if case .integer(let i) = value { i } else { 0 }
     }
 
     /// The engine's error for `code` (an interrupt stays `.interrupted`, a lock `.busy`), saying
