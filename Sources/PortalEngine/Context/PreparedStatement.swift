@@ -116,8 +116,11 @@ public final class PreparedStatement {
         // nothing was done: `start` below gives this one a statement of its own.
         if !replaced && !running && arguments.count == parameterCount {
             try context.checkValid()
-            noteWrite()
-            if let changes = try preparedReading?.runToEndUnlessRunning(binding: arguments) { return writes ? changes : 0 }
+            if let changes = try preparedReading?.runToEndUnlessRunning(binding: arguments) {
+                // Noted once it ran (`start` notes the other ways): a failed run changed nothing.
+                noteWrite()
+                return writes ? changes : 0
+            }
         }
         try start(binding: arguments.count, reading: false)
         // The run leaves the statement reset (bindings kept), as `finish` would.
