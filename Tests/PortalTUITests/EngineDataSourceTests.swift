@@ -441,22 +441,43 @@ final class ChinookCopy {
     }
 }
 
-/// A Core Data store's Transformable values in the browser's grid: decoded (the keyed archive
-/// of an array of strings as `["Torrance"]`), and the filter reads the decoded text.
-@Suite struct CoreDataArchivedValueBrowserTests {
-    @Test func theGridShowsArchivedValuesDecoded() throws {
+/// A copy of the Core Data fixture `name` in a folder of its own, opened by its model as the
+/// shell opens a store (left in its journal mode); `remove()` closes it and removes the folder.
+struct CoreDataFixtureCopy {
+    let store: Store
+    let directory: URL
+
+    init(_ name: String) throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/coredata/Photos-macOS-10.15.sqlite")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tui-\(UUID().uuidString)")
+            .appendingPathComponent("Fixtures/coredata/\(name)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tui-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("Photos.sqlite").path
+        let path = directory.appendingPathComponent(name).path
         try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
         var options = StoreOptions()
         options.switchesToWAL = false
         options.catalog = CoreDataStoreCatalog()
-        let store = try Store(path: path, options: options)
-        defer { try? store.close() }
+        do {
+            store = try Store(path: path, options: options)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    func remove() {
+        try? store.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A Core Data store's Transformable values in the browser's grid: decoded (the keyed archive
+/// of an array of strings as `["Torrance"]`), and the filter reads the decoded text.
+@Suite struct CoreDataArchivedValueBrowserTests {
+    @Test func theGridShowsArchivedValuesDecoded() throws {
+        let copy = try CoreDataFixtureCopy("Photos-macOS-10.15.sqlite")
+        defer { copy.remove() }
+        let store = copy.store
         let model = BrowserModel(source: EngineDataSource(store: store), width: 100, height: 12, readOnly: true)
         try model.start(entity: "Moment", filter: #"localizedLocationNames CONTAINS "Torr""#)
         model.runPendingCounts()
@@ -474,18 +495,9 @@ final class ChinookCopy {
     }
 
     @Test func undoingACascadingCoreDataDeletePutsEveryRowBack() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/coredata/NoteStore-macOS-12-Monterey.sqlite")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tui-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("NoteStore.sqlite").path
-        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
-        var options = StoreOptions()
-        options.switchesToWAL = false
-        options.catalog = CoreDataStoreCatalog()
-        let store = try Store(path: path, options: options)
-        defer { try? store.close() }
+        let copy = try CoreDataFixtureCopy("NoteStore-macOS-12-Monterey.sqlite")
+        defer { copy.remove() }
+        let store = copy.store
         let all = "SELECT * FROM ZICCLOUDSYNCINGOBJECT ORDER BY Z_PK"
         let before = try everything(store, all)
         let model = BrowserModel(source: EngineDataSource(store: store), width: 160, height: 12, readOnly: false)
