@@ -79,7 +79,7 @@ extension Statement: ColumnReadingStatement {
     public var connectionChanges: Int { Int(sqlite3_changes64(sqlite3_db_handle(handle))) }
 
     /// `sqlite3_stmt_busy`, then `runToEnd(binding:)` and `connectionChanges`.
-    public func runToEndUnlessRunning(binding values: [Value]) throws -> Int? {
+    public func runToEndUnlessRunning(binding values: UnsafeBufferPointer<Value>) throws -> Int? {
         guard sqlite3_stmt_busy(handle) == 0 else { return nil }
         try runToEnd(binding: values)
         return connectionChanges

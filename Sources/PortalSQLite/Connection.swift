@@ -183,29 +183,32 @@ public final class Statement {
     }
 
     /// Binds `values` to the parameters `?1`, `?2`, … in order.
-    @inline(__always)
     public func bind(_ values: [Value]) throws {
+        try values.withUnsafeBufferPointer { try bind($0) }
+    }
+
+    /// Binds the values in `values` to the parameters `?1`, `?2`, … in order.
+    @inline(__always)
+    public func bind(_ values: UnsafeBufferPointer<Value>) throws {
         // Read once: the handle stays in a register across the loop's C calls.
         let handle = self.handle
-        try values.withUnsafeBufferPointer { values in
-            // Values read in place (not copied out and destroyed again), the parameter's number
-            // counted beside them, and nothing of `self` needed but on an error: a loop of a few
-            // instructions and one C call per value.
-            guard var value = values.baseAddress else { return }
-            let end = value + values.count
-            var parameter: Int32 = 1
-            while value < end {
-                let rc: Int32
-                if case .integer(let integer) = value.pointee {
-                    // The common case, bound right here.
-                    rc = sqlite3_bind_int64(handle, parameter, integer)
-                } else {
-                    rc = Statement.bind(value, to: handle, at: parameter)
-                }
-                guard rc == SQLITE_OK else { throw bindError(rc) }
-                value += 1
-                parameter &+= 1
+        // Values read in place (not copied out and destroyed again), the parameter's number
+        // counted beside them, and nothing of `self` needed but on an error: a loop of a few
+        // instructions and one C call per value.
+        guard var value = values.baseAddress else { return }
+        let end = value + values.count
+        var parameter: Int32 = 1
+        while value < end {
+            let rc: Int32
+            if case .integer(let integer) = value.pointee {
+                // The common case, bound right here.
+                rc = sqlite3_bind_int64(handle, parameter, integer)
+            } else {
+                rc = Statement.bind(value, to: handle, at: parameter)
             }
+            guard rc == SQLITE_OK else { throw bindError(rc) }
+            value += 1
+            parameter &+= 1
         }
     }
 

@@ -30,7 +30,7 @@ extension Statement {
 
     /// `bind`, steps to the end and `sqlite3_reset` (bindings kept), each a direct call: an
     /// insert's run costs one call through the statement protocol, not one per step.
-    public func runToEnd(binding values: [Value]) throws {
+    public func runToEnd(binding values: UnsafeBufferPointer<Value>) throws {
         defer { sqlite3_reset(handle) }
         try bind(values)
         while try step() {}

@@ -108,8 +108,16 @@ public final class PreparedStatement {
     }
 
     /// Runs the statement once to its end; returns how many rows it changed (0 for a query).
-    @discardableResult
+    /// Inlined into the caller, which then hands the arguments over where it made them: the
+    /// array literal of a loop of executions stays in the loop's frame, with no allocation per run.
+    @inlinable @discardableResult
     public func execute(_ arguments: [Value] = []) throws -> Int {
+        try arguments.withUnsafeBufferPointer { try execute(valuesAt: $0) }
+    }
+
+    /// `execute` of the values in `arguments`.
+    @usableFromInline
+    func execute(valuesAt arguments: UnsafeBufferPointer<Value>) throws -> Int {
         // The common case, a loop of executions of the connection's own statement with every
         // parameter given, in one call to it (asked through `?.`: binding the statement to a
         // name would retain and release it). When another user of the same text has it running,

@@ -17,8 +17,16 @@ public final class WriteContext: ReadContext {
     }
 
     /// Inserts a row from columns and values in order; returns the stored row when `returning`.
-    @discardableResult
+    /// Inlined into the caller, which then hands the values over where it made them: the array
+    /// literal of a loop of inserts stays in the loop's frame, with no allocation per row.
+    @inlinable @discardableResult
     public func insert(_ entity: String, columns: [String], values: [Value], returning: Bool = false) throws -> Row? {
+        try values.withUnsafeBufferPointer { try insert(entity, columns: columns, valuesAt: $0, returning: returning) }
+    }
+
+    /// `insert(_:columns:values:returning:)` of the values in `values`.
+    @usableFromInline
+    func insert(_ entity: String, columns: [String], valuesAt values: UnsafeBufferPointer<Value>, returning: Bool) throws -> Row? {
         try insert(entity, columns: columns, ValueArguments(values: values), returning: returning)
     }
 
@@ -219,7 +227,7 @@ public final class WriteContext: ReadContext {
     @discardableResult
     package func runWrite(_ entity: String, _ sql: String, _ bindings: [Value], returning: Bool) throws -> Row? {
         let statement = try withContext(entity) { try connection.prepare(sql) }
-        return try runWrite(entity, statement, ValueArguments(values: bindings), returning: returning)
+        return try bindings.withUnsafeBufferPointer { try runWrite(entity, statement, ValueArguments(values: $0), returning: returning) }
     }
 
     private func runWrite(_ entity: String, _ statement: any DatabaseStatement, _ bindings: some InsertArguments,

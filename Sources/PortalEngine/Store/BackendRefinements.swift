@@ -35,7 +35,7 @@ public protocol ColumnReadingStatement: DatabaseStatement {
     /// One run of a prepared statement's `execute`, in one call: nil when the statement is
     /// running (`isRunning`), and nothing was done; otherwise `runToEnd(binding:)`, then
     /// `connectionChanges`.
-    func runToEndUnlessRunning(binding values: [Value]) throws -> Int?
+    func runToEndUnlessRunning(binding values: UnsafeBufferPointer<Value>) throws -> Int?
 }
 
 /// A statement's current row as a C library reads it in place: the statement's handle and the

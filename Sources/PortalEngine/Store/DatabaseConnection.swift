@@ -101,7 +101,8 @@ public protocol DatabaseStatement: AnyObject {
     /// Binds `values` to the parameters in order, steps to the end (rows discarded) and makes the
     /// statement ready to run again, its bindings kept or not: one run of an insert or of a
     /// prepared statement's `execute`, in one call that a backend implements on its own type.
-    func runToEnd(binding values: [Value]) throws
+    /// The values are read where they are: a caller's array literal stays in the caller's frame.
+    func runToEnd(binding values: UnsafeBufferPointer<Value>) throws
     /// `runToEnd(binding:)` of `fields` (text from its bytes in place where the statement can).
     func runToEnd(binding fields: [InsertField]) throws
 
@@ -133,10 +134,15 @@ extension DatabaseStatement {
     public func resetKeepingBindings() { reset() }
 
     /// `bind`, `step` to the end and `resetKeepingBindings`.
-    public func runToEnd(binding values: [Value]) throws {
+    public func runToEnd(binding values: UnsafeBufferPointer<Value>) throws {
         defer { resetKeepingBindings() }
-        try bind(values)
+        try bind(Array(values))
         while try step() {}
+    }
+
+    /// `runToEnd(binding:)` of an array's values.
+    public func runToEnd(binding values: [Value]) throws {
+        try values.withUnsafeBufferPointer { try runToEnd(binding: $0) }
     }
 
     /// `bind(fields:)`, `step` to the end and `resetKeepingBindings`.
