@@ -211,10 +211,10 @@ private func importFigure(_ name: String, ours: String, oursArguments: (String) 
 }
 
 /// The release binary as `make install` installs it: install(1)'s copy in the bench's folder.
-/// The linker writes its output through a mapping of the file, page by page, and the page cache
-/// keeps such a file as single pages; a file written whole (install(1), a package manager) is
-/// kept in large blocks, which a start-up maps in batches. Timing the linker's own file would
-/// time how the linker wrote it: 0.2–0.3 ms more for a one-line command on this machine.
+/// The linker writes its output through a mapping of the file, and a start-up from that file
+/// costs the kernel more than one from a copy written whole (install(1), a package manager):
+/// 0.2–0.3 ms more for a one-line command on this machine. Timing the linker's own file would
+/// time how the linker wrote it.
 private func installedShell(_ built: String) throws -> String {
     let installed = benchDirectory().appendingPathComponent("portal-shell").path
     try? FileManager.default.removeItem(atPath: installed)
