@@ -20,8 +20,8 @@ protocol InsertArguments {
 struct ValueArguments: InsertArguments {
     let values: UnsafeBufferPointer<Value>
 
-    /// A run that returns its row (one more allocation beside the row's own).
-    func bind(to statement: any DatabaseStatement) throws { try statement.bind(Array(values)) }
+    @inline(__always)
+    func bind(to statement: any DatabaseStatement) throws { try statement.bind(values) }
 
     @inline(__always)
     func runToEnd(_ statement: any DatabaseStatement) throws { try statement.runToEnd(binding: values) }

@@ -83,6 +83,9 @@ extension DatabaseConnection {
 public protocol DatabaseStatement: AnyObject {
     /// Binds `values` to the parameters in order.
     func bind(_ values: [Value]) throws
+    /// Binds the values in `values` to the parameters in order, read where they are (a statement
+    /// that can; others bind an array of them).
+    func bind(_ values: UnsafeBufferPointer<Value>) throws
     /// Binds `fields` to the parameters in order (a statement that can, text from its bytes in place).
     func bind(fields: [InsertField]) throws
     /// Advances to the next row; false when there is none (the statement is done).
@@ -133,10 +136,13 @@ extension DatabaseStatement {
     /// Clears the bindings too: a statement that can keep them says so (`ColumnReadingStatement`).
     public func resetKeepingBindings() { reset() }
 
+    /// The values as an array.
+    public func bind(_ values: UnsafeBufferPointer<Value>) throws { try bind(Array(values)) }
+
     /// `bind`, `step` to the end and `resetKeepingBindings`.
     public func runToEnd(binding values: UnsafeBufferPointer<Value>) throws {
         defer { resetKeepingBindings() }
-        try bind(Array(values))
+        try bind(values)
         while try step() {}
     }
 
